@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * One mlx5x IB device: what it learns from firmware at probe, its device
+ * operations, registration and release.  Shared by both backends.
+ */
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include "mlx5x.h"
+
+DEFINE_MUTEX(mlx5x_devices_lock);
+LIST_HEAD(mlx5x_devices);
+
+static void mlx5x_dealloc_driver(struct ib_device *ib)
+{
+	mlx5x_dev_release(to_mdev(ib));
+}
+
+static const struct ib_device_ops mlx5x_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_MLX5,
+	.uverbs_abi_ver = MLX5X_UVERBS_ABI,
+	.uverbs_no_driver_id_binding = 0,
+
+	.alloc_pd = mlx5x_alloc_pd,
+	.alloc_ucontext = mlx5x_alloc_ucontext,
+	.dealloc_driver = mlx5x_dealloc_driver,
+	.dealloc_pd = mlx5x_dealloc_pd,
+	.dealloc_ucontext = mlx5x_dealloc_ucontext,
+	.disassociate_ucontext = mlx5x_disassociate_ucontext,
+	.get_dev_fw_str = mlx5x_get_dev_fw_str,
+	.get_link_layer = mlx5x_get_link_layer,
+	.get_port_immutable = mlx5x_get_port_immutable,
+	.mmap = mlx5x_mmap,
+	.mmap_free = mlx5x_mmap_free,
+	.query_device = mlx5x_query_device,
+	.query_pkey = mlx5x_query_pkey,
+	.query_port = mlx5x_query_port,
+	.query_ucontext = mlx5x_query_ucontext,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ucontext, ib),
+};
+
+static int mlx5x_query_identity(struct mlx5x_dev *dev)
+{
+	size_t outlen = max(PRM_BYTES(query_adapter_out),
+			    PRM_BYTES(query_nic_vport_context_out));
+	u32 in[PRM_BYTES(query_nic_vport_context_in) / 4] = {};
+	void *out, *vc;
+	int err;
+
+	BUILD_BUG_ON(PRM_BYTES(query_adapter_in) > sizeof(in));
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	PRM_SET(query_adapter_in, in, opcode, MLX5_CMD_OP_QUERY_ADAPTER);
+	err = mlx5x_cmd_run(dev, in, PRM_BYTES(query_adapter_in), out,
+			    PRM_BYTES(query_adapter_out));
+	if (err)
+		goto out;
+	dev->vendor_id = PRM_GET(query_adapter_param_block,
+				 PRM_ADDR(query_adapter_out, out,
+					  query_adapter_struct),
+				 ieee_vendor_id);
+
+	memset(in, 0, sizeof(in));
+	PRM_SET(query_nic_vport_context_in, in, opcode,
+		MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	err = mlx5x_cmd_run(dev, in, sizeof(in), out,
+			    PRM_BYTES(query_nic_vport_context_out));
+	if (err)
+		goto out;
+	vc = PRM_ADDR(query_nic_vport_context_out, out, nic_vport_context);
+	dev->node_guid = cpu_to_be64(PRM_GET64(nic_vport_context, vc,
+					       node_guid));
+	dev->sys_image_guid = cpu_to_be64(PRM_GET64(nic_vport_context, vc,
+						    system_image_guid));
+out:
+	kfree(out);
+	return err;
+}
+
+/* Read what firmware reports: capabilities, vendor, GUIDs. */
+static int mlx5x_dev_probe_fw(struct mlx5x_dev *dev)
+{
+	int err;
+
+	err = mlx5x_query_hca_cap(dev, 0x0, &dev->hca_cap);
+	if (err)
+		return err;
+	err = mlx5x_query_hca_cap(dev, 0x4, &dev->roce_cap);
+	if (err)
+		return err;
+	err = mlx5x_query_identity(dev);
+	if (err)
+		return err;
+	/* queries of contexts without DEVX run under this uid */
+	if (MLX5X_CAP_GEN(dev, log_max_uctx) &&
+	    MLX5X_CAP_GEN(dev, uctx_cap) & MLX5_UCTX_CAP_INTERNAL_DEV_RES)
+		return mlx5x_uctx_create(dev, MLX5_UCTX_CAP_INTERNAL_DEV_RES,
+					 &dev->whitelist_uid);
+	return 0;
+}
+
+static void mlx5x_dev_free_fw(struct mlx5x_dev *dev)
+{
+	if (dev->whitelist_uid)
+		mlx5x_uctx_destroy(dev, dev->whitelist_uid);
+	dev->whitelist_uid = 0;
+	kfree(dev->roce_cap);
+	kfree(dev->hca_cap);
+	dev->roce_cap = NULL;
+	dev->hca_cap = NULL;
+}
+
+/**
+ * mlx5x_dev_register() - probe firmware and register the IB device
+ * @dev: device allocated with ib_alloc_device(), backend and netdev set
+ * @name: IB device name
+ *
+ * On success the device belongs to ib_core: it is released through
+ * mlx5x_dev_release() once unregistered.  On failure the caller still owns
+ * @dev and its backend.
+ */
+int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
+{
+	struct ib_device *ib = &dev->ib;
+	int err;
+
+	err = mlx5x_dev_probe_fw(dev);
+	if (err)
+		goto err_fw;
+
+	ib->node_type = RDMA_NODE_IB_CA;
+	ib->phys_port_cnt = 1;
+	ib->num_comp_vectors = 1;
+	ib->node_guid = dev->node_guid;
+	strscpy(ib->node_desc, "mlx5x simulated ConnectX",
+		sizeof(ib->node_desc));
+	ib->driver_def = mlx5x_uapi_defs;
+	ib_set_device_ops(ib, &mlx5x_dev_ops);
+
+	err = ib_device_set_netdev(ib, dev->netdev, MLX5X_PORT);
+	if (err)
+		goto err_fw;
+
+	mutex_lock(&mlx5x_devices_lock);
+	list_add_tail(&dev->list, &mlx5x_devices);
+	mutex_unlock(&mlx5x_devices_lock);
+
+	err = ib_register_device(ib, name, NULL);
+	if (err)
+		goto err_list;
+	return 0;
+
+err_list:
+	mutex_lock(&mlx5x_devices_lock);
+	list_del(&dev->list);
+	mutex_unlock(&mlx5x_devices_lock);
+err_fw:
+	mlx5x_dev_free_fw(dev);
+	return err;
+}
+
+/**
+ * mlx5x_dev_release() - free what the device holds once unregistered
+ * @dev: device; ib_core frees the structure itself afterwards
+ */
+void mlx5x_dev_release(struct mlx5x_dev *dev)
+{
+	mutex_lock(&mlx5x_devices_lock);
+	list_del(&dev->list);
+	mutex_unlock(&mlx5x_devices_lock);
+	mlx5x_dev_free_fw(dev);
+	dev->backend->release(dev);
+	debugfs_remove_recursive(dev->dbg);
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * mlx5x: the mlx5 RDMA object methods over a command channel that is
+ * either a ConnectX's firmware (through mlx5_core) or the firmware model.
+ */
+#ifndef MLX5X_H
+#define MLX5X_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+#include "prm.h"
+
+#define MLX5X_PORT		1
+#define MLX5X_UVERBS_ABI	1
+#define MLX5X_PKEY_DEFAULT	0xffff
+
+struct mlx5x_dev;
+
+/**
+ * struct mlx5x_backend_ops - what sits below the command channel
+ * @name: "sim" or "hw"
+ * @exec: run one command mailbox; see mlx5x_cmd_exec()
+ * @uar_pfn: page frame of the UAR page with this index
+ * @uar_cached: UAR pages are ordinary memory (map cached, not WC/UC)
+ * @release: free the backend; called once the IB device is unregistered
+ */
+struct mlx5x_backend_ops {
+	const char *name;
+	int (*exec)(struct mlx5x_dev *dev, const void *in, size_t inlen,
+		    void *out, size_t outlen);
+	int (*uar_pfn)(struct mlx5x_dev *dev, u32 index, unsigned long *pfn);
+	bool uar_cached;
+	void (*release)(struct mlx5x_dev *dev);
+};
+
+struct mlx5x_dev {
+	struct ib_device ib;
+	const struct mlx5x_backend_ops *backend;
+	void *backend_priv;
+	struct list_head list;		/* on mlx5x_devices */
+	struct net_device *netdev;	/* the port's netdev, held */
+	netdevice_tracker netdev_tracker;
+	u32 vendor_part_id;
+	u32 hw_rev;
+	u64 fw_ver;
+	void *hca_cap;			/* QUERY_HCA_CAP general, current */
+	void *roce_cap;			/* QUERY_HCA_CAP RoCE, current */
+	u32 vendor_id;
+	__be64 node_guid;
+	__be64 sys_image_guid;
+	u16 whitelist_uid;		/* for query commands of non-DEVX users */
+	struct dentry *dbg;
+};
+
+#define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
+#define MLX5X_CAP_ROCE(dev, fld) PRM_GET(roce_cap, (dev)->roce_cap, fld)
+
+struct mlx5x_ucontext {
+	struct ib_ucontext ib;
+	u16 devx_uid;		/* 0: DEVX not enabled for this context */
+	u32 tdn;
+	u8 cqe_version;
+	u64 lib_caps;
+};
+
+struct mlx5x_pd {
+	struct ib_pd ib;
+	u32 pdn;
+	u16 uid;
+};
+
+/* A UAR page handed to userspace: freed once the last mapping is gone. */
+struct mlx5x_uar_entry {
+	struct rdma_user_mmap_entry rdma;
+	u32 index;
+	u16 uid;
+	bool wc;
+};
+
+static inline struct mlx5x_dev *to_mdev(struct ib_device *ib)
+{
+	return container_of(ib, struct mlx5x_dev, ib);
+}
+
+static inline struct mlx5x_ucontext *to_mucontext(struct ib_ucontext *ib)
+{
+	return container_of(ib, struct mlx5x_ucontext, ib);
+}
+
+static inline struct mlx5x_pd *to_mpd(struct ib_pd *ib)
+{
+	return container_of(ib, struct mlx5x_pd, ib);
+}
+
+static inline struct mlx5x_uar_entry *
+to_uar_entry(struct rdma_user_mmap_entry *e)
+{
+	return container_of(e, struct mlx5x_uar_entry, rdma);
+}
+
+/* cmd.c */
+int mlx5x_cmd_exec(struct mlx5x_dev *dev, const void *in, size_t inlen,
+		   void *out, size_t outlen);
+int mlx5x_cmd_errno(const void *out);
+int mlx5x_cmd_run(struct mlx5x_dev *dev, const void *in, size_t inlen,
+		  void *out, size_t outlen);
+int mlx5x_query_hca_cap(struct mlx5x_dev *dev, u16 type, void **cap);
+
+/* device.c */
+int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name);
+void mlx5x_dev_release(struct mlx5x_dev *dev);
+extern struct mutex mlx5x_devices_lock;
+extern struct list_head mlx5x_devices;
+
+/* port.c */
+int mlx5x_query_port(struct ib_device *ib, u32 port, struct ib_port_attr *a);
+int mlx5x_get_port_immutable(struct ib_device *ib, u32 port,
+			     struct ib_port_immutable *im);
+enum rdma_link_layer mlx5x_get_link_layer(struct ib_device *ib, u32 port);
+int mlx5x_query_pkey(struct ib_device *ib, u32 port, u16 index, u16 *pkey);
+int mlx5x_netdev_notifier_register(void);
+void mlx5x_netdev_notifier_unregister(void);
+
+/* query.c */
+int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
+		       struct ib_udata *udata);
+void mlx5x_get_dev_fw_str(struct ib_device *ib, char *str);
+
+/* ucontext.c */
+int mlx5x_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata);
+void mlx5x_dealloc_ucontext(struct ib_ucontext *uctx);
+int mlx5x_query_ucontext(struct ib_ucontext *uctx,
+			 struct uverbs_attr_bundle *attrs);
+void mlx5x_disassociate_ucontext(struct ib_ucontext *uctx);
+int mlx5x_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry);
+struct mlx5x_ucontext *mlx5x_attrs_uctx(struct uverbs_attr_bundle *attrs);
+
+/* pd.c */
+int mlx5x_alloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+int mlx5x_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+int mlx5x_td_alloc(struct mlx5x_dev *dev, u16 uid, u32 *tdn);
+void mlx5x_td_free(struct mlx5x_dev *dev, u16 uid, u32 tdn);
+
+/* uctx.c: firmware user contexts */
+int mlx5x_uctx_create(struct mlx5x_dev *dev, u32 cap, u16 *uid);
+void mlx5x_uctx_destroy(struct mlx5x_dev *dev, u16 uid);
+
+/* uapi.c */
+extern const struct uapi_definition mlx5x_uapi_defs[];
+extern const struct uapi_definition mlx5x_uar_defs[];
+extern const struct uapi_definition mlx5x_devx_defs[];
+extern const struct uapi_definition mlx5x_port_defs[];
+extern const struct uapi_definition mlx5x_ucontext_defs[];
+
+/* main.c */
+extern struct dentry *mlx5x_debugfs_root;
+
+/* sim_backend.c */
+int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);
+
+#endif /* MLX5X_H */

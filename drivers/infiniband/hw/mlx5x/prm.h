@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Accessors for PRM command mailboxes.
+ *
+ * The layouts come from <linux/mlx5/mlx5_ifc.h>, where every field is an
+ * array of u8 whose length is the field's width in bits, so offsetof() of a
+ * field is its bit offset and sizeof() its width.  Mailboxes are big endian
+ * and fields never straddle a 32-bit word, except 64-bit fields, which are
+ * 64-bit aligned.
+ *
+ * This header is shared by the method layer and the firmware model; it
+ * pulls in nothing from ib_core.
+ */
+#ifndef MLX5X_PRM_H
+#define MLX5X_PRM_H
+
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <linux/stddef.h>
+#include <linux/types.h>
+#include <asm/byteorder.h>
+#include <linux/mlx5/mlx5_ifc.h>
+
+#define PRM_BIT_OFF(typ, fld)	offsetof(struct mlx5_ifc_##typ##_bits, fld)
+#define PRM_BIT_SZ(typ, fld)	sizeof_field(struct mlx5_ifc_##typ##_bits, fld)
+#define PRM_BYTES(typ)		(sizeof(struct mlx5_ifc_##typ##_bits) / 8)
+#define PRM_UN_BYTES(typ)	(sizeof(union mlx5_ifc_##typ##_bits) / 8)
+#define PRM_BYTE_OFF(typ, fld)	(PRM_BIT_OFF(typ, fld) / 8)
+#define PRM_ADDR(typ, p, fld)	((void *)((u8 *)(p) + PRM_BYTE_OFF(typ, fld)))
+
+static inline u32 prm_get_bits(const void *p, size_t off, size_t sz)
+{
+	const __be32 *word = (const __be32 *)p + off / 32;
+	unsigned int shift = 32 - sz - off % 32;
+	u32 mask = sz == 32 ? ~0U : (1U << sz) - 1;
+
+	return (be32_to_cpu(*word) >> shift) & mask;
+}
+
+static inline void prm_set_bits(void *p, size_t off, size_t sz, u32 val)
+{
+	__be32 *word = (__be32 *)p + off / 32;
+	unsigned int shift = 32 - sz - off % 32;
+	u32 mask = (sz == 32 ? ~0U : (1U << sz) - 1) << shift;
+	u32 old = be32_to_cpu(*word);
+
+	*word = cpu_to_be32((old & ~mask) | ((val << shift) & mask));
+}
+
+#define PRM_CHECK_NARROW(typ, fld)					\
+	BUILD_BUG_ON(PRM_BIT_SZ(typ, fld) > 32 ||			\
+		     PRM_BIT_OFF(typ, fld) % 32 + PRM_BIT_SZ(typ, fld) > 32)
+
+#define PRM_GET(typ, p, fld) ({						\
+	PRM_CHECK_NARROW(typ, fld);					\
+	prm_get_bits(p, PRM_BIT_OFF(typ, fld), PRM_BIT_SZ(typ, fld));	\
+})
+
+#define PRM_SET(typ, p, fld, v) do {					\
+	PRM_CHECK_NARROW(typ, fld);					\
+	prm_set_bits(p, PRM_BIT_OFF(typ, fld), PRM_BIT_SZ(typ, fld), (v)); \
+} while (0)
+
+#define PRM_CHECK_WIDE(typ, fld)					\
+	BUILD_BUG_ON(PRM_BIT_SZ(typ, fld) != 64 ||			\
+		     PRM_BIT_OFF(typ, fld) % 64)
+
+#define PRM_GET64(typ, p, fld) ({					\
+	PRM_CHECK_WIDE(typ, fld);					\
+	be64_to_cpu(*(const __be64 *)PRM_ADDR(typ, p, fld));		\
+})
+
+#define PRM_SET64(typ, p, fld, v) do {					\
+	PRM_CHECK_WIDE(typ, fld);					\
+	*(__be64 *)PRM_ADDR(typ, p, fld) = cpu_to_be64(v);		\
+} while (0)
+
+/*
+ * Every command starts with the same words: opcode (bits 0-15) and uid
+ * (16-31), then op_mod in bits 48-63; every reply with status (bits 0-7)
+ * and syndrome (32-63).
+ */
+#define PRM_CMD_HDR_BYTES	8
+#define PRM_OUT_HDR_BYTES	8
+
+static inline u16 prm_in_opcode(const void *in)
+{
+	return prm_get_bits(in, 0, 16);
+}
+
+static inline u16 prm_in_uid(const void *in)
+{
+	return prm_get_bits(in, 16, 16);
+}
+
+static inline void prm_out_set_status(void *out, u8 status, u32 syndrome)
+{
+	prm_set_bits(out, 0, 8, status);
+	prm_set_bits(out, 32, 32, syndrome);
+}
+
+static inline void prm_in_set_uid(void *in, u16 uid)
+{
+	prm_set_bits(in, 16, 16, uid);
+}
+
+static inline u16 prm_in_op_mod(const void *in)
+{
+	return prm_get_bits(in, 48, 16);
+}
+
+static inline u8 prm_out_status(const void *out)
+{
+	return prm_get_bits(out, 0, 8);
+}
+
+static inline u32 prm_out_syndrome(const void *out)
+{
+	return prm_get_bits(out, 32, 32);
+}
+
+/* Command completion status, as firmware reports it. */
+enum prm_status {
+	PRM_STAT_OK			= 0x00,
+	PRM_STAT_INTERNAL_ERR		= 0x01,
+	PRM_STAT_BAD_OP			= 0x02,
+	PRM_STAT_BAD_PARAM		= 0x03,
+	PRM_STAT_BAD_SYS_STATE		= 0x04,
+	PRM_STAT_BAD_RESOURCE		= 0x05,
+	PRM_STAT_RESOURCE_BUSY		= 0x06,
+	PRM_STAT_EXCEED_LIM		= 0x08,
+	PRM_STAT_BAD_RES_STATE		= 0x09,
+	PRM_STAT_BAD_INDEX		= 0x0a,
+	PRM_STAT_NO_RESOURCES		= 0x0f,
+	PRM_STAT_BAD_INPUT_LEN		= 0x50,
+	PRM_STAT_BAD_OUTPUT_LEN		= 0x51,
+};
+
+/* op_mod of QUERY_HCA_CAP: capability type in bits 15:1, bit 0 current. */
+#define PRM_CAP_OPMOD(type, cur)	(((type) << 1) | ((cur) ? 1 : 0))
+#define PRM_CAP_TYPE_MAX		0x40
+
+#endif /* MLX5X_PRM_H */

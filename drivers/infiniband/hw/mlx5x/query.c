@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Device attributes, from the capabilities firmware reported. */
+#include <rdma/mlx5-abi.h>
+#include "mlx5x.h"
+
+/* A WQE data segment is 16 bytes; the control segment takes one. */
+#define MLX5X_WQE_SEG_BYTES	16
+
+static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
+{
+	u32 max_sge = MLX5X_CAP_GEN(dev, max_wqe_sz_rq) / MLX5X_WQE_SEG_BYTES;
+
+	a->fw_ver = dev->fw_ver;
+	a->sys_image_guid = dev->sys_image_guid;
+	a->vendor_id = dev->vendor_id;
+	a->vendor_part_id = dev->vendor_part_id;
+	a->hw_ver = dev->hw_rev;
+	a->max_mr_size = U64_MAX;
+	a->page_size_cap = ~(u32)((1ULL << MLX5X_CAP_GEN(dev, log_pg_sz)) - 1);
+	a->max_qp = 1 << MLX5X_CAP_GEN(dev, log_max_qp);
+	a->max_qp_wr = 1 << MLX5X_CAP_GEN(dev, log_max_qp_sz);
+	a->max_send_sge = max_sge - 1;
+	a->max_recv_sge = max_sge;
+	a->max_sge_rd = max_sge - 1;
+	a->max_cq = 1 << MLX5X_CAP_GEN(dev, log_max_cq);
+	a->max_cqe = (1 << MLX5X_CAP_GEN(dev, log_max_cq_sz)) - 1;
+	a->max_mr = 1 << MLX5X_CAP_GEN(dev, log_max_mkey);
+	a->max_pd = 1 << MLX5X_CAP_GEN(dev, log_max_pd);
+	a->max_qp_rd_atom = 1 << MLX5X_CAP_GEN(dev, log_max_ra_res_qp);
+	a->max_qp_init_rd_atom = 1 << MLX5X_CAP_GEN(dev, log_max_ra_req_qp);
+	a->max_res_rd_atom = a->max_qp_rd_atom * a->max_qp;
+	a->max_srq = 1 << MLX5X_CAP_GEN(dev, log_max_srq);
+	a->max_srq_wr = (1 << MLX5X_CAP_GEN(dev, log_max_srq_sz)) - 1;
+	a->max_srq_sge = max_sge - 1;
+	a->max_pkeys = 1;
+	a->local_ca_ack_delay = MLX5X_CAP_GEN(dev, local_ca_ack_delay);
+	a->atomic_cap = IB_ATOMIC_NONE;
+	a->masked_atomic_cap = IB_ATOMIC_NONE;
+	a->max_ah = INT_MAX;
+	a->hca_core_clock = MLX5X_CAP_GEN(dev, device_frequency_khz);
+	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
+			      IB_DEVICE_SYS_IMAGE_GUID |
+			      IB_DEVICE_RC_RNR_NAK_GEN;
+	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+}
+
+int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
+		       struct ib_udata *uhw)
+{
+	struct mlx5x_dev *dev = to_mdev(ib);
+	struct mlx5_ib_query_device_resp resp = {};
+	size_t min_resp = offsetofend(typeof(resp), response_length);
+
+	if (uhw && uhw->inlen && !ib_is_udata_cleared(uhw, 0, uhw->inlen))
+		return -EINVAL;
+	if (uhw && uhw->outlen && uhw->outlen < min_resp)
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	mlx5x_fill_attrs(dev, attr);
+
+	if (!uhw || !uhw->outlen)
+		return 0;
+	/* no optional capability (TSO, RSS, CQE compression, ...) offered */
+	resp.response_length = min_t(size_t, uhw->outlen, sizeof(resp));
+	return ib_copy_to_udata(uhw, &resp, resp.response_length);
+}
+
+void mlx5x_get_dev_fw_str(struct ib_device *ib, char *str)
+{
+	u64 fw = to_mdev(ib)->fw_ver;
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u.%04u",
+		 (u32)(fw >> 32), (u32)((fw >> 16) & 0xffff),
+		 (u32)(fw & 0xffff));
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The firmware model's command dispatcher: checks a mailbox the way the
+ * device's firmware does before any handler sees it, then runs it.
+ */
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "sim_priv.h"
+
+static const struct sim_cmd_set *const sim_cmd_sets[] = {
+	&sim_caps_cmds,
+	&sim_uctx_cmds,
+	&sim_pd_cmds,
+	&sim_uar_cmds,
+	&sim_vport_cmds,
+};
+
+static const struct sim_cmd *sim_find_cmd(u16 opcode)
+{
+	unsigned int s, i;
+
+	for (s = 0; s < ARRAY_SIZE(sim_cmd_sets); s++) {
+		const struct sim_cmd_set *set = sim_cmd_sets[s];
+
+		for (i = 0; i < set->count; i++)
+			if (set->cmds[i].opcode == opcode)
+				return &set->cmds[i];
+	}
+	return NULL;
+}
+
+/* Fault injection: the next N commands, or every command of one opcode. */
+static bool sim_inject_fault(struct mlx5x_sim *sim, u16 opcode)
+{
+	if (sim->fail_opcode == opcode)
+		return true;
+	if (sim->fail_next) {
+		sim->fail_next--;
+		return true;
+	}
+	return false;
+}
+
+static u8 sim_check_and_run(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	u16 opcode = prm_in_opcode(ctx->in);
+	const struct sim_cmd *cmd;
+
+	if (sim_inject_fault(sim, opcode))
+		return sim_fail(ctx, PRM_STAT_INTERNAL_ERR, SIM_SYND_INJECTED);
+	cmd = sim_find_cmd(opcode);
+	if (!cmd)
+		return sim_fail(ctx, PRM_STAT_BAD_OP, SIM_SYND_BAD_OPCODE);
+	if (ctx->inlen < cmd->inlen)
+		return sim_fail(ctx, PRM_STAT_BAD_INPUT_LEN, SIM_SYND_BAD_INLEN);
+	if (ctx->outlen < cmd->outlen)
+		return sim_fail(ctx, PRM_STAT_BAD_OUTPUT_LEN,
+				SIM_SYND_BAD_OUTLEN);
+	if (cmd->has_uid && !sim_uid_valid(sim, ctx->uid))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
+	return cmd->exec(sim, ctx);
+}
+
+/**
+ * mlx5x_sim_exec() - execute one command mailbox
+ * @sim: the model
+ * @in: input mailbox
+ * @inlen: its length in bytes
+ * @out: output mailbox; status and syndrome are always written
+ * @outlen: its length in bytes
+ *
+ * Return: 0 when the command was delivered (its outcome is in the output
+ * mailbox's status), -EINVAL when either mailbox is shorter than its header.
+ */
+int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
+		   void *out, size_t outlen)
+{
+	struct sim_cmd_ctx ctx = {
+		.in = in, .inlen = inlen, .out = out, .outlen = outlen,
+	};
+	u8 status;
+
+	if (inlen < PRM_CMD_HDR_BYTES || outlen < PRM_OUT_HDR_BYTES)
+		return -EINVAL;
+	ctx.uid = prm_in_uid(in);
+	ctx.op_mod = prm_in_op_mod(in);
+	memset(out, 0, outlen);
+
+	mutex_lock(&sim->lock);
+	sim->cmds++;
+	status = sim_check_and_run(sim, &ctx);
+	if (status)
+		sim->cmd_errors++;
+	mutex_unlock(&sim->lock);
+
+	if (status)
+		memset(out, 0, outlen);
+	prm_out_set_status(out, status, status ? ctx.syndrome : 0);
+	return 0;
+}
+
+struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
+{
+	struct mlx5x_sim *sim;
+	int err;
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&sim->lock);
+	sim->params = *params;
+	sim->fail_opcode = -1;
+	sim_objs_init(sim);
+	err = sim_caps_init(sim);
+	if (err) {
+		kfree(sim);
+		return ERR_PTR(err);
+	}
+	return sim;
+}
+
+void mlx5x_sim_destroy(struct mlx5x_sim *sim)
+{
+	debugfs_remove_recursive(sim->dbg);
+	sim_objs_destroy_all(sim);
+	sim_caps_free(sim);
+	mutex_destroy(&sim->lock);
+	kfree(sim);
+}
+
+unsigned int mlx5x_sim_live_objects(struct mlx5x_sim *sim)
+{
+	unsigned int live;
+
+	mutex_lock(&sim->lock);
+	live = sim->live;
+	mutex_unlock(&sim->lock);
+	return live;
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The model's object table: every firmware object with its id, its owner
+ * (uid) and how many other objects reference it.
+ */
+#include <linux/slab.h>
+#include "sim_priv.h"
+
+static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
+	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_PD] = { "pd", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_UAR] = { "uar", 1, sizeof(struct sim_uar), sim_uar_release },
+	[SIM_OBJ_TD] = { "td", 1, sizeof(struct sim_obj) },
+};
+
+const char *sim_obj_type_name(enum sim_obj_type type)
+{
+	return type < SIM_OBJ_NTYPES ? sim_types[type].name : "?";
+}
+
+void sim_objs_init(struct mlx5x_sim *sim)
+{
+	int t;
+
+	for (t = 0; t < SIM_OBJ_NTYPES; t++)
+		xa_init_flags(&sim->objs[t], XA_FLAGS_ALLOC);
+}
+
+/**
+ * sim_obj_alloc() - create an object owned by the command's uid
+ * @sim: the model
+ * @ctx: the command creating it
+ * @type: kind of object
+ * @objp: the new object, zeroed beyond its header
+ *
+ * Return: a PRM status.
+ */
+u8 sim_obj_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		 enum sim_obj_type type, struct sim_obj **objp)
+{
+	const struct sim_type_info *ti = &sim_types[type];
+	struct sim_obj *obj;
+	u32 id;
+	int err;
+
+	obj = kzalloc(ti->size, GFP_KERNEL);
+	if (!obj)
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
+	err = xa_alloc(&sim->objs[type], &id, obj,
+		       XA_LIMIT(ti->min_id, sim->max_id[type]), GFP_KERNEL);
+	if (err) {
+		kfree(obj);
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES,
+				err == -EBUSY ? SIM_SYND_EXHAUSTED :
+						SIM_SYND_NO_MEM);
+	}
+	obj->type = type;
+	obj->id = id;
+	obj->uid = ctx->uid;
+	sim->live++;
+	*objp = obj;
+	return PRM_STAT_OK;
+}
+
+/**
+ * sim_obj_lookup() - find an object the command's uid may use
+ * @sim: the model
+ * @ctx: the command naming it
+ * @type: kind of object
+ * @id: its number
+ * @objp: the object found
+ *
+ * Firmware lets a context reach only the objects it owns.
+ *
+ * Return: a PRM status.
+ */
+u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		  enum sim_obj_type type, u32 id, struct sim_obj **objp)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[type], id);
+
+	if (!obj)
+		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
+	if (obj->uid != ctx->uid)
+		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
+	*objp = obj;
+	return PRM_STAT_OK;
+}
+
+static void sim_obj_free(struct mlx5x_sim *sim, struct sim_obj *obj)
+{
+	void (*release)(struct sim_obj *obj) = sim_types[obj->type].release;
+
+	xa_erase(&sim->objs[obj->type], obj->id);
+	if (release)
+		release(obj);
+	sim->live--;
+	kfree(obj);
+}
+
+/**
+ * sim_obj_destroy() - destroy an object the command's uid owns
+ * @sim: the model
+ * @ctx: the destroy command
+ * @type: kind of object
+ * @id: its number
+ *
+ * Return: a PRM status; an object still referenced is busy.
+ */
+u8 sim_obj_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		   enum sim_obj_type type, u32 id)
+{
+	struct sim_obj *obj;
+	u8 status;
+
+	status = sim_obj_lookup(sim, ctx, type, id, &obj);
+	if (status)
+		return status;
+	if (obj->users)
+		return sim_fail(ctx, PRM_STAT_RESOURCE_BUSY, SIM_SYND_IN_USE);
+	sim_obj_free(sim, obj);
+	return PRM_STAT_OK;
+}
+
+bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid)
+{
+	return !uid || xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
+}
+
+bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid)
+{
+	struct sim_obj *obj;
+	unsigned long id;
+	int t;
+
+	for (t = 0; t < SIM_OBJ_NTYPES; t++) {
+		if (t == SIM_OBJ_UCTX)
+			continue;
+		xa_for_each(&sim->objs[t], id, obj)
+			if (obj->uid == uid)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Tear down whatever is left when the device goes away.  A correct driver
+ * leaves nothing: report what is found so tests see the leak.
+ */
+void sim_objs_destroy_all(struct mlx5x_sim *sim)
+{
+	struct sim_obj *obj;
+	unsigned long id;
+	int t;
+
+	if (sim->live)
+		pr_err("mlx5x_sim: LEAK: %u firmware objects left at device removal\n",
+		       sim->live);
+	for (t = SIM_OBJ_NTYPES - 1; t >= 0; t--) {
+		xa_for_each(&sim->objs[t], id, obj)
+			sim_obj_free(sim, obj);
+		xa_destroy(&sim->objs[t]);
+	}
+}

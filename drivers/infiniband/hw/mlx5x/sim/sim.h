@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The firmware model of a simulated ConnectX: the interface the rest of
+ * the driver sees.  The model executes PRM command mailboxes and owns the
+ * resources a real device would own (UAR pages).  It knows nothing of
+ * ib_core.
+ */
+#ifndef MLX5X_SIM_H
+#define MLX5X_SIM_H
+
+#include <linux/types.h>
+
+struct dentry;
+struct page;
+struct mlx5x_sim;
+
+/**
+ * struct mlx5x_sim_params - what makes one simulated device unique
+ * @node_guid: node and system image GUID the device reports
+ * @mac: permanent MAC address of its (single) Ethernet port
+ * @mtu: port MTU, in bytes, reported by the NIC vport context
+ */
+struct mlx5x_sim_params {
+	u64 node_guid;
+	u8 mac[6];
+	u16 mtu;
+};
+
+struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params);
+void mlx5x_sim_destroy(struct mlx5x_sim *sim);
+int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
+		   void *out, size_t outlen);
+struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index);
+unsigned int mlx5x_sim_live_objects(struct mlx5x_sim *sim);
+void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent);
+
+#endif /* MLX5X_SIM_H */

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Internals of the firmware model, shared by its files only. */
+#ifndef MLX5X_SIM_PRIV_H
+#define MLX5X_SIM_PRIV_H
+
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+#include "../prm.h"
+#include "sim.h"
+
+enum sim_obj_type {
+	SIM_OBJ_UCTX,
+	SIM_OBJ_PD,
+	SIM_OBJ_UAR,
+	SIM_OBJ_TD,
+	SIM_OBJ_NTYPES,
+};
+
+/**
+ * struct sim_obj - one firmware object
+ * @type: its kind
+ * @id: its number, unique within the kind (pdn, uar index, uid, ...)
+ * @uid: the user context that owns it; 0 is the kernel
+ * @users: objects that reference this one; it cannot be destroyed while
+ *	   nonzero
+ */
+struct sim_obj {
+	enum sim_obj_type type;
+	u32 id;
+	u16 uid;
+	unsigned int users;
+};
+
+struct sim_uar {
+	struct sim_obj obj;
+	struct page *page;
+};
+
+struct sim_type_info {
+	const char *name;
+	u32 min_id;	/* lowest id handed out */
+	size_t size;	/* of the structure that embeds struct sim_obj */
+	void (*release)(struct sim_obj *obj);	/* frees what it holds */
+};
+
+/* Syndromes: each names the check that refused the command. */
+enum sim_syndrome {
+	SIM_SYND_INJECTED	= 0x0badf00d,
+	SIM_SYND_BAD_OPCODE	= 0x53000001,
+	SIM_SYND_BAD_INLEN	= 0x53000002,
+	SIM_SYND_BAD_OUTLEN	= 0x53000003,
+	SIM_SYND_BAD_OPMOD	= 0x53000004,
+	SIM_SYND_BAD_UID	= 0x53000005,
+	SIM_SYND_NO_OBJECT	= 0x53000006,
+	SIM_SYND_NOT_OWNER	= 0x53000007,
+	SIM_SYND_IN_USE		= 0x53000008,
+	SIM_SYND_EXHAUSTED	= 0x53000009,
+	SIM_SYND_BAD_CAP	= 0x5300000a,
+	SIM_SYND_UID_BUSY	= 0x5300000b,
+	SIM_SYND_NO_MEM		= 0x5300000c,
+	SIM_SYND_BAD_FIELD	= 0x5300000d,
+};
+
+struct mlx5x_sim {
+	struct mutex lock;	/* serialises command execution */
+	struct mlx5x_sim_params params;
+	struct xarray objs[SIM_OBJ_NTYPES];
+	u32 max_id[SIM_OBJ_NTYPES];
+	unsigned int live;
+	void *caps[PRM_CAP_TYPE_MAX];	/* current values; NULL: not offered */
+	/* fault injection */
+	unsigned int fail_next;
+	int fail_opcode;	/* -1: none */
+	u64 cmds, cmd_errors;
+	struct dentry *dbg;
+};
+
+/**
+ * struct sim_cmd_ctx - one command in flight
+ * @in: input mailbox, @inlen bytes
+ * @out: output mailbox, @outlen bytes, zeroed before the handler runs
+ * @uid: uid field of the input header
+ * @op_mod: op_mod field of the input header
+ * @syndrome: set by a handler that refuses the command
+ */
+struct sim_cmd_ctx {
+	const void *in;
+	size_t inlen;
+	void *out;
+	size_t outlen;
+	u16 uid;
+	u16 op_mod;
+	u32 syndrome;
+};
+
+/**
+ * struct sim_cmd - how the model executes one opcode
+ * @opcode: PRM opcode
+ * @name: for debugfs and logs
+ * @inlen: smallest valid input mailbox
+ * @outlen: smallest valid output mailbox
+ * @has_uid: the uid field is meaningful and must name a live context
+ * @exec: returns a PRM status; on error sets ctx->syndrome
+ */
+struct sim_cmd {
+	u16 opcode;
+	const char *name;
+	u16 inlen;
+	u16 outlen;
+	bool has_uid;
+	u8 (*exec)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
+};
+
+#define SIM_CMD(op, nm, in_typ, out_typ, uid, fn) {			\
+	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
+	.outlen = PRM_BYTES(out_typ), .has_uid = (uid), .exec = (fn) }
+
+struct sim_cmd_set {
+	const struct sim_cmd *cmds;
+	unsigned int count;
+};
+
+extern const struct sim_cmd_set sim_caps_cmds;
+extern const struct sim_cmd_set sim_uctx_cmds;
+extern const struct sim_cmd_set sim_pd_cmds;
+extern const struct sim_cmd_set sim_uar_cmds;
+extern const struct sim_cmd_set sim_vport_cmds;
+
+/* caps.c */
+int sim_caps_init(struct mlx5x_sim *sim);
+void sim_caps_free(struct mlx5x_sim *sim);
+u32 sim_cap_gen(struct mlx5x_sim *sim, size_t bit_off, size_t bit_sz);
+#define SIM_CAP_GEN(sim, fld) ({					\
+	PRM_CHECK_NARROW(cmd_hca_cap, fld);				\
+	sim_cap_gen(sim, PRM_BIT_OFF(cmd_hca_cap, fld),			\
+		    PRM_BIT_SZ(cmd_hca_cap, fld));			\
+})
+
+/* objs.c */
+void sim_objs_init(struct mlx5x_sim *sim);
+void sim_objs_destroy_all(struct mlx5x_sim *sim);
+const char *sim_obj_type_name(enum sim_obj_type type);
+u8 sim_obj_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		 enum sim_obj_type type, struct sim_obj **objp);
+u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		  enum sim_obj_type type, u32 id, struct sim_obj **objp);
+u8 sim_obj_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		   enum sim_obj_type type, u32 id);
+
+/* cmd_uar.c */
+void sim_uar_release(struct sim_obj *obj);
+bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
+bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
+
+static inline u8 sim_fail(struct sim_cmd_ctx *ctx, u8 status, u32 syndrome)
+{
+	ctx->syndrome = syndrome;
+	return status;
+}
+
+#endif /* MLX5X_SIM_PRIV_H */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The simulated backend: an IB device whose command channel is the
+ * firmware model, created with `rdma link add NAME type mlx5x netdev DEV`.
+ */
+#include <linux/debugfs.h>
+#include <linux/etherdevice.h>
+#include "mlx5x.h"
+#include "sim/sim.h"
+
+#define MLX5X_SIM_PART_ID	0x101d		/* ConnectX-6 Dx */
+#define MLX5X_SIM_FW_VER	((22ULL << 32) | (36ULL << 16) | 1010)
+
+static struct mlx5x_sim *to_sim(struct mlx5x_dev *dev)
+{
+	return dev->backend_priv;
+}
+
+static int mlx5x_sim_backend_exec(struct mlx5x_dev *dev, const void *in,
+				  size_t inlen, void *out, size_t outlen)
+{
+	return mlx5x_sim_exec(to_sim(dev), in, inlen, out, outlen);
+}
+
+static int mlx5x_sim_backend_uar_pfn(struct mlx5x_dev *dev, u32 index,
+				     unsigned long *pfn)
+{
+	struct page *page = mlx5x_sim_uar_page(to_sim(dev), index);
+
+	if (!page)
+		return -EINVAL;
+	*pfn = page_to_pfn(page);
+	return 0;
+}
+
+static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
+{
+	mlx5x_sim_destroy(to_sim(dev));
+	dev->backend_priv = NULL;
+	netdev_put(dev->netdev, &dev->netdev_tracker);
+	dev->netdev = NULL;
+}
+
+static const struct mlx5x_backend_ops mlx5x_sim_backend = {
+	.name = "sim",
+	.exec = mlx5x_sim_backend_exec,
+	.uar_pfn = mlx5x_sim_backend_uar_pfn,
+	.uar_cached = true,
+	.release = mlx5x_sim_backend_release,
+};
+
+/* A stable node GUID: the EUI-64 of the netdev's permanent address. */
+static u64 mlx5x_sim_guid(const u8 *mac)
+{
+	u8 eui[8];
+
+	eui[0] = mac[0] ^ 2;
+	eui[1] = mac[1];
+	eui[2] = mac[2];
+	eui[3] = 0xff;
+	eui[4] = 0xfe;
+	eui[5] = mac[3];
+	eui[6] = mac[4];
+	eui[7] = mac[5];
+	return get_unaligned_be64(eui);
+}
+
+static bool mlx5x_netdev_taken(struct net_device *ndev)
+{
+	struct mlx5x_dev *dev;
+	bool taken = false;
+
+	mutex_lock(&mlx5x_devices_lock);
+	list_for_each_entry(dev, &mlx5x_devices, list)
+		taken |= dev->netdev == ndev;
+	mutex_unlock(&mlx5x_devices_lock);
+	return taken;
+}
+
+/**
+ * mlx5x_sim_newlink() - create a simulated device over a netdev
+ * @ibdev_name: name asked for by `rdma link add`
+ * @ndev: the netdev its port follows
+ */
+int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct mlx5x_sim_params params = {};
+	struct mlx5x_dev *dev;
+	struct mlx5x_sim *sim;
+	int err;
+
+	if (mlx5x_netdev_taken(ndev))
+		return -EEXIST;
+	if (!is_valid_ether_addr(ndev->perm_addr) &&
+	    !is_valid_ether_addr(ndev->dev_addr))
+		return -EADDRNOTAVAIL;
+
+	ether_addr_copy(params.mac, is_valid_ether_addr(ndev->perm_addr) ?
+			ndev->perm_addr : ndev->dev_addr);
+	params.node_guid = mlx5x_sim_guid(params.mac);
+	params.mtu = ndev->mtu;
+	sim = mlx5x_sim_create(&params);
+	if (IS_ERR(sim))
+		return PTR_ERR(sim);
+
+	dev = ib_alloc_device(mlx5x_dev, ib);
+	if (!dev) {
+		mlx5x_sim_destroy(sim);
+		return -ENOMEM;
+	}
+	dev->backend = &mlx5x_sim_backend;
+	dev->backend_priv = sim;
+	dev->vendor_part_id = MLX5X_SIM_PART_ID;
+	dev->fw_ver = MLX5X_SIM_FW_VER;
+	dev->netdev = ndev;
+	netdev_hold(ndev, &dev->netdev_tracker, GFP_KERNEL);
+
+	err = mlx5x_dev_register(dev, ibdev_name);
+	if (err) {
+		mlx5x_sim_backend_release(dev);
+		ib_dealloc_device(&dev->ib);
+		return err;
+	}
+	dev->dbg = debugfs_create_dir(dev_name(&dev->ib.dev),
+				      mlx5x_debugfs_root);
+	mlx5x_sim_debugfs_init(sim, dev->dbg);
+	return 0;
+}

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* The uverbs objects and methods mlx5x adds to ib_core's, in one tree. */
+#include "mlx5x.h"
+
+const struct uapi_definition mlx5x_uapi_defs[] = {
+	UAPI_DEF_CHAIN(mlx5x_devx_defs),
+	UAPI_DEF_CHAIN(mlx5x_port_defs),
+	UAPI_DEF_CHAIN(mlx5x_ucontext_defs),
+	UAPI_DEF_CHAIN(mlx5x_uar_defs),
+	{}
+};
