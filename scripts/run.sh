@@ -1,0 +1,19 @@
+#!/bin/bash
+# The main job, from a fresh Debian 12 machine: install what is missing,
+# build, boot Debian's stock kernel in QEMU, load mlx5x, create a simulated
+# device with `rdma link add`, show it with ibv_devinfo and run a short
+# libmlx5 example on it.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/stage.sh
+. scripts/stage.sh
+KVER=${KVER:-6.1.0-56-amd64}
+export KVER
+
+stage setup scripts/setup-deps.sh
+stage kernel scripts/get-kernel.sh "$KVER"
+stage build scripts/build.sh
+stage vm scripts/vm/run.sh --kver "$KVER" --ko mlx5x.ko --timeout 600 \
+	scripts/vm/guest-demo.sh

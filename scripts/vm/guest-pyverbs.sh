@@ -1,0 +1,32 @@
+#!/bin/bash
+# In the guest: rdma-core's own test suite (Debian's python3-pyverbs)
+# against a simulated device.  Usage: guest-pyverbs.sh DEV [TESTS...]
+# With TESTS, every test named must pass (skips count as failures);
+# without, the whole suite runs and its counts are reported.
+set -uo pipefail
+
+dev=$1
+shift
+work=$(mktemp -d)
+cp -r /usr/share/doc/rdma-core/tests "$work/tests"
+gunzip -f "$work"/tests/*.gz
+cd "$work" || exit 1
+log=$work/log
+timeout 900 /usr/bin/python3 tests/run_tests.py --dev "$dev" -v "$@" \
+	>"$log" 2>&1
+rc=$?
+ok=$(grep -cE '\.\.\. ok$' "$log")
+skip=$(grep -cE '\.\.\. skipped' "$log")
+fail=$(grep -cE '\.\.\. FAIL$' "$log")
+err=$(grep -cE '\.\.\. ERROR$' "$log")
+if (($#)); then
+	grep -E '\.\.\. ' "$log" | sed 's/^/# /'
+	grep -E '^(FAIL|ERROR):' -A12 "$log" | sed 's/^/# /'
+	echo "# pyverbs required: $ok ok, $skip skipped, $fail failed, $err errors"
+	((rc == 0 && skip == 0 && fail == 0 && err == 0 && ok > 0))
+	exit
+fi
+grep -E '^(FAIL|ERROR):' "$log" | sed 's/^/# /'
+tail -n 3 "$log" | sed 's/^/# /'
+echo "# pyverbs suite: $((ok + skip + fail + err)) tests: $ok ok, $skip skipped, $fail failed, $err errors"
+exit 0
