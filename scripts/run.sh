@@ -2,7 +2,7 @@
 # The main job, from a fresh Debian 12 machine: install what is missing,
 # build, boot Debian's stock kernel in QEMU, load mlx5x, create a simulated
 # device with `rdma link add`, show it with ibv_devinfo and run a short
-# libmlx5 example on it.
+# libmlx5 example on it.  KVER picks the kernel (default Debian 12's).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,10 +10,9 @@ cd "$ROOT"
 # shellcheck source=scripts/stage.sh
 . scripts/stage.sh
 KVER=${KVER:-6.1.0-56-amd64}
-export KVER
 
-stage setup scripts/setup-deps.sh
+KVERS=$KVER stage setup scripts/setup-deps.sh
 stage kernel scripts/get-kernel.sh "$KVER"
-stage build scripts/build.sh
-stage vm scripts/vm/run.sh --kver "$KVER" --ko mlx5x.ko --timeout 600 \
-	scripts/vm/guest-demo.sh
+stage build scripts/build.sh "$KVER"
+stage vm scripts/vm/run.sh --kver "$KVER" --ko "build/obj/$KVER/mlx5x.ko" \
+	--timeout 600 scripts/vm/guest-demo.sh

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every test of mlx5x, from a fresh Debian 12 machine: install what is
-# missing, build, check, then boot Debian's stock kernel in QEMU and run
-# the kselftests and rdma-core's own suite against a simulated device.
+# missing, build, check, then for each kernel (Debian 12's 6.1 and the
+# backports 6.12) boot Debian's stock kernel in QEMU and run the
+# kselftests and rdma-core's own suite against a simulated device.
 # The last line counts test cases: "total: N passed, N failed, N skipped".
 set -euo pipefail
 
@@ -9,18 +10,27 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/stage.sh
 . scripts/stage.sh
-KVER=${KVER:-6.1.0-56-amd64}
-export KVER
+# shellcheck source=scripts/kernels.sh
+. scripts/kernels.sh
 t0=$EPOCHREALTIME
+mkdir -p build/logs
+summary=build/logs/test-summary.log
+: >"$summary"
 
 stage setup scripts/setup-deps.sh
-stage kernel scripts/get-kernel.sh "$KVER"
-stage build scripts/build.sh
-stage check make -s check
-mkdir -p build/logs
-stage vm scripts/vm/run.sh --kver "$KVER" --ko mlx5x.ko --timeout 1800 \
-	scripts/vm/guest-test.sh | tee build/logs/test-summary.log
+for k in $KVERS; do
+	stage "kernel-$k" scripts/get-kernel.sh "$k"
+	stage "build-$k" scripts/build.sh "$k"
+done
+stage check scripts/check.sh "/usr/src/linux-headers-${KVERS%% *}"
+for k in $KVERS; do
+	VM_NAME="test-$k" stage "vm-$k" scripts/vm/run.sh --kver "$k" \
+		--ko "build/obj/$k/mlx5x.ko" --timeout 1800 \
+		scripts/vm/guest-test.sh | tee -a "$summary"
+done
 awk -v a="$t0" -v b="$EPOCHREALTIME" \
 	'BEGIN { printf "=== all stages ok in %.1fs\n", b - a }'
-grep -E '^total: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
-	build/logs/test-summary.log | tail -n 1
+awk '/^total: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+	p += $2; f += $4; s += $6 }
+     END { printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' \
+	"$summary"
