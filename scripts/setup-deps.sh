@@ -10,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/kernels.sh"
 BACKPORTS=/etc/apt/sources.list.d/mlx5x-bookworm-backports.sources
 PKGS=(
-	build-essential kmod cpio busybox-static qemu-system-x86 sparse rsync
+	build-essential kmod cpio busybox-static qemu-system-x86 sparse rsync dkms
 	linux-source-6.1
 	rdma-core ibverbs-providers ibverbs-utils libibverbs-dev python3-pyverbs
 	iproute2 pkg-config
