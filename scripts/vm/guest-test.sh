@@ -52,7 +52,7 @@ for t in "$SELFTESTS"/mlx5x_*; do
 done
 
 echo "# rdma-core tests that must pass on the simulated device"
-"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device \
+"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar >"$log" 2>&1
 rc=$?
 cat "$log"

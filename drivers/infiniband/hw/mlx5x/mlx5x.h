@@ -153,6 +153,7 @@ void mlx5x_uctx_destroy(struct mlx5x_dev *dev, u16 uid);
 extern const struct uapi_definition mlx5x_uapi_defs[];
 extern const struct uapi_definition mlx5x_uar_defs[];
 extern const struct uapi_definition mlx5x_devx_defs[];
+extern const struct uapi_definition mlx5x_devx_obj_defs[];
 extern const struct uapi_definition mlx5x_port_defs[];
 extern const struct uapi_definition mlx5x_ucontext_defs[];
 

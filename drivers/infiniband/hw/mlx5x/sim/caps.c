@@ -70,6 +70,8 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_rqt_size, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_wq_sz, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_uctx, 10);
+	PRM_SET(cmd_hca_cap, c, max_qp_cnt, 255);
+	PRM_SET(cmd_hca_cap, c, max_flow_counter_31_16, 0x100);
 	PRM_SET(cmd_hca_cap, c, log_max_umem, 16);
 	PRM_SET(cmd_hca_cap, c, max_num_eqs, 64);
 	PRM_SET(cmd_hca_cap, c, log_uar_page_sz, 0);	/* 4 KiB << 0 */
@@ -123,11 +125,15 @@ int sim_caps_init(struct mlx5x_sim *sim)
 			cp->fill(page);
 		sim->caps[cp->type] = page;
 	}
-	sim->max_id[SIM_OBJ_UCTX] = (1U << SIM_CAP_GEN(sim, log_max_uctx)) - 1;
-	sim->max_id[SIM_OBJ_PD] = (1U << SIM_CAP_GEN(sim, log_max_pd)) - 1;
+	sim->max_id[SIM_OBJ_UCTX] = 1U << SIM_CAP_GEN(sim, log_max_uctx);
+	sim->max_id[SIM_OBJ_PD] = 1U << SIM_CAP_GEN(sim, log_max_pd);
 	sim->max_id[SIM_OBJ_UAR] = 1U << 16;
+	sim->max_id[SIM_OBJ_Q_COUNTER] = SIM_CAP_GEN(sim, max_qp_cnt);
+	sim->max_id[SIM_OBJ_FLOW_COUNTER] =
+		SIM_CAP_GEN(sim, max_flow_counter_31_16) << 16 |
+		SIM_CAP_GEN(sim, max_flow_counter_15_0);
 	sim->max_id[SIM_OBJ_TD] =
-		(1U << SIM_CAP_GEN(sim, log_max_transport_domain)) - 1;
+		1U << SIM_CAP_GEN(sim, log_max_transport_domain);
 	return 0;
 }
 

@@ -43,12 +43,12 @@ static u8 sim_dealloc_td(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 static const struct sim_cmd sim_pd_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_ALLOC_PD, "ALLOC_PD", alloc_pd_in, alloc_pd_out,
 		true, sim_alloc_pd),
-	SIM_CMD(MLX5_CMD_OP_DEALLOC_PD, "DEALLOC_PD", dealloc_pd_in,
+	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_PD, "DEALLOC_PD", dealloc_pd_in,
 		dealloc_pd_out, true, sim_dealloc_pd),
 	SIM_CMD(MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, "ALLOC_TRANSPORT_DOMAIN",
 		alloc_transport_domain_in, alloc_transport_domain_out, true,
 		sim_alloc_td),
-	SIM_CMD(MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN,
+	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN,
 		"DEALLOC_TRANSPORT_DOMAIN", dealloc_transport_domain_in,
 		dealloc_transport_domain_out, true, sim_dealloc_td),
 };

@@ -63,7 +63,7 @@ struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index)
 static const struct sim_cmd sim_uar_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_ALLOC_UAR, "ALLOC_UAR", alloc_uar_in,
 		alloc_uar_out, true, sim_alloc_uar),
-	SIM_CMD(MLX5_CMD_OP_DEALLOC_UAR, "DEALLOC_UAR", dealloc_uar_in,
+	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_UAR, "DEALLOC_UAR", dealloc_uar_in,
 		dealloc_uar_out, true, sim_dealloc_uar),
 };
 

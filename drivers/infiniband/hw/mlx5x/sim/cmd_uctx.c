@@ -36,7 +36,7 @@ static u8 sim_destroy_uctx(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 static const struct sim_cmd sim_uctx_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_CREATE_UCTX, "CREATE_UCTX", create_uctx_in,
 		create_uctx_out, false, sim_create_uctx),
-	SIM_CMD(MLX5_CMD_OP_DESTROY_UCTX, "DESTROY_UCTX", destroy_uctx_in,
+	SIM_DESTROY_CMD(MLX5_CMD_OP_DESTROY_UCTX, "DESTROY_UCTX", destroy_uctx_in,
 		destroy_uctx_out, false, sim_destroy_uctx),
 };
 

@@ -14,6 +14,7 @@ static const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_pd_cmds,
 	&sim_uar_cmds,
 	&sim_vport_cmds,
+	&sim_counter_cmds,
 };
 
 static const struct sim_cmd *sim_find_cmd(u16 opcode)
@@ -30,9 +31,15 @@ static const struct sim_cmd *sim_find_cmd(u16 opcode)
 	return NULL;
 }
 
-/* Fault injection: the next N commands, or every command of one opcode. */
-static bool sim_inject_fault(struct mlx5x_sim *sim, u16 opcode)
+/*
+ * Fault injection: the next N commands, or every command of one opcode;
+ * never a destroy command.
+ */
+static bool sim_inject_fault(struct mlx5x_sim *sim, const struct sim_cmd *cmd,
+			     u16 opcode)
 {
+	if (cmd && cmd->destroy)
+		return false;
 	if (sim->fail_opcode == opcode)
 		return true;
 	if (sim->fail_next) {
@@ -45,11 +52,10 @@ static bool sim_inject_fault(struct mlx5x_sim *sim, u16 opcode)
 static u8 sim_check_and_run(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	u16 opcode = prm_in_opcode(ctx->in);
-	const struct sim_cmd *cmd;
+	const struct sim_cmd *cmd = sim_find_cmd(opcode);
 
-	if (sim_inject_fault(sim, opcode))
+	if (sim_inject_fault(sim, cmd, opcode))
 		return sim_fail(ctx, PRM_STAT_INTERNAL_ERR, SIM_SYND_INJECTED);
-	cmd = sim_find_cmd(opcode);
 	if (!cmd)
 		return sim_fail(ctx, PRM_STAT_BAD_OP, SIM_SYND_BAD_OPCODE);
 	if (ctx->inlen < cmd->inlen)

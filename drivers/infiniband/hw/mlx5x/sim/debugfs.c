@@ -86,7 +86,7 @@ static int sim_fail_opcode_set(void *data, u64 val)
 	mutex_unlock(&sim->lock);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(sim_fail_opcode_fops, sim_fail_opcode_get,
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(sim_fail_opcode_fops, sim_fail_opcode_get,
 			 sim_fail_opcode_set, "%lld\n");
 
 /**

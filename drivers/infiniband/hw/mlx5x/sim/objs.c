@@ -11,6 +11,9 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_PD] = { "pd", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_UAR] = { "uar", 1, sizeof(struct sim_uar), sim_uar_release },
 	[SIM_OBJ_TD] = { "td", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_Q_COUNTER] = { "q_counter", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_FLOW_COUNTER] = { "flow_counter", 1,
+				   sizeof(struct sim_flow_counter) },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

@@ -13,6 +13,8 @@ enum sim_obj_type {
 	SIM_OBJ_PD,
 	SIM_OBJ_UAR,
 	SIM_OBJ_TD,
+	SIM_OBJ_Q_COUNTER,
+	SIM_OBJ_FLOW_COUNTER,
 	SIM_OBJ_NTYPES,
 };
 
@@ -34,6 +36,12 @@ struct sim_obj {
 struct sim_uar {
 	struct sim_obj obj;
 	struct page *page;
+};
+
+struct sim_flow_counter {
+	struct sim_obj obj;
+	u64 packets;
+	u64 octets;
 };
 
 struct sim_type_info {
@@ -100,6 +108,8 @@ struct sim_cmd_ctx {
  * @inlen: smallest valid input mailbox
  * @outlen: smallest valid output mailbox
  * @has_uid: the uid field is meaningful and must name a live context
+ * @destroy: it destroys an object; fault injection spares it, since no
+ *	     driver can recover from a failed destroy at teardown
  * @exec: returns a PRM status; on error sets ctx->syndrome
  */
 struct sim_cmd {
@@ -108,12 +118,18 @@ struct sim_cmd {
 	u16 inlen;
 	u16 outlen;
 	bool has_uid;
+	bool destroy;
 	u8 (*exec)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 };
 
 #define SIM_CMD(op, nm, in_typ, out_typ, uid, fn) {			\
 	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
 	.outlen = PRM_BYTES(out_typ), .has_uid = (uid), .exec = (fn) }
+
+#define SIM_DESTROY_CMD(op, nm, in_typ, out_typ, uid, fn) {		\
+	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
+	.outlen = PRM_BYTES(out_typ), .has_uid = (uid),			\
+	.destroy = true, .exec = (fn) }
 
 struct sim_cmd_set {
 	const struct sim_cmd *cmds;
@@ -125,6 +141,7 @@ extern const struct sim_cmd_set sim_uctx_cmds;
 extern const struct sim_cmd_set sim_pd_cmds;
 extern const struct sim_cmd_set sim_uar_cmds;
 extern const struct sim_cmd_set sim_vport_cmds;
+extern const struct sim_cmd_set sim_counter_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);

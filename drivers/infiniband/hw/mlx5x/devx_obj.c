@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * MLX5_IB_OBJECT_DEVX_OBJ: firmware objects a process creates with its own
+ * mailboxes.  The kernel checks each mailbox against the allow-lists of
+ * devx_kinds.c, stamps the context's uid, and keeps the destroy mailbox it
+ * computed at create time: the user never supplies one.
+ */
+#include <linux/slab.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/uverbs_std_types.h>
+#include "mlx5x.h"
+#include "devx_kinds.h"
+
+#define UVERBS_MODULE_NAME mlx5x_ib
+#include <rdma/uverbs_named_ioctl.h>
+
+struct mlx5x_devx_obj {
+	struct mlx5x_dev *dev;
+	const struct mlx5x_devx_kind *kind;
+	u32 id;
+	u32 dinlen;
+	u32 dinbox[MLX5X_DEVX_DINBOX_BYTES / 4];
+};
+
+/* A field is inside a mailbox of len bytes. */
+static bool mlx5x_field_in(const struct mlx5x_field *f, size_t len)
+{
+	return f->off + f->bits <= len * 8;
+}
+
+static u32 mlx5x_field_get(const void *p, const struct mlx5x_field *f)
+{
+	return prm_get_bits(p, f->off, f->bits);
+}
+
+static void mlx5x_devx_build_destroy(struct mlx5x_devx_obj *obj, u16 uid)
+{
+	const struct mlx5x_devx_kind *kind = obj->kind;
+
+	BUILD_BUG_ON(sizeof(obj->dinbox) < PRM_CMD_HDR_BYTES);
+	memset(obj->dinbox, 0, sizeof(obj->dinbox));
+	obj->dinlen = kind->destroy_inlen;
+	prm_set_bits(obj->dinbox, 0, 16, kind->destroy_op);
+	prm_in_set_uid(obj->dinbox, uid);
+	prm_set_bits(obj->dinbox, kind->destroy_id.off, kind->destroy_id.bits,
+		     obj->id);
+}
+
+static int mlx5x_devx_destroy(struct mlx5x_devx_obj *obj)
+{
+	u32 out[PRM_OUT_HDR_BYTES / 4 + 2] = {};
+	int err;
+
+	err = mlx5x_cmd_exec(obj->dev, obj->dinbox, obj->dinlen, out,
+			     sizeof(out));
+	if (err == -EREMOTEIO) {
+		ibdev_dbg(&obj->dev->ib, "destroy %s 0x%x: status 0x%x syndrome 0x%x\n",
+			  obj->kind->name, obj->id, prm_out_status(out),
+			  prm_out_syndrome(out));
+		return mlx5x_cmd_errno(out);
+	}
+	return err;
+}
+
+static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
+	struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(
+		attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE);
+	void *in = uverbs_attr_get_alloced_ptr(
+		attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN);
+	int inlen = uverbs_attr_get_len(attrs,
+					MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN);
+	int outlen = uverbs_attr_get_len(attrs,
+					 MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT);
+	const struct mlx5x_devx_kind *kind;
+	struct mlx5x_ucontext *uctx;
+	struct mlx5x_devx_obj *obj;
+	void *out;
+	int err;
+
+	uctx = mlx5x_attrs_uctx(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	if (!uctx->devx_uid)
+		return -EINVAL;
+	kind = mlx5x_devx_kind_of_create(prm_in_opcode(in));
+	if (!kind)
+		return -EINVAL;
+	if (!mlx5x_field_in(&kind->out_id, outlen))
+		return -EINVAL;
+
+	out = uverbs_zalloc(attrs, outlen);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+	obj->dev = to_mdev(uctx->ib.device);
+	obj->kind = kind;
+
+	prm_in_set_uid(in, uctx->devx_uid);
+	err = mlx5x_cmd_exec(obj->dev, in, inlen, out, outlen);
+	if (err) {
+		/* a firmware error still hands status and syndrome back */
+		if (err == -EREMOTEIO &&
+		    uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT,
+				   out, outlen))
+			err = -EFAULT;
+		goto err_free;
+	}
+	obj->id = mlx5x_field_get(out, &kind->out_id);
+	mlx5x_devx_build_destroy(obj, uctx->devx_uid);
+
+	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out,
+			     outlen);
+	if (err)
+		goto err_destroy;
+	uobj->object = obj;
+	return 0;
+
+err_destroy:
+	mlx5x_devx_destroy(obj);
+err_free:
+	kfree(obj);
+	return err;
+}
+
+/*
+ * A modify or query mailbox must be one allowed for the handle's kind, and
+ * name the very object of the handle.
+ */
+static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
+			      u16 cmd_in, u16 cmd_out, bool modify)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(attrs, handle);
+	void *in = uverbs_attr_get_alloced_ptr(attrs, cmd_in);
+	int inlen = uverbs_attr_get_len(attrs, cmd_in);
+	int outlen = uverbs_attr_get_len(attrs, cmd_out);
+	const struct mlx5x_devx_op *op;
+	struct mlx5x_ucontext *uctx;
+	struct mlx5x_devx_obj *obj;
+	void *out;
+	int err, err2;
+
+	uctx = mlx5x_attrs_uctx(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	if (!uctx->devx_uid)
+		return -EINVAL;
+	if (uobj_get_object_id(uobj) != MLX5_IB_OBJECT_DEVX_OBJ)
+		return -EINVAL;
+	obj = uobj->object;
+	op = mlx5x_devx_op_of(prm_in_opcode(in));
+	if (!op || op->modify != modify || op->kind != obj->kind)
+		return -EINVAL;
+	if (!mlx5x_field_in(&op->id, inlen) ||
+	    mlx5x_field_get(in, &op->id) != obj->id)
+		return -EINVAL;
+
+	out = uverbs_zalloc(attrs, outlen);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	prm_in_set_uid(in, uctx->devx_uid);
+	err = mlx5x_cmd_exec(obj->dev, in, inlen, out, outlen);
+	if (err && err != -EREMOTEIO)
+		return err;
+	err2 = uverbs_copy_to(attrs, cmd_out, out, outlen);
+	return err2 ?: err;
+}
+
+static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_MODIFY)(
+	struct uverbs_attr_bundle *attrs)
+{
+	return mlx5x_devx_obj_cmd(attrs, MLX5_IB_ATTR_DEVX_OBJ_MODIFY_HANDLE,
+				  MLX5_IB_ATTR_DEVX_OBJ_MODIFY_CMD_IN,
+				  MLX5_IB_ATTR_DEVX_OBJ_MODIFY_CMD_OUT, true);
+}
+
+static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_QUERY)(
+	struct uverbs_attr_bundle *attrs)
+{
+	return mlx5x_devx_obj_cmd(attrs, MLX5_IB_ATTR_DEVX_OBJ_QUERY_HANDLE,
+				  MLX5_IB_ATTR_DEVX_OBJ_QUERY_CMD_IN,
+				  MLX5_IB_ATTR_DEVX_OBJ_QUERY_CMD_OUT, false);
+}
+
+/*
+ * Destroy with the mailbox built at create time.  Firmware refuses while
+ * another object still references this one: the core then retries in a
+ * later pass of context teardown, after the referencing object is gone.
+ */
+static int mlx5x_devx_obj_cleanup(struct ib_uobject *uobj,
+				  enum rdma_remove_reason why,
+				  struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5x_devx_obj *obj = uobj->object;
+	int err;
+
+	err = mlx5x_devx_destroy(obj);
+	if (err)
+		return err;
+	kfree(obj);
+	return 0;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_DEVX_OBJ_CREATE,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE,
+			MLX5_IB_OBJECT_DEVX_OBJ,
+			UVERBS_ACCESS_NEW,
+			UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN,
+			   UVERBS_ATTR_MIN_SIZE(
+				PRM_BYTES(general_obj_in_cmd_hdr)),
+			   UA_MANDATORY,
+			   UA_ALLOC_AND_COPY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT,
+			    UVERBS_ATTR_MIN_SIZE(
+				PRM_BYTES(general_obj_out_cmd_hdr)),
+			    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(
+	MLX5_IB_METHOD_DEVX_OBJ_DESTROY,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_DEVX_OBJ_DESTROY_HANDLE,
+			MLX5_IB_OBJECT_DEVX_OBJ,
+			UVERBS_ACCESS_DESTROY,
+			UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_DEVX_OBJ_MODIFY,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_DEVX_OBJ_MODIFY_HANDLE,
+			UVERBS_IDR_ANY_OBJECT,
+			UVERBS_ACCESS_WRITE,
+			UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_DEVX_OBJ_MODIFY_CMD_IN,
+			   UVERBS_ATTR_MIN_SIZE(
+				PRM_BYTES(general_obj_in_cmd_hdr)),
+			   UA_MANDATORY,
+			   UA_ALLOC_AND_COPY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_DEVX_OBJ_MODIFY_CMD_OUT,
+			    UVERBS_ATTR_MIN_SIZE(
+				PRM_BYTES(general_obj_out_cmd_hdr)),
+			    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_DEVX_OBJ_QUERY,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_DEVX_OBJ_QUERY_HANDLE,
+			UVERBS_IDR_ANY_OBJECT,
+			UVERBS_ACCESS_READ,
+			UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_DEVX_OBJ_QUERY_CMD_IN,
+			   UVERBS_ATTR_MIN_SIZE(
+				PRM_BYTES(general_obj_in_cmd_hdr)),
+			   UA_MANDATORY,
+			   UA_ALLOC_AND_COPY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_DEVX_OBJ_QUERY_CMD_OUT,
+			    UVERBS_ATTR_MIN_SIZE(
+				PRM_BYTES(general_obj_out_cmd_hdr)),
+			    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(MLX5_IB_OBJECT_DEVX_OBJ,
+			    UVERBS_TYPE_ALLOC_IDR(mlx5x_devx_obj_cleanup),
+			    &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_OBJ_CREATE),
+			    &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_OBJ_DESTROY),
+			    &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_OBJ_MODIFY),
+			    &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_OBJ_QUERY));
+
+static bool mlx5x_devx_obj_is_supported(struct ib_device *ib)
+{
+	return MLX5X_CAP_GEN(to_mdev(ib), log_max_uctx);
+}
+
+const struct uapi_definition mlx5x_devx_obj_defs[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(
+		MLX5_IB_OBJECT_DEVX_OBJ,
+		UAPI_DEF_IS_OBJ_SUPPORTED(mlx5x_devx_obj_is_supported)),
+	{}
+};

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit: the model's command dispatcher (mlx5x_sim_exec), the checks it
+ * makes before any handler runs, and its fault injection.
+ */
+#include <linux/string.h>
+#include "sim_kunit.h"
+
+#define SK_NO_SUCH_OPCODE	0x7ff
+
+/* Every byte past the header is zero; the header holds status/syndrome. */
+static bool sk_zero_past_header(const void *out, size_t outlen)
+{
+	return !memchr_inv((const u8 *)out + PRM_OUT_HDR_BYTES, 0,
+			   outlen - PRM_OUT_HDR_BYTES);
+}
+
+static void sk_short_mailbox(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	void *in = SK_MBOX(test, query_adapter_in);
+	void *out = SK_MBOX(test, query_adapter_out);
+	size_t outlen = PRM_BYTES(query_adapter_out);
+	size_t len;
+
+	PRM_SET(query_adapter_in, in, opcode, MLX5_CMD_OP_QUERY_ADAPTER);
+	for (len = 0; len < PRM_CMD_HDR_BYTES; len++) {
+		memset(out, 0xa5, outlen);
+		KUNIT_EXPECT_EQ(test, mlx5x_sim_exec(sim, in, len, out, outlen),
+				-EINVAL);
+		/* refused before delivery: the output is left alone */
+		KUNIT_EXPECT_EQ(test, *(u8 *)out, 0xa5);
+		KUNIT_EXPECT_EQ(test, mlx5x_sim_exec(sim, in,
+						     PRM_BYTES(query_adapter_in),
+						     out, len), -EINVAL);
+	}
+	/* neither is a command the device saw */
+	KUNIT_EXPECT_EQ(test, sim->cmds, 0);
+	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 0);
+
+	/* A bare header is delivered, and refused by the length check. */
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_exec(sim, in, PRM_CMD_HDR_BYTES, out,
+					     PRM_OUT_HDR_BYTES), 0);
+	KUNIT_EXPECT_EQ(test, prm_out_status(out), PRM_STAT_BAD_INPUT_LEN);
+	KUNIT_EXPECT_EQ(test, sim->cmds, 1);
+}
+
+static void sk_unknown_opcode(struct kunit *test)
+{
+	static const u16 opcodes[] = {
+		SK_NO_SUCH_OPCODE, 0xffff, 0,
+		MLX5_CMD_OP_CREATE_QP,		/* real, not modelled */
+		MLX5_CMD_OP_QUERY_HCA_CAP + 0x10,
+	};
+	size_t outlen = PRM_BYTES(alloc_pd_out);
+	void *out = sk_mbox(test, outlen);
+	void *in = SK_MBOX(test, alloc_pd_in);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(opcodes); i++) {
+		PRM_SET(alloc_pd_in, in, opcode, opcodes[i]);
+		memset(out, 0xff, outlen);
+		KUNIT_EXPECT_EQ_MSG(test, sk_exec(test, in,
+						  PRM_BYTES(alloc_pd_in), out,
+						  outlen),
+				    PRM_STAT_BAD_OP, "opcode 0x%x", opcodes[i]);
+		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OPCODE);
+		KUNIT_EXPECT_TRUE(test, sk_zero_past_header(out, outlen));
+	}
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+}
+
+static void sk_input_too_short(struct kunit *test)
+{
+	void *in = SK_MBOX(test, alloc_pd_in);
+	void *out = SK_MBOX(test, alloc_pd_out);
+	size_t inlen = PRM_BYTES(alloc_pd_in);
+	size_t outlen = PRM_BYTES(alloc_pd_out);
+	u32 pdn;
+
+	PRM_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen - 1, out, outlen),
+			PRM_STAT_BAD_INPUT_LEN);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_INLEN);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_CMD_HDR_BYTES, out, outlen),
+			PRM_STAT_BAD_INPUT_LEN);
+	/* the input length is checked before the output length */
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen - 4, out,
+				      PRM_OUT_HDR_BYTES),
+			PRM_STAT_BAD_INPUT_LEN);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+
+	/* exactly long enough is enough */
+	KUNIT_ASSERT_EQ(test, sk_exec(test, in, inlen, out, outlen),
+			PRM_STAT_OK);
+	pdn = PRM_GET(alloc_pd_out, out, pd);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn), PRM_STAT_OK);
+}
+
+static void sk_output_too_short(struct kunit *test)
+{
+	size_t inlen = PRM_BYTES(query_hca_cap_in);
+	size_t outlen = PRM_BYTES(query_hca_cap_out);
+	void *in = sk_mbox(test, inlen);
+	void *out = sk_mbox(test, outlen);
+
+	PRM_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	PRM_SET(query_hca_cap_in, in, op_mod, PRM_CAP_OPMOD(0, 1));
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, outlen - 4),
+			PRM_STAT_BAD_OUTPUT_LEN);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OUTLEN);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, PRM_OUT_HDR_BYTES),
+			PRM_STAT_BAD_OUTPUT_LEN);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, outlen),
+			PRM_STAT_OK);
+
+	/* a longer mailbox is fine, and zeroed past what the reply fills */
+	out = sk_mbox(test, outlen + 64);
+	memset(out, 0xff, outlen + 64);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen + 16, out, outlen + 64),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), 0);
+	KUNIT_EXPECT_FALSE(test, memchr_inv((u8 *)out + outlen, 0, 64));
+}
+
+static void sk_invalid_uid(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u16 uid;
+
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 5, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
+	KUNIT_EXPECT_EQ(test, sk_alloc_uar(test, 0xffff, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
+	KUNIT_EXPECT_EQ(test, sk_alloc_td(test, 1, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+
+	/* a uid is valid while its context lives, and not after */
+	uid = sk_new_uctx(test);
+	KUNIT_EXPECT_TRUE(test, sim_uid_valid(sim, uid));
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_FALSE(test, sim_uid_valid(sim, uid));
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, uid, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, 1), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
+	/* uid 0 is the kernel and always valid */
+	KUNIT_EXPECT_TRUE(test, sim_uid_valid(sim, 0));
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+}
+
+static void sk_fail_next(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	void *in = SK_MBOX(test, alloc_pd_in);
+	size_t outlen = PRM_BYTES(alloc_pd_out);
+	void *out = sk_mbox(test, outlen);
+	u32 pdn;
+
+	sim->fail_next = 3;
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, NULL),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 2);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+
+	/* injected before the opcode is even looked up */
+	PRM_SET(alloc_pd_in, in, opcode, SK_NO_SUCH_OPCODE);
+	memset(out, 0xff, outlen);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(alloc_pd_in), out,
+				      outlen),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	KUNIT_EXPECT_TRUE(test, sk_zero_past_header(out, outlen));
+
+	KUNIT_EXPECT_EQ(test, sk_query_cap(test, PRM_CAP_OPMOD(0, 1), false,
+					   NULL),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 0);
+
+	/* spent: commands work again */
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sim->cmds, 5);
+	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 3);
+}
+
+static void sk_fail_opcode(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	unsigned int i;
+	u32 pdn;
+
+	KUNIT_EXPECT_EQ(test, sim->fail_opcode, -1);
+	sim->fail_opcode = MLX5_CMD_OP_ALLOC_PD;
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, NULL),
+				PRM_STAT_INTERNAL_ERR);
+		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	/* other opcodes are untouched */
+	KUNIT_EXPECT_EQ(test, sk_alloc_td(test, 0, &pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, pdn), PRM_STAT_OK);
+
+	/* fail_opcode wins over fail_next and does not consume it */
+	sim->fail_next = 1;
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, NULL),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
+	sim->fail_next = 0;
+
+	sim->fail_opcode = -1;
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn), PRM_STAT_OK);
+}
+
+/* A failed command leaves nothing of a reply but status and syndrome. */
+static void sk_failure_clears_output(struct kunit *test)
+{
+	size_t outlen = PRM_BYTES(query_hca_cap_out);
+	void *in = SK_MBOX(test, query_hca_cap_in);
+	void *out = sk_mbox(test, outlen);
+
+	PRM_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	PRM_SET(query_hca_cap_in, in, op_mod, PRM_CAP_OPMOD(0x3f, 1));
+	memset(out, 0xff, outlen);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(query_hca_cap_in),
+				      out, outlen), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, prm_get_bits(out, 8, 24), 0);
+	KUNIT_EXPECT_TRUE(test, sk_zero_past_header(out, outlen));
+
+	/* and a successful one reports status 0 and syndrome 0 */
+	PRM_SET(query_hca_cap_in, in, op_mod, PRM_CAP_OPMOD(0, 1));
+	memset(out, 0xff, outlen);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(query_hca_cap_in),
+				      out, outlen), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_hca_cap_out, out, syndrome), 0);
+}
+
+static void sk_stats(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 pdn;
+
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, 0, &pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 9, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sim->cmds, 4);
+	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 2);
+}
+
+static struct kunit_case sk_dispatch_cases[] = {
+	KUNIT_CASE(sk_short_mailbox),
+	KUNIT_CASE(sk_unknown_opcode),
+	KUNIT_CASE(sk_input_too_short),
+	KUNIT_CASE(sk_output_too_short),
+	KUNIT_CASE(sk_invalid_uid),
+	KUNIT_CASE(sk_fail_next),
+	KUNIT_CASE(sk_fail_opcode),
+	KUNIT_CASE(sk_failure_clears_output),
+	KUNIT_CASE(sk_stats),
+	{}
+};
+
+static struct kunit_suite sk_dispatch_suite = {
+	.name = "mlx5x_sim_dispatch",
+	.init = sk_init,
+	.exit = sk_exit,
+	.test_cases = sk_dispatch_cases,
+};
+
+kunit_test_suite(sk_dispatch_suite);

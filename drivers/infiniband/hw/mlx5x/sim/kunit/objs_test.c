@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit: the model's object table (objs.c), called directly and through
+ * the commands built on it.
+ */
+#include "sim_kunit.h"
+
+/* A command context as the dispatcher would build it for @uid. */
+static struct sim_cmd_ctx sk_ctx_for(u16 uid)
+{
+	return (struct sim_cmd_ctx){ .uid = uid };
+}
+
+static u8 sk_obj_alloc(struct kunit *test, u16 uid, enum sim_obj_type type,
+		       struct sim_obj **objp, u32 *syndrome)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_cmd_ctx ctx = sk_ctx_for(uid);
+	u8 status;
+
+	mutex_lock(&sim->lock);
+	status = sim_obj_alloc(sim, &ctx, type, objp);
+	mutex_unlock(&sim->lock);
+	if (syndrome)
+		*syndrome = ctx.syndrome;
+	return status;
+}
+
+static u8 sk_obj_lookup(struct kunit *test, u16 uid, enum sim_obj_type type,
+			u32 id, struct sim_obj **objp, u32 *syndrome)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_cmd_ctx ctx = sk_ctx_for(uid);
+	u8 status;
+
+	mutex_lock(&sim->lock);
+	status = sim_obj_lookup(sim, &ctx, type, id, objp);
+	mutex_unlock(&sim->lock);
+	if (syndrome)
+		*syndrome = ctx.syndrome;
+	return status;
+}
+
+static u8 sk_obj_destroy(struct kunit *test, u16 uid, enum sim_obj_type type,
+			 u32 id, u32 *syndrome)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_cmd_ctx ctx = sk_ctx_for(uid);
+	u8 status;
+
+	mutex_lock(&sim->lock);
+	status = sim_obj_destroy(sim, &ctx, type, id);
+	mutex_unlock(&sim->lock);
+	if (syndrome)
+		*syndrome = ctx.syndrome;
+	return status;
+}
+
+static void sk_alloc_lookup_destroy(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_obj *obj = NULL, *found = NULL;
+	u32 synd;
+
+	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_PD, &obj, NULL),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, obj->type, SIM_OBJ_PD);
+	KUNIT_EXPECT_EQ(test, obj->id, 1);	/* min_id */
+	KUNIT_EXPECT_EQ(test, obj->uid, 0);
+	KUNIT_EXPECT_EQ(test, obj->users, 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 1);
+
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_PD, obj->id,
+					    &found, NULL), PRM_STAT_OK);
+	KUNIT_EXPECT_PTR_EQ(test, found, obj);
+	/* ids are per type: no TD 1 exists */
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_TD, obj->id,
+					    &found, &synd),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NO_OBJECT);
+
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, 1, NULL),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_PD, 1, &found,
+					    &synd), PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NO_OBJECT);
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, 1, &synd),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NO_OBJECT);
+	/* id 0 is never handed out */
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_PD, 0, &found,
+					    &synd), PRM_STAT_BAD_RESOURCE);
+}
+
+static void sk_ids_unique(struct kunit *test)
+{
+	struct sim_obj *a, *b, *td;
+
+	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_PD, &a, NULL),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_PD, &b, NULL),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_TD, &td, NULL),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_NE(test, a->id, b->id);
+	KUNIT_EXPECT_EQ(test, td->id, 1);	/* its own id space */
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 3);
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, a->id, NULL),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, b->id, NULL),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_TD, 1, NULL),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+}
+
+static void sk_not_owner(struct kunit *test)
+{
+	struct sim_obj *obj, *found;
+	u16 a = sk_new_uctx(test), b = sk_new_uctx(test);
+	u32 synd, pdn;
+
+	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, a, SIM_OBJ_PD, &obj, NULL),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, obj->uid, a);
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, b, SIM_OBJ_PD, obj->id,
+					    &found, &synd),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NOT_OWNER);
+	/* not even the kernel reaches a context's objects */
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_PD, obj->id,
+					    &found, &synd),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, b, SIM_OBJ_PD, obj->id,
+					     &synd), PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 3);
+
+	/* the same through the commands */
+	pdn = obj->id;
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, b, pdn),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, a, pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, a), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, b), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+}
+
+static void sk_busy(struct kunit *test)
+{
+	struct sim_obj *obj, *found;
+	u32 synd, id;
+
+	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_TD, &obj, NULL),
+			PRM_STAT_OK);
+	id = obj->id;
+	obj->users = 1;
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_TD, id, &synd),
+			PRM_STAT_RESOURCE_BUSY);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_IN_USE);
+	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_TD, id, &found,
+					    NULL), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 1);
+	/* the owner check comes first: a stranger learns nothing more */
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, sk_new_uctx(test),
+					     SIM_OBJ_TD, id, &synd),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NOT_OWNER);
+
+	/* through the command */
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, id),
+			PRM_STAT_RESOURCE_BUSY);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_IN_USE);
+
+	obj->users = 0;
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, id), PRM_STAT_OK);
+}
+
+static void sk_exhaustion(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_obj *obj;
+	u32 synd, pdn, i;
+
+	sim->max_id[SIM_OBJ_PD] = 3;
+	for (i = 1; i <= 3; i++) {
+		KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, 0, &pdn), PRM_STAT_OK);
+		KUNIT_EXPECT_EQ(test, pdn, i);
+	}
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pdn),
+			PRM_STAT_NO_RESOURCES);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_EXHAUSTED);
+	KUNIT_EXPECT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_PD, &obj, &synd),
+			PRM_STAT_NO_RESOURCES);
+	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_EXHAUSTED);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 3);
+	/* other kinds are not affected */
+	KUNIT_EXPECT_EQ(test, sk_alloc_td(test, 0, &pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, pdn), PRM_STAT_OK);
+
+	/* a freed id is handed out again */
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, 2), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, pdn, 2);
+	for (i = 1; i <= 3; i++)
+		KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, i), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+}
+
+/* With max_id below min_id the kind is unavailable altogether. */
+static void sk_exhaustion_empty(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+
+	sim->max_id[SIM_OBJ_UAR] = 0;
+	KUNIT_EXPECT_EQ(test, sk_alloc_uar(test, 0, NULL),
+			PRM_STAT_NO_RESOURCES);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_EXHAUSTED);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+}
+
+static void sk_live_count(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 pd, td, uar;
+	u16 uid;
+
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	uid = sk_new_uctx(test);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 1);
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pd), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_td(test, uid, &td), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_uar(test, uid, &uar), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 4);
+	/* failures do not count */
+	KUNIT_EXPECT_NE(test, sk_alloc_pd(test, uid + 1, NULL), PRM_STAT_OK);
+	KUNIT_EXPECT_NE(test, sk_dealloc_pd(test, 0, pd), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 4);
+	KUNIT_EXPECT_EQ(test, sim->live, 4);
+
+	KUNIT_EXPECT_EQ(test, sk_dealloc_uar(test, uid, uar), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, uid, td), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pd), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 1);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+}
+
+static void sk_uid_has_objects(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u16 a = sk_new_uctx(test), b = sk_new_uctx(test);
+	u32 td;
+
+	/* its own context object does not count */
+	KUNIT_EXPECT_FALSE(test, sim_uid_has_objects(sim, a));
+	KUNIT_ASSERT_EQ(test, sk_alloc_td(test, a, &td), PRM_STAT_OK);
+	KUNIT_EXPECT_TRUE(test, sim_uid_has_objects(sim, a));
+	KUNIT_EXPECT_FALSE(test, sim_uid_has_objects(sim, b));
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, a, td), PRM_STAT_OK);
+	KUNIT_EXPECT_FALSE(test, sim_uid_has_objects(sim, a));
+}
+
+static void sk_type_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_UCTX), "uctx");
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_PD), "pd");
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_UAR), "uar");
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_TD), "td");
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_NTYPES), "?");
+}
+
+static struct kunit_case sk_objs_cases[] = {
+	KUNIT_CASE(sk_alloc_lookup_destroy),
+	KUNIT_CASE(sk_ids_unique),
+	KUNIT_CASE(sk_not_owner),
+	KUNIT_CASE(sk_busy),
+	KUNIT_CASE(sk_exhaustion),
+	KUNIT_CASE(sk_exhaustion_empty),
+	KUNIT_CASE(sk_live_count),
+	KUNIT_CASE(sk_uid_has_objects),
+	KUNIT_CASE(sk_type_names),
+	{}
+};
+
+static struct kunit_suite sk_objs_suite = {
+	.name = "mlx5x_sim_objs",
+	.init = sk_init,
+	.exit = sk_exit,
+	.test_cases = sk_objs_cases,
+};
+
+kunit_test_suite(sk_objs_suite);
