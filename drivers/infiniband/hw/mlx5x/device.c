@@ -133,7 +133,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 
 	ib->node_type = RDMA_NODE_IB_CA;
 	ib->phys_port_cnt = 1;
-	ib->num_comp_vectors = 1;
+	ib->num_comp_vectors = dev->backend->comp_vectors(dev);
 	ib->node_guid = dev->node_guid;
 	strscpy(ib->node_desc, "mlx5x simulated ConnectX",
 		sizeof(ib->node_desc));

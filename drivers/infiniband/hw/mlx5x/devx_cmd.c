@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * DEVX general commands (MLX5_IB_METHOD_DEVX_OTHER): the queries and
+ * MLX5_IB_OBJECT_DEVX's global methods: QUERY_EQN, QUERY_UAR, and the
+ * general commands (MLX5_IB_METHOD_DEVX_OTHER): the queries and
  * general commands a process may run without creating an object.  The
  * mailbox gets the context's uid stamped before it runs; a context without
  * DEVX may only run the few capability queries, under the device's
@@ -104,6 +105,72 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OTHER)(
 	return err2 ?: err;
 }
 
+/* The EQ number of a completion vector, for a CQ's mailbox. */
+static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_QUERY_EQN)(
+	struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5x_ucontext *uctx;
+	struct mlx5x_dev *dev;
+	u32 vector, eqn;
+	int err;
+
+	err = uverbs_copy_from(&vector, attrs,
+			       MLX5_IB_ATTR_DEVX_QUERY_EQN_USER_VEC);
+	if (err)
+		return err;
+	uctx = mlx5x_attrs_uctx(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	dev = to_mdev(uctx->ib.device);
+	if (vector >= dev->ib.num_comp_vectors)
+		return -EINVAL;
+	err = dev->backend->comp_eqn(dev, vector, &eqn);
+	if (err)
+		return err;
+	return uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_QUERY_EQN_DEV_EQN,
+			      &eqn, sizeof(eqn));
+}
+
+/*
+ * The UAR index behind a static blue-flame register.  Contexts here have
+ * dynamic UARs only (tot_bfregs is 0): there is no static register to
+ * translate, as upstream answers for dynamic-UAR contexts.
+ */
+static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_QUERY_UAR)(
+	struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5x_ucontext *uctx;
+	u32 index;
+	int err;
+
+	uctx = mlx5x_attrs_uctx(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	err = uverbs_copy_from(&index, attrs,
+			       MLX5_IB_ATTR_DEVX_QUERY_UAR_USER_IDX);
+	if (err)
+		return err;
+	return -EINVAL;
+}
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_DEVX_QUERY_EQN,
+	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_DEVX_QUERY_EQN_USER_VEC,
+			   UVERBS_ATTR_TYPE(u32),
+			   UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_DEVX_QUERY_EQN_DEV_EQN,
+			    UVERBS_ATTR_TYPE(u32),
+			    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_DEVX_QUERY_UAR,
+	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_DEVX_QUERY_UAR_USER_IDX,
+			   UVERBS_ATTR_TYPE(u32),
+			   UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_DEVX_QUERY_UAR_DEV_IDX,
+			    UVERBS_ATTR_TYPE(u32),
+			    UA_MANDATORY));
+
 DECLARE_UVERBS_NAMED_METHOD(
 	MLX5_IB_METHOD_DEVX_OTHER,
 	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_DEVX_OTHER_CMD_IN,
@@ -117,7 +184,9 @@ DECLARE_UVERBS_NAMED_METHOD(
 			    UA_MANDATORY));
 
 DECLARE_UVERBS_GLOBAL_METHODS(MLX5_IB_OBJECT_DEVX,
-			      &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_OTHER));
+			      &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_OTHER),
+			      &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_QUERY_UAR),
+			      &UVERBS_METHOD(MLX5_IB_METHOD_DEVX_QUERY_EQN));
 
 static bool mlx5x_devx_is_supported(struct ib_device *ib)
 {

@@ -25,6 +25,8 @@ struct mlx5x_dev;
  * @exec: run one command mailbox; see mlx5x_cmd_exec()
  * @uar_pfn: page frame of the UAR page with this index
  * @uar_cached: UAR pages are ordinary memory (map cached, not WC/UC)
+ * @comp_vectors: number of completion vectors
+ * @comp_eqn: EQ number of a completion vector
  * @release: free the backend; called once the IB device is unregistered
  */
 struct mlx5x_backend_ops {
@@ -33,6 +35,8 @@ struct mlx5x_backend_ops {
 		    void *out, size_t outlen);
 	int (*uar_pfn)(struct mlx5x_dev *dev, u32 index, unsigned long *pfn);
 	bool uar_cached;
+	unsigned int (*comp_vectors)(struct mlx5x_dev *dev);
+	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*release)(struct mlx5x_dev *dev);
 };
 

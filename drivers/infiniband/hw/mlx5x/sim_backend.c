@@ -33,6 +33,17 @@ static int mlx5x_sim_backend_uar_pfn(struct mlx5x_dev *dev, u32 index,
 	return 0;
 }
 
+static unsigned int mlx5x_sim_backend_comp_vectors(struct mlx5x_dev *dev)
+{
+	return mlx5x_sim_comp_vectors(to_sim(dev));
+}
+
+static int mlx5x_sim_backend_comp_eqn(struct mlx5x_dev *dev,
+				      unsigned int vector, u32 *eqn)
+{
+	return mlx5x_sim_comp_eqn(to_sim(dev), vector, eqn);
+}
+
 static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
 {
 	mlx5x_sim_destroy(to_sim(dev));
@@ -46,6 +57,8 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.exec = mlx5x_sim_backend_exec,
 	.uar_pfn = mlx5x_sim_backend_uar_pfn,
 	.uar_cached = true,
+	.comp_vectors = mlx5x_sim_backend_comp_vectors,
+	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.release = mlx5x_sim_backend_release,
 };
 

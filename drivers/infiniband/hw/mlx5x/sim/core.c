@@ -119,16 +119,24 @@ struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 	sim->fail_opcode = -1;
 	sim_objs_init(sim);
 	err = sim_caps_init(sim);
-	if (err) {
-		kfree(sim);
-		return ERR_PTR(err);
-	}
+	if (err)
+		goto err_free;
+	err = sim_eqs_init(sim);
+	if (err)
+		goto err_caps;
 	return sim;
+
+err_caps:
+	sim_caps_free(sim);
+err_free:
+	kfree(sim);
+	return ERR_PTR(err);
 }
 
 void mlx5x_sim_destroy(struct mlx5x_sim *sim)
 {
 	debugfs_remove_recursive(sim->dbg);
+	sim_eqs_free(sim);
 	sim_objs_destroy_all(sim);
 	sim_caps_free(sim);
 	mutex_destroy(&sim->lock);

@@ -14,6 +14,7 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_Q_COUNTER] = { "q_counter", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_FLOW_COUNTER] = { "flow_counter", 1,
 				   sizeof(struct sim_flow_counter) },
+	[SIM_OBJ_EQ] = { "eq", 1, sizeof(struct sim_obj) },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

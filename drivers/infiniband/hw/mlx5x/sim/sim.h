@@ -31,6 +31,8 @@ void mlx5x_sim_destroy(struct mlx5x_sim *sim);
 int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
 		   void *out, size_t outlen);
 struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index);
+int mlx5x_sim_comp_eqn(struct mlx5x_sim *sim, unsigned int vector, u32 *eqn);
+unsigned int mlx5x_sim_comp_vectors(struct mlx5x_sim *sim);
 unsigned int mlx5x_sim_live_objects(struct mlx5x_sim *sim);
 void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent);
 

@@ -15,6 +15,7 @@ enum sim_obj_type {
 	SIM_OBJ_TD,
 	SIM_OBJ_Q_COUNTER,
 	SIM_OBJ_FLOW_COUNTER,
+	SIM_OBJ_EQ,
 	SIM_OBJ_NTYPES,
 };
 
@@ -69,6 +70,8 @@ enum sim_syndrome {
 	SIM_SYND_BAD_FIELD	= 0x5300000d,
 };
 
+#define SIM_COMP_VECTORS	1
+
 struct mlx5x_sim {
 	struct mutex lock;	/* serialises command execution */
 	struct mlx5x_sim_params params;
@@ -76,6 +79,7 @@ struct mlx5x_sim {
 	u32 max_id[SIM_OBJ_NTYPES];
 	unsigned int live;
 	void *caps[PRM_CAP_TYPE_MAX];	/* current values; NULL: not offered */
+	u32 comp_eqn[SIM_COMP_VECTORS];
 	/* fault injection */
 	unsigned int fail_next;
 	int fail_opcode;	/* -1: none */
@@ -152,6 +156,10 @@ u32 sim_cap_gen(struct mlx5x_sim *sim, size_t bit_off, size_t bit_sz);
 	sim_cap_gen(sim, PRM_BIT_OFF(cmd_hca_cap, fld),			\
 		    PRM_BIT_SZ(cmd_hca_cap, fld));			\
 })
+
+/* eq.c */
+int sim_eqs_init(struct mlx5x_sim *sim);
+void sim_eqs_free(struct mlx5x_sim *sim);
 
 /* objs.c */
 void sim_objs_init(struct mlx5x_sim *sim);

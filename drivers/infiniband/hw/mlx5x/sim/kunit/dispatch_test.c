@@ -18,9 +18,10 @@ static bool sk_zero_past_header(const void *out, size_t outlen)
 static void sk_short_mailbox(struct kunit *test)
 {
 	struct mlx5x_sim *sim = sk_sim(test);
-	void *in = SK_MBOX(test, query_adapter_in);
-	void *out = SK_MBOX(test, query_adapter_out);
+	size_t inlen = PRM_BYTES(query_adapter_in);
 	size_t outlen = PRM_BYTES(query_adapter_out);
+	void *in = sk_mbox(test, inlen);
+	void *out = sk_mbox(test, outlen);
 	size_t len;
 
 	PRM_SET(query_adapter_in, in, opcode, MLX5_CMD_OP_QUERY_ADAPTER);
@@ -30,9 +31,8 @@ static void sk_short_mailbox(struct kunit *test)
 				-EINVAL);
 		/* refused before delivery: the output is left alone */
 		KUNIT_EXPECT_EQ(test, *(u8 *)out, 0xa5);
-		KUNIT_EXPECT_EQ(test, mlx5x_sim_exec(sim, in,
-						     PRM_BYTES(query_adapter_in),
-						     out, len), -EINVAL);
+		KUNIT_EXPECT_EQ(test, mlx5x_sim_exec(sim, in, inlen, out, len),
+				-EINVAL);
 	}
 	/* neither is a command the device saw */
 	KUNIT_EXPECT_EQ(test, sim->cmds, 0);
@@ -217,6 +217,44 @@ static void sk_fail_opcode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pdn), PRM_STAT_OK);
 }
 
+/*
+ * Destroy commands are never injected: a driver cannot recover from a
+ * failed destroy at teardown.  They do not use up fail_next either.
+ */
+static void sk_fault_spares_destroy(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 pd, td, uar;
+	u16 uid;
+
+	uid = sk_new_uctx(test);
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pd), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_td(test, uid, &td), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_uar(test, uid, &uar), PRM_STAT_OK);
+
+	sim->fail_next = 1;
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pd), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
+	sim->fail_next = 0;
+
+	sim->fail_opcode = MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN;
+	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, uid, td), PRM_STAT_OK);
+	sim->fail_opcode = MLX5_CMD_OP_DEALLOC_UAR;
+	KUNIT_EXPECT_EQ(test, sk_dealloc_uar(test, uid, uar), PRM_STAT_OK);
+	sim->fail_opcode = MLX5_CMD_OP_DESTROY_UCTX;
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	sim->fail_opcode = -1;
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 0);
+
+	/* a destroy refused on its merits still fails as it should */
+	sim->fail_next = 1;
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pd),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NO_OBJECT);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
+}
+
 /* A failed command leaves nothing of a reply but status and syndrome. */
 static void sk_failure_clears_output(struct kunit *test)
 {
@@ -262,6 +300,7 @@ static struct kunit_case sk_dispatch_cases[] = {
 	KUNIT_CASE(sk_invalid_uid),
 	KUNIT_CASE(sk_fail_next),
 	KUNIT_CASE(sk_fail_opcode),
+	KUNIT_CASE(sk_fault_spares_destroy),
 	KUNIT_CASE(sk_failure_clears_output),
 	KUNIT_CASE(sk_stats),
 	{}

@@ -67,7 +67,10 @@ static void sk_populate(struct kunit *test, u32 *uar)
 	KUNIT_ASSERT_EQ(test, sk_alloc_td(test, b, NULL), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_uar(test, a, uar), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_uar(test, 0, NULL), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 7);
+	KUNIT_ASSERT_EQ(test, sk_alloc_q_counter(test, a, NULL), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, b, NULL),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 9);
 }
 
 /* What the device removal path does first: everything goes. */

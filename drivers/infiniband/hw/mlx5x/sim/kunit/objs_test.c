@@ -274,6 +274,10 @@ static void sk_type_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_PD), "pd");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_UAR), "uar");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_TD), "td");
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_Q_COUNTER),
+			   "q_counter");
+	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_FLOW_COUNTER),
+			   "flow_counter");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_NTYPES), "?");
 }
 

@@ -75,9 +75,10 @@ static void sk_caps_offered(struct kunit *test)
 	void *cap;
 
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, sk_query_cap(test,
-						       PRM_CAP_OPMOD(types[i], 1),
-						       false, &cap),
+		u16 op_mod = PRM_CAP_OPMOD(types[i], 1);
+
+		KUNIT_EXPECT_EQ_MSG(test, sk_query_cap(test, op_mod, false,
+						       &cap),
 				    PRM_STAT_OK, "type 0x%x", types[i]);
 		KUNIT_EXPECT_FALSE(test, memchr_inv(cap, 0, SK_CAP_PAGE));
 	}
@@ -90,16 +91,15 @@ static void sk_caps_unsupported(struct kunit *test)
 		PRM_CAP_TYPE_MAX, 0x100, 0x7fff,
 	};
 	unsigned int i, cur;
+	u8 status;
 
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		for (cur = 0; cur < 2; cur++) {
-			KUNIT_EXPECT_EQ_MSG(test,
-					    sk_query_cap(test,
-							 PRM_CAP_OPMOD(types[i],
-								       cur),
-							 false, NULL),
-					    PRM_STAT_BAD_PARAM,
-					    "type 0x%x", types[i]);
+			status = sk_query_cap(test,
+					      PRM_CAP_OPMOD(types[i], cur),
+					      false, NULL);
+			KUNIT_EXPECT_EQ_MSG(test, status, PRM_STAT_BAD_PARAM,
+					    "type 0x%x cur %u", types[i], cur);
 			KUNIT_EXPECT_EQ(test, sk_syndrome(test),
 					SIM_SYND_BAD_OPMOD);
 		}
@@ -117,7 +117,10 @@ static void sk_caps_other_function(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 }
 
-/* What is reported is what is enforced. */
+/*
+ * What is reported is what is enforced: ids start at 1, so a kind with
+ * log_max_X = n has ids 1..2^n, 2^n objects.
+ */
 static void sk_caps_limits(struct kunit *test)
 {
 	struct mlx5x_sim *sim = sk_sim(test);
@@ -127,12 +130,12 @@ static void sk_caps_limits(struct kunit *test)
 					   PRM_CAP_OPMOD(SK_CAP_GENERAL, 1),
 					   false, &cap), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sim->max_id[SIM_OBJ_PD],
-			BIT(PRM_GET(cmd_hca_cap, cap, log_max_pd)) - 1);
+			BIT(PRM_GET(cmd_hca_cap, cap, log_max_pd)));
 	KUNIT_EXPECT_EQ(test, sim->max_id[SIM_OBJ_UCTX],
-			BIT(PRM_GET(cmd_hca_cap, cap, log_max_uctx)) - 1);
+			BIT(PRM_GET(cmd_hca_cap, cap, log_max_uctx)));
 	KUNIT_EXPECT_EQ(test, sim->max_id[SIM_OBJ_TD],
 			BIT(PRM_GET(cmd_hca_cap, cap,
-				    log_max_transport_domain)) - 1);
+				    log_max_transport_domain)));
 }
 
 static struct kunit_case sk_caps_cases[] = {
@@ -174,18 +177,16 @@ static void sk_query_adapter(struct kunit *test)
 static u8 sk_query_vport(struct kunit *test, struct mlx5x_sim *sim,
 			 bool other_vport, void **vc)
 {
-	void *in = SK_MBOX(test, query_nic_vport_context_in);
-	void *out = SK_MBOX(test, query_nic_vport_context_out);
+	size_t inlen = PRM_BYTES(query_nic_vport_context_in);
+	size_t outlen = PRM_BYTES(query_nic_vport_context_out);
+	void *in = sk_mbox(test, inlen);
+	void *out = sk_mbox(test, outlen);
 	u8 status;
 
 	PRM_SET(query_nic_vport_context_in, in, opcode,
 		MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
 	PRM_SET(query_nic_vport_context_in, in, other_vport, other_vport);
-	KUNIT_ASSERT_EQ(test, mlx5x_sim_exec(sim, in,
-					     PRM_BYTES(query_nic_vport_context_in),
-					     out,
-					     PRM_BYTES(query_nic_vport_context_out)),
-			0);
+	KUNIT_ASSERT_EQ(test, mlx5x_sim_exec(sim, in, inlen, out, outlen), 0);
 	status = prm_out_status(out);
 	((struct sk_ctx *)test->priv)->syndrome = prm_out_syndrome(out);
 	*vc = PRM_ADDR(query_nic_vport_context_out, out, nic_vport_context);
