@@ -30,7 +30,6 @@ struct mlx5x_field {
  * @out_id: where the create command's output holds the new id
  * @destroy_id: where the destroy command's input takes it
  * @destroy_inlen: length of the destroy input mailbox
- * @general: a general object: the obj_type of the header must match too
  */
 struct mlx5x_devx_kind {
 	const char *name;
@@ -39,7 +38,6 @@ struct mlx5x_devx_kind {
 	struct mlx5x_field out_id;
 	struct mlx5x_field destroy_id;
 	u16 destroy_inlen;
-	bool general;
 };
 
 /**

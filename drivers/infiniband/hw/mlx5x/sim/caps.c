@@ -132,6 +132,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_FLOW_COUNTER] =
 		SIM_CAP_GEN(sim, max_flow_counter_31_16) << 16 |
 		SIM_CAP_GEN(sim, max_flow_counter_15_0);
+	sim->max_id[SIM_OBJ_UMEM] = 1U << SIM_CAP_GEN(sim, log_max_umem);
 	sim->max_id[SIM_OBJ_EQ] = SIM_CAP_GEN(sim, max_num_eqs);
 	sim->max_id[SIM_OBJ_TD] =
 		1U << SIM_CAP_GEN(sim, log_max_transport_domain);

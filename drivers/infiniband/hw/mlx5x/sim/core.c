@@ -15,6 +15,7 @@ static const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_uar_cmds,
 	&sim_vport_cmds,
 	&sim_counter_cmds,
+	&sim_umem_cmds,
 };
 
 static const struct sim_cmd *sim_find_cmd(u16 opcode)

@@ -15,6 +15,8 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_FLOW_COUNTER] = { "flow_counter", 1,
 				   sizeof(struct sim_flow_counter) },
 	[SIM_OBJ_EQ] = { "eq", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_UMEM] = { "umem", 1, sizeof(struct sim_umem),
+			   sim_umem_release },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

@@ -16,6 +16,7 @@ enum sim_obj_type {
 	SIM_OBJ_Q_COUNTER,
 	SIM_OBJ_FLOW_COUNTER,
 	SIM_OBJ_EQ,
+	SIM_OBJ_UMEM,
 	SIM_OBJ_NTYPES,
 };
 
@@ -43,6 +44,15 @@ struct sim_flow_counter {
 	struct sim_obj obj;
 	u64 packets;
 	u64 octets;
+};
+
+/* A umem: bus addresses of its pages, 1 << log_page bytes each. */
+struct sim_umem {
+	struct sim_obj obj;
+	u64 *mtt;		/* address | read (bit 0) | write (bit 1) */
+	u64 nmtt;
+	u32 log_page;
+	u32 page_offset;
 };
 
 struct sim_type_info {
@@ -146,6 +156,7 @@ extern const struct sim_cmd_set sim_pd_cmds;
 extern const struct sim_cmd_set sim_uar_cmds;
 extern const struct sim_cmd_set sim_vport_cmds;
 extern const struct sim_cmd_set sim_counter_cmds;
+extern const struct sim_cmd_set sim_umem_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
@@ -172,8 +183,9 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 u8 sim_obj_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		   enum sim_obj_type type, u32 id);
 
-/* cmd_uar.c */
+/* cmd_uar.c, cmd_umem.c */
 void sim_uar_release(struct sim_obj *obj);
+void sim_umem_release(struct sim_obj *obj);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
 

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UMEMs: lists of the pages of a process's buffer, by bus address, that
+ * other objects then name by umem id.
+ */
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include "sim_priv.h"
+
+/* Largest page firmware accepts in a umem: log 4 KiB << 18 = 1 GiB. */
+#define SIM_UMEM_MAX_LOG_PAGE	18
+
+void sim_umem_release(struct sim_obj *obj)
+{
+	kvfree(container_of(obj, struct sim_umem, obj)->mtt);
+}
+
+static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	const void *um = PRM_ADDR(create_umem_in, ctx->in, umem);
+	u64 nmtt = PRM_GET64(umem, um, num_of_mtt);
+	u32 log_page = PRM_GET(umem, um, log_page_size);
+	size_t room = (ctx->inlen - PRM_BYTES(create_umem_in)) /
+		      PRM_BYTES(mtt);
+	struct sim_umem *umem;
+	struct sim_obj *obj;
+	u64 *mtt;
+	u8 status;
+	u64 i;
+
+	if (!nmtt || nmtt > room)
+		return sim_fail(ctx, PRM_STAT_BAD_INPUT_LEN,
+				SIM_SYND_BAD_INLEN);
+	if (log_page > SIM_UMEM_MAX_LOG_PAGE)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	mtt = kvmalloc_array(nmtt, sizeof(*mtt), GFP_KERNEL);
+	if (!mtt)
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
+	for (i = 0; i < nmtt; i++)
+		mtt[i] = be64_to_cpu(((const __be64 *)
+				      PRM_ADDR(umem, um, mtt))[i]);
+
+	status = sim_obj_alloc(sim, ctx, SIM_OBJ_UMEM, &obj);
+	if (status) {
+		kvfree(mtt);
+		return status;
+	}
+	umem = container_of(obj, struct sim_umem, obj);
+	umem->mtt = mtt;
+	umem->nmtt = nmtt;
+	umem->log_page = log_page + 12;
+	umem->page_offset = PRM_GET(umem, um, page_offset);
+	PRM_SET(create_umem_out, ctx->out, umem_id, obj->id);
+	return PRM_STAT_OK;
+}
+
+static u8 sim_destroy_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	return sim_obj_destroy(sim, ctx, SIM_OBJ_UMEM,
+			       PRM_GET(destroy_umem_in, ctx->in, umem_id));
+}
+
+static const struct sim_cmd sim_umem_cmd_list[] = {
+	SIM_CMD(MLX5_CMD_OP_CREATE_UMEM, "CREATE_UMEM", create_umem_in,
+		create_umem_out, true, sim_create_umem),
+	SIM_DESTROY_CMD(MLX5_CMD_OP_DESTROY_UMEM, "DESTROY_UMEM",
+			destroy_umem_in, destroy_umem_out, true,
+			sim_destroy_umem),
+};
+
+const struct sim_cmd_set sim_umem_cmds = {
+	sim_umem_cmd_list, ARRAY_SIZE(sim_umem_cmd_list)
+};
