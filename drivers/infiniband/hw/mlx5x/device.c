@@ -143,6 +143,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	err = ib_device_set_netdev(ib, dev->netdev, MLX5X_PORT);
 	if (err)
 		goto err_fw;
+	mlx5x_port_init_state(dev);
 
 	mutex_lock(&mlx5x_devices_lock);
 	list_add_tail(&dev->list, &mlx5x_devices);

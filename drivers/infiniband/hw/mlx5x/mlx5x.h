@@ -47,6 +47,7 @@ struct mlx5x_dev {
 	struct list_head list;		/* on mlx5x_devices */
 	struct net_device *netdev;	/* the port's netdev, held */
 	netdevice_tracker netdev_tracker;
+	bool port_up;			/* last state reported by an event */
 	u32 vendor_part_id;
 	u32 hw_rev;
 	u64 fw_ver;
@@ -125,6 +126,7 @@ int mlx5x_get_port_immutable(struct ib_device *ib, u32 port,
 			     struct ib_port_immutable *im);
 enum rdma_link_layer mlx5x_get_link_layer(struct ib_device *ib, u32 port);
 int mlx5x_query_pkey(struct ib_device *ib, u32 port, u16 index, u16 *pkey);
+void mlx5x_port_init_state(struct mlx5x_dev *dev);
 int mlx5x_netdev_notifier_register(void);
 void mlx5x_netdev_notifier_unregister(void);
 

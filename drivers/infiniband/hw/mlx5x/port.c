@@ -28,7 +28,8 @@ int mlx5x_query_port(struct ib_device *ib, u32 port, struct ib_port_attr *a)
 	a->gid_tbl_len = MLX5X_CAP_ROCE(dev, roce_address_table_size);
 	a->max_msg_sz = 1U << MLX5X_CAP_GEN(dev, log_max_msg);
 	a->pkey_tbl_len = 1;
-	a->port_cap_flags = IB_PORT_CM_SUP | IB_UVERBS_PCF_IP_BASED_GIDS;
+	a->port_cap_flags = IB_PORT_CM_SUP;
+	a->ip_gids = true;
 	a->max_mtu = IB_MTU_4096;
 	a->active_mtu = min_t(enum ib_mtu, a->max_mtu,
 			      iboe_get_mtu(READ_ONCE(dev->netdev->mtu)));
@@ -71,6 +72,12 @@ int mlx5x_query_pkey(struct ib_device *ib, u32 port, u16 index, u16 *pkey)
 	return 0;
 }
 
+/* Called before the device is on the notifier's list. */
+void mlx5x_port_init_state(struct mlx5x_dev *dev)
+{
+	dev->port_up = mlx5x_port_up(dev);
+}
+
 static void mlx5x_port_event(struct mlx5x_dev *dev, enum ib_event_type type)
 {
 	struct ib_event ev = {
@@ -97,7 +104,11 @@ static int mlx5x_netdev_event(struct notifier_block *nb, unsigned long event,
 		case NETDEV_UP:
 		case NETDEV_DOWN:
 		case NETDEV_CHANGE:
-			mlx5x_port_event(dev, mlx5x_port_up(dev) ?
+			/* only transitions are events */
+			if (mlx5x_port_up(dev) == dev->port_up)
+				break;
+			dev->port_up = !dev->port_up;
+			mlx5x_port_event(dev, dev->port_up ?
 					 IB_EVENT_PORT_ACTIVE :
 					 IB_EVENT_PORT_ERR);
 			break;
