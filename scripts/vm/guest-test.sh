@@ -1,67 +1,56 @@
 #!/bin/bash
-# In the guest: create simulated devices, run every kselftest program and
-# rdma-core's suite, remove everything, and check the model is empty.
-# Prints "total: N passed, N failed, N skipped" over test cases.
+# In the guest: the kselftests with the runner's own checks (two devices,
+# netdev removal, rmmod under load), then rdma-core's suite on a fresh
+# device, then removal; the model must be left empty.
+# Prints "total: N passed, N failed, N skipped" over test cases: each TAP
+# case of the programs, each runner check, each required rdma-core test.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SELFTESTS=$ROOT/build/selftests
 pass=0 fail=0 skip=0
-
-count_tap() {
-	local log=$1 p f s
-	p=$(grep -cE '^ok [0-9]+' "$log" | head -n1)
-	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log" | head -n1)
-	f=$(grep -cE '^not ok [0-9]+' "$log" | head -n1)
-	pass=$((pass + p - s)) skip=$((skip + s)) fail=$((fail + f))
-}
-
-result() {	# name rc: one line per program, TAP-like
-	if (($2 == 0)); then
-		echo "ok - $1"
-	elif (($2 == 4)); then
-		echo "ok - $1 # SKIP"
-	else
-		echo "not ok - $1 (rc $2)"
-	fi
-}
-
-modprobe dummy
-for nd in d0 d1; do
-	ip link add "$nd" type dummy
-	ip link set "$nd" up
-done
-ip addr add 192.168.77.1/24 dev d0
-modprobe mlx5x
-rdma link add mlx5x_0 type mlx5x netdev d0
-export MLX5X_DEV=mlx5x_0 MLX5X_NETDEV=d0 MLX5X_NETDEV2=d1
-ibv_devinfo -d mlx5x_0
-
 log=$(mktemp)
-for t in "$SELFTESTS"/mlx5x_*; do
-	[[ -x $t && ! -d $t ]] || continue
-	echo "# selftest $(basename "$t")"
-	timeout 300 "$t" >"$log" 2>&1
-	rc=$?
-	cat "$log"
-	count_tap "$log"
-	if ! grep -qE '^(not )?ok [0-9]+' "$log" && ((rc != 0 && rc != 4)); then
-		fail=$((fail + 1))	# died before reporting anything
-	fi
-	result "$(basename "$t")" "$rc"
-done
+
+tally() {	# P F S
+	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
+}
+
+"$ROOT/scripts/vm/guest-selftests.sh" >"$log" 2>&1
+rc=$?
+cat "$log"
+tally "$(grep -cE '^ok [0-9]+ ' "$log")" \
+	"$(grep -cE '^not ok [0-9]+ ' "$log")" 0
+s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log")
+tally $((-s)) 0 "$s"
+# the runner's checks (its "ok - NAME" lines that are not programs)
+progs=$(grep -c '^# selftest ' "$log")
+tally $(($(grep -cE '^ok - ' "$log") - progs)) \
+	"$(grep -cE '^not ok - ' "$log")" 0
+# a program that died without TAP, or a runner that failed early
+if ((rc != 0)) && ! grep -qE '^not ok' "$log"; then
+	echo "not ok - selftests runner (rc $rc)"
+	tally 0 1 0
+fi
+
+modprobe mlx5x
+ip link show d0 >/dev/null 2>&1 || { ip link add d0 type dummy; ip link set d0 up; }
+ip addr add 192.168.77.1/24 dev d0
+rdma link add mlx5x_0 type mlx5x netdev d0
+ibv_devinfo -d mlx5x_0
 
 echo "# rdma-core tests that must pass on the simulated device"
 "$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar >"$log" 2>&1
 rc=$?
 cat "$log"
-p=$(grep -cE '^# .*\.\.\. ok$' "$log")
-s=$(grep -cE '^# .*\.\.\. skipped' "$log")
-f=$(grep -cE '^# .*\.\.\. (FAIL|ERROR)$' "$log")
-pass=$((pass + p)) skip=$((skip + s)) fail=$((fail + f))
-result pyverbs-required "$rc"
-((rc == 0)) || fail=$((fail + 1))
+tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \
+	"$(grep -cE '^# .*\.\.\. (FAIL|ERROR)$' "$log")" \
+	"$(grep -cE '^# .*\.\.\. skipped' "$log")"
+if ((rc == 0)); then
+	echo "ok - pyverbs-required"
+else
+	echo "not ok - pyverbs-required (rc $rc)"
+	tally 0 1 0
+fi
 
 echo "# rdma-core's whole suite (counts reported, not gated)"
 "$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0
@@ -69,9 +58,9 @@ echo "# rdma-core's whole suite (counts reported, not gated)"
 rdma link delete mlx5x_0
 if rdma link show | grep -q mlx5x; then
 	echo "not ok - devices left after delete"
-	fail=$((fail + 1))
+	tally 0 1 0
 fi
-rmmod mlx5x || { echo "not ok - rmmod mlx5x"; fail=$((fail + 1)); }
+rmmod mlx5x || { echo "not ok - rmmod mlx5x"; tally 0 1 0; }
 rm -f "$log"
 echo "total: $pass passed, $fail failed, $skip skipped"
 ((fail == 0))

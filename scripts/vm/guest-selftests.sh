@@ -1,0 +1,130 @@
+#!/bin/bash
+# In the guest: run every mlx5x kselftest program against a simulated
+# device, then check two devices at once, a device going with its netdev,
+# and rmmod while a process holds a context.  scripts/build.sh builds the
+# programs into build/selftests (SELFTESTS_BIN overrides).
+# Last line: "selftests: N passed, N failed, N skipped", over the programs
+# and the runner's own checks; each program's TAP is printed as it runs.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SRC=$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x
+BIN=${SELFTESTS_BIN:-$ROOT/build/selftests}
+TIMEOUT=$(sed -n 's/^timeout=//p' "$SRC/settings")
+TESTS=$(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' "$SRC/Makefile" |
+	sed 's/^TEST_GEN_PROGS :=//; s/\\//g')
+pass=0 fail=0 skip=0
+
+result() {	# NAME RC
+	case $2 in
+	0) echo "ok - $1"; pass=$((pass + 1)) ;;
+	4) echo "ok - $1 # SKIP"; skip=$((skip + 1)) ;;
+	*) echo "not ok - $1 (rc $2)"; fail=$((fail + 1)) ;;
+	esac
+}
+
+check() {	# NAME COMMAND...: a runner check, its output as diagnostics
+	local name=$1 rc
+	shift
+	"$@" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	result "$name" "$rc"
+}
+
+leaks() {
+	dmesg | grep -c 'mlx5x_sim: LEAK'
+}
+
+modprobe dummy || exit 1
+for nd in d0 d1; do
+	ip link add "$nd" type dummy && ip link set "$nd" up || exit 1
+done
+modprobe mlx5x || exit 1
+rdma link add mlx5x_0 type mlx5x netdev d0 || exit 1
+export MLX5X_DEV=mlx5x_0 MLX5X_NETDEV=d0
+
+t0=$EPOCHREALTIME
+for t in $TESTS; do
+	echo "# selftest $t"
+	s=$EPOCHREALTIME
+	timeout "$TIMEOUT" "$BIN/$t"
+	rc=$?
+	awk -v a="$s" -v b="$EPOCHREALTIME" -v t="$t" \
+		'BEGIN { printf "# %s took %.1fs\n", t, b - a }'
+	result "$t" "$rc"
+done
+awk -v a="$t0" -v b="$EPOCHREALTIME" -v p="$pass" -v f="$fail" -v s="$skip" \
+	'BEGIN { printf "# programs: %d passed, %d failed, %d skipped in %.1fs\n", p, f, s, b - a }'
+
+# A second device on another netdev works alongside the first; a netdev
+# serves one device only.
+second_device() {
+	rdma link add mlx5x_1 type mlx5x netdev d1 || return 1
+	if rdma link add mlx5x_2 type mlx5x netdev d0; then
+		echo "a second device on d0 was accepted"
+		return 1
+	fi
+	rdma link show
+	for d in mlx5x_0 mlx5x_1; do
+		ibv_devinfo -d "$d" | grep -E 'hca_id|node_guid|state' || return 1
+		ibv_devinfo -d "$d" | grep -q PORT_ACTIVE || return 1
+	done
+	# the same program on both devices at the same time
+	MLX5X_DEV=mlx5x_0 MLX5X_NETDEV=d0 "$BIN/mlx5x_pd" >/tmp/pd0.log &
+	p0=$!
+	MLX5X_DEV=mlx5x_1 MLX5X_NETDEV=d1 "$BIN/mlx5x_pd" >/tmp/pd1.log &
+	p1=$!
+	wait $p0
+	r0=$?
+	wait $p1
+	r1=$?
+	grep -h '^# Totals' /tmp/pd0.log /tmp/pd1.log
+	((r0 == 0 && r1 == 0)) || { cat /tmp/pd0.log /tmp/pd1.log; return 1; }
+}
+check second_device second_device
+
+# Deleting a device's netdev removes the device.
+netdev_unregister() {
+	local i
+	ip link del d1 || return 1
+	for i in $(seq 50); do
+		rdma link show | grep -q mlx5x_1 || break
+		sleep 0.1
+	done
+	rdma link show
+	! rdma link show | grep -q mlx5x_1 &&
+		[[ ! -e /sys/kernel/debug/mlx5x/mlx5x_1 ]]
+}
+check netdev_unregister netdev_unregister
+
+# rmmod while a process holds a context with a PD and a mapped UAR: the
+# module goes, the process sees DEVICE_FATAL, lets go and exits cleanly.
+rmmod_under_load() {
+	local i pid rc before
+	before=$(leaks)
+	"$BIN/hold_ctx" 60 >/tmp/hold.log 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		grep -q '^held' /tmp/hold.log && break
+		sleep 0.1
+	done
+	grep -q '^held' /tmp/hold.log || { cat /tmp/hold.log; return 1; }
+	cat /sys/kernel/debug/mlx5x/mlx5x_0/fw/objects
+	rmmod mlx5x || { kill "$pid"; return 1; }
+	wait "$pid"
+	rc=$?
+	cat /tmp/hold.log
+	echo "hold_ctx exit $rc"
+	! lsmod | grep -q '^mlx5x ' && ((rc == 0)) &&
+		[[ ! -e /sys/kernel/debug/mlx5x ]] && (($(leaks) == before))
+}
+check rmmod_under_load rmmod_under_load
+
+# Nothing the driver logs as a failed command, nothing the model leaked.
+kernel_log_clean() {
+	! dmesg | grep -E 'mlx5x_sim: LEAK|mlx5x.*failed: status'
+}
+check kernel_log_clean kernel_log_clean
+
+echo "selftests: $pass passed, $fail failed, $skip skipped"
+((fail == 0))

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * DEVX objects: mlx5dv_devx_obj_create(3), _query, _modify, _destroy on
+ * the kinds the kernel allows, and every rule that keeps them safe: the
+ * allow-list, the object id of a modify/query mailbox, the kernel-built
+ * destroy, firmware errors handed back with status and syndrome, and
+ * teardown of what a closed context left.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+
+/* Opcodes (mlx5_ifc.h). */
+#define OP_ALLOC_Q_COUNTER		0x771
+#define OP_QUERY_Q_COUNTER		0x773
+#define OP_ALLOC_FLOW_COUNTER		0x939
+#define OP_QUERY_FLOW_COUNTER		0x93b
+
+/* alloc_q_counter_out.counter_set_id; query_q_counter_in.counter_set_id */
+#define QC_OUT_ID		MT_FIELD(0x58, 8)
+#define QC_QUERY_ID		MT_FIELD(0xf8, 8)
+#define QC_QUERY_IN_BYTES	0x20
+#define QC_QUERY_OUT_BYTES	0x100
+/* alloc_flow_counter_{in,out}; query_flow_counter_in */
+#define FC_BULK			MT_FIELD(0x78, 8)
+#define FC_OUT_ID		MT_FIELD(0x40, 32)
+#define FC_QUERY_ID		MT_FIELD(0xe0, 32)
+#define FC_QUERY_IN_BYTES	0x20
+#define FC_QUERY_OUT_BYTES	0x20	/* header + one traffic_counter */
+#define FC_PACKETS_OFF		0x80
+
+struct devx_obj {
+	struct mlx5dv_devx_obj *obj;
+	uint32_t id;
+};
+
+static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, uint16_t op,
+				      uint32_t *out, size_t outlen)
+{
+	uint32_t in[4] = {};
+
+	mt_set(in, MT_IN_OPCODE, op);
+	memset(out, 0, outlen);
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, outlen);
+}
+
+static bool create_q_counter(struct ibv_context *ctx, struct devx_obj *o)
+{
+	uint32_t out[4];
+
+	o->obj = create(ctx, OP_ALLOC_Q_COUNTER, out, sizeof(out));
+	if (!CHECK(o->obj))
+		return false;
+	o->id = mt_get(out, QC_OUT_ID);
+	return CHECK(o->id != 0);
+}
+
+static bool create_flow_counter(struct ibv_context *ctx, struct devx_obj *o)
+{
+	uint32_t out[4];
+
+	o->obj = create(ctx, OP_ALLOC_FLOW_COUNTER, out, sizeof(out));
+	if (!CHECK(o->obj))
+		return false;
+	o->id = mt_get(out, FC_OUT_ID);
+	return CHECK(o->id != 0);
+}
+
+static int query_q_counter(struct devx_obj *o, uint16_t op, uint32_t id)
+{
+	uint32_t in[QC_QUERY_IN_BYTES / 4] = {};
+	uint32_t out[QC_QUERY_OUT_BYTES / 4] = {};
+
+	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, QC_QUERY_ID, id);
+	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out,
+				     sizeof(out));
+}
+
+static int test_q_counter(void)
+{
+	struct ibv_context *ctx;
+	struct devx_obj qc;
+	int base = mt_fw_total(), uid;
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (create_q_counter(ctx, &qc)) {
+		if (mt_sim()) {
+			struct mt_objs s;
+
+			if (CHECK_EQ(mt_fw_read(&s), 0)) {
+				const struct mt_obj *f =
+					mt_fw_find(&s, "q_counter", qc.id);
+
+				if (CHECK(f))
+					CHECK_EQ(f->uid, uid);
+				mt_fw_free(&s);
+			}
+		}
+		CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, qc.id), 0);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
+		if (mt_sim())
+			CHECK_EQ(mt_fw_count("q_counter", -1), 0);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+static int test_flow_counter(void)
+{
+	uint32_t in[FC_QUERY_IN_BYTES / 4] = {};
+	uint32_t out[FC_QUERY_OUT_BYTES / 4] = {};
+	struct ibv_context *ctx;
+	struct devx_obj fc;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (create_flow_counter(ctx, &fc)) {
+		mt_set(in, MT_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+		mt_set(in, FC_QUERY_ID, fc.id);
+		CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, sizeof(in), out,
+						sizeof(out)), 0);
+		CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
+		CHECK_EQ(mt_get64(out, FC_PACKETS_OFF), 0);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(fc.obj), 0);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Only the allow-listed create opcodes reach firmware. */
+static int test_create_not_allowed(void)
+{
+	static const uint16_t ops[] = { 0x100, 0x101, 0x200, 0x7fff, 0 };
+	struct ibv_context *ctx;
+	uint32_t out[4];
+	unsigned int i;
+	long long cmds;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	cmds = mt_sim() ? mt_fw_stat("commands") : 0;
+	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
+		errno = 0;
+		CHECK(!create(ctx, ops[i], out, sizeof(out)));
+		CHECK_ERR(errno, EINVAL);
+	}
+	if (mt_sim())
+		CHECK_EQ(mt_fw_stat("commands"), cmds);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* A query must name the handle's own object, with a command of its kind. */
+static int test_query_checks(void)
+{
+	uint32_t in[FC_QUERY_IN_BYTES / 4] = {};
+	uint32_t out[FC_QUERY_OUT_BYTES / 4] = {};
+	struct devx_obj qc, qc2, fc;
+	struct ibv_context *ctx;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (!create_q_counter(ctx, &qc) || !create_q_counter(ctx, &qc2) ||
+	    !create_flow_counter(ctx, &fc))
+		goto out;
+	/* another object's id, even one of the same context */
+	CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, qc2.id), EINVAL);
+	CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, 0), EINVAL);
+	/* a command of another kind */
+	mt_set(in, MT_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+	mt_set(in, FC_QUERY_ID, qc.id);
+	CHECK_ERR(mlx5dv_devx_obj_query(qc.obj, in, sizeof(in), out,
+					sizeof(out)), EINVAL);
+	/* a create opcode is no query */
+	CHECK_ERR(query_q_counter(&qc, OP_ALLOC_Q_COUNTER, qc.id), EINVAL);
+	/* no modify command is allowed on a counter */
+	CHECK_ERR(mlx5dv_devx_obj_modify(qc.obj, in, sizeof(in), out,
+					 sizeof(out)), EINVAL);
+	/* a mailbox too short to hold the id */
+	mt_set(in, MT_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+	mt_set(in, FC_QUERY_ID, fc.id);
+	CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, 16, out, sizeof(out)),
+		  EINVAL);
+	CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, sizeof(in), out,
+					sizeof(out)), 0);
+out:
+	/* left for ibv_close_device() to tear down */
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim()) {
+		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
+		CHECK_EQ(mt_fw_count("flow_counter", -1), 0);
+	}
+	return KSFT_PASS;
+}
+
+/* Firmware's refusal comes back as EREMOTEIO with status and syndrome. */
+static int test_firmware_error(void)
+{
+	uint32_t in[4] = {}, out[4];
+	struct ibv_context *ctx;
+	struct mlx5dv_devx_obj *obj;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	mt_set(in, MT_IN_OPCODE, OP_ALLOC_FLOW_COUNTER);
+	mt_set(in, FC_BULK, 1);		/* bulk: not in the profile */
+	memset(out, 0xa5, sizeof(out));
+	errno = 0;
+	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
+	if (CHECK(!obj)) {
+		CHECK_ERR(errno, EREMOTEIO);
+		CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_BAD_PARAM);
+		CHECK(mt_get(out, MT_OUT_SYNDROME) != 0);
+	}
+	if (mt_sim()) {
+		CHECK_EQ(mt_fw_count("flow_counter", -1), 0);
+		CHECK_EQ(mt_fw_fail_opcode(OP_ALLOC_Q_COUNTER), 0);
+		errno = 0;
+		CHECK(!create(ctx, OP_ALLOC_Q_COUNTER, out, sizeof(out)));
+		CHECK_ERR(errno, EREMOTEIO);
+		CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_INTERNAL_ERR);
+		CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), 0x0badf00d);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Destroy commands are spared by fault injection: teardown never fails. */
+static int test_destroy_spared(void)
+{
+	struct ibv_context *ctx;
+	struct devx_obj qc;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (create_q_counter(ctx, &qc)) {
+		CHECK_EQ(mt_fw_fail_next(1), 0);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
+		CHECK_EQ(mt_fw_fail_next(0), 0);
+		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* A context without DEVX may create nothing. */
+static int test_no_devx(void)
+{
+	struct ibv_context *ctx;
+	uint32_t out[4];
+
+	if (!mt_sim())
+		return mt_skip("opening without DEVX needs the firmware model");
+	ctx = mt_open(MT_OPEN_NODEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	errno = 0;
+	CHECK(!create(ctx, OP_ALLOC_Q_COUNTER, out, sizeof(out)));
+	CHECK(errno == EINVAL || errno == EOPNOTSUPP);
+	CHECK_EQ(mt_fw_count("q_counter", -1), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Many objects left behind by a closed context: all destroyed. */
+static int test_teardown(void)
+{
+	struct ibv_context *ctx;
+	struct devx_obj o;
+	int base = mt_fw_total(), i;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (i = 0; i < 100; i++) {
+		if (!create_flow_counter(ctx, &o) ||
+		    (i < 50 && !create_q_counter(ctx, &o)))
+			break;
+	}
+	if (mt_sim()) {
+		CHECK_EQ(mt_fw_count("flow_counter", -1), 100);
+		CHECK_EQ(mt_fw_count("q_counter", -1), 50);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+/* mlx5dv_devx_query_eqn(3): vector 0 is a live EQ; beyond the vectors no. */
+static int test_query_eqn(void)
+{
+	struct ibv_context *ctx;
+	uint32_t eqn = 0;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (CHECK_ERR(mlx5dv_devx_query_eqn(ctx, 0, &eqn), 0) && mt_sim()) {
+		struct mt_objs s;
+
+		if (CHECK_EQ(mt_fw_read(&s), 0)) {
+			const struct mt_obj *eq = mt_fw_find(&s, "eq", eqn);
+
+			if (CHECK(eq))
+				CHECK_EQ(eq->uid, 0);
+			mt_fw_free(&s);
+		}
+	}
+	CHECK_ERR(mlx5dv_devx_query_eqn(ctx, ctx->num_comp_vectors, &eqn),
+		  EINVAL);
+	CHECK_ERR(mlx5dv_devx_query_eqn(ctx, ~0U, &eqn), EINVAL);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+#define UMEM_BYTES	(3 * 4096)
+#define OP_CREATE_UMEM	0xa08
+
+/* mlx5dv_devx_umem_reg(3): pinned, owned by the context's uid, released. */
+static int test_umem(void)
+{
+	struct mlx5dv_devx_umem_in uin = {};
+	struct mlx5dv_devx_umem *umem;
+	struct ibv_context *ctx;
+	void *buf = NULL;
+	int base = mt_fw_total(), uid;
+
+	if (posix_memalign(&buf, 4096, UMEM_BYTES))
+		return mt_skip("no memory");
+	memset(buf, 0, UMEM_BYTES);
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		goto out;
+	umem = mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES,
+				    IBV_ACCESS_LOCAL_WRITE);
+	if (CHECK(umem)) {
+		CHECK(umem->umem_id != 0);
+		if (mt_sim()) {
+			struct mt_objs s;
+
+			if (CHECK_EQ(mt_fw_read(&s), 0)) {
+				const struct mt_obj *o =
+					mt_fw_find(&s, "umem", umem->umem_id);
+
+				if (CHECK(o))
+					CHECK_EQ(o->uid, uid);
+				mt_fw_free(&s);
+			}
+		}
+		CHECK_ERR(mlx5dv_devx_umem_dereg(umem), 0);
+	}
+	/* unaligned start and length: still whole pages underneath */
+	umem = mlx5dv_devx_umem_reg(ctx, (char *)buf + 100, 5000, 0);
+	if (CHECK(umem))
+		CHECK_ERR(mlx5dv_devx_umem_dereg(umem), 0);
+	/* no length, or an access flag DEVX does not take */
+	errno = 0;
+	CHECK(!mlx5dv_devx_umem_reg(ctx, buf, 0, 0));
+	CHECK(errno != 0);
+	errno = 0;
+	CHECK(!mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES,
+				    IBV_ACCESS_MW_BIND));
+	CHECK(errno == EINVAL || errno == EOPNOTSUPP);
+	/* a page-size bitmap with no size at or above 4 KiB */
+	uin.addr = buf;
+	uin.size = UMEM_BYTES;
+	uin.pgsz_bitmap = 0x800;
+	errno = 0;
+	CHECK(!mlx5dv_devx_umem_reg_ex(ctx, &uin));
+	CHECK_ERR(errno, EINVAL);
+	if (mt_sim()) {
+		/* firmware refuses: the pages are released, nothing left */
+		CHECK_EQ(mt_fw_fail_opcode(OP_CREATE_UMEM), 0);
+		errno = 0;
+		CHECK(!mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES, 0));
+		CHECK(errno != 0);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+		CHECK_EQ(mt_fw_count("umem", -1), 0);
+	}
+	/* left for teardown */
+	CHECK(mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES, 0));
+	CHECK(mlx5dv_devx_umem_reg(ctx, buf, 4096, 0));
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+out:
+	free(buf);
+	return KSFT_PASS;
+}
+
+/* Only a DEVX context registers umems. */
+static int test_umem_no_devx(void)
+{
+	struct ibv_context *ctx;
+	void *buf;
+
+	if (!mt_sim())
+		return mt_skip("opening without DEVX needs the firmware model");
+	if (posix_memalign(&buf, 4096, 4096))
+		return mt_skip("no memory");
+	ctx = mt_open(MT_OPEN_NODEVX, NULL);
+	if (CHECK(ctx)) {
+		errno = 0;
+		CHECK(!mlx5dv_devx_umem_reg(ctx, buf, 4096, 0));
+		CHECK(errno == EINVAL || errno == EOPNOTSUPP);
+		CHECK_EQ(ibv_close_device(ctx), 0);
+	}
+	free(buf);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "umem_register_deregister", test_umem },
+	{ "umem_needs_devx", test_umem_no_devx },
+	{ "query_eqn", test_query_eqn },
+	{ "q_counter_create_query_destroy", test_q_counter },
+	{ "flow_counter_create_query_destroy", test_flow_counter },
+	{ "create_opcode_not_allowed", test_create_not_allowed },
+	{ "query_must_name_own_object", test_query_checks },
+	{ "firmware_error_status_syndrome", test_firmware_error },
+	{ "destroy_spared_by_fault_injection", test_destroy_spared },
+	{ "no_devx_context_creates_nothing", test_no_devx },
+	{ "teardown_destroys_everything", test_teardown },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}

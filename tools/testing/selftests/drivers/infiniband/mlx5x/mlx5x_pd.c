@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Protection domains: ibv_alloc_pd(3), ibv_dealloc_pd(3), the PD number
+ * mlx5dv_init_obj(3) reports, who owns the firmware PD, and what happens
+ * when firmware fails the commands.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+
+#define MANY_PDS	1000
+
+static int pdn_of(struct ibv_pd *pd, uint32_t *pdn)
+{
+	struct mlx5dv_pd dv = {};
+	struct mlx5dv_obj obj = {};
+
+	obj.pd.in = pd;
+	obj.pd.out = &dv;
+	*pdn = 0;
+	if (mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD))
+		return -1;
+	*pdn = dv.pdn;
+	return 0;
+}
+
+/* The firmware PD @pdn exists and is owned by @uid (if known). */
+static bool check_fw_pd(uint32_t pdn, int uid)
+{
+	const struct mt_obj *o;
+	struct mt_objs s;
+	bool ok;
+
+	if (!mt_sim())
+		return true;
+	if (!CHECK_EQ(mt_fw_read(&s), 0))
+		return false;
+	o = mt_fw_find(&s, "pd", pdn);
+	ok = CHECK(o);
+	if (o && uid >= 0)
+		ok &= CHECK_EQ(o->uid, uid);
+	mt_fw_free(&s);
+	return ok;
+}
+
+static int test_alloc_dealloc(void)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint32_t pdn;
+	int base = mt_fw_total(), uid;
+
+	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	pd = ibv_alloc_pd(ctx);
+	if (CHECK(pd)) {
+		CHECK_EQ(pd->context, ctx);
+		CHECK_EQ(pdn_of(pd, &pdn), 0);
+		CHECK(pdn != 0);
+		mt_diag("pdn %#x uid %d", pdn, uid);
+		check_fw_pd(pdn, uid);
+		CHECK_ERR(ibv_dealloc_pd(pd), 0);
+		if (mt_sim())
+			CHECK_EQ(mt_fw_count("pd", -1), 0);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int test_many_pds(void)
+{
+	struct ibv_pd **pd;
+	struct ibv_context *ctx;
+	uint32_t *pdn;
+	int base = mt_fw_total(), ctx_base, uid;
+	unsigned int i, n = 0;
+
+	pd = calloc(MANY_PDS, sizeof(*pd));
+	pdn = calloc(MANY_PDS, sizeof(*pdn));
+	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
+	if (!CHECK(pd && pdn && ctx))
+		goto out;
+	ctx_base = mt_fw_total();
+	for (i = 0; i < MANY_PDS; i++) {
+		pd[i] = ibv_alloc_pd(ctx);
+		if (!CHECK(pd[i]))
+			break;
+		CHECK_EQ(pdn_of(pd[i], &pdn[i]), 0);
+		n++;
+	}
+	CHECK_EQ(n, MANY_PDS);
+	if (mt_sim()) {
+		CHECK_EQ(mt_fw_count("pd", uid), n);
+		CHECK_EQ(mt_fw_total(), ctx_base + n);
+	}
+	qsort(pdn, n, sizeof(*pdn), cmp_u32);
+	for (i = 1; i < n; i++)
+		if (!CHECK(pdn[i] != pdn[i - 1]))
+			break;
+	for (i = 0; i < n; i++)
+		CHECK_ERR(ibv_dealloc_pd(pd[i]), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count("pd", -1), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	ctx = NULL;
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+out:
+	if (ctx)
+		ibv_close_device(ctx);
+	free(pd);
+	free(pdn);
+	return KSFT_PASS;
+}
+
+/*
+ * ALLOC_PD failing in firmware (INTERNAL_ERR): ibv_alloc_pd() returns
+ * NULL with the errno the status means, EIO; nothing is left behind and
+ * the next allocation works.
+ */
+static int test_alloc_fails_cleanly(void)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	int base;
+
+	if (!mt_sim())
+		return mt_skip("needs fault injection");
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_total();
+	if (CHECK_EQ(mt_fw_fail_next(1), 0)) {
+		errno = 0;
+		pd = ibv_alloc_pd(ctx);
+		CHECK_ERR(pd ? 0 : errno, EIO);
+		if (pd)
+			ibv_dealloc_pd(pd);
+		CHECK_EQ(mt_fw_total(), base);
+	}
+	/* the fault was used up by ALLOC_PD */
+	pd = ibv_alloc_pd(ctx);
+	if (CHECK(pd))
+		CHECK_ERR(ibv_dealloc_pd(pd), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/*
+ * Teardown issues destroy commands only, which firmware always completes
+ * (the model's fault injection spares them, as no driver can recover from
+ * a failed destroy): with every other command armed to fail, freeing PDs
+ * and closing the context still succeed and leave nothing behind.
+ */
+static int test_teardown_under_faults(void)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd *pd[4] = {};
+	unsigned int i;
+	int base = mt_fw_total();
+
+	if (!mt_sim())
+		return mt_skip("needs fault injection");
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (i = 0; i < MT_ARRAY_SIZE(pd); i++) {
+		pd[i] = ibv_alloc_pd(ctx);
+		CHECK(pd[i]);
+	}
+	CHECK_EQ(mt_fw_fail_next(1000), 0);
+	for (i = 0; i < 2; i++)
+		if (pd[i])
+			CHECK_ERR(ibv_dealloc_pd(pd[i]), 0);
+	/* the other two go with the context */
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	mt_fw_fail_next(0);
+	if (!CHECK_EQ(mt_fw_total(), base))
+		mt_fw_dump();
+	return KSFT_PASS;
+}
+
+/* Each context's PDs belong to its own uid; without DEVX, to uid 0. */
+static int test_pd_owner(void)
+{
+	struct ibv_context *ctx[3] = {};
+	static const enum mt_open_mode mode[3] = {
+		MT_OPEN_DEVX, MT_OPEN_DEVX, MT_OPEN_NODEVX,
+	};
+	struct ibv_pd *pd[3] = {};
+	uint32_t pdn[3];
+	int uid[3], base;
+	unsigned int i;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model's object table");
+	base = mt_fw_total();
+	for (i = 0; i < 3; i++) {
+		ctx[i] = mt_open(mode[i], &uid[i]);
+		if (!CHECK(ctx[i]))
+			goto out;
+		pd[i] = ibv_alloc_pd(ctx[i]);
+		if (!CHECK(pd[i]))
+			goto out;
+		CHECK_EQ(pdn_of(pd[i], &pdn[i]), 0);
+		mt_diag("context %u: uid %d pdn %#x", i, uid[i], pdn[i]);
+		check_fw_pd(pdn[i], uid[i]);
+	}
+	CHECK(uid[0] > 0);
+	CHECK(uid[1] > 0);
+	CHECK(uid[0] != uid[1]);
+	CHECK_EQ(uid[2], 0);
+	CHECK(pdn[0] != pdn[1] && pdn[1] != pdn[2] && pdn[0] != pdn[2]);
+out:
+	for (i = 0; i < 3; i++) {
+		if (pd[i])
+			CHECK_ERR(ibv_dealloc_pd(pd[i]), 0);
+		if (ctx[i])
+			CHECK_EQ(ibv_close_device(ctx[i]), 0);
+	}
+	CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+/* Closing a context with PDs still allocated frees them in firmware. */
+static int test_close_frees_pds(void)
+{
+	struct ibv_context *ctx;
+	unsigned int i;
+	int base = mt_fw_total();
+
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (i = 0; i < 16; i++)
+		if (!CHECK(ibv_alloc_pd(ctx)))
+			break;
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count("pd", -1), 16);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "alloc_dealloc", test_alloc_dealloc },
+	{ "many_pds", test_many_pds },
+	{ "alloc_fails_cleanly", test_alloc_fails_cleanly },
+	{ "teardown_under_faults", test_teardown_under_faults },
+	{ "pd_owner", test_pd_owner },
+	{ "close_frees_pds", test_close_frees_pds },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}

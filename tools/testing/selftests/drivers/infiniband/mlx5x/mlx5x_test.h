@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Shared helpers of the mlx5x selftests: TAP output in kselftest's format,
+ * the device under test, the firmware model's debugfs, PRM mailboxes.
+ *
+ * Each program is a table of cases run by mt_main().  A case returns
+ * KSFT_PASS, KSFT_FAIL or KSFT_SKIP (with a reason set by mt_skip()); a
+ * failed CHECK*() inside a case fails it whatever it returns.
+ *
+ * Environment:
+ *   MLX5X_DEV     the device to test; default: the first ibv device whose
+ *                 name starts with "mlx5x"
+ *   MLX5X_NETDEV  the netdev of its port; cases that change it skip if unset
+ *
+ * On the simulated device the firmware model's debugfs
+ * (/sys/kernel/debug/mlx5x/DEV/fw) is used to see its object table and to
+ * inject faults; on hardware the cases that need it skip.
+ */
+#ifndef MLX5X_TEST_H
+#define MLX5X_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#define KSFT_PASS	0
+#define KSFT_FAIL	1
+#define KSFT_SKIP	4
+
+#define MT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The kernel's __printf(): the compiler checks the format and arguments. */
+#ifndef __printf
+#define MT_ATTRIBUTE(a)		__attribute__(a)
+#define __printf(a, b)		MT_ATTRIBUTE((format(printf, a, b)))
+#endif
+
+/* The device under test. */
+struct mt_env {
+	char dev_name[64];
+	struct ibv_device **list;
+	struct ibv_device *dev;
+	const char *netdev;	/* MLX5X_NETDEV, or NULL */
+	char dbg[256];		/* the model's fw/ directory, "" if none */
+};
+
+extern struct mt_env mt;
+
+struct mt_case {
+	const char *name;
+	int (*run)(void);
+};
+
+int mt_main(const struct mt_case *cases, unsigned int n);
+__printf(1, 2) int mt_skip(const char *fmt, ...);
+__printf(1, 2) void mt_diag(const char *fmt, ...);
+int mt_refresh_device(void);
+
+__printf(4, 5)
+bool mt_check(bool ok, const char *file, int line, const char *fmt, ...);
+bool mt_check_eq(long long got, long long want, const char *sgot,
+		 const char *swant, const char *file, int line);
+bool mt_check_err(int got, int want, const char *sgot, const char *file,
+		  int line);
+
+/* A failed check is reported and fails the case; each yields the result. */
+#define CHECK(cond)							\
+	mt_check(!!(cond), __FILE__, __LINE__, "%s", #cond)
+#define CHECK_EQ(got, want)						\
+	mt_check_eq((long long)(got), (long long)(want), #got, #want,	\
+		    __FILE__, __LINE__)
+/* an errno value: 0, positive as libibverbs returns them, or negative */
+#define CHECK_ERR(got, want)						\
+	mt_check_err((got), (want), #got, __FILE__, __LINE__)
+
+/* Commands and the netdev. */
+__printf(1, 2) int mt_sh(const char *fmt, ...);
+int mt_netdev_mtu(void);
+int mt_netdev_mac(uint8_t mac[6]);
+int mt_netdev_set_up(void);
+
+/* Contexts. */
+enum mt_open_mode {
+	MT_OPEN_DEFAULT,	/* ibv_open_device(): libmlx5 asks for DEVX */
+	MT_OPEN_DEVX,		/* mlx5dv_open_device(MLX5DV_CONTEXT_FLAGS_DEVX) */
+	MT_OPEN_NODEVX,		/* DEVX refused by the model: needs mt_sim() */
+};
+
+struct ibv_context *mt_open(enum mt_open_mode mode, int *uid);
+int mt_wait_event(struct ibv_context *ctx, enum ibv_event_type type,
+		  int timeout_ms, int *port);
+bool mt_try_write64(void *addr, uint64_t val);
+
+/* The firmware model: its object table, statistics and fault injection. */
+struct mt_obj {
+	char type[16];
+	uint32_t id;
+	uint32_t uid;
+	uint32_t users;
+};
+
+struct mt_objs {
+	unsigned int n;
+	struct mt_obj *v;
+};
+
+bool mt_sim(void);
+int mt_fw_read(struct mt_objs *s);
+void mt_fw_free(struct mt_objs *s);
+int mt_fw_total(void);
+int mt_fw_count(const char *type, long uid);
+const struct mt_obj *mt_fw_find(const struct mt_objs *s, const char *type,
+				uint32_t id);
+unsigned int mt_fw_added(const struct mt_objs *before,
+			 const struct mt_objs *after, const char *type,
+			 struct mt_obj *out, unsigned int max);
+int mt_fw_write(const char *file, const char *val);
+int mt_fw_knob(const char *file, char *buf, size_t len);
+int mt_fw_fail_next(unsigned int n);
+int mt_fw_fail_opcode(int opcode);
+long long mt_fw_stat(const char *key);
+void mt_fw_dump(void);
+
+/*
+ * PRM mailboxes (<linux/mlx5/mlx5_ifc.h>) are big endian; a field is named
+ * by its bit offset and width, as mlx5_ifc.h lays them out.  Fields never
+ * straddle a dword except 64-bit ones, which are 64-bit aligned.
+ */
+struct mt_field {
+	unsigned short off;	/* bits from the start of the mailbox */
+	unsigned short sz;	/* bits, at most 32 */
+};
+
+#define MT_FIELD(off, sz)	((struct mt_field){ (off), (sz) })
+
+static inline uint32_t mt_get(const void *p, struct mt_field f)
+{
+	const uint8_t *b = (const uint8_t *)p + f.off / 32 * 4;
+	uint32_t dw = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+		      (uint32_t)b[2] << 8 | b[3];
+	uint32_t mask = f.sz == 32 ? ~0U : (1U << f.sz) - 1;
+
+	return (dw >> (32 - f.sz - f.off % 32)) & mask;
+}
+
+static inline void mt_set(void *p, struct mt_field f, uint32_t val)
+{
+	uint8_t *b = (uint8_t *)p + f.off / 32 * 4;
+	unsigned int shift = 32 - f.sz - f.off % 32;
+	uint32_t mask = (f.sz == 32 ? ~0U : (1U << f.sz) - 1) << shift;
+	uint32_t dw = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+		      (uint32_t)b[2] << 8 | b[3];
+
+	dw = (dw & ~mask) | ((val << shift) & mask);
+	b[0] = dw >> 24;
+	b[1] = dw >> 16;
+	b[2] = dw >> 8;
+	b[3] = dw;
+}
+
+/* A 64-bit field at bit offset @off. */
+static inline uint64_t mt_get64(const void *p, unsigned int off)
+{
+	return (uint64_t)mt_get(p, MT_FIELD(off, 32)) << 32 |
+	       mt_get(p, MT_FIELD(off + 32, 32));
+}
+
+/* Opcodes (mlx5_ifc.h, enum MLX5_CMD_OP_*). */
+#define MT_CMD_QUERY_HCA_CAP		0x100
+#define MT_CMD_QUERY_ADAPTER		0x101
+#define MT_CMD_CREATE_MKEY		0x200
+#define MT_CMD_NIC_VPORT_CONTEXT	0x754	/* QUERY_NIC_VPORT_CONTEXT */
+#define MT_CMD_ALLOC_PD			0x800
+#define MT_CMD_ALLOC_UAR		0x802
+#define MT_CMD_ALLOC_TD			0x816	/* ALLOC_TRANSPORT_DOMAIN */
+#define MT_CMD_CREATE_UCTX		0xa04
+
+/* Every command: opcode, uid, op_mod; every reply: status, syndrome. */
+#define MT_IN_OPCODE		MT_FIELD(0x00, 16)
+#define MT_IN_UID		MT_FIELD(0x10, 16)
+#define MT_IN_OP_MOD		MT_FIELD(0x30, 16)
+#define MT_OUT_STATUS		MT_FIELD(0x00, 8)
+#define MT_OUT_SYNDROME		MT_FIELD(0x20, 32)
+#define MT_CMD_HDR_BYTES	16	/* general_obj_{in,out}_cmd_hdr */
+
+/* Command status (PRM). */
+#define MT_STAT_INTERNAL_ERR	0x01
+#define MT_STAT_BAD_PARAM	0x03
+#define MT_STAT_BAD_OUTPUT_LEN	0x51
+
+/* QUERY_HCA_CAP: 16-byte input; output is the header, then the page. */
+#define MT_HCA_CAP_IN_BYTES	16
+#define MT_HCA_CAP_OUT_BYTES	4112	/* query_hca_cap_out */
+#define MT_HCA_CAP_OTHER_FUNC	MT_FIELD(0x40, 1)	/* other_function */
+#define MT_CAP_OPMOD(type, cur)	((type) << 1 | ((cur) ? 1 : 0))
+#define MT_CAP_GENERAL		0x00
+#define MT_CAP_ROCE		0x04
+
+/* cmd_hca_cap: bit offsets within the capability page. */
+#define MT_GEN_LOG_MAX_QP_SZ		MT_FIELD(0x088, 8)
+#define MT_GEN_LOG_MAX_QP		MT_FIELD(0x09b, 5)
+#define MT_GEN_LOG_MAX_SRQ		MT_FIELD(0x0ab, 5)
+#define MT_GEN_LOG_MAX_CQ		MT_FIELD(0x0db, 5)
+#define MT_GEN_LOG_MAX_MKEY		MT_FIELD(0x0ea, 6)
+#define MT_GEN_LOCAL_CA_ACK_DELAY	MT_FIELD(0x1ab, 5)
+#define MT_GEN_PORT_TYPE		MT_FIELD(0x1b6, 2)	/* 1: Ethernet */
+#define MT_GEN_NUM_PORTS		MT_FIELD(0x1b8, 8)
+#define MT_GEN_LOG_MAX_MSG		MT_FIELD(0x1c3, 5)
+#define MT_GEN_CQE_VERSION		MT_FIELD(0x1fc, 4)
+#define MT_GEN_ROCE			MT_FIELD(0x21d, 1)
+#define MT_GEN_LOG_MAX_PD		MT_FIELD(0x32b, 5)
+#define MT_GEN_LOG_MAX_UCTX		MT_FIELD(0x463, 5)
+#define MT_GEN_DEVICE_FREQ_KHZ		MT_FIELD(0x4e0, 32)
+
+/* roce_cap: bit offsets within the capability page. */
+#define MT_ROCE_VERSION			MT_FIELD(0x098, 8) /* bit 2: v2 */
+#define MT_ROCE_DEST_UDP_PORT		MT_FIELD(0x0b0, 16)
+#define MT_ROCE_ADDR_TABLE_SIZE		MT_FIELD(0x0f0, 16)
+
+/* QUERY_ADAPTER: 16 bytes in, 272 out; param block at bit 0x80. */
+#define MT_ADAPTER_IN_BYTES		16
+#define MT_ADAPTER_OUT_BYTES		272
+#define MT_ADAPTER_IEEE_VENDOR_ID	MT_FIELD(0x80 + 0xc8, 24)
+
+/* QUERY_NIC_VPORT_CONTEXT: 16 in, 272 out; nic_vport_context at 0x80. */
+#define MT_VPORT_IN_BYTES		16
+#define MT_VPORT_OUT_BYTES		272
+#define MT_VPORT_ROCE_EN		MT_FIELD(0x80 + 0x01f, 1)
+#define MT_VPORT_MTU			MT_FIELD(0x80 + 0x130, 16)
+#define MT_VPORT_NODE_GUID		(0x80 + 0x1c0)	/* 64 bits */
+/* permanent_address: 16 reserved bits, then the MAC's six bytes */
+#define MT_VPORT_MAC_BYTE		((0x80 + 0x7a0 + 16) / 8)
+
+int mt_devx(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
+	    size_t outlen);
+int mt_query_hca_cap(struct ibv_context *ctx, uint16_t op_mod, void *out);
+const void *mt_cap_page(const void *out);
+
+#endif /* MLX5X_TEST_H */

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Dynamic UARs: mlx5dv_devx_alloc_uar(3) and mlx5dv_devx_free_uar(3)
+ * through libmlx5, and MLX5_IB_OBJECT_UAR driven directly with the
+ * uverbs ioctl, to reach what libmlx5 hides: its UAR cache, the type
+ * check, the mmap of the page and when the firmware UAR is released.
+ *
+ * libmlx5 44 hands out BlueFlame registers from dynamically allocated UAR
+ * pages (several registers per page, kept for reuse after free), and one
+ * non-cached UAR per context for every MLX5DV_UAR_ALLOC_TYPE_NC request.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <infiniband/mlx5dv.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include "mlx5x_test.h"
+
+#define MANY_UARS	100
+#define UAR_PAGE	4096
+
+/* The firmware UAR @page_id exists, owned by @uid (if known). */
+static bool check_fw_uar(uint32_t page_id, int uid)
+{
+	const struct mt_obj *o;
+	struct mt_objs s;
+	bool ok;
+
+	if (!mt_sim())
+		return true;
+	if (!CHECK_EQ(mt_fw_read(&s), 0))
+		return false;
+	o = mt_fw_find(&s, "uar", page_id);
+	ok = CHECK(o);
+	if (o && uid >= 0)
+		ok &= CHECK_EQ(o->uid, uid);
+	mt_fw_free(&s);
+	return ok;
+}
+
+/* What every UAR handed out must look like. */
+static void check_uar(struct mlx5dv_devx_uar *uar, int uid)
+{
+	uint8_t *base = uar->base_addr, *reg = uar->reg_addr;
+
+	CHECK(base);
+	CHECK(reg);
+	/* the doorbell register lies within the mapped page */
+	CHECK(reg >= base && reg < base + UAR_PAGE);
+	CHECK_EQ((uintptr_t)base % UAR_PAGE, 0);
+	CHECK(mt_try_write64(reg, 0));
+	check_fw_uar(uar->page_id, uid);
+}
+
+static int alloc_one(uint32_t type)
+{
+	struct mlx5dv_devx_uar *uar;
+	struct ibv_context *ctx;
+	int uid, base = mt_fw_total();
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	uar = mlx5dv_devx_alloc_uar(ctx, type);
+	if (CHECK(uar)) {
+		mt_diag("page_id %#x base %p reg %p mmap_off %#llx",
+			uar->page_id, uar->base_addr, uar->reg_addr,
+			(unsigned long long)uar->mmap_off);
+		check_uar(uar, uid);
+		mlx5dv_devx_free_uar(uar);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+static int test_alloc_bf(void)
+{
+	return alloc_one(MLX5DV_UAR_ALLOC_TYPE_BF);
+}
+
+static int test_alloc_nc(void)
+{
+	return alloc_one(MLX5DV_UAR_ALLOC_TYPE_NC);
+}
+
+/*
+ * UARs alive together: distinct registers; registers on one page share a
+ * page id, registers on different pages do not; the NC UAR is a page of
+ * its own.
+ */
+static int test_distinct_uars(void)
+{
+	struct mlx5dv_devx_uar *uar[5] = {};
+	struct ibv_context *ctx;
+	unsigned int i, j;
+	int uid;
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (i = 0; i < MT_ARRAY_SIZE(uar); i++) {
+		uint32_t type = i == 2 ? MLX5DV_UAR_ALLOC_TYPE_NC :
+					 MLX5DV_UAR_ALLOC_TYPE_BF;
+
+		uar[i] = mlx5dv_devx_alloc_uar(ctx, type);
+		if (!CHECK(uar[i]))
+			goto out;
+		mt_diag("%s: page_id %#x base %p reg %p", type ? "NC" : "BF",
+			uar[i]->page_id, uar[i]->base_addr, uar[i]->reg_addr);
+		check_uar(uar[i], uid);
+	}
+	for (i = 0; i < MT_ARRAY_SIZE(uar); i++)
+		for (j = 0; j < i; j++) {
+			CHECK(uar[i]->reg_addr != uar[j]->reg_addr);
+			CHECK_EQ(uar[i]->page_id == uar[j]->page_id,
+				 uar[i]->base_addr == uar[j]->base_addr);
+		}
+	for (i = 0; i < MT_ARRAY_SIZE(uar); i++)
+		if (i != 2)
+			CHECK(uar[i]->page_id != uar[2]->page_id);
+out:
+	for (i = 0; i < MT_ARRAY_SIZE(uar); i++)
+		if (uar[i])
+			mlx5dv_devx_free_uar(uar[i]);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/*
+ * ALLOC_UAR failing in firmware: a fresh context has no cached register,
+ * so libmlx5 must ask the kernel, which reports EIO and keeps nothing.
+ */
+static int test_alloc_fails_cleanly(void)
+{
+	struct mlx5dv_devx_uar *uar;
+	struct ibv_context *ctx;
+	int base;
+
+	if (!mt_sim())
+		return mt_skip("needs fault injection");
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_total();
+	if (CHECK_EQ(mt_fw_fail_opcode(MT_CMD_ALLOC_UAR), 0)) {
+		errno = 0;
+		uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+		CHECK_ERR(uar ? 0 : errno, EIO);
+		mt_fw_fail_opcode(-1);
+		if (uar)
+			mlx5dv_devx_free_uar(uar);
+		CHECK_EQ(mt_fw_total(), base);
+	}
+	uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	if (CHECK(uar))
+		mlx5dv_devx_free_uar(uar);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* 100 at once, freed, 100 again: the second round reuses the first's. */
+static int test_many_uars(void)
+{
+	struct mlx5dv_devx_uar *uar[MANY_UARS] = {};
+	struct ibv_context *ctx;
+	int base = mt_fw_total(), first = -1, round;
+	unsigned int i, j;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < MANY_UARS; i++) {
+			uar[i] = mlx5dv_devx_alloc_uar(ctx,
+						       MLX5DV_UAR_ALLOC_TYPE_BF);
+			if (!CHECK(uar[i]))
+				break;
+			CHECK(mt_try_write64(uar[i]->reg_addr, i));
+		}
+		for (i = 0; i < MANY_UARS && uar[i]; i++)
+			for (j = 0; j < i; j++)
+				if (!CHECK(uar[i]->reg_addr != uar[j]->reg_addr))
+					break;
+		if (mt_sim()) {
+			int n = mt_fw_count("uar", -1);
+
+			mt_diag("round %d: %d firmware UARs", round, n);
+			CHECK(n > 0 && n <= MANY_UARS + 1);
+			if (round)
+				CHECK_EQ(n, first);
+			first = n;
+		}
+		for (i = 0; i < MANY_UARS; i++) {
+			if (uar[i])
+				mlx5dv_devx_free_uar(uar[i]);
+			uar[i] = NULL;
+		}
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+/* libmlx5 refuses types it does not know before any system call. */
+static int test_bad_type_libmlx5(void)
+{
+	static const uint32_t types[] = { 2, 3, 0x80, 0xffffffff };
+	struct mlx5dv_devx_uar *uar;
+	struct ibv_context *ctx;
+	long long cmds;
+	unsigned int i;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	cmds = mt_fw_stat("commands");
+	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
+		mt_diag("flags %#x", types[i]);
+		errno = 0;
+		uar = mlx5dv_devx_alloc_uar(ctx, types[i]);
+		CHECK_ERR(uar ? 0 : errno, EOPNOTSUPP);
+		if (uar)
+			mlx5dv_devx_free_uar(uar);
+	}
+	if (mt_sim())
+		CHECK_EQ(mt_fw_stat("commands"), cmds);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* MLX5_IB_OBJECT_UAR through the uverbs ioctl, without libmlx5. */
+struct raw_uar {
+	uint32_t handle;
+	uint32_t page_id;
+	uint32_t length;
+	uint64_t offset;
+};
+
+static int raw_uar_alloc(struct ibv_context *ctx, uint64_t type,
+			 struct raw_uar *u)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attrs[5];
+	} cmd = {};
+	struct ib_uverbs_attr *a = cmd.attrs;
+
+	memset(u, 0, sizeof(*u));
+	cmd.hdr.length = sizeof(cmd);
+	cmd.hdr.object_id = MLX5_IB_OBJECT_UAR;
+	cmd.hdr.method_id = MLX5_IB_METHOD_UAR_OBJ_ALLOC;
+	cmd.hdr.num_attrs = MT_ARRAY_SIZE(cmd.attrs);
+	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
+	a[0].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE;
+	a[0].flags = UVERBS_ATTR_F_MANDATORY;
+	a[1].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE;
+	a[1].len = sizeof(uint64_t);
+	a[1].data = type;
+	a[1].flags = UVERBS_ATTR_F_MANDATORY;
+	a[2].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID;
+	a[2].len = sizeof(u->page_id);
+	a[2].data = (uintptr_t)&u->page_id;
+	a[3].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH;
+	a[3].len = sizeof(u->length);
+	a[3].data = (uintptr_t)&u->length;
+	a[4].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET;
+	a[4].len = sizeof(u->offset);
+	a[4].data = (uintptr_t)&u->offset;
+	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
+		return errno;
+	u->handle = a[0].data;
+	return 0;
+}
+
+static int raw_uar_destroy(struct ibv_context *ctx, uint32_t handle)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attrs[1];
+	} cmd = {};
+
+	cmd.hdr.length = sizeof(cmd);
+	cmd.hdr.object_id = MLX5_IB_OBJECT_UAR;
+	cmd.hdr.method_id = MLX5_IB_METHOD_UAR_OBJ_DESTROY;
+	cmd.hdr.num_attrs = 1;
+	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
+	cmd.attrs[0].attr_id = MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE;
+	cmd.attrs[0].data = handle;
+	cmd.attrs[0].flags = UVERBS_ATTR_F_MANDATORY;
+	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
+		return errno;
+	return 0;
+}
+
+/* The kernel's own check of the type: neither BF nor NC is EOPNOTSUPP. */
+static int test_bad_type_kernel(void)
+{
+	static const uint64_t types[] = { 2, 0x80, 0xffffffff };
+	struct ibv_context *ctx;
+	struct raw_uar u;
+	unsigned int i;
+	int base;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_total();
+	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
+		mt_diag("type %#llx", (unsigned long long)types[i]);
+		CHECK_ERR(raw_uar_alloc(ctx, types[i], &u), EOPNOTSUPP);
+	}
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+static void *map_uar(struct ibv_context *ctx, uint64_t offset, size_t len,
+		     int prot, int *err)
+{
+	void *p = mmap(NULL, len, prot, MAP_SHARED, ctx->cmd_fd, offset);
+
+	*err = p == MAP_FAILED ? errno : 0;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * The page of a UAR object maps at the offset the kernel returned, one
+ * page exactly, never executable; a second mapping sees the first's
+ * stores (on the model, where UAR pages are memory).
+ */
+static int test_raw_alloc_and_mmap(void)
+{
+	uint64_t *p1, *p2;
+	struct ibv_context *ctx;
+	struct raw_uar u, v;
+	int uid, base, err;
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_total();
+	if (!CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &u),
+		       0))
+		goto out;
+	mt_diag("page_id %#x length %u offset %#llx", u.page_id, u.length,
+		(unsigned long long)u.offset);
+	CHECK_EQ(u.length, UAR_PAGE);
+	CHECK_EQ(u.offset % UAR_PAGE, 0);
+	check_fw_uar(u.page_id, uid);
+
+	p1 = map_uar(ctx, u.offset, UAR_PAGE, PROT_READ | PROT_WRITE, &err);
+	CHECK_ERR(err, 0);
+	p2 = map_uar(ctx, u.offset, UAR_PAGE, PROT_READ | PROT_WRITE, &err);
+	CHECK_ERR(err, 0);
+	if (p1 && p2 && mt_sim()) {
+		CHECK(mt_try_write64(p1 + 0x100, 0x1122334455667788ULL));
+		CHECK_EQ(__atomic_load_n(&p2[0x100], __ATOMIC_ACQUIRE),
+			 0x1122334455667788ULL);
+	}
+	if (p2)
+		munmap(p2, UAR_PAGE);
+
+	map_uar(ctx, u.offset, 2 * UAR_PAGE, PROT_WRITE, &err);
+	CHECK_ERR(err, EINVAL);
+	map_uar(ctx, u.offset, UAR_PAGE, PROT_WRITE | PROT_EXEC, &err);
+	CHECK_ERR(err, EPERM);
+	map_uar(ctx, u.offset + 64 * UAR_PAGE, UAR_PAGE, PROT_WRITE, &err);
+	CHECK_ERR(err, EINVAL);
+
+	/* a second object gets its own page and offset */
+	if (CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF, &v),
+		      0)) {
+		CHECK(v.page_id != u.page_id);
+		CHECK(v.offset != u.offset);
+		CHECK_ERR(raw_uar_destroy(ctx, v.handle), 0);
+	}
+
+	/*
+	 * Destroyed while mapped: the offset is gone, the mapping stays
+	 * usable and keeps the firmware UAR until it is unmapped.
+	 */
+	CHECK_ERR(raw_uar_destroy(ctx, u.handle), 0);
+	map_uar(ctx, u.offset, UAR_PAGE, PROT_WRITE, &err);
+	CHECK_ERR(err, EINVAL);
+	if (p1) {
+		CHECK(mt_try_write64(p1, 1));
+		if (mt_sim())
+			CHECK_EQ(mt_fw_total(), base + 1);
+		munmap(p1, UAR_PAGE);
+	}
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), base);
+	CHECK_ERR(raw_uar_destroy(ctx, u.handle), ENOENT);
+out:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* The driver's own ALLOC_UAR failure path frees what it allocated. */
+static int test_raw_alloc_fails_cleanly(void)
+{
+	struct ibv_context *ctx;
+	struct raw_uar u;
+	int base;
+
+	if (!mt_sim())
+		return mt_skip("needs fault injection");
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_total();
+	if (CHECK_EQ(mt_fw_fail_next(1), 0)) {
+		CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF,
+					&u), EIO);
+		CHECK_EQ(mt_fw_total(), base);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* A context without DEVX gets UARs too, owned by the kernel (uid 0). */
+static int test_no_devx_uar(void)
+{
+	struct mlx5dv_devx_uar *uar;
+	struct ibv_context *ctx;
+	int uid, base = mt_fw_total();
+
+	if (!mt_sim())
+		return mt_skip("opening without DEVX needs fault injection");
+	ctx = mt_open(MT_OPEN_NODEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	CHECK_EQ(uid, 0);
+	uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	if (CHECK(uar)) {
+		check_uar(uar, 0);
+		mlx5dv_devx_free_uar(uar);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
+/*
+ * Closing a context with a UAR object still allocated and mapped: the
+ * mapping keeps the file, and with it the context, until it is unmapped;
+ * then the object, its page and the context all go.  (UARs libmlx5 hands
+ * out must be freed before closing: libmlx5 keeps those mapped.)
+ */
+static int test_close_frees_uars(void)
+{
+	struct ibv_context *ctx;
+	struct raw_uar u;
+	void *p = NULL;
+	int base = mt_fw_total(), err;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF, &u),
+		      0))
+		p = map_uar(ctx, u.offset, UAR_PAGE, PROT_WRITE, &err);
+	CHECK(p);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (p) {
+		CHECK(mt_try_write64(p, 3));
+		if (mt_sim())
+			CHECK(mt_fw_total() > base);
+		munmap(p, UAR_PAGE);
+	}
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), base))
+		mt_fw_dump();
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "alloc_bf", test_alloc_bf },
+	{ "alloc_nc", test_alloc_nc },
+	{ "distinct_uars", test_distinct_uars },
+	{ "alloc_fails_cleanly", test_alloc_fails_cleanly },
+	{ "many_uars", test_many_uars },
+	{ "bad_type_libmlx5", test_bad_type_libmlx5 },
+	{ "bad_type_kernel", test_bad_type_kernel },
+	{ "raw_alloc_and_mmap", test_raw_alloc_and_mmap },
+	{ "raw_alloc_fails_cleanly", test_raw_alloc_fails_cleanly },
+	{ "no_devx_uar", test_no_devx_uar },
+	{ "close_frees_uars", test_close_frees_uars },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
