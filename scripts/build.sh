@@ -20,7 +20,9 @@ rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
 # rsync copies mtimes, so make sees only real changes
 make -C "$KDIR" M="$OBJ" W=1 modules >"$log" 2>&1 || { cat "$log"; exit 1; }
 make -C "$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x" \
-	OUTPUT="$ROOT/build/selftests" >>"$log" 2>&1 || { cat "$log"; exit 1; }
+	OUTPUT="$ROOT/build/selftests" \
+	INSTALL_PATH="$ROOT/build/kselftest_install" install \
+	>>"$log" 2>&1 || { cat "$log"; exit 1; }
 make -C "$ROOT/userspace/examples" OUTPUT="$ROOT/build" \
 	>>"$log" 2>&1 || { cat "$log"; exit 1; }
 if grep -E 'warning:|error:' "$log"; then

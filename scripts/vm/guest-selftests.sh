@@ -85,9 +85,9 @@ check second_device second_device
 
 # Deleting a device's netdev removes the device.
 netdev_unregister() {
-	local i
+
 	ip link del d1 || return 1
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		rdma link show | grep -q mlx5x_1 || break
 		sleep 0.1
 	done
@@ -100,11 +100,11 @@ check netdev_unregister netdev_unregister
 # rmmod while a process holds a context with a PD and a mapped UAR: the
 # module goes, the process sees DEVICE_FATAL, lets go and exits cleanly.
 rmmod_under_load() {
-	local i pid rc before
+	local pid rc before
 	before=$(leaks)
 	"$BIN/hold_ctx" 60 >/tmp/hold.log 2>&1 &
 	pid=$!
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		grep -q '^held' /tmp/hold.log && break
 		sleep 0.1
 	done

@@ -37,6 +37,18 @@ ip addr add 192.168.77.1/24 dev d0
 rdma link add mlx5x_0 type mlx5x netdev d0
 ibv_devinfo -d mlx5x_0
 
+echo "# the installed kselftests, run as kernel CI runs them"
+if "$ROOT/build/kselftest_install/run_kselftest.sh" \
+	-t drivers/infiniband/mlx5x:mlx5x_caps >"$log" 2>&1 &&
+	grep -q '^ok 1 selftests: drivers/infiniband/mlx5x: mlx5x_caps$' "$log"; then
+	echo "ok - run_kselftest"
+	tally 1 0 0
+else
+	cat "$log"
+	echo "not ok - run_kselftest"
+	tally 0 1 0
+fi
+
 echo "# rdma-core tests that must pass on the simulated device"
 "$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar >"$log" 2>&1

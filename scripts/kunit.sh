@@ -1,0 +1,188 @@
+#!/bin/bash
+# KUnit tests of the firmware model (drivers/infiniband/hw/mlx5x/sim).
+#
+#   1. unpack Debian's linux-source-6.1 into build/kunit/linux-source-6.1
+#      (once)
+#   2. build a KUnit x86_64 kernel from it with kunit.py in build/kunit/out
+#      (config: scripts/kunit/kunitconfig); skipped while the config and
+#      the source are those of the last build
+#   3. build mlx5x_sim_kunit.ko (the model plus sim/kunit/*.c, no ib_core)
+#      against it, in build/kunit/mod, W=1, no warnings allowed
+#   4. boot it under QEMU (TCG) with a busybox initramfs that insmods the
+#      module (KUnit runs its suites on load), rmmods it and powers off
+#   5. parse the console (build/logs/kunit.log) with kunit.py parse
+#
+# Exits nonzero on a failed or crashed case, if no case ran, or on any
+# WARN, BUG, oops or KASAN/lockdep report in the log.  Ends with
+# "kunit: N passed, N failed, N skipped".
+# Environment: KUNIT_TIMEOUT (seconds for the boot, default 300).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+KB=$ROOT/build/kunit
+SRC=$KB/linux-source-6.1
+OUT=$KB/out
+MOD=$KB/mod
+LOGS=$ROOT/build/logs
+LOG=$LOGS/kunit.log
+KUNITCONFIG=$ROOT/scripts/kunit/kunitconfig
+KUNIT_PY=$SRC/tools/testing/kunit/kunit.py
+MODNAME=mlx5x_sim_kunit
+SIMDIR=drivers/infiniband/hw/mlx5x/sim
+TIMEOUT=${KUNIT_TIMEOUT:-300}
+JOBS=$(nproc)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+# step NAME START: print how long the step took
+step_done() { printf 'kunit: %-8s %6.1f s\n' "$1" "$(echo "$(now) - $2" | bc)"; }
+die() { echo "kunit: $*" >&2; exit 1; }
+
+mkdir -p "$KB" "$LOGS"
+total=$(now)
+
+# 1. Source: unpacked once; again only if the tarball changes.
+t=$(now)
+src_id=$(stat -c '%n %s %Y' "$TARBALL")
+if [[ ! -f $SRC/.mlx5x-unpacked || $(cat "$SRC/.mlx5x-unpacked") != "$src_id" ]]; then
+	rm -rf "$SRC"
+	tar -xJf "$TARBALL" -C "$KB"
+	[[ -f $KUNIT_PY ]] || die "no kunit.py in $SRC"
+	echo "$src_id" >"$SRC/.mlx5x-unpacked"
+	step_done unpack "$t"
+else
+	echo "kunit: unpack   cached ($SRC)"
+fi
+
+# 2. Kernel.  The key names what the .config comes from (kunitconfig,
+# kunit.py's arch fragment, the source); the .config's own hash catches
+# edits to it.  Either changing rebuilds; make then redoes only what
+# changed.
+t=$(now)
+key=$( { cat "$KUNITCONFIG" "$SRC/tools/testing/kunit/qemu_configs/x86_64.py"
+	echo "$src_id"; } | sha256sum | cut -d' ' -f1)
+stamp=$OUT/.mlx5x-kernel
+bzimage=$OUT/arch/x86/boot/bzImage
+if [[ -f $stamp && -f $bzimage && -f $OUT/.config &&
+      $(cat "$stamp") == "$key $(sha256sum <"$OUT/.config" | cut -d' ' -f1)" ]]; then
+	echo "kunit: kernel   cached ($OUT)"
+else
+	mkdir -p "$OUT"
+	cp "$KUNITCONFIG" "$OUT/.kunitconfig"
+	rm -f "$stamp"
+	(cd "$SRC" && python3 "$KUNIT_PY" build --arch=x86_64 \
+		--build_dir="$OUT" --kunitconfig="$OUT/.kunitconfig" \
+		--jobs="$JOBS") >"$LOGS/kunit-kernel-build.log" 2>&1 || {
+		tail -n 40 "$LOGS/kunit-kernel-build.log"
+		die "kernel build failed (build/logs/kunit-kernel-build.log)"
+	}
+	echo "$key $(sha256sum <"$OUT/.config" | cut -d' ' -f1)" >"$stamp"
+	step_done kernel "$t"
+fi
+
+# 3. Test module, in its own folder: a copy of the model's sources (rsync
+# keeps mtimes, so make rebuilds only what changed) and its own Kbuild.
+t=$(now)
+mkdir -p "$MOD/${SIMDIR%/sim}"
+rsync -a --delete --include '*/' --include '*.c' --include '*.h' \
+	--exclude '*' "$ROOT/$SIMDIR/" "$MOD/$SIMDIR/"
+rsync -a "$ROOT/${SIMDIR%/sim}/prm.h" "$MOD/${SIMDIR%/sim}/prm.h"
+rsync -a "$ROOT/scripts/kunit/Kbuild" "$MOD/Kbuild"
+make -C "$OUT" M="$MOD" W=1 -j"$JOBS" modules >"$tmp/mod.log" 2>&1 || {
+	cat "$tmp/mod.log"
+	die "module build failed"
+}
+if grep -E 'warning:|error:' "$tmp/mod.log"; then
+	die "module build: warnings above"
+fi
+ko=$MOD/$MODNAME.ko
+[[ -f $ko ]] || die "no $ko"
+step_done module "$t"
+
+# 4. Initramfs: static busybox, the module, an /init that loads it.
+# gen_init_cpio (from the kernel build) makes /dev/console without root.
+t=$(now)
+cat >"$tmp/init" <<'EOF'
+#!/bin/busybox sh
+bb=/bin/busybox
+$bb mount -t proc proc /proc
+$bb mount -t sysfs sys /sys
+$bb mount -t debugfs debugfs /sys/kernel/debug
+echo "mlx5x-kunit: insmod"
+$bb insmod /mlx5x_sim_kunit.ko
+echo "mlx5x-kunit: insmod rc=$?"
+$bb rmmod mlx5x_sim_kunit
+echo "mlx5x-kunit: rmmod rc=$?"
+echo "mlx5x-kunit: done"
+$bb poweroff -f
+EOF
+cat >"$tmp/cpio.list" <<EOF
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /bin 0755 0 0
+file /bin/busybox /bin/busybox 0755 0 0
+dir /proc 0755 0 0
+dir /sys 0755 0 0
+file /init $tmp/init 0755 0 0
+file /$MODNAME.ko $ko 0644 0 0
+EOF
+if ! file -L /bin/busybox 2>/dev/null | grep -q 'statically linked'; then
+	die "/bin/busybox is not the static busybox (apt-get install busybox-static)"
+fi
+"$OUT/usr/gen_init_cpio" "$tmp/cpio.list" | gzip -1 >"$KB/initramfs.cpio.gz"
+step_done initrd "$t"
+
+# 5. Boot.  TCG only (KVM hangs guests here); -no-reboot turns a panic
+# (panic=-1) or a reboot into QEMU's exit.
+t=$(now)
+rc=0
+timeout "$TIMEOUT" qemu-system-x86_64 -nodefaults -m 1024 -smp 2 \
+	-bios qboot.rom -kernel "$bzimage" -initrd "$KB/initramfs.cpio.gz" \
+	-append "console=ttyS0 printk.time=0 panic=-1 kunit.enable=1" \
+	-no-reboot -nographic -serial stdio </dev/null >"$LOG" 2>&1 || rc=$?
+tr -d '\r' <"$LOG" >"$tmp/log" && mv "$tmp/log" "$LOG"
+step_done boot "$t"
+fail=0
+((rc == 124)) && { echo "kunit: QEMU timed out after ${TIMEOUT}s"; fail=1; }
+((rc != 0 && rc != 124)) && { echo "kunit: QEMU exited with $rc"; fail=1; }
+grep -q '^mlx5x-kunit: insmod rc=0$' "$LOG" ||
+	{ echo "kunit: insmod of $MODNAME.ko failed"; fail=1; }
+grep -q '^mlx5x-kunit: rmmod rc=0$' "$LOG" ||
+	{ echo "kunit: rmmod of $MODNAME.ko failed"; fail=1; }
+if grep -nE 'WARNING:|BUG:|BUG |Oops|general protection fault|Kernel panic|Call Trace:|UBSAN:|kernel BUG|INFO: (possible|task)' "$LOG"; then
+	echo "kunit: kernel reported problems above (build/logs/kunit.log)"
+	fail=1
+fi
+
+# 6. Parse.  The built-in executor prints its own empty plan ("1..0") at
+# boot; the module's suites follow as top-level subtests.  Give the parser
+# one plan covering every suite that started, so a suite that never
+# finished is reported as crashed.
+t=$(now)
+nsuites=$(grep -c '^    # Subtest: ' "$LOG" || true)
+{
+	printf 'KTAP version 1\n1..%d\n' "$nsuites"
+	sed -n '/^    KTAP version 1$/,$p' "$LOG"
+} >"$tmp/ktap"
+prc=0
+python3 "$KUNIT_PY" parse "$tmp/ktap" >"$tmp/parse" 2>&1 || prc=$?
+sed 's/^\[[0-9:]*\] //' "$tmp/parse"
+step_done parse "$t"
+((prc == 0)) || fail=1
+
+summary=$(grep 'Testing complete\.' "$tmp/parse" | tail -n 1)
+count() { sed -n "s/.*[ ,]$1: \([0-9]*\).*/\1/p" <<<"$summary" | head -n 1; }
+passed=$(count passed); failed=$(count failed); crashed=$(count crashed)
+skipped=$(count skipped); errors=$(count errors)
+passed=${passed:-0}; skipped=${skipped:-0}
+failed=$((${failed:-0} + ${crashed:-0}))
+((${errors:-0} == 0)) || fail=1
+((passed + failed > 0)) || { echo "kunit: no test ran"; fail=1; }
+((failed == 0)) || fail=1
+
+printf 'kunit: total    %6.1f s (%d suites)\n' "$(echo "$(now) - $total" | bc)" "$nsuites"
+echo "kunit: $passed passed, $failed failed, $skipped skipped"
+exit $fail
