@@ -85,7 +85,6 @@ check second_device second_device
 
 # Deleting a device's netdev removes the device.
 netdev_unregister() {
-
 	ip link del d1 || return 1
 	for _ in $(seq 50); do
 		rdma link show | grep -q mlx5x_1 || break
