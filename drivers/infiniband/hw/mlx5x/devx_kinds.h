@@ -57,4 +57,19 @@ struct mlx5x_devx_op {
 const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(u16 opcode);
 const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode);
 
+struct mlx5x_dev;
+struct ib_uobject;
+
+/* A DEVX object and the destroy mailbox built for it at create time. */
+struct mlx5x_devx_obj {
+	struct mlx5x_dev *dev;
+	const struct mlx5x_devx_kind *kind;
+	u32 id;
+	u32 dinlen;
+	u32 dinbox[MLX5X_DEVX_DINBOX_BYTES / 4];
+};
+
+int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
+			 size_t inlen, bool modify);
+
 #endif /* MLX5X_DEVX_KINDS_H */

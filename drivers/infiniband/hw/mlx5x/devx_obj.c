@@ -14,14 +14,6 @@
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>
 
-struct mlx5x_devx_obj {
-	struct mlx5x_dev *dev;
-	const struct mlx5x_devx_kind *kind;
-	u32 id;
-	u32 dinlen;
-	u32 dinbox[MLX5X_DEVX_DINBOX_BYTES / 4];
-};
-
 /* A field is inside a mailbox of len bytes. */
 static bool mlx5x_field_in(const struct mlx5x_field *f, size_t len)
 {
@@ -126,10 +118,34 @@ err_free:
 	return err;
 }
 
-/*
- * A modify or query mailbox must be one allowed for the handle's kind, and
- * name the very object of the handle.
+/**
+ * mlx5x_devx_obj_check() - may this mailbox modify or query this handle?
+ * @uobj: the handle passed
+ * @in: the mailbox
+ * @inlen: its length
+ * @modify: a modify (else a query) method
+ *
+ * The mailbox must be one allowed for the handle's kind and name the very
+ * object of the handle.  Return: 0 or -EINVAL.
  */
+int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
+			 size_t inlen, bool modify)
+{
+	const struct mlx5x_devx_op *op;
+	struct mlx5x_devx_obj *obj;
+
+	if (uobj_get_object_id(uobj) != MLX5_IB_OBJECT_DEVX_OBJ)
+		return -EINVAL;
+	obj = uobj->object;
+	op = mlx5x_devx_op_of(prm_in_opcode(in));
+	if (!op || op->modify != modify || op->kind != obj->kind)
+		return -EINVAL;
+	if (!mlx5x_field_in(&op->id, inlen) ||
+	    mlx5x_field_get(in, &op->id) != obj->id)
+		return -EINVAL;
+	return 0;
+}
+
 static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 			      u16 cmd_in, u16 cmd_out, bool modify)
 {
@@ -137,7 +153,6 @@ static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 	void *in = uverbs_attr_get_alloced_ptr(attrs, cmd_in);
 	int inlen = uverbs_attr_get_len(attrs, cmd_in);
 	int outlen = uverbs_attr_get_len(attrs, cmd_out);
-	const struct mlx5x_devx_op *op;
 	struct mlx5x_ucontext *uctx;
 	struct mlx5x_devx_obj *obj;
 	void *out;
@@ -148,15 +163,10 @@ static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 		return PTR_ERR(uctx);
 	if (!uctx->devx_uid)
 		return -EINVAL;
-	if (uobj_get_object_id(uobj) != MLX5_IB_OBJECT_DEVX_OBJ)
-		return -EINVAL;
+	err = mlx5x_devx_obj_check(uobj, in, inlen, modify);
+	if (err)
+		return err;
 	obj = uobj->object;
-	op = mlx5x_devx_op_of(prm_in_opcode(in));
-	if (!op || op->modify != modify || op->kind != obj->kind)
-		return -EINVAL;
-	if (!mlx5x_field_in(&op->id, inlen) ||
-	    mlx5x_field_get(in, &op->id) != obj->id)
-		return -EINVAL;
 
 	out = uverbs_zalloc(attrs, outlen);
 	if (IS_ERR(out))

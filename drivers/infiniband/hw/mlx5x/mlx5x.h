@@ -161,6 +161,7 @@ extern const struct uapi_definition mlx5x_uar_defs[];
 extern const struct uapi_definition mlx5x_devx_defs[];
 extern const struct uapi_definition mlx5x_devx_obj_defs[];
 extern const struct uapi_definition mlx5x_devx_umem_defs[];
+extern const struct uapi_definition mlx5x_devx_async_defs[];
 extern const struct uapi_definition mlx5x_port_defs[];
 extern const struct uapi_definition mlx5x_ucontext_defs[];
 

@@ -8,8 +8,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 
@@ -427,7 +430,118 @@ static int test_umem_no_devx(void)
 	return KSFT_PASS;
 }
 
+#define ASYNC_BUDGET	(1024 * 1024)	/* unread output bytes per FD */
+#define ASYNC_OUT_MAX	0xffff
+
+static int query_async(struct devx_obj *o, uint32_t id, size_t outlen,
+		       uint64_t wr_id, struct mlx5dv_devx_cmd_comp *comp)
+{
+	uint32_t in[QC_QUERY_IN_BYTES / 4] = {};
+
+	mt_set(in, MT_IN_OPCODE, OP_QUERY_Q_COUNTER);
+	mt_set(in, QC_QUERY_ID, id);
+	return mlx5dv_devx_obj_query_async(o->obj, in, sizeof(in), outlen,
+					   wr_id, comp);
+}
+
+/*
+ * mlx5dv_devx_obj_query_async(3): the completion is read back from the
+ * FD with its wr_id and the output; poll says when; an empty
+ * non-blocking FD says EAGAIN; a short buffer ENOSPC.
+ */
+static int test_async_query(void)
+{
+	size_t rlen = sizeof(struct mlx5dv_devx_async_cmd_hdr) +
+		      QC_QUERY_OUT_BYTES;
+	struct mlx5dv_devx_async_cmd_hdr *resp = calloc(1, rlen);
+	struct mlx5dv_devx_cmd_comp *comp;
+	struct pollfd pfd = { .events = POLLIN };
+	struct ibv_context *ctx;
+	struct devx_obj qc;
+
+	if (!resp)
+		return mt_skip("no memory");
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		goto out;
+	comp = mlx5dv_devx_create_cmd_comp(ctx);
+	if (!CHECK(comp) || !create_q_counter(ctx, &qc))
+		goto close;
+	pfd.fd = comp->fd;
+	CHECK_EQ(poll(&pfd, 1, 0), 0);
+	CHECK_ERR(query_async(&qc, qc.id, QC_QUERY_OUT_BYTES, 0x1234abcd,
+			      comp), 0);
+	CHECK_EQ(poll(&pfd, 1, 1000), 1);
+	CHECK(pfd.revents & POLLIN);
+	/* too small for wr_id and output */
+	CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp, 16), ENOSPC);
+	if (CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp, rlen), 0)) {
+		CHECK_EQ(resp->wr_id, 0x1234abcd);
+		CHECK_EQ(mt_get(resp->out_data, MT_OUT_STATUS), 0);
+	}
+	/* nothing left: a non-blocking read says so */
+	CHECK_EQ(fcntl(comp->fd, F_SETFL, O_NONBLOCK), 0);
+	CHECK_EQ(read(comp->fd, resp, rlen), -1);
+	CHECK_ERR(errno, EAGAIN);
+	/* the same checks as a synchronous query, before anything queues */
+	CHECK_ERR(query_async(&qc, qc.id + 1, QC_QUERY_OUT_BYTES, 1, comp),
+		  EINVAL);
+	CHECK_ERR(query_async(&qc, qc.id, 4, 1, comp), EINVAL);
+	CHECK_EQ(poll(&pfd, 1, 0), 0);
+	/* a completion left unread is freed with the FD */
+	CHECK_ERR(query_async(&qc, qc.id, QC_QUERY_OUT_BYTES, 2, comp), 0);
+	mlx5dv_devx_destroy_cmd_comp(comp);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
+close:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+out:
+	free(resp);
+	return KSFT_PASS;
+}
+
+/* Unread output is bounded per FD: EAGAIN past it, room again once read. */
+static int test_async_budget(void)
+{
+	size_t rlen = sizeof(struct mlx5dv_devx_async_cmd_hdr) + ASYNC_OUT_MAX;
+	struct mlx5dv_devx_async_cmd_hdr *resp = malloc(rlen);
+	struct mlx5dv_devx_cmd_comp *comp;
+	struct ibv_context *ctx;
+	struct devx_obj qc;
+	unsigned int i, fit = ASYNC_BUDGET / ASYNC_OUT_MAX;
+
+	if (!resp)
+		return mt_skip("no memory");
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		goto out;
+	comp = mlx5dv_devx_create_cmd_comp(ctx);
+	if (!CHECK(comp) || !create_q_counter(ctx, &qc))
+		goto close;
+	for (i = 0; i < fit; i++)
+		if (!CHECK_ERR(query_async(&qc, qc.id, ASYNC_OUT_MAX, i, comp),
+			       0))
+			break;
+	mt_diag("%u queries of %u bytes queued", i, ASYNC_OUT_MAX);
+	CHECK_ERR(query_async(&qc, qc.id, ASYNC_OUT_MAX, fit, comp), EAGAIN);
+	if (CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp, rlen), 0))
+		CHECK_EQ(resp->wr_id, 0);
+	CHECK_ERR(query_async(&qc, qc.id, ASYNC_OUT_MAX, fit, comp), 0);
+	/* completions come back in order */
+	for (i = 1; i <= fit; i++)
+		if (!CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp, rlen),
+			       0) || !CHECK_EQ(resp->wr_id, i))
+			break;
+	mlx5dv_devx_destroy_cmd_comp(comp);
+close:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+out:
+	free(resp);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
+	{ "async_query_completion", test_async_query },
+	{ "async_query_budget", test_async_budget },
 	{ "umem_register_deregister", test_umem },
 	{ "umem_needs_devx", test_umem_no_devx },
 	{ "query_eqn", test_query_eqn },
