@@ -6,6 +6,7 @@
 #   make check      sparse (C=2) and checkpatch; fails on any finding
 #   make run        set up, build, boot a VM, create a device, show it
 #   make test       set up, build, run every test (what CI runs)
+#   make bench      the benchmarks, in the VM (figures, not pass/fail)
 #   make install    install mlx5x.ko into /lib/modules/$(KVER)/updates
 
 KVER ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
@@ -37,8 +38,11 @@ run:
 test:
 	scripts/test.sh
 
+bench:
+	scripts/bench.sh
+
 install: module
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
-.PHONY: all module clean check setup run test install
+.PHONY: all module clean check setup run test bench install

@@ -23,10 +23,12 @@ make -C "$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x" \
 	OUTPUT="$ROOT/build/selftests" \
 	INSTALL_PATH="$ROOT/build/kselftest_install" install \
 	>>"$log" 2>&1 || { cat "$log"; exit 1; }
-make -C "$ROOT/userspace/examples" OUTPUT="$ROOT/build" \
-	>>"$log" 2>&1 || { cat "$log"; exit 1; }
+for d in examples bench; do
+	make -C "$ROOT/userspace/$d" OUTPUT="$ROOT/build" \
+		>>"$log" 2>&1 || { cat "$log"; exit 1; }
+done
 if grep -E 'warning:|error:' "$log"; then
 	echo "build: warnings above"
 	exit 1
 fi
-echo "build: build/obj/$KVER/mlx5x.ko, selftests and examples, no warnings"
+echo "build: build/obj/$KVER/mlx5x.ko, selftests, examples and benchmarks, no warnings"

@@ -1,0 +1,19 @@
+#!/bin/bash
+# The benchmarks, in a VM of one kernel (KVER; default Debian 12's): DEVX
+# create+destroy latency beside the uverbs floor on the same device.
+# They print figures; nothing here passes or fails on a number.
+# Usage: bench.sh [ITERATIONS]
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/stage.sh
+. scripts/stage.sh
+KVER=${KVER:-6.1.0-56-amd64}
+
+KVERS=$KVER stage setup scripts/setup-deps.sh
+stage kernel scripts/get-kernel.sh "$KVER"
+stage build scripts/build.sh "$KVER"
+VM_NAME=bench stage vm scripts/vm/run.sh --kver "$KVER" \
+	--ko "build/obj/$KVER/mlx5x.ko" --timeout 1200 \
+	scripts/vm/guest-bench.sh "${1:-20000}"

@@ -1,0 +1,13 @@
+#!/bin/bash
+# In the guest: the benchmarks on a simulated device.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+modprobe dummy
+ip link add d0 type dummy
+ip link set d0 up
+modprobe mlx5x
+rdma link add mlx5x_0 type mlx5x netdev d0
+"$ROOT/build/mlx5x_bench" mlx5x_0 "${1:-20000}"
+rdma link delete mlx5x_0
+rmmod mlx5x
