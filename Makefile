@@ -6,6 +6,7 @@
 #   make check      sparse (C=2) and checkpatch; fails on any finding
 #   make run        set up, build, boot a VM, create a device, show it
 #   make test       set up, build, run every test (what CI runs)
+#   make docs       Documentation/ as HTML in build/docs (Sphinx, -W)
 #   make bench      the benchmarks, in the VM (figures, not pass/fail)
 #   make install    install mlx5x.ko into /lib/modules/$(KVER)/updates
 
@@ -41,8 +42,11 @@ test:
 bench:
 	scripts/bench.sh
 
+docs:
+	scripts/docs.sh
+
 install: module
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
-.PHONY: all module clean check setup run test bench install
+.PHONY: all module clean check setup run test bench docs install

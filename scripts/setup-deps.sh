@@ -13,7 +13,7 @@ PKGS=(
 	build-essential kmod cpio busybox-static qemu-system-x86 sparse rsync dkms
 	linux-source-6.1
 	rdma-core ibverbs-providers ibverbs-utils libibverbs-dev python3-pyverbs
-	iproute2 pkg-config
+	iproute2 pkg-config python3-sphinx
 	xz-utils zstd # unpacking kernels and modules in scripts/vm
 )
 

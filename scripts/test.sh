@@ -23,6 +23,7 @@ for k in $KVERS; do
 	stage "build-$k" scripts/build.sh "$k"
 done
 stage check scripts/check.sh "/usr/src/linux-headers-${KVERS%% *}"
+stage docs scripts/docs.sh
 stage dkms scripts/dkms-test.sh
 for k in $KVERS; do
 	VM_NAME="test-$k" stage "vm-$k" scripts/vm/run.sh --kver "$k" \
