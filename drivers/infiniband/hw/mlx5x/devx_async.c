@@ -175,11 +175,9 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_ASYNC_QUERY)(
 	u16 outlen;
 	int err;
 
-	uctx = mlx5x_attrs_uctx(attrs);
+	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	if (!uctx->devx_uid)
-		return -EINVAL;
 	err = uverbs_get_const(&outlen, attrs,
 			       MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_OUT_LEN);
 	if (err)

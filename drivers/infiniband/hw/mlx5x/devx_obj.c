@@ -71,11 +71,9 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 	void *out;
 	int err;
 
-	uctx = mlx5x_attrs_uctx(attrs);
+	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	if (!uctx->devx_uid)
-		return -EINVAL;
 	kind = mlx5x_devx_kind_of_create(prm_in_opcode(in));
 	if (!kind)
 		return -EINVAL;
@@ -158,11 +156,9 @@ static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 	void *out;
 	int err, err2;
 
-	uctx = mlx5x_attrs_uctx(attrs);
+	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	if (!uctx->devx_uid)
-		return -EINVAL;
 	err = mlx5x_devx_obj_check(uobj, in, inlen, modify);
 	if (err)
 		return err;

@@ -97,11 +97,9 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_UMEM_REG)(
 	void *in;
 	int err;
 
-	uctx = mlx5x_attrs_uctx(attrs);
+	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	if (!uctx->devx_uid)
-		return -EINVAL;
 	if (uverbs_attr_is_valid(attrs, MLX5_IB_ATTR_DEVX_UMEM_REG_DMABUF_FD))
 		return -EOPNOTSUPP;
 	err = uverbs_get_flags32(&access, attrs,

@@ -144,6 +144,7 @@ void mlx5x_disassociate_ucontext(struct ib_ucontext *uctx);
 int mlx5x_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry);
 struct mlx5x_ucontext *mlx5x_attrs_uctx(struct uverbs_attr_bundle *attrs);
+struct mlx5x_ucontext *mlx5x_attrs_devx_uctx(struct uverbs_attr_bundle *attrs);
 
 /* pd.c */
 int mlx5x_alloc_pd(struct ib_pd *pd, struct ib_udata *udata);

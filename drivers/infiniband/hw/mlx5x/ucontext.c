@@ -211,6 +211,22 @@ struct mlx5x_ucontext *mlx5x_attrs_uctx(struct uverbs_attr_bundle *attrs)
 	return to_mucontext(ibuctx);
 }
 
+/**
+ * mlx5x_attrs_devx_uctx() - the context of a call that needs DEVX
+ * @attrs: the call's attribute bundle
+ *
+ * Return: the context, or an ERR_PTR: -EINVAL when it was opened without
+ * DEVX (it has no uid to stamp on a mailbox).
+ */
+struct mlx5x_ucontext *mlx5x_attrs_devx_uctx(struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5x_ucontext *uctx = mlx5x_attrs_uctx(attrs);
+
+	if (!IS_ERR(uctx) && !uctx->devx_uid)
+		return ERR_PTR(-EINVAL);
+	return uctx;
+}
+
 ADD_UVERBS_ATTRIBUTES_SIMPLE(
 	mlx5x_query_context,
 	UVERBS_OBJECT_DEVICE,
