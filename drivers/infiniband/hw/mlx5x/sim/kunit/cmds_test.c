@@ -22,7 +22,7 @@ static void sk_uctx_create_destroy(struct kunit *test)
 	KUNIT_EXPECT_NE(test, a, b);
 	KUNIT_EXPECT_TRUE(test, sim_uid_valid(sim, a));
 	KUNIT_EXPECT_TRUE(test, sim_uid_valid(sim, b));
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 2);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 2);
 
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, a), PRM_STAT_OK);
 	KUNIT_EXPECT_FALSE(test, sim_uid_valid(sim, a));
@@ -30,7 +30,7 @@ static void sk_uctx_create_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, a), PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NO_OBJECT);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, b), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_uctx_caps(struct kunit *test)
@@ -67,7 +67,7 @@ static void sk_uctx_caps(struct kunit *test)
 	/* one bit too many spoils the lot */
 	KUNIT_EXPECT_EQ(test, sk_create_uctx(test, offered | BIT(5), &uid),
 			PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 /* Contexts are created and destroyed by the kernel (uid 0) only. */
@@ -93,7 +93,7 @@ static void sk_uctx_from_uid(struct kunit *test)
 				      PRM_BYTES(destroy_uctx_out)),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 1);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 1);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 }
 
@@ -141,7 +141,7 @@ static void sk_uctx_destroy_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, other, pd), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, other), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, td), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_uctx_exhaustion(struct kunit *test)
@@ -200,12 +200,12 @@ static void sk_pd_alloc_dealloc(struct kunit *test)
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_NE(test, pdn[i], pdn[j]);
 	}
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 5);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 5);
 	for (i = 0; i < ARRAY_SIZE(pdn); i++)
 		KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, i % 2 ? uid : 0,
 						    pdn[i]), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_pd_dealloc_bad(struct kunit *test)
@@ -256,7 +256,7 @@ static void sk_td_alloc_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, t0),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, 0, &pd), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 4);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 4);
 
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, uid, t0),
 			PRM_STAT_BAD_RESOURCE);
@@ -271,7 +271,7 @@ static void sk_td_alloc_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, uid, t1), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pd), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_td_exhaustion(struct kunit *test)
@@ -349,7 +349,7 @@ static void sk_uar_alloc_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_uar(test, uid, u1), PRM_STAT_OK);
 	KUNIT_EXPECT_NULL(test, mlx5x_sim_uar_page(sim, u1));
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_uar_page_unknown(struct kunit *test)

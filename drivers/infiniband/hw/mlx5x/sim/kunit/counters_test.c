@@ -57,7 +57,6 @@ static struct sim_flow_counter *sk_fc(struct kunit *test, u32 id)
 
 static void sk_q_counter_alloc_query_dealloc(struct kunit *test)
 {
-	struct mlx5x_sim *sim = sk_sim(test);
 	u16 uid = sk_new_uctx(test);
 	u32 a, b;
 	void *out;
@@ -67,7 +66,7 @@ static void sk_q_counter_alloc_query_dealloc(struct kunit *test)
 	KUNIT_EXPECT_NE(test, a, 0);
 	KUNIT_EXPECT_NE(test, b, 0);
 	KUNIT_EXPECT_NE(test, a, b);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 3);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 3);
 
 	/* no traffic in the model: every statistic is zero */
 	KUNIT_EXPECT_EQ(test, sk_query_q_counter(test, uid, b, false, &out),
@@ -95,7 +94,7 @@ static void sk_q_counter_alloc_query_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_q_counter(test, 0, a),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 /*
@@ -120,19 +119,18 @@ static void sk_q_counter_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_alloc_q_counter(test, 0, &id),
 			PRM_STAT_NO_RESOURCES);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_EXHAUSTED);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), max);
+	KUNIT_EXPECT_EQ(test, sk_live(test), max);
 	/* every object is reachable by the id the command returned */
 	for (i = 1; i <= max; i++)
 		KUNIT_EXPECT_EQ_MSG(test, sk_dealloc_q_counter(test, 0, i),
 				    PRM_STAT_OK, "counter_set_id %u", i);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 /* ---- flow counters ---- */
 
 static void sk_flow_counter_alloc_query_dealloc(struct kunit *test)
 {
-	struct mlx5x_sim *sim = sk_sim(test);
 	u16 uid = sk_new_uctx(test);
 	void *stats;
 	u32 a, b;
@@ -142,7 +140,7 @@ static void sk_flow_counter_alloc_query_dealloc(struct kunit *test)
 			PRM_STAT_OK);
 	KUNIT_EXPECT_NE(test, a, 0);
 	KUNIT_EXPECT_NE(test, a, b);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 3);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 3);
 
 	KUNIT_ASSERT_EQ(test, sk_query_flow_counter(test, 0, a, 0, false,
 						    SK_FC_OUT_BYTES, &stats),
@@ -185,7 +183,7 @@ static void sk_flow_counter_alloc_query_dealloc(struct kunit *test)
 						    SK_FC_OUT_BYTES, NULL),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 /* No bulk allocation is advertised, so none is accepted. */
@@ -208,7 +206,7 @@ static void sk_flow_counter_bulk(struct kunit *test)
 	PRM_SET(alloc_flow_counter_in, in, flow_counter_bulk_log_size, 2);
 	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, outlen),
 			PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_flow_counter_query_bad(struct kunit *test)

@@ -67,7 +67,7 @@ static void sk_unknown_opcode(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OPCODE);
 		KUNIT_EXPECT_TRUE(test, sk_zero_past_header(out, outlen));
 	}
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_input_too_short(struct kunit *test)
@@ -88,7 +88,7 @@ static void sk_input_too_short(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen - 4, out,
 				      PRM_OUT_HDR_BYTES),
 			PRM_STAT_BAD_INPUT_LEN);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 
 	/* exactly long enough is enough */
 	KUNIT_ASSERT_EQ(test, sk_exec(test, in, inlen, out, outlen),
@@ -135,7 +135,7 @@ static void sk_invalid_uid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
 	KUNIT_EXPECT_EQ(test, sk_alloc_td(test, 1, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 
 	/* a uid is valid while its context lives, and not after */
 	uid = sk_new_uctx(test);
@@ -148,7 +148,7 @@ static void sk_invalid_uid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
 	/* uid 0 is the kernel and always valid */
 	KUNIT_EXPECT_TRUE(test, sim_uid_valid(sim, 0));
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_fail_next(struct kunit *test)
@@ -164,7 +164,7 @@ static void sk_fail_next(struct kunit *test)
 			PRM_STAT_INTERNAL_ERR);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
 	KUNIT_EXPECT_EQ(test, sim->fail_next, 2);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 
 	/* injected before the opcode is even looked up */
 	PRM_SET(alloc_pd_in, in, opcode, SK_NO_SUCH_OPCODE);
@@ -200,7 +200,7 @@ static void sk_fail_opcode(struct kunit *test)
 				PRM_STAT_INTERNAL_ERR);
 		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
 	}
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 	/* other opcodes are untouched */
 	KUNIT_EXPECT_EQ(test, sk_alloc_td(test, 0, &pdn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, pdn), PRM_STAT_OK);
@@ -244,7 +244,7 @@ static void sk_fault_spares_destroy(struct kunit *test)
 	sim->fail_opcode = MLX5_CMD_OP_DESTROY_UCTX;
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 	sim->fail_opcode = -1;
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 0);
 
 	/* a destroy refused on its merits still fails as it should */
@@ -253,6 +253,62 @@ static void sk_fault_spares_destroy(struct kunit *test)
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NO_OBJECT);
 	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
+}
+
+/* The command sets sim_priv.h declares, as the dispatcher walks them. */
+static const struct sim_cmd_set *const sk_sets[] = {
+	&sim_caps_cmds, &sim_uctx_cmds, &sim_pd_cmds, &sim_uar_cmds,
+	&sim_vport_cmds, &sim_counter_cmds, &sim_umem_cmds,
+};
+
+static unsigned int sk_opcode_entries(u16 opcode)
+{
+	unsigned int s, i, n = 0;
+
+	for (s = 0; s < ARRAY_SIZE(sk_sets); s++)
+		for (i = 0; i < sk_sets[s]->count; i++)
+			n += sk_sets[s]->cmds[i].opcode == opcode;
+	return n;
+}
+
+/*
+ * A table entry is sane and reachable: one entry for its opcode, lengths
+ * beyond the header, marked destroy exactly when it destroys, and the
+ * dispatcher applies exactly its length limits.
+ */
+static void sk_check_cmd(struct kunit *test, const struct sim_cmd *c)
+{
+	void *in = sk_mbox(test, c->inlen);
+	void *out = sk_mbox(test, c->outlen);
+	bool destroy;
+
+	KUNIT_ASSERT_NOT_NULL(test, c->name);
+	KUNIT_ASSERT_NOT_NULL(test, c->exec);
+	KUNIT_EXPECT_EQ_MSG(test, sk_opcode_entries(c->opcode), 1, "%s",
+			    c->name);
+	KUNIT_EXPECT_GE(test, c->inlen, PRM_CMD_HDR_BYTES);
+	KUNIT_EXPECT_GE(test, c->outlen, PRM_OUT_HDR_BYTES);
+	destroy = str_has_prefix(c->name, "DESTROY_") ||
+		  str_has_prefix(c->name, "DEALLOC_");
+	KUNIT_EXPECT_EQ_MSG(test, c->destroy, destroy, "%s", c->name);
+
+	prm_set_bits(in, 0, 16, c->opcode);
+	KUNIT_EXPECT_EQ_MSG(test, sk_exec(test, in, c->inlen - 1, out,
+					  c->outlen),
+			    PRM_STAT_BAD_INPUT_LEN, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, sk_exec(test, in, c->inlen, out,
+					  c->outlen - 1),
+			    PRM_STAT_BAD_OUTPUT_LEN, "%s", c->name);
+}
+
+static void sk_cmd_table(struct kunit *test)
+{
+	unsigned int s, i;
+
+	for (s = 0; s < ARRAY_SIZE(sk_sets); s++)
+		for (i = 0; i < sk_sets[s]->count; i++)
+			sk_check_cmd(test, &sk_sets[s]->cmds[i]);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 /* A failed command leaves nothing of a reply but status and syndrome. */
@@ -303,6 +359,7 @@ static struct kunit_case sk_dispatch_cases[] = {
 	KUNIT_CASE(sk_fault_spares_destroy),
 	KUNIT_CASE(sk_failure_clears_output),
 	KUNIT_CASE(sk_stats),
+	KUNIT_CASE(sk_cmd_table),
 	{}
 };
 

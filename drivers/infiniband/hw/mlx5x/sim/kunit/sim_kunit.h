@@ -14,10 +14,12 @@
  * struct sk_ctx - what one test case works on (test->priv)
  * @sim: the model under test; NULL once the case destroyed it itself
  * @syndrome: syndrome of the last command run through sk_exec()
+ * @base_live: objects the model holds of its own once created (its EQs)
  */
 struct sk_ctx {
 	struct mlx5x_sim *sim;
 	u32 syndrome;
+	unsigned int base_live;
 };
 
 /* Identity of the model every case starts with. */
@@ -38,6 +40,14 @@ static inline u32 sk_syndrome(struct kunit *test)
 	return ((struct sk_ctx *)test->priv)->syndrome;
 }
 
+/* Live objects beyond those the model made for itself. */
+static inline unsigned int sk_live(struct kunit *test)
+{
+	struct sk_ctx *ctx = test->priv;
+
+	return mlx5x_sim_live_objects(ctx->sim) - ctx->base_live;
+}
+
 void *sk_mbox(struct kunit *test, size_t len);
 #define SK_MBOX(test, typ)	sk_mbox(test, PRM_BYTES(typ))
 
@@ -56,6 +66,12 @@ u8 sk_alloc_q_counter(struct kunit *test, u16 uid, u32 *id);
 u8 sk_dealloc_q_counter(struct kunit *test, u16 uid, u32 id);
 u8 sk_alloc_flow_counter(struct kunit *test, u16 uid, u32 *id);
 u8 sk_dealloc_flow_counter(struct kunit *test, u16 uid, u32 id);
+u8 sk_create_umem(struct kunit *test, u16 uid, u64 nmtt, unsigned int room,
+		  u32 log_page, const u64 *mtt, u32 *id);
+u8 sk_create_umem_off(struct kunit *test, u16 uid, u64 nmtt,
+		      unsigned int room, u32 log_page, u32 page_offset,
+		      const u64 *mtt, u32 *id);
+u8 sk_destroy_umem(struct kunit *test, u16 uid, u32 id);
 u8 sk_query_cap(struct kunit *test, u16 op_mod, bool other_function,
 		void **cap);
 
