@@ -5,6 +5,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include "mlx5x.h"
 #include "sim/sim.h"
 
@@ -111,7 +112,8 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	ether_addr_copy(params.mac, is_valid_ether_addr(ndev->perm_addr) ?
 			ndev->perm_addr : ndev->dev_addr);
 	params.node_guid = mlx5x_sim_guid(params.mac);
-	params.mtu = ndev->mtu;
+	/* the vport holds the hardware MTU: headers, a VLAN tag, the FCS */
+	params.mtu = ndev->mtu + ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN;
 	sim = mlx5x_sim_create(&params);
 	if (IS_ERR(sim))
 		return PTR_ERR(sim);

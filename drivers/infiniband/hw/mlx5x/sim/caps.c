@@ -39,7 +39,7 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_klm_list_size, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_req_qp, 4);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_res_qp, 4);
-	PRM_SET(cmd_hca_cap, c, gid_table_size, 256);
+	PRM_SET(cmd_hca_cap, c, gid_table_size, 4);	/* 8 << 4 (IB ports) */
 	PRM_SET(cmd_hca_cap, c, pkey_table_size, 0);
 	PRM_SET(cmd_hca_cap, c, nic_flow_table, 1);
 	PRM_SET(cmd_hca_cap, c, local_ca_ack_delay, 16);

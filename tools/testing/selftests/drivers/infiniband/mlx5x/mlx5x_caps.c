@@ -147,7 +147,11 @@ static int test_nic_vport_context(void)
 	CHECK_EQ(mt_get(vout, MT_OUT_STATUS), 0);
 	CHECK_EQ(mt_get64(vout, MT_VPORT_NODE_GUID), be64toh(attr.node_guid));
 	CHECK_EQ(mt_get(vout, MT_VPORT_ROCE_EN), 1);
-	CHECK(mt_get(vout, MT_VPORT_MTU) > 0);
+	/* the hardware MTU: the netdev's plus L2 header, VLAN tag and FCS */
+	if (mt.netdev && mt_netdev_mtu() > 0)
+		CHECK_EQ(mt_get(vout, MT_VPORT_MTU), mt_netdev_mtu() + 22);
+	else
+		CHECK(mt_get(vout, MT_VPORT_MTU) > 0);
 	if (!mt_netdev_mac(mac))
 		CHECK(!memcmp(vout + MT_VPORT_MAC_BYTE, mac, sizeof(mac)));
 	return KSFT_PASS;
