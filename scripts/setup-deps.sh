@@ -14,6 +14,7 @@ PKGS=(
 	linux-source-6.1
 	rdma-core ibverbs-providers ibverbs-utils libibverbs-dev python3-pyverbs
 	iproute2 pkg-config python3-sphinx
+	flex bison bc libelf-dev libssl-dev # the KUnit kernel
 	xz-utils zstd # unpacking kernels and modules in scripts/vm
 )
 

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Every test of mlx5x, from a fresh Debian 12 machine: install what is
-# missing, build, check, then for each kernel (Debian 12's 6.1 and the
+# missing, build, check, the firmware model's KUnit suites on a KUnit
+# kernel built from Debian's linux-source-6.1 (cached in build/kunit),
+# the docs, DKMS, then for each kernel (Debian 12's 6.1 and the
 # backports 6.12) boot Debian's stock kernel in QEMU and run the
 # kselftests and rdma-core's own suite against a simulated device.
 # The last line counts test cases: "total: N passed, N failed, N skipped".
@@ -23,6 +25,7 @@ for k in $KVERS; do
 	stage "build-$k" scripts/build.sh "$k"
 done
 stage check scripts/check.sh "/usr/src/linux-headers-${KVERS%% *}"
+stage kunit scripts/kunit.sh | tee build/logs/kunit-summary.log
 stage docs scripts/docs.sh
 stage dkms scripts/dkms-test.sh
 for k in $KVERS; do
@@ -32,7 +35,8 @@ for k in $KVERS; do
 done
 awk -v a="$t0" -v b="$EPOCHREALTIME" \
 	'BEGIN { printf "=== all stages ok in %.1fs\n", b - a }'
-awk '/^total: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+grep -E '^kunit: [0-9]+ passed' build/logs/kunit-summary.log >>"$summary" || true
+awk '/^(total|kunit): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $2; f += $4; s += $6 }
      END { printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$summary"
