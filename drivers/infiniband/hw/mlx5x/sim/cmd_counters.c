@@ -6,26 +6,6 @@
  */
 #include "sim_priv.h"
 
-static u8 sim_alloc_q_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
-{
-	struct sim_obj *obj;
-	u8 status;
-
-	status = sim_obj_alloc(sim, ctx, SIM_OBJ_Q_COUNTER, &obj);
-	if (status)
-		return status;
-	PRM_SET(alloc_q_counter_out, ctx->out, counter_set_id, obj->id);
-	return PRM_STAT_OK;
-}
-
-static u8 sim_dealloc_q_counter(struct mlx5x_sim *sim,
-				struct sim_cmd_ctx *ctx)
-{
-	return sim_obj_destroy(sim, ctx, SIM_OBJ_Q_COUNTER,
-			       PRM_GET(dealloc_q_counter_in, ctx->in,
-				       counter_set_id));
-}
-
 /* The model carries no QP traffic yet: every statistic reads zero. */
 static u8 sim_query_q_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
@@ -39,26 +19,11 @@ static u8 sim_query_q_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 static u8 sim_alloc_flow_counter(struct mlx5x_sim *sim,
 				 struct sim_cmd_ctx *ctx)
 {
-	struct sim_obj *obj;
-	u8 status;
-
 	if (PRM_GET(alloc_flow_counter_in, ctx->in, flow_counter_bulk) ||
 	    PRM_GET(alloc_flow_counter_in, ctx->in,
 		    flow_counter_bulk_log_size))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	status = sim_obj_alloc(sim, ctx, SIM_OBJ_FLOW_COUNTER, &obj);
-	if (status)
-		return status;
-	PRM_SET(alloc_flow_counter_out, ctx->out, flow_counter_id, obj->id);
-	return PRM_STAT_OK;
-}
-
-static u8 sim_dealloc_flow_counter(struct mlx5x_sim *sim,
-				   struct sim_cmd_ctx *ctx)
-{
-	return sim_obj_destroy(sim, ctx, SIM_OBJ_FLOW_COUNTER,
-			       PRM_GET(dealloc_flow_counter_in, ctx->in,
-				       flow_counter_id));
+	return sim_exec_alloc(sim, ctx);
 }
 
 static u8 sim_query_flow_counter(struct mlx5x_sim *sim,
@@ -93,21 +58,29 @@ static u8 sim_query_flow_counter(struct mlx5x_sim *sim,
 }
 
 static const struct sim_cmd sim_counter_cmd_list[] = {
-	SIM_CMD(MLX5_CMD_OP_ALLOC_Q_COUNTER, "ALLOC_Q_COUNTER",
-		alloc_q_counter_in, alloc_q_counter_out, true,
-		sim_alloc_q_counter),
-	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_Q_COUNTER, "DEALLOC_Q_COUNTER",
-		dealloc_q_counter_in, dealloc_q_counter_out, true,
-		sim_dealloc_q_counter),
+	SIM_ALLOC_CMD(MLX5_CMD_OP_ALLOC_Q_COUNTER, "ALLOC_Q_COUNTER",
+		      alloc_q_counter_in, alloc_q_counter_out,
+		      SIM_OBJ_Q_COUNTER, counter_set_id),
+	SIM_FREE_CMD(MLX5_CMD_OP_DEALLOC_Q_COUNTER, "DEALLOC_Q_COUNTER",
+		     dealloc_q_counter_in, dealloc_q_counter_out,
+		     SIM_OBJ_Q_COUNTER, counter_set_id),
 	SIM_CMD(MLX5_CMD_OP_QUERY_Q_COUNTER, "QUERY_Q_COUNTER",
 		query_q_counter_in, query_q_counter_out, true,
 		sim_query_q_counter),
-	SIM_CMD(MLX5_CMD_OP_ALLOC_FLOW_COUNTER, "ALLOC_FLOW_COUNTER",
-		alloc_flow_counter_in, alloc_flow_counter_out, true,
-		sim_alloc_flow_counter),
-	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_FLOW_COUNTER, "DEALLOC_FLOW_COUNTER",
-		dealloc_flow_counter_in, dealloc_flow_counter_out, true,
-		sim_dealloc_flow_counter),
+	{
+		.opcode = MLX5_CMD_OP_ALLOC_FLOW_COUNTER,
+		.name = "ALLOC_FLOW_COUNTER",
+		.inlen = PRM_BYTES(alloc_flow_counter_in),
+		.outlen = PRM_BYTES(alloc_flow_counter_out),
+		.has_uid = true,
+		.obj_type = SIM_OBJ_FLOW_COUNTER,
+		.id_off = PRM_BIT_OFF(alloc_flow_counter_out, flow_counter_id),
+		.id_bits = PRM_BIT_SZ(alloc_flow_counter_out, flow_counter_id),
+		.exec = sim_alloc_flow_counter,
+	},
+	SIM_FREE_CMD(MLX5_CMD_OP_DEALLOC_FLOW_COUNTER, "DEALLOC_FLOW_COUNTER",
+		     dealloc_flow_counter_in, dealloc_flow_counter_out,
+		     SIM_OBJ_FLOW_COUNTER, flow_counter_id),
 	SIM_CMD(MLX5_CMD_OP_QUERY_FLOW_COUNTER, "QUERY_FLOW_COUNTER",
 		query_flow_counter_in, query_flow_counter_out, true,
 		sim_query_flow_counter),

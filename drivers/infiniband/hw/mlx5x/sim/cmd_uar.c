@@ -33,12 +33,6 @@ static u8 sim_alloc_uar(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	return PRM_STAT_OK;
 }
 
-static u8 sim_dealloc_uar(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
-{
-	return sim_obj_destroy(sim, ctx, SIM_OBJ_UAR,
-			       PRM_GET(dealloc_uar_in, ctx->in, uar));
-}
-
 /**
  * mlx5x_sim_uar_page() - the memory behind an allocated UAR
  * @sim: the model
@@ -63,8 +57,8 @@ struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index)
 static const struct sim_cmd sim_uar_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_ALLOC_UAR, "ALLOC_UAR", alloc_uar_in,
 		alloc_uar_out, true, sim_alloc_uar),
-	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_UAR, "DEALLOC_UAR", dealloc_uar_in,
-		dealloc_uar_out, true, sim_dealloc_uar),
+	SIM_FREE_CMD(MLX5_CMD_OP_DEALLOC_UAR, "DEALLOC_UAR", dealloc_uar_in,
+		     dealloc_uar_out, SIM_OBJ_UAR, uar),
 };
 
 const struct sim_cmd_set sim_uar_cmds = {

@@ -54,18 +54,11 @@ static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	return PRM_STAT_OK;
 }
 
-static u8 sim_destroy_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
-{
-	return sim_obj_destroy(sim, ctx, SIM_OBJ_UMEM,
-			       PRM_GET(destroy_umem_in, ctx->in, umem_id));
-}
-
 static const struct sim_cmd sim_umem_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_CREATE_UMEM, "CREATE_UMEM", create_umem_in,
 		create_umem_out, true, sim_create_umem),
-	SIM_DESTROY_CMD(MLX5_CMD_OP_DESTROY_UMEM, "DESTROY_UMEM",
-			destroy_umem_in, destroy_umem_out, true,
-			sim_destroy_umem),
+	SIM_FREE_CMD(MLX5_CMD_OP_DESTROY_UMEM, "DESTROY_UMEM",
+		     destroy_umem_in, destroy_umem_out, SIM_OBJ_UMEM, umem_id),
 };
 
 const struct sim_cmd_set sim_umem_cmds = {

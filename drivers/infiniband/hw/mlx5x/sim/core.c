@@ -66,6 +66,7 @@ static u8 sim_check_and_run(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 				SIM_SYND_BAD_OUTLEN);
 	if (cmd->has_uid && !sim_uid_valid(sim, ctx->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
+	ctx->cmd = cmd;
 	return cmd->exec(sim, ctx);
 }
 

@@ -128,6 +128,29 @@ u8 sim_obj_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return PRM_STAT_OK;
 }
 
+/* The generic handlers of SIM_ALLOC_CMD and SIM_FREE_CMD entries. */
+u8 sim_exec_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	const struct sim_cmd *cmd = ctx->cmd;
+	struct sim_obj *obj;
+	u8 status;
+
+	status = sim_obj_alloc(sim, ctx, cmd->obj_type, &obj);
+	if (status)
+		return status;
+	prm_set_bits(ctx->out, cmd->id_off, cmd->id_bits, obj->id);
+	return PRM_STAT_OK;
+}
+
+u8 sim_exec_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	const struct sim_cmd *cmd = ctx->cmd;
+
+	return sim_obj_destroy(sim, ctx, cmd->obj_type,
+			       prm_get_bits(ctx->in, cmd->id_off,
+					    cmd->id_bits));
+}
+
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid)
 {
 	return !uid || xa_load(&sim->objs[SIM_OBJ_UCTX], uid);

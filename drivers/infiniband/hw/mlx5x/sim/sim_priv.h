@@ -104,6 +104,7 @@ struct mlx5x_sim {
  * @uid: uid field of the input header
  * @op_mod: op_mod field of the input header
  * @syndrome: set by a handler that refuses the command
+ * @cmd: the table entry being executed
  */
 struct sim_cmd_ctx {
 	const void *in;
@@ -113,6 +114,7 @@ struct sim_cmd_ctx {
 	u16 uid;
 	u16 op_mod;
 	u32 syndrome;
+	const struct sim_cmd *cmd;
 };
 
 /**
@@ -124,6 +126,10 @@ struct sim_cmd_ctx {
  * @has_uid: the uid field is meaningful and must name a live context
  * @destroy: it destroys an object; fault injection spares it, since no
  *	     driver can recover from a failed destroy at teardown
+ * @obj_type: for the generic handlers: the kind allocated or destroyed
+ * @id_off: for them: bit offset of the id (in the output of an alloc, the
+ *	    input of a destroy)
+ * @id_bits: its width
  * @exec: returns a PRM status; on error sets ctx->syndrome
  */
 struct sim_cmd {
@@ -133,6 +139,9 @@ struct sim_cmd {
 	u16 outlen;
 	bool has_uid;
 	bool destroy;
+	enum sim_obj_type obj_type;
+	u16 id_off;
+	u8 id_bits;
 	u8 (*exec)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 };
 
@@ -144,6 +153,25 @@ struct sim_cmd {
 	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
 	.outlen = PRM_BYTES(out_typ), .has_uid = (uid),			\
 	.destroy = true, .exec = (fn) }
+
+/*
+ * Objects that carry nothing but an owner: a generic alloc writes the new
+ * id into the output, a generic destroy reads it from the input.
+ */
+#define SIM_ALLOC_CMD(op, nm, in_typ, out_typ, type, fld) {		\
+	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
+	.outlen = PRM_BYTES(out_typ), .has_uid = true,			\
+	.obj_type = (type), .id_off = PRM_BIT_OFF(out_typ, fld),	\
+	.id_bits = PRM_BIT_SZ(out_typ, fld), .exec = sim_exec_alloc }
+
+#define SIM_FREE_CMD(op, nm, in_typ, out_typ, type, fld) {		\
+	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
+	.outlen = PRM_BYTES(out_typ), .has_uid = true, .destroy = true,	\
+	.obj_type = (type), .id_off = PRM_BIT_OFF(in_typ, fld),		\
+	.id_bits = PRM_BIT_SZ(in_typ, fld), .exec = sim_exec_destroy }
+
+u8 sim_exec_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
+u8 sim_exec_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 
 struct sim_cmd_set {
 	const struct sim_cmd *cmds;
