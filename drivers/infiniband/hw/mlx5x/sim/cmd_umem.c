@@ -9,6 +9,8 @@
 
 /* Largest page firmware accepts in a umem: log 4 KiB << 18 = 1 GiB. */
 #define SIM_UMEM_MAX_LOG_PAGE	18
+/* An MTT entry: the page address from bit 8 up, access bits below. */
+#define SIM_MTT_ADDR_MASK	(~0xffULL)
 
 void sim_umem_release(struct sim_obj *obj)
 {
@@ -20,6 +22,7 @@ static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	const void *um = PRM_ADDR(create_umem_in, ctx->in, umem);
 	u64 nmtt = PRM_GET64(umem, um, num_of_mtt);
 	u32 log_page = PRM_GET(umem, um, log_page_size);
+	u32 page_offset = PRM_GET(umem, um, page_offset);
 	size_t room = (ctx->inlen - PRM_BYTES(create_umem_in)) /
 		      PRM_BYTES(mtt);
 	struct sim_umem *umem;
@@ -33,12 +36,23 @@ static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 				SIM_SYND_BAD_INLEN);
 	if (log_page > SIM_UMEM_MAX_LOG_PAGE)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	log_page += 12;
+	/* the buffer starts inside its first page */
+	if (page_offset >> log_page)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	mtt = kvmalloc_array(nmtt, sizeof(*mtt), GFP_KERNEL);
 	if (!mtt)
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
-	for (i = 0; i < nmtt; i++)
+	for (i = 0; i < nmtt; i++) {
 		mtt[i] = be64_to_cpu(((const __be64 *)
 				      PRM_ADDR(umem, um, mtt))[i]);
+		/* every entry is the start of a page of the umem's size */
+		if (mtt[i] & SIM_MTT_ADDR_MASK & ((1ULL << log_page) - 1)) {
+			kvfree(mtt);
+			return sim_fail(ctx, PRM_STAT_BAD_PARAM,
+					SIM_SYND_BAD_FIELD);
+		}
+	}
 
 	status = sim_obj_alloc(sim, ctx, SIM_OBJ_UMEM, &obj);
 	if (status) {
@@ -48,8 +62,8 @@ static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	umem = container_of(obj, struct sim_umem, obj);
 	umem->mtt = mtt;
 	umem->nmtt = nmtt;
-	umem->log_page = log_page + 12;
-	umem->page_offset = PRM_GET(umem, um, page_offset);
+	umem->log_page = log_page;
+	umem->page_offset = page_offset;
 	PRM_SET(create_umem_out, ctx->out, umem_id, obj->id);
 	return PRM_STAT_OK;
 }

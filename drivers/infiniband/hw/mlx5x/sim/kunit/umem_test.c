@@ -23,6 +23,7 @@ static void sk_umem_create_destroy(struct kunit *test)
 		0xfedcba9876543000ULL | SK_MTT_RD,
 		0x1000ULL,
 	};
+	static const u64 mtt2m[] = { 0x40200000ULL | SK_MTT_RD };
 	u16 uid = sk_new_uctx(test);
 	struct sim_umem *umem;
 	unsigned int i;
@@ -45,7 +46,7 @@ static void sk_umem_create_destroy(struct kunit *test)
 
 	/* a second one, 2 MiB pages, the buffer 0x340 into the first */
 	KUNIT_ASSERT_EQ(test, sk_create_umem_off(test, uid, 1, 1, 9, 0x340,
-						 mtt, &id2),
+						 mtt2m, &id2),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_NE(test, id, id2);
 	KUNIT_EXPECT_EQ(test, sk_umem(test, id2)->log_page, 21);
@@ -110,6 +111,36 @@ static void sk_umem_page_size(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
+/*
+ * Each entry starts a page of the umem's page size, and the buffer starts
+ * inside the first page.
+ */
+static void sk_umem_alignment(struct kunit *test)
+{
+	static const u64 ok[] = { 0x200000 | SK_MTT_RD, 0x400000 };
+	static const u64 bad[] = { 0x200000, 0x401000 | SK_MTT_WR };
+	u32 id;
+
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, 0, 2, 2, 9, ok, &id),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_create_umem(test, 0, 2, 2, 9, bad, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
+	/* 4 KiB pages: the same list is aligned enough */
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, 0, 2, 2, 0, bad, &id),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_create_umem_off(test, 0, 1, 1, 0, 0x1000, ok,
+						 NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_create_umem_off(test, 0, 1, 1, 0, 0xfff, ok,
+						 &id),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 /* A longer list than fits a page of pointers (kvmalloc territory). */
 static void sk_umem_large(struct kunit *test)
 {
@@ -153,6 +184,7 @@ static struct kunit_case sk_umem_cases[] = {
 	KUNIT_CASE(sk_umem_create_destroy),
 	KUNIT_CASE(sk_umem_bad_nmtt),
 	KUNIT_CASE(sk_umem_page_size),
+	KUNIT_CASE(sk_umem_alignment),
 	KUNIT_CASE(sk_umem_large),
 	KUNIT_CASE(sk_umem_exhaustion),
 	{}
