@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 
@@ -539,7 +540,67 @@ out:
 	return KSFT_PASS;
 }
 
+/*
+ * Another process, with its own DEVX context, names this process's object
+ * ids in its mailboxes: refused, and this process's objects are untouched.
+ */
+static int test_two_processes(void)
+{
+	struct ibv_context *ctx;
+	struct devx_obj mine;
+	int status = -1, uid;
+	pid_t pid;
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (!create_q_counter(ctx, &mine))
+		goto out;
+	pid = fork();
+	if (pid == 0) {
+		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
+		struct devx_obj theirs;
+		int bad = 0;
+
+		if (!c2 || !create_q_counter(c2, &theirs))
+			_exit(2);
+		/* its own handle, the other process's id: the kernel says no */
+		bad |= query_q_counter(&theirs, OP_QUERY_Q_COUNTER,
+				       mine.id) != EINVAL;
+		/* its own object still answers */
+		bad |= query_q_counter(&theirs, OP_QUERY_Q_COUNTER,
+				       theirs.id) != 0;
+		bad |= mlx5dv_devx_obj_destroy(theirs.obj) != 0;
+		ibv_close_device(c2);
+		_exit(bad);
+	}
+	if (CHECK(pid > 0)) {
+		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK(WIFEXITED(status));
+		CHECK_EQ(WEXITSTATUS(status), 0);
+	}
+	/* ours is intact and still ours */
+	CHECK_ERR(query_q_counter(&mine, OP_QUERY_Q_COUNTER, mine.id), 0);
+	if (mt_sim()) {
+		struct mt_objs s;
+
+		if (CHECK_EQ(mt_fw_read(&s), 0)) {
+			const struct mt_obj *o =
+				mt_fw_find(&s, "q_counter", mine.id);
+
+			if (CHECK(o))
+				CHECK_EQ(o->uid, uid);
+			mt_fw_free(&s);
+		}
+	}
+	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
+out:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
+	{ "two_processes_isolated", test_two_processes },
 	{ "async_query_completion", test_async_query },
 	{ "async_query_budget", test_async_budget },
 	{ "umem_register_deregister", test_umem },
