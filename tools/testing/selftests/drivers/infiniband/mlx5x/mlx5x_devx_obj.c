@@ -94,18 +94,7 @@ static int test_q_counter(void)
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
 	if (create_q_counter(ctx, &qc)) {
-		if (mt_sim()) {
-			struct mt_objs s;
-
-			if (CHECK_EQ(mt_fw_read(&s), 0)) {
-				const struct mt_obj *f =
-					mt_fw_find(&s, "q_counter", qc.id);
-
-				if (CHECK(f))
-					CHECK_EQ(f->uid, uid);
-				mt_fw_free(&s);
-			}
-		}
+		mt_fw_check_owner("q_counter", qc.id, uid);
 		CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, qc.id), 0);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
 		if (mt_sim())
@@ -317,17 +306,8 @@ static int test_query_eqn(void)
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
-	if (CHECK_ERR(mlx5dv_devx_query_eqn(ctx, 0, &eqn), 0) && mt_sim()) {
-		struct mt_objs s;
-
-		if (CHECK_EQ(mt_fw_read(&s), 0)) {
-			const struct mt_obj *eq = mt_fw_find(&s, "eq", eqn);
-
-			if (CHECK(eq))
-				CHECK_EQ(eq->uid, 0);
-			mt_fw_free(&s);
-		}
-	}
+	if (CHECK_ERR(mlx5dv_devx_query_eqn(ctx, 0, &eqn), 0))
+		mt_fw_check_owner("eq", eqn, 0);
 	CHECK_ERR(mlx5dv_devx_query_eqn(ctx, ctx->num_comp_vectors, &eqn),
 		  EINVAL);
 	CHECK_ERR(mlx5dv_devx_query_eqn(ctx, ~0U, &eqn), EINVAL);
@@ -357,18 +337,7 @@ static int test_umem(void)
 				    IBV_ACCESS_LOCAL_WRITE);
 	if (CHECK(umem)) {
 		CHECK(umem->umem_id != 0);
-		if (mt_sim()) {
-			struct mt_objs s;
-
-			if (CHECK_EQ(mt_fw_read(&s), 0)) {
-				const struct mt_obj *o =
-					mt_fw_find(&s, "umem", umem->umem_id);
-
-				if (CHECK(o))
-					CHECK_EQ(o->uid, uid);
-				mt_fw_free(&s);
-			}
-		}
+		mt_fw_check_owner("umem", umem->umem_id, uid);
 		CHECK_ERR(mlx5dv_devx_umem_dereg(umem), 0);
 	}
 	/* unaligned start and length: still whole pages underneath */
@@ -581,18 +550,7 @@ static int test_two_processes(void)
 	}
 	/* ours is intact and still ours */
 	CHECK_ERR(query_q_counter(&mine, OP_QUERY_Q_COUNTER, mine.id), 0);
-	if (mt_sim()) {
-		struct mt_objs s;
-
-		if (CHECK_EQ(mt_fw_read(&s), 0)) {
-			const struct mt_obj *o =
-				mt_fw_find(&s, "q_counter", mine.id);
-
-			if (CHECK(o))
-				CHECK_EQ(o->uid, uid);
-			mt_fw_free(&s);
-		}
-	}
+	mt_fw_check_owner("q_counter", mine.id, uid);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
 out:
 	CHECK_EQ(ibv_close_device(ctx), 0);

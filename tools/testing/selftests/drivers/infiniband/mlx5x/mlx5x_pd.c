@@ -27,25 +27,6 @@ static int pdn_of(struct ibv_pd *pd, uint32_t *pdn)
 	return 0;
 }
 
-/* The firmware PD @pdn exists and is owned by @uid (if known). */
-static bool check_fw_pd(uint32_t pdn, int uid)
-{
-	const struct mt_obj *o;
-	struct mt_objs s;
-	bool ok;
-
-	if (!mt_sim())
-		return true;
-	if (!CHECK_EQ(mt_fw_read(&s), 0))
-		return false;
-	o = mt_fw_find(&s, "pd", pdn);
-	ok = CHECK(o);
-	if (o && uid >= 0)
-		ok &= CHECK_EQ(o->uid, uid);
-	mt_fw_free(&s);
-	return ok;
-}
-
 static int test_alloc_dealloc(void)
 {
 	struct ibv_context *ctx;
@@ -62,7 +43,7 @@ static int test_alloc_dealloc(void)
 		CHECK_EQ(pdn_of(pd, &pdn), 0);
 		CHECK(pdn != 0);
 		mt_diag("pdn %#x uid %d", pdn, uid);
-		check_fw_pd(pdn, uid);
+		mt_fw_check_owner("pd", pdn, uid);
 		CHECK_ERR(ibv_dealloc_pd(pd), 0);
 		if (mt_sim())
 			CHECK_EQ(mt_fw_count("pd", -1), 0);
@@ -217,7 +198,7 @@ static int test_pd_owner(void)
 			goto out;
 		CHECK_EQ(pdn_of(pd[i], &pdn[i]), 0);
 		mt_diag("context %u: uid %d pdn %#x", i, uid[i], pdn[i]);
-		check_fw_pd(pdn[i], uid[i]);
+		mt_fw_check_owner("pd", pdn[i], uid[i]);
 	}
 	CHECK(uid[0] > 0);
 	CHECK(uid[1] > 0);

@@ -547,6 +547,34 @@ const struct mt_obj *mt_fw_find(const struct mt_objs *s, const char *type,
 }
 
 /**
+ * mt_fw_check_owner() - the model holds this object, owned by this uid
+ * @type: object type, as the objects table names it
+ * @id: its id
+ * @uid: the owner it must have; negative: any
+ *
+ * Each mismatch is a failed check of the running case.  Without the model
+ * there is nothing to look at: true.
+ */
+bool mt_fw_check_owner(const char *type, uint32_t id, int uid)
+{
+	const struct mt_obj *o;
+	struct mt_objs s;
+	bool ok;
+
+	if (!mt_sim())
+		return true;
+	if (!CHECK_EQ(mt_fw_read(&s), 0))
+		return false;
+	o = mt_fw_find(&s, type, id);
+	ok = mt_check(o != NULL, __FILE__, __LINE__, "%s %#x in the model",
+		      type, id);
+	if (o && uid >= 0)
+		ok &= CHECK_EQ(o->uid, uid);
+	mt_fw_free(&s);
+	return ok;
+}
+
+/**
  * mt_fw_added() - objects of a snapshot that an earlier one lacks
  * @before: earlier snapshot
  * @after: later snapshot

@@ -112,6 +112,7 @@ int mt_fw_total(void);
 int mt_fw_count(const char *type, long uid);
 const struct mt_obj *mt_fw_find(const struct mt_objs *s, const char *type,
 				uint32_t id);
+bool mt_fw_check_owner(const char *type, uint32_t id, int uid);
 unsigned int mt_fw_added(const struct mt_objs *before,
 			 const struct mt_objs *after, const char *type,
 			 struct mt_obj *out, unsigned int max);

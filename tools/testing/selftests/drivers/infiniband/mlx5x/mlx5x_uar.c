@@ -24,25 +24,6 @@
 #define MANY_UARS	100
 #define UAR_PAGE	4096
 
-/* The firmware UAR @page_id exists, owned by @uid (if known). */
-static bool check_fw_uar(uint32_t page_id, int uid)
-{
-	const struct mt_obj *o;
-	struct mt_objs s;
-	bool ok;
-
-	if (!mt_sim())
-		return true;
-	if (!CHECK_EQ(mt_fw_read(&s), 0))
-		return false;
-	o = mt_fw_find(&s, "uar", page_id);
-	ok = CHECK(o);
-	if (o && uid >= 0)
-		ok &= CHECK_EQ(o->uid, uid);
-	mt_fw_free(&s);
-	return ok;
-}
-
 /* What every UAR handed out must look like. */
 static void check_uar(struct mlx5dv_devx_uar *uar, int uid)
 {
@@ -54,7 +35,7 @@ static void check_uar(struct mlx5dv_devx_uar *uar, int uid)
 	CHECK(reg >= base && reg < base + UAR_PAGE);
 	CHECK_EQ((uintptr_t)base % UAR_PAGE, 0);
 	CHECK(mt_try_write64(reg, 0));
-	check_fw_uar(uar->page_id, uid);
+	mt_fw_check_owner("uar", uar->page_id, uid);
 }
 
 static int alloc_one(uint32_t type)
@@ -355,7 +336,7 @@ static int test_raw_alloc_and_mmap(void)
 		(unsigned long long)u.offset);
 	CHECK_EQ(u.length, UAR_PAGE);
 	CHECK_EQ(u.offset % UAR_PAGE, 0);
-	check_fw_uar(u.page_id, uid);
+	mt_fw_check_owner("uar", u.page_id, uid);
 
 	p1 = map_uar(ctx, u.offset, UAR_PAGE, PROT_READ | PROT_WRITE, &err);
 	CHECK_ERR(err, 0);
