@@ -11,9 +11,7 @@ cd "$ROOT"
 . scripts/stage.sh
 KVER=${KVER:-6.1.0-56-amd64}
 
-KVERS=$KVER stage setup scripts/setup-deps.sh
-stage kernel scripts/get-kernel.sh "$KVER"
-stage build scripts/build.sh "$KVER"
+prepare_kernel "$KVER"
 VM_NAME=bench stage vm scripts/vm/run.sh --kver "$KVER" \
 	--ko "build/obj/$KVER/mlx5x.ko" --timeout 1200 \
 	scripts/vm/guest-bench.sh "${1:-20000}"

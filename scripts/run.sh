@@ -11,8 +11,6 @@ cd "$ROOT"
 . scripts/stage.sh
 KVER=${KVER:-6.1.0-56-amd64}
 
-KVERS=$KVER stage setup scripts/setup-deps.sh
-stage kernel scripts/get-kernel.sh "$KVER"
-stage build scripts/build.sh "$KVER"
+prepare_kernel "$KVER"
 stage vm scripts/vm/run.sh --kver "$KVER" --ko "build/obj/$KVER/mlx5x.ko" \
 	--timeout 600 scripts/vm/guest-demo.sh

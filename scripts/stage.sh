@@ -12,3 +12,11 @@ stage() {
 		'BEGIN { printf "=== stage %s: %s in %.1fs\n", n, rc ? "FAILED (rc " rc ")" : "ok", b - a }'
 	return "$rc"
 }
+
+# setup, kernel and build stages for one kernel: what precedes a VM run.
+prepare_kernel() {
+	local kver=$1
+	KVERS=$kver stage setup scripts/setup-deps.sh
+	stage kernel scripts/get-kernel.sh "$kver"
+	stage build scripts/build.sh "$kver"
+}
