@@ -68,7 +68,6 @@ struct mlx5x_ucontext {
 	u16 devx_uid;		/* 0: DEVX not enabled for this context */
 	u32 tdn;
 	u8 cqe_version;
-	u64 lib_caps;
 };
 
 struct mlx5x_pd {

@@ -97,7 +97,6 @@ int mlx5x_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 
 	uctx->cqe_version = min_t(u8, req.max_cqe_version,
 				  MLX5X_CAP_GEN(dev, cqe_version));
-	uctx->lib_caps = req.lib_caps;
 	mlx5x_fill_ucontext_resp(uctx, &resp);
 	resp.response_length = min_t(size_t, udata->outlen, sizeof(resp));
 	err = ib_copy_to_udata(udata, &resp, resp.response_length);
