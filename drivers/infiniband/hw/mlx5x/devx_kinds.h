@@ -1,61 +1,126 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * What the DEVX object methods know of each firmware object kind: the
- * command that creates it, where the created id is, the command that
- * destroys it, and which modify/query commands name it and where.
+ * command that creates it, the fields that name a created object, the
+ * command that destroys it, and which modify/query commands name it and
+ * where.  The tables themselves are data, one file per area
+ * (devx_kinds_*.c); devx_kinds.c looks them up.
  */
 #ifndef MLX5X_DEVX_KINDS_H
 #define MLX5X_DEVX_KINDS_H
 
 #include <linux/types.h>
+#include "prm.h"
 
 /* Largest destroy mailbox any kind needs, in bytes. */
-#define MLX5X_DEVX_DINBOX_BYTES	16
+#define MLX5X_DEVX_DINBOX_BYTES	64
+/* Most fields that together name one object (table type, table, index). */
+#define MLX5X_DEVX_KEYS		3
 
 /**
  * struct mlx5x_field - a field of a mailbox, by bit offset and width
  * @off: bit offset
- * @bits: width, at most 32
+ * @bits: width, at most 32; 0: no field
  */
 struct mlx5x_field {
 	u16 off;
 	u8 bits;
 };
 
+enum mlx5x_key_src {
+	MLX5X_KEY_NONE,
+	MLX5X_KEY_IN,	/* from the create command's input */
+	MLX5X_KEY_OUT,	/* from its output */
+};
+
+/**
+ * struct mlx5x_devx_key - one field naming a created object
+ * @src: where the create command holds it
+ * @create: its position there
+ * @destroy: where the destroy command's input takes it
+ */
+struct mlx5x_devx_key {
+	u8 src;
+	struct mlx5x_field create;
+	struct mlx5x_field destroy;
+};
+
 /**
  * struct mlx5x_devx_kind - one kind of object DEVX may create
  * @name: for logs
  * @create_op: its create opcode
+ * @create_op_mod: the op_mod the create command must carry (an opcode
+ *		   whose other op_mods modify an existing object)
  * @destroy_op: its destroy opcode
- * @out_id: where the create command's output holds the new id
- * @destroy_id: where the destroy command's input takes it
  * @destroy_inlen: length of the destroy input mailbox
+ * @key: the fields naming an object; key[0] is its id
  */
 struct mlx5x_devx_kind {
 	const char *name;
 	u16 create_op;
+	u16 create_op_mod;
 	u16 destroy_op;
-	struct mlx5x_field out_id;
-	struct mlx5x_field destroy_id;
 	u16 destroy_inlen;
+	struct mlx5x_devx_key key[MLX5X_DEVX_KEYS];
 };
 
 /**
  * struct mlx5x_devx_op - a modify or query command and the object it names
  * @opcode: the command
  * @kind: the kind of object it applies to
- * @id: where its input names the object
+ * @key: where its input holds each of the kind's keys (bits 0: that key
+ *	 is not in this command)
  * @modify: it changes the object (else it only reads it)
  */
 struct mlx5x_devx_op {
 	u16 opcode;
 	const struct mlx5x_devx_kind *kind;
-	struct mlx5x_field id;
+	struct mlx5x_field key[MLX5X_DEVX_KEYS];
 	bool modify;
 };
 
-const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(u16 opcode);
-const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode);
+/**
+ * struct mlx5x_devx_kind_set - the kinds and commands of one area
+ * @kinds: object kinds
+ * @nkinds: how many
+ * @ops: modify and query commands
+ * @nops: how many
+ */
+struct mlx5x_devx_kind_set {
+	const struct mlx5x_devx_kind *kinds;
+	unsigned int nkinds;
+	const struct mlx5x_devx_op *ops;
+	unsigned int nops;
+};
+
+#define MLX5X_FIELD(typ, fld) {						\
+	.off = PRM_BIT_OFF(typ, fld), .bits = PRM_BIT_SZ(typ, fld) }
+
+/* Key of a kind: ctyp.cfld of the create input or output, dtyp.dfld. */
+#define MLX5X_KEY_FROM_OUT(ctyp, cfld, dtyp, dfld) {			\
+	.src = MLX5X_KEY_OUT, .create = MLX5X_FIELD(ctyp, cfld),	\
+	.destroy = MLX5X_FIELD(dtyp, dfld) }
+#define MLX5X_KEY_FROM_IN(ctyp, cfld, dtyp, dfld) {			\
+	.src = MLX5X_KEY_IN, .create = MLX5X_FIELD(ctyp, cfld),	\
+	.destroy = MLX5X_FIELD(dtyp, dfld) }
+
+/* A kind destroyed by dtyp, named by the keys that follow. */
+#define MLX5X_KIND(nm, cop, dop, dtyp, ...) {				\
+	.name = (nm), .create_op = (cop), .destroy_op = (dop),		\
+	.destroy_inlen = PRM_BYTES(dtyp) +				\
+		BUILD_BUG_ON_ZERO(PRM_BYTES(dtyp) >			\
+				  MLX5X_DEVX_DINBOX_BYTES),		\
+	.key = { __VA_ARGS__ } }
+
+/* A command of kind kp (a pointer), the kind's keys at the fields given. */
+#define MLX5X_OP(opc, kp, mod, ...) {					\
+	.opcode = (opc), .kind = (kp), .modify = (mod),			\
+	.key = { __VA_ARGS__ } }
+
+extern const struct mlx5x_devx_kind_set mlx5x_devx_basic_kinds;
+
+const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(const void *in);
+const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode, bool modify);
 
 struct mlx5x_dev;
 struct ib_uobject;
@@ -64,10 +129,21 @@ struct ib_uobject;
 struct mlx5x_devx_obj {
 	struct mlx5x_dev *dev;
 	const struct mlx5x_devx_kind *kind;
-	u32 id;
+	u32 key[MLX5X_DEVX_KEYS];
 	u32 dinlen;
 	u32 dinbox[MLX5X_DEVX_DINBOX_BYTES / 4];
 };
+
+/* A field is inside a mailbox of len bytes. */
+static inline bool mlx5x_field_in(const struct mlx5x_field *f, size_t len)
+{
+	return f->off + f->bits <= len * 8;
+}
+
+static inline u32 mlx5x_field_get(const void *p, const struct mlx5x_field *f)
+{
+	return prm_get_bits(p, f->off, f->bits);
+}
 
 int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 			 size_t inlen, bool modify);

@@ -14,28 +14,54 @@
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>
 
-/* A field is inside a mailbox of len bytes. */
-static bool mlx5x_field_in(const struct mlx5x_field *f, size_t len)
-{
-	return f->off + f->bits <= len * 8;
-}
-
-static u32 mlx5x_field_get(const void *p, const struct mlx5x_field *f)
-{
-	return prm_get_bits(p, f->off, f->bits);
-}
-
 static void mlx5x_devx_build_destroy(struct mlx5x_devx_obj *obj, u16 uid)
 {
 	const struct mlx5x_devx_kind *kind = obj->kind;
+	unsigned int k;
 
 	BUILD_BUG_ON(sizeof(obj->dinbox) < PRM_CMD_HDR_BYTES);
 	memset(obj->dinbox, 0, sizeof(obj->dinbox));
 	obj->dinlen = kind->destroy_inlen;
 	prm_set_bits(obj->dinbox, 0, 16, kind->destroy_op);
 	prm_in_set_uid(obj->dinbox, uid);
-	prm_set_bits(obj->dinbox, kind->destroy_id.off, kind->destroy_id.bits,
-		     obj->id);
+	for (k = 0; k < MLX5X_DEVX_KEYS; k++)
+		if (kind->key[k].src != MLX5X_KEY_NONE)
+			prm_set_bits(obj->dinbox, kind->key[k].destroy.off,
+				     kind->key[k].destroy.bits, obj->key[k]);
+}
+
+/* Every key lies inside the mailbox it is read from. */
+static bool mlx5x_devx_keys_fit(const struct mlx5x_devx_kind *kind,
+				size_t inlen, size_t outlen)
+{
+	unsigned int k;
+
+	for (k = 0; k < MLX5X_DEVX_KEYS; k++) {
+		const struct mlx5x_devx_key *key = &kind->key[k];
+
+		if (key->src == MLX5X_KEY_IN &&
+		    !mlx5x_field_in(&key->create, inlen))
+			return false;
+		if (key->src == MLX5X_KEY_OUT &&
+		    !mlx5x_field_in(&key->create, outlen))
+			return false;
+	}
+	return true;
+}
+
+static void mlx5x_devx_read_keys(struct mlx5x_devx_obj *obj, const void *in,
+				 const void *out)
+{
+	unsigned int k;
+
+	for (k = 0; k < MLX5X_DEVX_KEYS; k++) {
+		const struct mlx5x_devx_key *key = &obj->kind->key[k];
+
+		if (key->src != MLX5X_KEY_NONE)
+			obj->key[k] = mlx5x_field_get(
+				key->src == MLX5X_KEY_IN ? in : out,
+				&key->create);
+	}
 }
 
 static int mlx5x_devx_destroy(struct mlx5x_devx_obj *obj)
@@ -47,7 +73,7 @@ static int mlx5x_devx_destroy(struct mlx5x_devx_obj *obj)
 			     sizeof(out));
 	if (err == -EREMOTEIO) {
 		ibdev_dbg(&obj->dev->ib, "destroy %s 0x%x: status 0x%x syndrome 0x%x\n",
-			  obj->kind->name, obj->id, prm_out_status(out),
+			  obj->kind->name, obj->key[0], prm_out_status(out),
 			  prm_out_syndrome(out));
 		return mlx5x_cmd_errno(out);
 	}
@@ -74,10 +100,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	kind = mlx5x_devx_kind_of_create(prm_in_opcode(in));
-	if (!kind)
-		return -EINVAL;
-	if (!mlx5x_field_in(&kind->out_id, outlen))
+	kind = mlx5x_devx_kind_of_create(in);
+	if (!kind || !mlx5x_devx_keys_fit(kind, inlen, outlen))
 		return -EINVAL;
 
 	out = uverbs_zalloc(attrs, outlen);
@@ -99,7 +123,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 			err = -EFAULT;
 		goto err_free;
 	}
-	obj->id = mlx5x_field_get(out, &kind->out_id);
+	mlx5x_devx_read_keys(obj, in, out);
 	mlx5x_devx_build_destroy(obj, uctx->devx_uid);
 
 	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out,
@@ -131,16 +155,23 @@ int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 {
 	const struct mlx5x_devx_op *op;
 	struct mlx5x_devx_obj *obj;
+	unsigned int k;
 
 	if (uobj_get_object_id(uobj) != MLX5_IB_OBJECT_DEVX_OBJ)
 		return -EINVAL;
 	obj = uobj->object;
-	op = mlx5x_devx_op_of(prm_in_opcode(in));
-	if (!op || op->modify != modify || op->kind != obj->kind)
+	op = mlx5x_devx_op_of(prm_in_opcode(in), modify);
+	if (!op || op->kind != obj->kind)
 		return -EINVAL;
-	if (!mlx5x_field_in(&op->id, inlen) ||
-	    mlx5x_field_get(in, &op->id) != obj->id)
-		return -EINVAL;
+	for (k = 0; k < MLX5X_DEVX_KEYS; k++) {
+		const struct mlx5x_field *f = &op->key[k];
+
+		if (!f->bits)
+			continue;
+		if (!mlx5x_field_in(f, inlen) ||
+		    mlx5x_field_get(in, f) != obj->key[k])
+			return -EINVAL;
+	}
 	return 0;
 }
 
