@@ -136,6 +136,21 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_EQ] = SIM_CAP_GEN(sim, max_num_eqs);
 	sim->max_id[SIM_OBJ_TD] =
 		1U << SIM_CAP_GEN(sim, log_max_transport_domain);
+	sim->max_id[SIM_OBJ_MKEY] = 1U << SIM_CAP_GEN(sim, log_max_mkey);
+	sim->max_id[SIM_OBJ_CQ] = 1U << SIM_CAP_GEN(sim, log_max_cq);
+	sim->max_id[SIM_OBJ_QP] = 1U << SIM_CAP_GEN(sim, log_max_qp);
+	sim->max_id[SIM_OBJ_RQ] = 1U << SIM_CAP_GEN(sim, log_max_rq);
+	sim->max_id[SIM_OBJ_SQ] = 1U << SIM_CAP_GEN(sim, log_max_sq);
+	sim->max_id[SIM_OBJ_TIR] = 1U << SIM_CAP_GEN(sim, log_max_tir);
+	sim->max_id[SIM_OBJ_TIS] = 1U << SIM_CAP_GEN(sim, log_max_tis);
+	sim->max_id[SIM_OBJ_RQT] = 1U << SIM_CAP_GEN(sim, log_max_rqt);
+	/* ids of these are firmware's own: 24 bits, as in their mailboxes */
+	sim->max_id[SIM_OBJ_FLOW_TABLE] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_FLOW_GROUP] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_FTE] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_MODIFY_HDR] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_PKT_REFORMAT] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_GENERAL] = BIT(24) - 1;
 	return 0;
 }
 

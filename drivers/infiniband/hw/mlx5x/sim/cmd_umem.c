@@ -17,6 +17,40 @@ void sim_umem_release(struct sim_obj *obj)
 	kvfree(container_of(obj, struct sim_umem, obj)->mtt);
 }
 
+/**
+ * sim_umem_ref() - reference a umem as the buffer of another object
+ * @sim: the model
+ * @ctx: the command creating that object
+ * @id: umem id it names
+ * @offset: where its buffer starts in the umem, in bytes
+ * @len: how many bytes it needs
+ * @umemp: the umem; drop with sim_obj_put(&umem->obj)
+ *
+ * The umem must belong to the command's context and hold the whole range.
+ *
+ * Return: a PRM status.
+ */
+u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
+		u64 offset, u64 len, struct sim_umem **umemp)
+{
+	struct sim_umem *umem;
+	struct sim_obj *obj;
+	u64 end, size;
+	u8 status;
+
+	status = sim_obj_ref(sim, ctx, SIM_OBJ_UMEM, id, &obj);
+	if (status)
+		return status;
+	umem = container_of(obj, struct sim_umem, obj);
+	size = (umem->nmtt << umem->log_page) - umem->page_offset;
+	if (!len || check_add_overflow(offset, len, &end) || end > size) {
+		sim_obj_put(obj);
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	}
+	*umemp = umem;
+	return PRM_STAT_OK;
+}
+
 static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const void *um = PRM_ADDR(create_umem_in, ctx->in, umem);

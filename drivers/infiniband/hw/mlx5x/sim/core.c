@@ -8,7 +8,7 @@
 #include <linux/string.h>
 #include "sim_priv.h"
 
-static const struct sim_cmd_set *const sim_cmd_sets[] = {
+const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_caps_cmds,
 	&sim_uctx_cmds,
 	&sim_pd_cmds,
@@ -17,6 +17,8 @@ static const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_counter_cmds,
 	&sim_umem_cmds,
 };
+
+const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);
 
 static const struct sim_cmd *sim_find_cmd(u16 opcode)
 {

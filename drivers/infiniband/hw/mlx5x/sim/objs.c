@@ -14,9 +14,23 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_Q_COUNTER] = { "q_counter", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_FLOW_COUNTER] = { "flow_counter", 1,
 				   sizeof(struct sim_flow_counter) },
-	[SIM_OBJ_EQ] = { "eq", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_EQ] = { "eq", 1, sizeof(struct sim_obj), .shared = true },
 	[SIM_OBJ_UMEM] = { "umem", 1, sizeof(struct sim_umem),
 			   sim_umem_release },
+	[SIM_OBJ_FLOW_TABLE] = { "flow_table", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_FLOW_GROUP] = { "flow_group", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_FTE] = { "fte", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_MODIFY_HDR] = { "modify_hdr", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_PKT_REFORMAT] = { "pkt_reformat", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_MKEY] = { "mkey", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_CQ] = { "cq", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_RQ] = { "rq", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_SQ] = { "sq", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_RQT] = { "rqt", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_obj) },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)
@@ -91,6 +105,43 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	*objp = obj;
 	return PRM_STAT_OK;
+}
+
+/**
+ * sim_obj_ref() - take a reference on an object a command names
+ * @sim: the model
+ * @ctx: the command that makes a new or changed object point at it
+ * @type: kind of object
+ * @id: its number
+ * @objp: the object, whose users count now includes the caller
+ *
+ * A context may reference its own objects, and the kernel's objects of a
+ * shared kind; never another context's.  Drop with sim_obj_put().
+ *
+ * Return: a PRM status.
+ */
+u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       enum sim_obj_type type, u32 id, struct sim_obj **objp)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[type], id);
+
+	if (!obj)
+		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
+	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared))
+		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
+	obj->users++;
+	*objp = obj;
+	return PRM_STAT_OK;
+}
+
+/**
+ * sim_obj_put() - drop a reference sim_obj_ref() took
+ * @obj: the object, or NULL
+ */
+void sim_obj_put(struct sim_obj *obj)
+{
+	if (obj && !WARN_ON(!obj->users))
+		obj->users--;
 }
 
 static void sim_obj_free(struct mlx5x_sim *sim, struct sim_obj *obj)
@@ -182,12 +233,28 @@ void sim_objs_destroy_all(struct mlx5x_sim *sim)
 	unsigned long id;
 	int t;
 
+	bool progress = true;
+
 	if (sim->live)
 		pr_err("mlx5x_sim: LEAK: %u firmware objects left at device removal\n",
 		       sim->live);
+	/* referencing objects first, as a driver would destroy them */
+	while (sim->live && progress) {
+		progress = false;
+		for (t = SIM_OBJ_NTYPES - 1; t >= 0; t--)
+			xa_for_each(&sim->objs[t], id, obj)
+				if (!obj->users) {
+					sim_obj_free(sim, obj);
+					progress = true;
+				}
+	}
 	for (t = SIM_OBJ_NTYPES - 1; t >= 0; t--) {
-		xa_for_each(&sim->objs[t], id, obj)
+		xa_for_each(&sim->objs[t], id, obj) {
+			pr_err("mlx5x_sim: %s 0x%x still has %u users\n",
+			       sim_obj_type_name(t), obj->id, obj->users);
+			obj->users = 0;
 			sim_obj_free(sim, obj);
+		}
 		xa_destroy(&sim->objs[t]);
 	}
 }

@@ -17,6 +17,24 @@ enum sim_obj_type {
 	SIM_OBJ_FLOW_COUNTER,
 	SIM_OBJ_EQ,
 	SIM_OBJ_UMEM,
+	/* steering */
+	SIM_OBJ_FLOW_TABLE,
+	SIM_OBJ_FLOW_GROUP,
+	SIM_OBJ_FTE,
+	SIM_OBJ_MODIFY_HDR,
+	SIM_OBJ_PKT_REFORMAT,
+	/* memory keys */
+	SIM_OBJ_MKEY,
+	/* queues and transport */
+	SIM_OBJ_CQ,
+	SIM_OBJ_RQ,
+	SIM_OBJ_SQ,
+	SIM_OBJ_RQT,
+	SIM_OBJ_TIR,
+	SIM_OBJ_TIS,
+	SIM_OBJ_QP,
+	/* general objects (CREATE_GENERAL_OBJECT) */
+	SIM_OBJ_GENERAL,
 	SIM_OBJ_NTYPES,
 };
 
@@ -26,7 +44,7 @@ enum sim_obj_type {
  * @id: its number, unique within the kind (pdn, uar index, uid, ...)
  * @uid: the user context that owns it; 0 is the kernel
  * @users: objects that reference this one; it cannot be destroyed while
- *	   nonzero
+ *	   nonzero.  Take and drop with sim_obj_ref() and sim_obj_put().
  */
 struct sim_obj {
 	enum sim_obj_type type;
@@ -55,11 +73,23 @@ struct sim_umem {
 	u32 page_offset;
 };
 
+/**
+ * struct sim_type_info - what the object table knows of a kind
+ * @name: for debugfs and logs
+ * @min_id: lowest id handed out
+ * @size: of the structure that embeds struct sim_obj
+ * @release: frees what the object holds and drops the references it took
+ *	     (sim_obj_put()); called once, when it is destroyed
+ * @shared: objects of this kind owned by the kernel (uid 0) may be
+ *	    referenced by any context, as firmware lets a user CQ use the
+ *	    kernel's EQ
+ */
 struct sim_type_info {
 	const char *name;
-	u32 min_id;	/* lowest id handed out */
-	size_t size;	/* of the structure that embeds struct sim_obj */
-	void (*release)(struct sim_obj *obj);	/* frees what it holds */
+	u32 min_id;
+	size_t size;
+	void (*release)(struct sim_obj *obj);
+	bool shared;
 };
 
 /* Syndromes: each names the check that refused the command. */
@@ -178,6 +208,10 @@ struct sim_cmd_set {
 	unsigned int count;
 };
 
+/* Every command set, as the dispatcher walks them. */
+extern const struct sim_cmd_set *const sim_cmd_sets[];
+extern const unsigned int sim_n_cmd_sets;
+
 extern const struct sim_cmd_set sim_caps_cmds;
 extern const struct sim_cmd_set sim_uctx_cmds;
 extern const struct sim_cmd_set sim_pd_cmds;
@@ -210,10 +244,15 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		  enum sim_obj_type type, u32 id, struct sim_obj **objp);
 u8 sim_obj_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		   enum sim_obj_type type, u32 id);
+u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       enum sim_obj_type type, u32 id, struct sim_obj **objp);
+void sim_obj_put(struct sim_obj *obj);
 
 /* cmd_uar.c, cmd_umem.c */
 void sim_uar_release(struct sim_obj *obj);
 void sim_umem_release(struct sim_obj *obj);
+u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
+		u64 offset, u64 len, struct sim_umem **umemp);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
 

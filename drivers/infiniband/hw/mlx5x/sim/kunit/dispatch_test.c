@@ -255,19 +255,13 @@ static void sk_fault_spares_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
 }
 
-/* The command sets sim_priv.h declares, as the dispatcher walks them. */
-static const struct sim_cmd_set *const sk_sets[] = {
-	&sim_caps_cmds, &sim_uctx_cmds, &sim_pd_cmds, &sim_uar_cmds,
-	&sim_vport_cmds, &sim_counter_cmds, &sim_umem_cmds,
-};
-
 static unsigned int sk_opcode_entries(u16 opcode)
 {
 	unsigned int s, i, n = 0;
 
-	for (s = 0; s < ARRAY_SIZE(sk_sets); s++)
-		for (i = 0; i < sk_sets[s]->count; i++)
-			n += sk_sets[s]->cmds[i].opcode == opcode;
+	for (s = 0; s < sim_n_cmd_sets; s++)
+		for (i = 0; i < sim_cmd_sets[s]->count; i++)
+			n += sim_cmd_sets[s]->cmds[i].opcode == opcode;
 	return n;
 }
 
@@ -305,9 +299,9 @@ static void sk_cmd_table(struct kunit *test)
 {
 	unsigned int s, i;
 
-	for (s = 0; s < ARRAY_SIZE(sk_sets); s++)
-		for (i = 0; i < sk_sets[s]->count; i++)
-			sk_check_cmd(test, &sk_sets[s]->cmds[i]);
+	for (s = 0; s < sim_n_cmd_sets; s++)
+		for (i = 0; i < sim_cmd_sets[s]->count; i++)
+			sk_check_cmd(test, &sim_cmd_sets[s]->cmds[i]);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
