@@ -30,6 +30,9 @@ clean:
 check:
 	scripts/check.sh $(KDIR)
 
+prm-fields:
+	scripts/prm-fields.sh
+
 setup:
 	scripts/setup-deps.sh
 
@@ -49,4 +52,4 @@ install: module
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
-.PHONY: all module clean check setup run test bench docs install
+.PHONY: all module clean check prm-fields setup run test bench docs install

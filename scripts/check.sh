@@ -34,5 +34,11 @@ if ! (cd "$ROOT" && "$CP" --no-tree -q --show-types \
 	echo "check: checkpatch findings above"
 	fail=1
 fi
+# the selftests' PRM field table is what 6.1's mlx5_ifc.h says
+if ! "$ROOT/scripts/prm-fields.sh" --check; then
+	echo "check: the selftests' mlx5x_prm.h is stale: make prm-fields"
+	fail=1
+fi
+
 ((fail == 0)) && echo "check: sparse and checkpatch clean (${#files[@]} files)"
 exit $fail
