@@ -5,6 +5,8 @@
 # programs into build/selftests (SELFTESTS_BIN overrides).
 # Last line: "selftests: N passed, N failed, N skipped", over the programs
 # and the runner's own checks; each program's TAP is printed as it runs.
+# Usage: guest-selftests.sh [PROGRAM...]: only those programs, and none of
+# the runner's checks (for iterating on a few tests).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,6 +15,8 @@ BIN=${SELFTESTS_BIN:-$ROOT/build/selftests}
 TIMEOUT=$(sed -n 's/^timeout=//p' "$SRC/settings")
 TESTS=$(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' "$SRC/Makefile" |
 	sed 's/^TEST_GEN_PROGS :=//; s/\\//g')
+ONLY=$#
+(($#)) && TESTS=$*
 pass=0 fail=0 skip=0
 
 result() {	# NAME RC
@@ -55,6 +59,11 @@ for t in $TESTS; do
 done
 awk -v a="$t0" -v b="$EPOCHREALTIME" -v p="$pass" -v f="$fail" -v s="$skip" \
 	'BEGIN { printf "# programs: %d passed, %d failed, %d skipped in %.1fs\n", p, f, s, b - a }'
+if ((ONLY)); then
+	echo "selftests: $pass passed, $fail failed, $skip skipped"
+	((fail == 0))
+	exit
+fi
 
 # A second device on another netdev works alongside the first; a netdev
 # serves one device only.
