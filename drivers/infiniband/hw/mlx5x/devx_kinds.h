@@ -16,6 +16,8 @@
 #define MLX5X_DEVX_DINBOX_BYTES	64
 /* Most fields that together name one object (table type, table, index). */
 #define MLX5X_DEVX_KEYS		3
+/* Most bits the kernel forces in one create mailbox. */
+#define MLX5X_DEVX_FORCE	3
 
 /**
  * struct mlx5x_field - a field of a mailbox, by bit offset and width
@@ -54,6 +56,9 @@ struct mlx5x_devx_key {
  * @destroy_op: its destroy opcode
  * @destroy_inlen: length of the destroy input mailbox
  * @key: the fields naming an object; key[0] is its id
+ * @force: one-bit fields of the create input the kernel sets before the
+ *	   command runs (the umem_valid bits: a process's buffers are always
+ *	   named by umem, never by raw addresses); bits 0: none
  */
 struct mlx5x_devx_kind {
 	const char *name;
@@ -62,6 +67,7 @@ struct mlx5x_devx_kind {
 	u16 destroy_op;
 	u16 destroy_inlen;
 	struct mlx5x_devx_key key[MLX5X_DEVX_KEYS];
+	struct mlx5x_field force[MLX5X_DEVX_FORCE];
 };
 
 /**
@@ -104,13 +110,25 @@ struct mlx5x_devx_kind_set {
 	.src = MLX5X_KEY_IN, .create = MLX5X_FIELD(ctyp, cfld),	\
 	.destroy = MLX5X_FIELD(dtyp, dfld) }
 
-/* A kind destroyed by dtyp, named by the keys that follow. */
-#define MLX5X_KIND(nm, cop, dop, dtyp, ...) {				\
+/*
+ * The initializers of a kind created by cop, destroyed by dop with a dtyp
+ * mailbox; inside braces, followed by .key = { ... } and MLX5X_FORCE():
+ *	{ MLX5X_KIND_OPS("cq", ..., destroy_cq_in),
+ *	  .key = { MLX5X_KEY_FROM_OUT(...) },
+ *	  MLX5X_FORCE(MLX5X_FIELD(create_cq_in, cq_umem_valid)) }
+ */
+#define MLX5X_KIND_OPS(nm, cop, dop, dtyp)				\
 	.name = (nm), .create_op = (cop), .destroy_op = (dop),		\
 	.destroy_inlen = PRM_BYTES(dtyp) +				\
 		BUILD_BUG_ON_ZERO(PRM_BYTES(dtyp) >			\
-				  MLX5X_DEVX_DINBOX_BYTES),		\
-	.key = { __VA_ARGS__ } }
+				  MLX5X_DEVX_DINBOX_BYTES)
+
+/* Bits of the create input the kernel sets to 1. */
+#define MLX5X_FORCE(...)	.force = { __VA_ARGS__ }
+
+/* A kind destroyed by dtyp, named by the keys that follow. */
+#define MLX5X_KIND(nm, cop, dop, dtyp, ...) {				\
+	MLX5X_KIND_OPS(nm, cop, dop, dtyp), .key = { __VA_ARGS__ } }
 
 /* A command of kind kp (a pointer), the kind's keys at the fields given. */
 #define MLX5X_OP(opc, kp, mod, ...) {					\

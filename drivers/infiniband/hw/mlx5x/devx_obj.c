@@ -49,6 +49,24 @@ static bool mlx5x_devx_keys_fit(const struct mlx5x_devx_kind *kind,
 	return true;
 }
 
+/* Set the bits the kind forces, once the mailbox is known to hold them. */
+static bool mlx5x_devx_force(const struct mlx5x_devx_kind *kind, void *in,
+			     size_t inlen)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5X_DEVX_FORCE; i++) {
+		const struct mlx5x_field *f = &kind->force[i];
+
+		if (!f->bits)
+			continue;
+		if (!mlx5x_field_in(f, inlen))
+			return false;
+		prm_set_bits(in, f->off, f->bits, 1);
+	}
+	return true;
+}
+
 static void mlx5x_devx_read_keys(struct mlx5x_devx_obj *obj, const void *in,
 				 const void *out)
 {
@@ -101,7 +119,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
 	kind = mlx5x_devx_kind_of_create(in);
-	if (!kind || !mlx5x_devx_keys_fit(kind, inlen, outlen))
+	if (!kind || !mlx5x_devx_keys_fit(kind, inlen, outlen) ||
+	    !mlx5x_devx_force(kind, in, inlen))
 		return -EINVAL;
 
 	out = uverbs_zalloc(attrs, outlen);
