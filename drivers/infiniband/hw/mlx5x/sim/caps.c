@@ -185,7 +185,7 @@ static u8 sim_query_hca_cap(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 
 static const struct sim_cmd sim_caps_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_QUERY_HCA_CAP, "QUERY_HCA_CAP", query_hca_cap_in,
-		query_hca_cap_out, false, sim_query_hca_cap),
+		query_hca_cap_out, true, sim_query_hca_cap),
 };
 
 const struct sim_cmd_set sim_caps_cmds = {

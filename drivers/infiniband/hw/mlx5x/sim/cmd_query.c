@@ -40,10 +40,10 @@ static u8 sim_query_nic_vport_context(struct mlx5x_sim *sim,
 
 static const struct sim_cmd sim_vport_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_QUERY_ADAPTER, "QUERY_ADAPTER", query_adapter_in,
-		query_adapter_out, false, sim_query_adapter),
+		query_adapter_out, true, sim_query_adapter),
 	SIM_CMD(MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT, "QUERY_NIC_VPORT_CONTEXT",
 		query_nic_vport_context_in, query_nic_vport_context_out,
-		false, sim_query_nic_vport_context),
+		true, sim_query_nic_vport_context),
 };
 
 const struct sim_cmd_set sim_vport_cmds = {

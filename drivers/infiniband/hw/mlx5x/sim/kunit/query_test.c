@@ -285,11 +285,48 @@ static void sk_query_vport_other(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 }
 
+/*
+ * The queries a context without DEVX may run still name a context: the
+ * kernel's (0) or a live one; any other uid is refused as for any command.
+ */
+static void sk_query_uid_checked(struct kunit *test)
+{
+	static const u16 ops[] = {
+		MLX5_CMD_OP_QUERY_HCA_CAP, MLX5_CMD_OP_QUERY_ADAPTER,
+		MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT,
+	};
+	size_t outlen = PRM_BYTES(query_hca_cap_out);
+	void *in = SK_MBOX(test, query_hca_cap_in);
+	void *out = sk_mbox(test, outlen);
+	u16 uid = sk_new_uctx(test);
+	unsigned int i;
+
+	BUILD_BUG_ON(PRM_BYTES(query_adapter_out) > PRM_BYTES(query_hca_cap_out));
+	BUILD_BUG_ON(PRM_BYTES(query_nic_vport_context_out) >
+		     PRM_BYTES(query_hca_cap_out));
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		PRM_SET(query_hca_cap_in, in, opcode, ops[i]);
+		prm_in_set_uid(in, uid + 1);
+		KUNIT_EXPECT_EQ_MSG(test, sk_exec(test, in,
+						  PRM_BYTES(query_hca_cap_in),
+						  out, outlen),
+				    PRM_STAT_BAD_PARAM, "opcode 0x%x", ops[i]);
+		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_UID);
+		prm_in_set_uid(in, uid);
+		KUNIT_EXPECT_EQ_MSG(test, sk_exec(test, in,
+						  PRM_BYTES(query_hca_cap_in),
+						  out, outlen),
+				    PRM_STAT_OK, "opcode 0x%x", ops[i]);
+	}
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+}
+
 static struct kunit_case sk_query_cases[] = {
 	KUNIT_CASE(sk_query_adapter),
 	KUNIT_CASE(sk_query_vport_context),
 	KUNIT_CASE(sk_query_vport_params),
 	KUNIT_CASE(sk_query_vport_other),
+	KUNIT_CASE(sk_query_uid_checked),
 	{}
 };
 
