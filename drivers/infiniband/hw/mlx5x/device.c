@@ -127,6 +127,8 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	struct ib_device *ib = &dev->ib;
 	int err;
 
+	mutex_init(&dev->uctx_lock);
+	INIT_LIST_HEAD(&dev->uctx_list);
 	err = mlx5x_dev_probe_fw(dev);
 	if (err)
 		goto err_fw;

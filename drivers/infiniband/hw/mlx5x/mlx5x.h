@@ -58,6 +58,8 @@ struct mlx5x_dev {
 	__be64 sys_image_guid;
 	u16 whitelist_uid;		/* for query commands of non-DEVX users */
 	struct dentry *dbg;
+	struct mutex uctx_lock;		/* protects uctx_list */
+	struct list_head uctx_list;	/* open user contexts, for debugfs */
 };
 
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
@@ -68,6 +70,9 @@ struct mlx5x_ucontext {
 	u16 devx_uid;		/* 0: DEVX not enabled for this context */
 	u32 tdn;
 	u8 cqe_version;
+	struct list_head node;	/* on the device's uctx_list */
+	pid_t pid;		/* of the process that opened it */
+	char comm[TASK_COMM_LEN];
 };
 
 struct mlx5x_pd {
@@ -167,6 +172,7 @@ extern const struct uapi_definition mlx5x_ucontext_defs[];
 
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;
+void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
 
 /* sim_backend.c */
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);

@@ -136,8 +136,7 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 		ib_dealloc_device(&dev->ib);
 		return err;
 	}
-	dev->dbg = debugfs_create_dir(dev_name(&dev->ib.dev),
-				      mlx5x_debugfs_root);
+	mlx5x_dev_debugfs_init(dev);
 	mlx5x_sim_debugfs_init(sim, dev->dbg);
 	return 0;
 }

@@ -102,6 +102,12 @@ int mlx5x_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 	err = ib_copy_to_udata(udata, &resp, resp.response_length);
 	if (err)
 		goto err_td;
+
+	uctx->pid = task_tgid_nr(current);
+	get_task_comm(uctx->comm, current);
+	mutex_lock(&dev->uctx_lock);
+	list_add_tail(&uctx->node, &dev->uctx_list);
+	mutex_unlock(&dev->uctx_lock);
 	return 0;
 
 err_td:
@@ -117,6 +123,9 @@ void mlx5x_dealloc_ucontext(struct ib_ucontext *ibuctx)
 	struct mlx5x_ucontext *uctx = to_mucontext(ibuctx);
 	struct mlx5x_dev *dev = to_mdev(ibuctx->device);
 
+	mutex_lock(&dev->uctx_lock);
+	list_del(&uctx->node);
+	mutex_unlock(&dev->uctx_lock);
 	mlx5x_td_free(dev, uctx->devx_uid, uctx->tdn);
 	if (uctx->devx_uid)
 		mlx5x_uctx_destroy(dev, uctx->devx_uid);
