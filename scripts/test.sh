@@ -27,6 +27,7 @@ done
 stage check scripts/check.sh "/usr/src/linux-headers-${KVERS%% *}"
 stage kunit scripts/kunit.sh | tee build/logs/kunit-summary.log
 stage docs scripts/docs.sh
+stage cli make -s -C userspace/cli OUTPUT="$ROOT/build" check | tee -a "$summary"
 stage dkms scripts/dkms-test.sh
 for k in $KVERS; do
 	VM_NAME="test-$k" stage "vm-$k" scripts/vm/run.sh --kver "$k" \
@@ -36,7 +37,7 @@ done
 awk -v a="$t0" -v b="$EPOCHREALTIME" \
 	'BEGIN { printf "=== all stages ok in %.1fs\n", b - a }'
 grep -E '^kunit: [0-9]+ passed' build/logs/kunit-summary.log >>"$summary" || true
-awk '/^(total|kunit): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+awk '/^(total|kunit|cli): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $2; f += $4; s += $6 }
      END { printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$summary"

@@ -49,6 +49,13 @@ else
 	tally 0 1 0
 fi
 
+echo "# the mlx5x command on the live device"
+"$ROOT/userspace/cli/test-cli.sh" --live "$ROOT/build/mlx5x" \
+	"$ROOT/build/selftests/hold_ctx" mlx5x_0 >"$log" 2>&1
+cat "$log"
+tally "$(grep -cE '^ok [0-9]+ ' "$log")" "$(grep -cE '^not ok [0-9]+ ' "$log")" 0
+grep -q '^cli: .* 0 failed' "$log" || { echo "not ok - cli live"; tally 0 1 0; }
+
 echo "# rdma-core tests that must pass on the simulated device"
 "$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar >"$log" 2>&1
