@@ -405,7 +405,7 @@ static int cmd_devices(void)
 	return 0;
 }
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: mlx5x [-d DEV] [--json] COMMAND\n"
@@ -451,17 +451,17 @@ int main(int argc, char **argv)
 			want_type = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 2;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1) {
-		usage(stderr);
+		print_help(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[0], "devices"))
@@ -478,6 +478,6 @@ int main(int argc, char **argv)
 	else
 		rc = 2;
 	if (rc == 2)
-		usage(stderr);
+		print_help(stderr);
 	return rc;
 }
