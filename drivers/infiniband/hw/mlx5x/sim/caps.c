@@ -6,6 +6,7 @@
  */
 #include <linux/slab.h>
 #include "sim_priv.h"
+#include "general.h"
 
 enum {
 	SIM_CAP_GENERAL		= 0x00,
@@ -123,6 +124,8 @@ int sim_caps_init(struct mlx5x_sim *sim)
 		}
 		if (cp->fill)
 			cp->fill(page);
+		if (cp->type == SIM_CAP_GENERAL)
+			sim_general_caps(page);
 		sim->caps[cp->type] = page;
 	}
 	sim->max_id[SIM_OBJ_UCTX] = 1U << SIM_CAP_GEN(sim, log_max_uctx);

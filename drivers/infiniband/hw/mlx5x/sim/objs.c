@@ -6,6 +6,7 @@
 #include <linux/slab.h>
 #include "sim_priv.h"
 #include "mkey.h"
+#include "general.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
@@ -32,7 +33,8 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
+			      sim_general_release },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)
