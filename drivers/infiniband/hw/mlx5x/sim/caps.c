@@ -124,10 +124,9 @@ int sim_caps_init(struct mlx5x_sim *sim)
 		}
 		if (cp->fill)
 			cp->fill(page);
-		if (cp->type == SIM_CAP_GENERAL)
-			sim_general_caps(page);
 		sim->caps[cp->type] = page;
 	}
+	sim_general_caps(sim->caps[SIM_CAP_GENERAL], sim->caps[SIM_CAP_QOS]);
 	sim->max_id[SIM_OBJ_UCTX] = 1U << SIM_CAP_GEN(sim, log_max_uctx);
 	sim->max_id[SIM_OBJ_PD] = 1U << SIM_CAP_GEN(sim, log_max_pd);
 	sim->max_id[SIM_OBJ_UAR] = 1U << 16;

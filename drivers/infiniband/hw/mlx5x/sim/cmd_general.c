@@ -12,6 +12,7 @@
 
 static const struct sim_gen_type *const sim_gen_types[] = {
 	&sim_gen_match_definer,
+	&sim_gen_flow_meter_aso,
 };
 
 static const struct sim_gen_type *sim_gen_type_of(u16 obj_type)
@@ -27,11 +28,12 @@ static const struct sim_gen_type *sim_gen_type_of(u16 obj_type)
 /**
  * sim_general_caps() - the general object part of the profile
  * @cap: the cmd_hca_cap page
+ * @qos: the QoS capability page (flow meter limits)
  *
  * general_obj_types gets one bit per type of sim_gen_types[], and each
  * type adds its own limits.
  */
-void sim_general_caps(void *cap)
+void sim_general_caps(void *cap, void *qos)
 {
 	size_t off = PRM_BIT_OFF(cmd_hca_cap, general_obj_types);
 	u64 types = 0;
@@ -44,6 +46,7 @@ void sim_general_caps(void *cap)
 	prm_set_bits(cap, off, 32, upper_32_bits(types));
 	prm_set_bits(cap, off + 32, 32, lower_32_bits(types));
 	sim_match_definer_caps(cap);
+	sim_flow_meter_aso_caps(qos);
 }
 
 void sim_general_release(struct sim_obj *obj)
@@ -62,9 +65,13 @@ static u32 sim_general_count(struct mlx5x_sim *sim,
 	unsigned long id;
 	u32 n = 0;
 
-	xa_for_each(&sim->objs[SIM_OBJ_GENERAL], id, obj)
-		if (container_of(obj, struct sim_general, obj)->type == type)
-			n++;
+	xa_for_each(&sim->objs[SIM_OBJ_GENERAL], id, obj) {
+		struct sim_general *gen = container_of(obj, struct sim_general,
+						       obj);
+
+		if (gen->type == type)
+			n += type->weight ? type->weight(gen->priv) : 1;
+	}
 	return n;
 }
 
@@ -143,12 +150,9 @@ static u8 sim_create_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 				SIM_SYND_BAD_INLEN);
 	/* the object does not exist yet: nothing to name */
 	if (PRM_GET(general_obj_in_cmd_hdr, ctx->in, obj_id) ||
-	    PRM_GET(general_obj_in_cmd_hdr, ctx->in, log_obj_range))
+	    (!type->bulk &&
+	     PRM_GET(general_obj_in_cmd_hdr, ctx->in, log_obj_range)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	if (type->max_objs && sim_general_count(sim, type) >=
-			      type->max_objs(sim))
-		return sim_fail(ctx, PRM_STAT_NO_RESOURCES,
-				SIM_SYND_EXHAUSTED);
 	priv = kzalloc(type->priv_size, GFP_KERNEL);
 	if (!priv)
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
@@ -157,18 +161,27 @@ static u8 sim_create_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		kfree(priv);
 		return status;
 	}
-	status = sim_obj_alloc(sim, ctx, SIM_OBJ_GENERAL, &obj);
-	if (status) {
-		if (type->release)
-			type->release(priv);
-		kfree(priv);
-		return status;
+	if (type->max_objs &&
+	    (u64)sim_general_count(sim, type) +
+	    (type->weight ? type->weight(priv) : 1) > type->max_objs(sim)) {
+		status = sim_fail(ctx, PRM_STAT_NO_RESOURCES,
+				  SIM_SYND_EXHAUSTED);
+		goto err_release;
 	}
+	status = sim_obj_alloc(sim, ctx, SIM_OBJ_GENERAL, &obj);
+	if (status)
+		goto err_release;
 	gen = container_of(obj, struct sim_general, obj);
 	gen->type = type;
 	gen->priv = priv;
 	PRM_SET(general_obj_out_cmd_hdr, ctx->out, obj_id, obj->id);
 	return PRM_STAT_OK;
+
+err_release:
+	if (type->release)
+		type->release(priv);
+	kfree(priv);
+	return status;
 }
 
 static u8 sim_query_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)

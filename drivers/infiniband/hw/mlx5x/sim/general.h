@@ -30,7 +30,10 @@ struct sim_general {
  * @create_inlen: smallest create mailbox, header and object context
  * @query_outlen: smallest query output, header and object context
  * @priv_size: bytes of state kept per object
+ * @bulk: one create makes 1 << log_obj_range of them (@create checks
+ *	  log_obj_range); else log_obj_range must be 0
  * @max_objs: how many may exist at once (the profile's limit), or NULL
+ * @weight: how many of that limit one object counts for; NULL: 1
  * @create: checks the create mailbox and fills @priv; returns a PRM
  *	    status.  It may take references, dropped by @release.
  * @query: writes the object's context into the query output
@@ -43,7 +46,9 @@ struct sim_gen_type {
 	u16 create_inlen;
 	u16 query_outlen;
 	size_t priv_size;
+	bool bulk;
 	u32 (*max_objs)(struct mlx5x_sim *sim);
+	u32 (*weight)(const void *priv);
 	u8 (*create)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		     void *priv);
 	u8 (*query)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
@@ -54,9 +59,10 @@ struct sim_gen_type {
 };
 
 extern const struct sim_gen_type sim_gen_match_definer;
+extern const struct sim_gen_type sim_gen_flow_meter_aso;
 
 void sim_general_release(struct sim_obj *obj);
-void sim_general_caps(void *cap);
+void sim_general_caps(void *cap, void *qos);
 u8 sim_general_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		   u16 obj_type, u32 id, struct sim_general **genp);
 
@@ -69,5 +75,12 @@ struct sim_match_definer {
 #define SIM_MAX_MATCH_DEFINERS	64
 
 void sim_match_definer_caps(void *cap);
+
+/* gen_flow_meter_aso.c */
+#define SIM_METER_ASO_GRANULARITY	0	/* log2, per object */
+#define SIM_METER_ASO_MAX_ALLOC		8	/* log2, per object */
+#define SIM_METER_ASO_MAX		16	/* log2, all together */
+
+void sim_flow_meter_aso_caps(void *qos);
 
 #endif /* MLX5X_SIM_GENERAL_H */

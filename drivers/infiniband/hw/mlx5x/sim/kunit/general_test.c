@@ -72,6 +72,14 @@ static u8 sk_gen_cmd(struct kunit *test, u16 opcode, u16 uid, u16 obj_type,
 		       outlen);
 }
 
+static unsigned int sk_users(struct kunit *test, u32 pdn)
+{
+	struct sim_obj *obj = xa_load(&sk_sim(test)->objs[SIM_OBJ_PD], pdn);
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	return obj->users;
+}
+
 static u8 sk_destroy_gen(struct kunit *test, u16 uid, u16 type, u32 id)
 {
 	return sk_gen_cmd(test, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, uid, type,
@@ -90,7 +98,9 @@ static void sk_gen_caps(struct kunit *test)
 					   &cap), PRM_STAT_OK);
 	types = (u64)prm_get_bits(cap, off, 32) << 32 |
 		prm_get_bits(cap, off + 32, 32);
-	KUNIT_EXPECT_EQ(test, types, BIT_ULL(MLX5_OBJ_TYPE_MATCH_DEFINER));
+	KUNIT_EXPECT_EQ(test, types,
+			BIT_ULL(MLX5_OBJ_TYPE_MATCH_DEFINER) |
+			BIT_ULL(MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO));
 	formats = (u64)prm_get_bits(cap, foff, 32) << 32 |
 		  prm_get_bits(cap, foff + 32, 32);
 	KUNIT_EXPECT_EQ(test, formats,
@@ -230,7 +240,6 @@ static void sk_gen_unsupported(struct kunit *test)
 		0x0, MLX5_OBJ_TYPE_SW_ICM,
 		MLX5_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY,
 		MLX5_OBJ_TYPE_VIRTIO_NET_Q, MLX5_GENERAL_OBJECT_TYPES_SAMPLER,
-		MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO,
 		MLX5_GENERAL_OBJECT_TYPES_MACSEC, MLX5_OBJ_TYPE_PAGE_TRACK,
 		MLX5_OBJ_TYPE_MKEY, 0xffff,
 	};
@@ -351,6 +360,115 @@ static void sk_definer_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
+/* A FLOW_METER_ASO bulk of 1 << range objects under a PD. */
+static u8 sk_create_meter(struct kunit *test, u16 uid, u32 pdn, u32 range,
+			  u32 mode, u32 *id)
+{
+	void *in = SK_MBOX(test, create_flow_meter_aso_obj_in);
+	void *obj = PRM_ADDR(create_flow_meter_aso_obj_in, in,
+			     flow_meter_aso_obj);
+	void *p1 = PRM_ADDR(flow_meter_aso_obj, obj, flow_meter_parameters[1]);
+
+	PRM_SET(general_obj_in_cmd_hdr, in, opcode,
+		MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	PRM_SET(general_obj_in_cmd_hdr, in, uid, uid);
+	PRM_SET(general_obj_in_cmd_hdr, in, obj_type,
+		MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO);
+	PRM_SET(general_obj_in_cmd_hdr, in, log_obj_range, range);
+	PRM_SET(flow_meter_aso_obj, obj, meter_aso_access_pd, pdn);
+	PRM_SET(flow_meter_parameters, p1, valid, 1);
+	PRM_SET(flow_meter_parameters, p1, meter_mode, mode);
+	PRM_SET(flow_meter_parameters, p1, cir_mantissa, 0x42);
+	return sk_gen_exec(test, in, PRM_BYTES(create_flow_meter_aso_obj_in),
+			   id);
+}
+
+#define SK_METER	MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO
+#define SK_METER_OUT	(PRM_BYTES(general_obj_out_cmd_hdr) +		\
+			 PRM_BYTES(flow_meter_aso_obj))
+
+/* Flow meter ASO: the QoS limits, its PD referenced, queried, bulks. */
+static void sk_meter(struct kunit *test)
+{
+	u16 uid = sk_new_uctx(test), other = sk_new_uctx(test);
+	void *out = sk_mbox(test, SK_METER_OUT);
+	void *obj = (u8 *)out + PRM_BYTES(general_obj_out_cmd_hdr);
+	void *p1 = PRM_ADDR(flow_meter_aso_obj, obj, flow_meter_parameters[1]);
+	void *qos;
+	u32 pdn, opdn, id, i, *ids;
+
+	KUNIT_ASSERT_EQ(test, sk_query_cap(test, PRM_CAP_OPMOD(0x0c, 1), false,
+					   &qos), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qos_cap, qos, log_meter_aso_granularity),
+			SIM_METER_ASO_GRANULARITY);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qos_cap, qos, log_meter_aso_max_alloc),
+			SIM_METER_ASO_MAX_ALLOC);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qos_cap, qos, log_max_num_meter_aso),
+			SIM_METER_ASO_MAX);
+
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, other, &opdn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_meter(test, uid, pdn, 3, 1, &id),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_gen_cmd(test, MLX5_CMD_OP_QUERY_GENERAL_OBJECT,
+					 uid, SK_METER, id, out, SK_METER_OUT),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(flow_meter_aso_obj, obj,
+				      meter_aso_access_pd), pdn);
+	KUNIT_EXPECT_EQ(test, PRM_GET(flow_meter_parameters, p1, valid), 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(flow_meter_parameters, p1, meter_mode),
+			1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(flow_meter_parameters, p1, cir_mantissa),
+			0x42);
+	/* the PD stays while the meters use it */
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pdn),
+			PRM_STAT_RESOURCE_BUSY);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_IN_USE);
+	KUNIT_EXPECT_EQ(test,
+			sk_gen_cmd(test, MLX5_CMD_OP_MODIFY_GENERAL_OBJECT, uid,
+				   SK_METER, id, NULL, 0), PRM_STAT_BAD_PARAM);
+	/* under the definer's type, the id is nothing */
+	KUNIT_EXPECT_EQ(test, sk_destroy_gen(test, uid,
+					     MLX5_OBJ_TYPE_MATCH_DEFINER, id),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NO_OBJECT);
+	KUNIT_EXPECT_EQ(test, sk_destroy_gen(test, uid, SK_METER, id),
+			PRM_STAT_OK);
+
+	/* another context's PD; too large a bulk; a mode that is not one */
+	KUNIT_EXPECT_EQ(test, sk_create_meter(test, uid, opdn, 0, 0, NULL),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_create_meter(test, uid, pdn,
+					      SIM_METER_ASO_MAX_ALLOC + 1, 0,
+					      NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);
+	KUNIT_EXPECT_EQ(test, sk_create_meter(test, uid, pdn, 0, 2, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
+
+	/* 1 << log_max_num_meter_aso objects in all, counted by bulk */
+	ids = kunit_kcalloc(test, 256, sizeof(*ids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	for (i = 0; i < BIT(SIM_METER_ASO_MAX - SIM_METER_ASO_MAX_ALLOC); i++)
+		KUNIT_ASSERT_EQ(test, sk_create_meter(test, uid, pdn,
+						      SIM_METER_ASO_MAX_ALLOC,
+						      0, &ids[i]), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_create_meter(test, uid, pdn, 0, 0, NULL),
+			PRM_STAT_NO_RESOURCES);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_EXHAUSTED);
+	KUNIT_EXPECT_EQ(test, sk_users(test, pdn), i);
+	for (i = 0; i < BIT(SIM_METER_ASO_MAX - SIM_METER_ASO_MAX_ALLOC); i++)
+		KUNIT_EXPECT_EQ(test, sk_destroy_gen(test, uid, SK_METER,
+						     ids[i]), PRM_STAT_OK);
+
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, other, opdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, other), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 static struct kunit_case sk_general_cases[] = {
 	KUNIT_CASE(sk_gen_caps),
 	KUNIT_CASE(sk_definer_create_query_destroy),
@@ -358,6 +476,7 @@ static struct kunit_case sk_general_cases[] = {
 	KUNIT_CASE(sk_gen_unsupported),
 	KUNIT_CASE(sk_gen_isolation),
 	KUNIT_CASE(sk_definer_exhaustion),
+	KUNIT_CASE(sk_meter),
 	{}
 };
 
