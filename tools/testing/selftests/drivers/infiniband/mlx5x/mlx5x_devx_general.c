@@ -2,8 +2,8 @@
 /*
  * General objects through DEVX: CREATE/QUERY/MODIFY/DESTROY_GENERAL_
  * OBJECT with mlx5dv_devx_obj_create(3) and friends.  The profile's
- * general_obj_types lists the types firmware implements (MATCH_DEFINER);
- * others are refused with BAD_PARAM.  An object is named by obj_type and
+ * general_obj_types lists the types firmware implements (MATCH_DEFINER,
+ * FLOW_METER_ASO); others are refused with BAD_PARAM.  An object is named by obj_type and
  * obj_id together.
  */
 #define _GNU_SOURCE
@@ -20,11 +20,13 @@
 #define OP_MODIFY_GENERAL	0xa01
 #define OP_QUERY_GENERAL	0xa02
 #define TYPE_MATCH_DEFINER	0x18
+#define TYPE_FLOW_METER_ASO	0x24
 
 #define STAT_INTERNAL_ERR	0x01
 #define STAT_BAD_PARAM		0x03
 #define SYND_INJECTED		0x0badf00d
 #define SYND_BAD_OPMOD		0x53000004
+#define SYND_NOT_OWNER		0x53000007
 #define SYND_BAD_CAP		0x5300000a
 #define SYND_BAD_FIELD		0x5300000d
 
@@ -143,7 +145,8 @@ static int test_caps(void)
 	}
 	/* the model offers exactly what it implements */
 	if (mt_sim()) {
-		CHECK_EQ(types, 1ULL << TYPE_MATCH_DEFINER);
+		CHECK_EQ(types, 1ULL << TYPE_MATCH_DEFINER |
+			 1ULL << TYPE_FLOW_METER_ASO);
 		CHECK_EQ(cap64(cap,
 			       PRM_CMD_HCA_CAP_MATCH_DEFINER_FORMAT_SUPPORTED_OFF),
 			 1ULL << 0 | 1ULL << 22 | 1ULL << 23 | 1ULL << 29 |
@@ -196,7 +199,7 @@ out:
 /* Types firmware lacks, and definers it cannot make. */
 static int test_refused(void)
 {
-	static const uint16_t types[] = { 0x0, 0x8, 0x24, 0x27, 0xff01,
+	static const uint16_t types[] = { 0x0, 0x8, 0x20, 0x27, 0xff01,
 					  0xffff };
 	uint32_t in[CMD_IN_BYTES / 4];
 	struct ibv_context *ctx;
@@ -299,7 +302,105 @@ static int test_fault_and_teardown(void)
 	return KSFT_PASS;
 }
 
+#define MTR(f)		PRM_CREATE_FLOW_METER_ASO_OBJ_IN_##f
+#define MTR_PARAMS1	(MTR(FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_OFF) + \
+			 MTR(FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_BITS))
+/* flow_meter_parameters: meter_mode at bit 6, cir_mantissa at 0x58 */
+#define MTR_MODE	MT_FIELD(MTR_PARAMS1 + 6, 2)
+#define MTR_CIR_MANT	MT_FIELD(MTR_PARAMS1 + 0x58, 8)
+#define MTR_OUT_BYTES	(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES +		\
+			 PRM_FLOW_METER_ASO_OBJ_BYTES)
+#define MTR_Q_PD	MT_FIELD(Q_DEF + PRM_FLOW_METER_ASO_OBJ_METER_ASO_ACCESS_PD.off, 24)
+#define MTR_Q_PARAMS1	(Q_DEF + PRM_FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_OFF + \
+			 PRM_FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_BITS)
+
+static struct mlx5dv_devx_obj *meter_create(struct ibv_context *ctx,
+					    uint32_t pdn, uint32_t range,
+					    uint32_t *out)
+{
+	uint32_t in[PRM_CREATE_FLOW_METER_ASO_OBJ_IN_BYTES / 4] = {};
+
+	mt_set(in, MTR(HDR_OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, MTR(HDR_OBJ_TYPE), TYPE_FLOW_METER_ASO);
+	mt_set(in, MTR(HDR_LOG_OBJ_RANGE), range);
+	mt_set(in, MTR(FLOW_METER_ASO_OBJ_METER_ASO_ACCESS_PD), pdn);
+	mt_set(in, MTR_MODE, 1);
+	mt_set(in, MTR_CIR_MANT, 0x42);
+	memset(out, 0, PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+	errno = 0;
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out,
+				      PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+}
+
+static uint32_t pdn_of(struct ibv_pd *pd)
+{
+	struct mlx5dv_pd dvpd = {};
+	struct mlx5dv_obj obj = { .pd = { .in = pd, .out = &dvpd } };
+
+	return mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD) ? 0 : dvpd.pdn;
+}
+
+/*
+ * FLOW_METER_ASO, as DPDK's mlx5 meters create it: a bulk under a PD of
+ * the context, which it holds; queried back; another context's PD no.
+ */
+static int test_flow_meter_aso(void)
+{
+	uint32_t out[MTR_OUT_BYTES / 4];
+	struct ibv_context *ctx, *c2;
+	struct ibv_pd *pd, *pd2;
+	struct gen m;
+	int uid;
+
+	if (!mt_sim())
+		return mt_skip("the model's limits and syndromes");
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	c2 = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx && c2))
+		return KSFT_FAIL;
+	pd = ibv_alloc_pd(ctx);
+	pd2 = ibv_alloc_pd(c2);
+	if (!CHECK(pd && pd2))
+		goto out;
+	m.obj = meter_create(ctx, pdn_of(pd), 4, out);
+	if (!mt_check(m.obj != NULL, __FILE__, __LINE__,
+		      "create meters: errno %d syndrome %#x", errno,
+		      mt_get(out, MT_OUT_SYNDROME)))
+		goto out;
+	m.id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+	mt_fw_check_owner("general", m.id, uid);
+	if (CHECK_ERR(gen_cmd(&m, OP_QUERY_GENERAL, TYPE_FLOW_METER_ASO, m.id,
+			      out, sizeof(out)), 0)) {
+		CHECK_EQ(mt_get(out, MTR_Q_PD), pdn_of(pd));
+		CHECK_EQ(mt_get(out, MT_FIELD(MTR_Q_PARAMS1 + 6, 2)), 1);
+		CHECK_EQ(mt_get(out, MT_FIELD(MTR_Q_PARAMS1 + 0x58, 8)), 0x42);
+	}
+	/* as a definer, the id is not this handle's object */
+	CHECK_ERR(gen_cmd(&m, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, m.id,
+			  out, sizeof(out)), EINVAL);
+	CHECK_ERR(ibv_dealloc_pd(pd), EBUSY);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(m.obj), 0);
+	/* another context's PD */
+	CHECK(!meter_create(ctx, pdn_of(pd2), 0, out));
+	CHECK_ERR(errno, EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	/* a bulk past log_meter_aso_max_alloc */
+	CHECK(!meter_create(ctx, pdn_of(pd), 31, out));
+	CHECK_ERR(errno, EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_BAD_CAP);
+	CHECK_EQ(mt_fw_count("general", uid), 0);
+out:
+	if (pd)
+		CHECK_ERR(ibv_dealloc_pd(pd), 0);
+	if (pd2)
+		CHECK_ERR(ibv_dealloc_pd(pd2), 0);
+	CHECK_EQ(ibv_close_device(c2), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
+	{ "flow_meter_aso", test_flow_meter_aso },
 	{ "caps_general_obj_types", test_caps },
 	{ "match_definer_create_query_destroy", test_definer },
 	{ "create_refused", test_refused },
