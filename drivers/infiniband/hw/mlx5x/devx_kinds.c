@@ -10,6 +10,8 @@
 
 static const struct mlx5x_devx_kind_set *const mlx5x_devx_kind_sets[] = {
 	&mlx5x_devx_basic_kinds,
+	&mlx5x_devx_mkey_kinds,
+	&mlx5x_devx_general_kinds,
 };
 
 /**
@@ -21,18 +23,23 @@ static const struct mlx5x_devx_kind_set *const mlx5x_devx_kind_sets[] = {
  */
 const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(const void *in)
 {
+	const struct mlx5x_devx_kind *any = NULL;
 	u16 opcode = prm_in_opcode(in);
 	unsigned int s, i;
 
 	for (s = 0; s < ARRAY_SIZE(mlx5x_devx_kind_sets); s++) {
 		const struct mlx5x_devx_kind_set *set = mlx5x_devx_kind_sets[s];
 
-		for (i = 0; i < set->nkinds; i++)
-			if (set->kinds[i].create_op == opcode &&
-			    set->kinds[i].create_op_mod == prm_in_op_mod(in))
+		for (i = 0; i < set->nkinds; i++) {
+			if (set->kinds[i].create_op != opcode)
+				continue;
+			if (set->kinds[i].create_op_mod == prm_in_op_mod(in))
 				return &set->kinds[i];
+			if (set->kinds[i].any_op_mod && !any)
+				any = &set->kinds[i];
+		}
 	}
-	return NULL;
+	return any;
 }
 
 /**

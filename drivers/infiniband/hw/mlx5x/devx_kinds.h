@@ -53,6 +53,9 @@ struct mlx5x_devx_key {
  * @create_op: its create opcode
  * @create_op_mod: the op_mod the create command must carry (an opcode
  *		   whose other op_mods modify an existing object)
+ * @any_op_mod: the create command's op_mod bits carry a parameter, not
+ *		an op_mod (general objects: obj_type): any value is this
+ *		kind, unless another kind matches it exactly
  * @destroy_op: its destroy opcode
  * @destroy_inlen: length of the destroy input mailbox
  * @key: the fields naming an object; key[0] is its id
@@ -64,6 +67,7 @@ struct mlx5x_devx_kind {
 	const char *name;
 	u16 create_op;
 	u16 create_op_mod;
+	bool any_op_mod;
 	u16 destroy_op;
 	u16 destroy_inlen;
 	struct mlx5x_devx_key key[MLX5X_DEVX_KEYS];
@@ -136,6 +140,8 @@ struct mlx5x_devx_kind_set {
 	.key = { __VA_ARGS__ } }
 
 extern const struct mlx5x_devx_kind_set mlx5x_devx_basic_kinds;
+extern const struct mlx5x_devx_kind_set mlx5x_devx_mkey_kinds;
+extern const struct mlx5x_devx_kind_set mlx5x_devx_general_kinds;
 
 const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(const void *in);
 const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode, bool modify);

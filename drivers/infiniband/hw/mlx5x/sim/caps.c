@@ -6,6 +6,7 @@
  */
 #include <linux/slab.h>
 #include "sim_priv.h"
+#include "general.h"
 
 enum {
 	SIM_CAP_GENERAL		= 0x00,
@@ -125,6 +126,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 			cp->fill(page);
 		sim->caps[cp->type] = page;
 	}
+	sim_general_caps(sim->caps[SIM_CAP_GENERAL], sim->caps[SIM_CAP_QOS]);
 	sim->max_id[SIM_OBJ_UCTX] = 1U << SIM_CAP_GEN(sim, log_max_uctx);
 	sim->max_id[SIM_OBJ_PD] = 1U << SIM_CAP_GEN(sim, log_max_pd);
 	sim->max_id[SIM_OBJ_UAR] = 1U << 16;

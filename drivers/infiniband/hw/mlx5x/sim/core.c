@@ -16,6 +16,8 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_vport_cmds,
 	&sim_counter_cmds,
 	&sim_umem_cmds,
+	&sim_mkey_cmds,
+	&sim_general_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);

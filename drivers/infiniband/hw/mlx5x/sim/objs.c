@@ -5,6 +5,8 @@
  */
 #include <linux/slab.h>
 #include "sim_priv.h"
+#include "mkey.h"
+#include "general.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
@@ -22,7 +24,8 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_FTE] = { "fte", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_MODIFY_HDR] = { "modify_hdr", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_PKT_REFORMAT] = { "pkt_reformat", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_MKEY] = { "mkey", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_MKEY] = { "mkey", 1, sizeof(struct sim_mkey),
+			   sim_mkey_release },
 	[SIM_OBJ_CQ] = { "cq", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_RQ] = { "rq", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_SQ] = { "sq", 1, sizeof(struct sim_obj) },
@@ -30,7 +33,8 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
+			      sim_general_release },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

@@ -219,6 +219,8 @@ extern const struct sim_cmd_set sim_uar_cmds;
 extern const struct sim_cmd_set sim_vport_cmds;
 extern const struct sim_cmd_set sim_counter_cmds;
 extern const struct sim_cmd_set sim_umem_cmds;
+extern const struct sim_cmd_set sim_mkey_cmds;
+extern const struct sim_cmd_set sim_general_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);

@@ -305,6 +305,8 @@ static const u8 sk_id_bits[SIM_OBJ_NTYPES] = {
 					    flow_counter_id),
 	[SIM_OBJ_EQ] = PRM_BIT_SZ(create_eq_out, eq_number),
 	[SIM_OBJ_UMEM] = PRM_BIT_SZ(create_umem_out, umem_id),
+	[SIM_OBJ_MKEY] = PRM_BIT_SZ(create_mkey_out, mkey_index),
+	[SIM_OBJ_GENERAL] = PRM_BIT_SZ(general_obj_out_cmd_hdr, obj_id),
 };
 
 /* No id the table hands out is truncated on its way to the driver. */

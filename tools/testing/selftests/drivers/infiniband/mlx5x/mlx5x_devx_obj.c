@@ -132,7 +132,7 @@ static int test_flow_counter(void)
 /* Only the allow-listed create opcodes reach firmware. */
 static int test_create_not_allowed(void)
 {
-	static const uint16_t ops[] = { 0x100, 0x101, 0x200, 0x7fff, 0 };
+	static const uint16_t ops[] = { 0x100, 0x101, 0x600, 0x7fff, 0 };
 	struct ibv_context *ctx;
 	uint32_t out[4];
 	unsigned int i;

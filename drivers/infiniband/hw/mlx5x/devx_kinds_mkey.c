@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * DEVX kind: memory keys (CREATE_MKEY), named by mkey_index, queried with
+ * QUERY_MKEY.
+ *
+ * The kernel sets mkey_umem_valid in every CREATE_MKEY, as upstream's
+ * DEVX does: a direct (MTT) mkey of a process then always translates
+ * through a umem of its own, never through page addresses the process
+ * wrote.  Firmware reads the bit only for the MTT access mode; an
+ * indirect (KLM, KSM) mkey has no translation of its own and ignores
+ * it, so indirect mkeys (mlx5dv_create_mkey(3)) still work.
+ */
+#include "mlx5x.h"
+#include "devx_kinds.h"
+
+static const struct mlx5x_devx_kind mlx5x_mkey_kinds[] = {
+	{ MLX5X_KIND_OPS("mkey", MLX5_CMD_OP_CREATE_MKEY,
+			 MLX5_CMD_OP_DESTROY_MKEY, destroy_mkey_in),
+	  .key = { MLX5X_KEY_FROM_OUT(create_mkey_out, mkey_index,
+				      destroy_mkey_in, mkey_index) },
+	  MLX5X_FORCE(MLX5X_FIELD(create_mkey_in, mkey_umem_valid)) },
+};
+
+static const struct mlx5x_devx_op mlx5x_mkey_ops[] = {
+	MLX5X_OP(MLX5_CMD_OP_QUERY_MKEY, &mlx5x_mkey_kinds[0], false,
+		 MLX5X_FIELD(query_mkey_in, mkey_index)),
+};
+
+const struct mlx5x_devx_kind_set mlx5x_devx_mkey_kinds = {
+	.kinds = mlx5x_mkey_kinds,
+	.nkinds = ARRAY_SIZE(mlx5x_mkey_kinds),
+	.ops = mlx5x_mkey_ops,
+	.nops = ARRAY_SIZE(mlx5x_mkey_ops),
+};

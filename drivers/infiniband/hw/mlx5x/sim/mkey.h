@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Memory keys of the firmware model (cmd_mkey.c). */
+#ifndef MLX5X_SIM_MKEY_H
+#define MLX5X_SIM_MKEY_H
+
+#include "sim_priv.h"
+
+/*
+ * Fields of create_mkey_in that 6.1's mlx5_ifc.h still calls reserved:
+ * newer headers name them mkey_umem_id (32 bits at 0x320) and
+ * mkey_umem_offset (64 bits at 0x340).
+ */
+#define SIM_MKEY_UMEM_ID_OFF	PRM_BIT_OFF(create_mkey_in, reserved_at_320)
+#define SIM_MKEY_UMEM_OFFSET_OFF (SIM_MKEY_UMEM_ID_OFF + 0x20)
+/* mkc.crypto_en, two bits at 0x1e3 in newer headers (reserved in 6.1) */
+#define SIM_MKC_CRYPTO_EN_OFF	(PRM_BIT_OFF(mkc, reserved_at_1e0) + 3)
+#define SIM_MKC_CRYPTO_EN_BITS	2
+
+/*
+ * One KLM or KSM entry of klm_pas_mtt, 16 bytes, as <linux/mlx5/qp.h>
+ * lays out struct mlx5_klm (byte count, key, address) and struct
+ * mlx5_ksm (reserved, key, address).
+ */
+struct sim_klm {
+	__be32 bcount;
+	__be32 key;
+	__be64 va;
+};
+
+/* An entry of an indirect mkey: as given, and the mkey it names. */
+struct sim_mkey_ent {
+	struct sim_obj *obj;
+	struct sim_klm klm;
+};
+
+#define SIM_OCTWORD_BYTES	16
+/*
+ * Translation tables are kept in 64-byte units (MLX5_UMR_KLM_ALIGNMENT,
+ * MLX5_UMR_MTT_ALIGNMENT in <linux/mlx5/device.h>): firmware rounds
+ * translations_octword_size up to a multiple of 4 and QUERY_MKEY says so.
+ */
+#define SIM_MKEY_OCTWORD_ALIGN	4
+/* log_page_size of an MTT or KSM mkey: 4 KiB up to 1 GiB */
+#define SIM_MKEY_MIN_LOG_PAGE	12
+#define SIM_MKEY_MAX_LOG_PAGE	30
+#define SIM_MKEY_QPN_NONE	0xffffff
+
+/**
+ * struct sim_mkey - a memory key
+ * @obj: its table entry; obj.id is the mkey index
+ * @mkc: its context as QUERY_MKEY returns it
+ * @access_mode: MLX5_MKC_ACCESS_MODE_MTT, _KLMS or _KSM
+ * @depth: how many indirect mkeys a lookup crosses: 0 for a direct mkey,
+ *	   1 + the deepest of its entries for an indirect one
+ * @nent: entries of an indirect mkey given at create time
+ * @ent: the entries, each mkey named referenced
+ * @pd: its protection domain, referenced
+ * @umem: the umem of a direct mkey, referenced (NULL for the kernel's raw
+ *	  translation)
+ */
+struct sim_mkey {
+	struct sim_obj obj;
+	u8 mkc[PRM_BYTES(mkc)];
+	u8 access_mode;
+	u8 depth;
+	u32 nent;
+	struct sim_mkey_ent *ent;
+	struct sim_obj *pd;
+	struct sim_umem *umem;
+};
+
+static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
+{
+	return mkey->obj.id << 8 | PRM_GET(mkc, mkey->mkc, mkey_7_0);
+}
+
+void sim_mkey_release(struct sim_obj *obj);
+
+#endif /* MLX5X_SIM_MKEY_H */

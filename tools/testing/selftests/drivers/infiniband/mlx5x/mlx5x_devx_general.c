@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * General objects through DEVX: CREATE/QUERY/MODIFY/DESTROY_GENERAL_
+ * OBJECT with mlx5dv_devx_obj_create(3) and friends.  The profile's
+ * general_obj_types lists the types firmware implements (MATCH_DEFINER,
+ * FLOW_METER_ASO); others are refused with BAD_PARAM.  An object is named by obj_type and
+ * obj_id together.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+#include "mlx5x_prm.h"
+
+#define OP_CREATE_GENERAL	0xa00
+#define OP_MODIFY_GENERAL	0xa01
+#define OP_QUERY_GENERAL	0xa02
+#define TYPE_MATCH_DEFINER	0x18
+#define TYPE_FLOW_METER_ASO	0x24
+
+#define STAT_INTERNAL_ERR	0x01
+#define STAT_BAD_PARAM		0x03
+#define SYND_INJECTED		0x0badf00d
+#define SYND_BAD_OPMOD		0x53000004
+#define SYND_NOT_OWNER		0x53000007
+#define SYND_BAD_CAP		0x5300000a
+#define SYND_BAD_FIELD		0x5300000d
+
+#define HDR(f)		PRM_GENERAL_OBJ_IN_CMD_HDR_##f
+#define CMD_IN_BYTES	PRM_CREATE_MATCH_DEFINER_IN_BYTES
+#define QUERY_OUT_BYTES	(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES +		\
+			 PRM_MATCH_DEFINER_BYTES)
+/* format 22: outer_ip_src_addr, 32 bits at 0x100 of the mask */
+#define MASK_OFF	PRM_CREATE_MATCH_DEFINER_IN_OBJ_CONTEXT_MATCH_MASK_OFF
+#define F22_SRC_ADDR	MT_FIELD(MASK_OFF + 0x100, 32)
+#define F22_RSVD_160	MT_FIELD(MASK_OFF + 0x160, 1)
+/* in the query output: the definer follows the 16-byte header */
+#define Q_DEF		(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES * 8)
+#define Q_FORMAT_ID	MT_FIELD(Q_DEF + PRM_MATCH_DEFINER_FORMAT_ID.off, 16)
+#define Q_SRC_ADDR	MT_FIELD(Q_DEF + PRM_MATCH_DEFINER_MATCH_MASK_OFF + \
+				 0x100, 32)
+
+struct gen {
+	struct mlx5dv_devx_obj *obj;
+	uint32_t id;
+};
+
+static void definer_in(uint32_t *in, uint16_t type, uint16_t format)
+{
+	memset(in, 0, CMD_IN_BYTES);
+	mt_set(in, HDR(OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, HDR(OBJ_TYPE), type);
+	mt_set(in, PRM_CREATE_MATCH_DEFINER_IN_OBJ_CONTEXT_FORMAT_ID, format);
+	mt_set(in, F22_SRC_ADDR, 0xffffffff);
+}
+
+static struct mlx5dv_devx_obj *gen_create(struct ibv_context *ctx,
+					  uint32_t *in, uint32_t *out)
+{
+	memset(out, 0, PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+	errno = 0;
+	return mlx5dv_devx_obj_create(ctx, in, CMD_IN_BYTES, out,
+				      PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+}
+
+static bool definer_create(struct ibv_context *ctx, struct gen *g)
+{
+	uint32_t in[CMD_IN_BYTES / 4], out[4];
+
+	definer_in(in, TYPE_MATCH_DEFINER, 22);
+	g->obj = gen_create(ctx, in, out);
+	if (!mt_check(g->obj != NULL, __FILE__, __LINE__,
+		      "create definer: errno %d syndrome %#x", errno,
+		      mt_get(out, MT_OUT_SYNDROME)))
+		return false;
+	g->id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+	return CHECK(g->id != 0);
+}
+
+static bool refused(struct ibv_context *ctx, uint32_t *in, uint8_t status,
+		    uint32_t synd, const char *what)
+{
+	struct mlx5dv_devx_obj *obj;
+	uint32_t out[4];
+	bool ok = true;
+
+	mt_diag("expect a refusal: %s", what);
+	obj = gen_create(ctx, in, out);
+	if (!CHECK(!obj)) {
+		mlx5dv_devx_obj_destroy(obj);
+		return false;
+	}
+	ok &= CHECK_ERR(errno, EREMOTEIO);
+	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), status);
+	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	return ok;
+}
+
+static int gen_cmd(struct gen *g, uint16_t op, uint16_t type, uint32_t id,
+		   uint32_t *out, size_t outlen)
+{
+	uint32_t in[CMD_IN_BYTES / 4] = {};
+
+	mt_set(in, HDR(OPCODE), op);
+	mt_set(in, HDR(OBJ_TYPE), type);
+	mt_set(in, HDR(OBJ_ID), id);
+	memset(out, 0, outlen);
+	if (op == OP_MODIFY_GENERAL)
+		return mlx5dv_devx_obj_modify(g->obj, in, sizeof(in), out,
+					      outlen);
+	return mlx5dv_devx_obj_query(g->obj, in,
+				     PRM_GENERAL_OBJ_IN_CMD_HDR_BYTES, out,
+				     outlen);
+}
+
+static uint64_t cap64(const void *cap, unsigned int off)
+{
+	return mt_get64(cap, off);
+}
+
+/* The profile: MATCH_DEFINER among the types, its formats and limit. */
+static int test_caps(void)
+{
+	uint8_t out[MT_HCA_CAP_OUT_BYTES];
+	struct ibv_context *ctx;
+	const void *cap;
+	uint64_t types;
+
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (!CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1),
+					out), 0))
+		goto out;
+	cap = mt_cap_page(out);
+	types = cap64(cap, PRM_CMD_HCA_CAP_GENERAL_OBJ_TYPES_OFF);
+	mt_diag("general_obj_types %#llx", (unsigned long long)types);
+	if (!(types & (1ULL << TYPE_MATCH_DEFINER))) {
+		CHECK_EQ(ibv_close_device(ctx), 0);
+		return mt_skip("no MATCH_DEFINER on this device");
+	}
+	/* the model offers exactly what it implements */
+	if (mt_sim()) {
+		CHECK_EQ(types, 1ULL << TYPE_MATCH_DEFINER |
+			 1ULL << TYPE_FLOW_METER_ASO);
+		CHECK_EQ(cap64(cap,
+			       PRM_CMD_HCA_CAP_MATCH_DEFINER_FORMAT_SUPPORTED_OFF),
+			 1ULL << 0 | 1ULL << 22 | 1ULL << 23 | 1ULL << 29 |
+			 1ULL << 30 | 1ULL << 31 | 1ULL << 32);
+	}
+	CHECK(mt_get(cap, PRM_CMD_HCA_CAP_MAX_NUM_MATCH_DEFINER) > 0);
+out:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+static int test_definer(void)
+{
+	uint32_t out[QUERY_OUT_BYTES / 4];
+	struct ibv_context *ctx;
+	struct gen g;
+	int uid;
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (!definer_create(ctx, &g))
+		goto out;
+	mt_fw_check_owner("general", g.id, uid);
+	if (CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, g.id,
+			      out, sizeof(out)), 0)) {
+		CHECK_EQ(mt_get(out, Q_FORMAT_ID), 22);
+		CHECK_EQ(mt_get(out, Q_SRC_ADDR), 0xffffffff);
+	}
+	/* the handle's object, by id and type both */
+	CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, g.id + 1,
+			  out, sizeof(out)), EINVAL);
+	CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, 0x24, g.id, out, sizeof(out)),
+		  EINVAL);
+	/* an output too short for the definer */
+	CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, g.id,
+			  out, sizeof(out) - 4), EREMOTEIO);
+	/* nothing of a definer can be modified */
+	CHECK_ERR(gen_cmd(&g, OP_MODIFY_GENERAL, TYPE_MATCH_DEFINER, g.id,
+			  out, 16), EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_STATUS), STAT_BAD_PARAM);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(g.obj), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count("general", uid), 0);
+out:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Types firmware lacks, and definers it cannot make. */
+static int test_refused(void)
+{
+	static const uint16_t types[] = { 0x0, 0x8, 0x20, 0x27, 0xff01,
+					  0xffff };
+	uint32_t in[CMD_IN_BYTES / 4];
+	struct ibv_context *ctx;
+	unsigned int i;
+	int uid;
+
+	if (!mt_sim())
+		return mt_skip("the model's syndromes");
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
+		definer_in(in, types[i], 22);
+		mt_diag("type %#x", types[i]);
+		refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_OPMOD,
+			"type not offered");
+	}
+	definer_in(in, TYPE_MATCH_DEFINER, 1);
+	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_CAP, "format 1");
+	definer_in(in, TYPE_MATCH_DEFINER, 22);
+	mt_set(in, F22_SRC_ADDR, 0);
+	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "empty mask");
+	mt_set(in, F22_RSVD_160, 1);
+	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "reserved bit");
+	definer_in(in, TYPE_MATCH_DEFINER, 22);
+	mt_set(in, HDR(OBJ_ID), 7);
+	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "obj_id in create");
+	CHECK_EQ(mt_fw_count("general", uid), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Another process names this process's definer: refused. */
+static int test_other_process(void)
+{
+	uint32_t out[QUERY_OUT_BYTES / 4];
+	struct ibv_context *ctx;
+	int status = -1, uid;
+	struct gen mine;
+	pid_t pid;
+
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (!definer_create(ctx, &mine))
+		goto out;
+	pid = fork();
+	if (pid == 0) {
+		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
+		struct gen theirs;
+		int bad = 0;
+
+		if (!c2 || !definer_create(c2, &theirs))
+			_exit(2);
+		bad |= gen_cmd(&theirs, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER,
+			       mine.id, out, sizeof(out)) != EINVAL;
+		bad |= (gen_cmd(&theirs, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER,
+				theirs.id, out, sizeof(out)) != 0) << 1;
+		bad |= (mlx5dv_devx_obj_destroy(theirs.obj) != 0) << 2;
+		ibv_close_device(c2);
+		_exit(bad);
+	}
+	if (CHECK(pid > 0)) {
+		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK(WIFEXITED(status));
+		CHECK_EQ(WEXITSTATUS(status), 0);
+	}
+	CHECK_ERR(gen_cmd(&mine, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, mine.id,
+			  out, sizeof(out)), 0);
+	mt_fw_check_owner("general", mine.id, uid);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
+out:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Injected failure, and definers left to context teardown. */
+static int test_fault_and_teardown(void)
+{
+	uint32_t in[CMD_IN_BYTES / 4];
+	struct ibv_context *ctx;
+	struct gen g;
+	int uid, i;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	CHECK_EQ(mt_fw_fail_opcode(OP_CREATE_GENERAL), 0);
+	definer_in(in, TYPE_MATCH_DEFINER, 22);
+	refused(ctx, in, STAT_INTERNAL_ERR, SYND_INJECTED, "injected");
+	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+	for (i = 0; i < 8; i++)
+		if (!definer_create(ctx, &g))
+			break;
+	CHECK_EQ(mt_fw_count("general", uid), 8);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(mt_fw_count(NULL, uid), 0);
+	return KSFT_PASS;
+}
+
+#define MTR(f)		PRM_CREATE_FLOW_METER_ASO_OBJ_IN_##f
+#define MTR_PARAMS1	(MTR(FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_OFF) + \
+			 MTR(FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_BITS))
+/* flow_meter_parameters: meter_mode at bit 6, cir_mantissa at 0x58 */
+#define MTR_MODE	MT_FIELD(MTR_PARAMS1 + 6, 2)
+#define MTR_CIR_MANT	MT_FIELD(MTR_PARAMS1 + 0x58, 8)
+#define MTR_OUT_BYTES	(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES +		\
+			 PRM_FLOW_METER_ASO_OBJ_BYTES)
+#define MTR_Q_PD	MT_FIELD(Q_DEF + PRM_FLOW_METER_ASO_OBJ_METER_ASO_ACCESS_PD.off, 24)
+#define MTR_Q_PARAMS1	(Q_DEF + PRM_FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_OFF + \
+			 PRM_FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_BITS)
+
+static struct mlx5dv_devx_obj *meter_create(struct ibv_context *ctx,
+					    uint32_t pdn, uint32_t range,
+					    uint32_t *out)
+{
+	uint32_t in[PRM_CREATE_FLOW_METER_ASO_OBJ_IN_BYTES / 4] = {};
+
+	mt_set(in, MTR(HDR_OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, MTR(HDR_OBJ_TYPE), TYPE_FLOW_METER_ASO);
+	mt_set(in, MTR(HDR_LOG_OBJ_RANGE), range);
+	mt_set(in, MTR(FLOW_METER_ASO_OBJ_METER_ASO_ACCESS_PD), pdn);
+	mt_set(in, MTR_MODE, 1);
+	mt_set(in, MTR_CIR_MANT, 0x42);
+	memset(out, 0, PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+	errno = 0;
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out,
+				      PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+}
+
+static uint32_t pdn_of(struct ibv_pd *pd)
+{
+	struct mlx5dv_pd dvpd = {};
+	struct mlx5dv_obj obj = { .pd = { .in = pd, .out = &dvpd } };
+
+	return mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD) ? 0 : dvpd.pdn;
+}
+
+/*
+ * FLOW_METER_ASO, as DPDK's mlx5 meters create it: a bulk under a PD of
+ * the context, which it holds; queried back; another context's PD no.
+ */
+static int test_flow_meter_aso(void)
+{
+	uint32_t out[MTR_OUT_BYTES / 4];
+	struct ibv_context *ctx, *c2;
+	struct ibv_pd *pd, *pd2;
+	struct gen m;
+	int uid;
+
+	if (!mt_sim())
+		return mt_skip("the model's limits and syndromes");
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	c2 = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx && c2))
+		return KSFT_FAIL;
+	pd = ibv_alloc_pd(ctx);
+	pd2 = ibv_alloc_pd(c2);
+	if (!CHECK(pd && pd2))
+		goto out;
+	m.obj = meter_create(ctx, pdn_of(pd), 4, out);
+	if (!mt_check(m.obj != NULL, __FILE__, __LINE__,
+		      "create meters: errno %d syndrome %#x", errno,
+		      mt_get(out, MT_OUT_SYNDROME)))
+		goto out;
+	m.id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+	mt_fw_check_owner("general", m.id, uid);
+	if (CHECK_ERR(gen_cmd(&m, OP_QUERY_GENERAL, TYPE_FLOW_METER_ASO, m.id,
+			      out, sizeof(out)), 0)) {
+		CHECK_EQ(mt_get(out, MTR_Q_PD), pdn_of(pd));
+		CHECK_EQ(mt_get(out, MT_FIELD(MTR_Q_PARAMS1 + 6, 2)), 1);
+		CHECK_EQ(mt_get(out, MT_FIELD(MTR_Q_PARAMS1 + 0x58, 8)), 0x42);
+	}
+	/* as a definer, the id is not this handle's object */
+	CHECK_ERR(gen_cmd(&m, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, m.id,
+			  out, sizeof(out)), EINVAL);
+	CHECK_ERR(ibv_dealloc_pd(pd), EBUSY);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(m.obj), 0);
+	/* another context's PD */
+	CHECK(!meter_create(ctx, pdn_of(pd2), 0, out));
+	CHECK_ERR(errno, EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	/* a bulk past log_meter_aso_max_alloc */
+	CHECK(!meter_create(ctx, pdn_of(pd), 31, out));
+	CHECK_ERR(errno, EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_BAD_CAP);
+	CHECK_EQ(mt_fw_count("general", uid), 0);
+out:
+	if (pd)
+		CHECK_ERR(ibv_dealloc_pd(pd), 0);
+	if (pd2)
+		CHECK_ERR(ibv_dealloc_pd(pd2), 0);
+	CHECK_EQ(ibv_close_device(c2), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "flow_meter_aso", test_flow_meter_aso },
+	{ "caps_general_obj_types", test_caps },
+	{ "match_definer_create_query_destroy", test_definer },
+	{ "create_refused", test_refused },
+	{ "other_process_isolated", test_other_process },
+	{ "fault_injection_and_teardown", test_fault_and_teardown },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
