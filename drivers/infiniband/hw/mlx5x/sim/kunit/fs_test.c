@@ -3,6 +3,7 @@
  * KUnit: flow steering in the model: flow tables, groups, entries, modify
  * header and packet reformat contexts, and the references between them.
  */
+#include <linux/ktime.h>
 #include "sim_kunit.h"
 #include "../fs.h"
 
@@ -944,18 +945,21 @@ static void sk_fte_hash_lookup(struct kunit *test)
 	struct sim_fte *fte;
 	struct sk_tree t;
 	struct sk_fte e;
+	u64 t0, t_set, t_find;
 	u32 i;
 
 	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 1, 10, 0, &t.ft),
 			PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_fg_create(test, 0, RX, t.ft, 0, 1023, &t.fg),
 			PRM_STAT_OK);
+	t0 = ktime_get_ns();
 	for (i = 0; i < 1024; i++) {
 		e = (struct sk_fte){ .type = RX, .ft = t.ft, .fg = t.fg,
 				     .index = i, .ethertype = 0x0800,
 				     .dport = 1000 + i, .action = A_DROP };
 		KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
 	}
+	t_set = ktime_get_ns() - t0;
 	fg = container_of(xa_load(&sim->objs[SIM_OBJ_FLOW_GROUP], t.fg),
 			  struct sim_flow_group, obj);
 	KUNIT_EXPECT_EQ(test, fg->nentries, 1024);
@@ -970,6 +974,18 @@ static void sk_fte_hash_lookup(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, fte);
 		KUNIT_EXPECT_EQ(test, fte->flow_index, i);
 	}
+	/* every entry, timed: a lookup does not grow with the group */
+	t0 = ktime_get_ns();
+	for (i = 0; i < 1024; i++) {
+		PRM_SET(fte_match_param, key, outer_headers.tcp_dport,
+			1000 + i);
+		if (!sim_fte_lookup(fg, key))
+			break;
+	}
+	t_find = ktime_get_ns() - t0;
+	KUNIT_EXPECT_EQ(test, i, 1024);
+	kunit_info(test, "1024 entries: SET_FTE %llu ns, lookup %llu ns each\n",
+		   t_set / 1024, t_find / 1024);
 	PRM_SET(fte_match_param, key, outer_headers.tcp_dport, 5000);
 	KUNIT_EXPECT_NULL(test, sim_fte_lookup(fg, key));
 	PRM_SET(fte_match_param, key, outer_headers.tcp_dport, 1007);
