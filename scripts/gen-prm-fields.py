@@ -18,14 +18,15 @@ import sys
 
 MEMBER = re.compile(
     r'^\s*(?:u8\s+(?P<name>\w+)\s*\[(?P<a>[^\]]*)\](?:\s*\[(?P<b>[^\]]*)\])?'
-    r'|(?P<kind>struct|union)\s+mlx5_ifc_(?P<sub>\w+)_bits\s+(?P<sname>\w+)'
+    r'|(?P<kind>struct|union)\s+mlx5_ifc_(?P<sub>\w+?)(?:_bits)?\s+(?P<sname>\w+)'
     r'(?:\s*\[(?P<n>[^\]]*)\])?)\s*;')
 
 
 def parse(text):
     """Map name -> (kind, [members]) for every struct/union ..._bits."""
     types = {}
-    for m in re.finditer(r'(struct|union)\s+mlx5_ifc_(\w+)_bits\s*\{(.*?)\n\};',
+    # a few types lack the _bits suffix (union mlx5_ifc_exe_aso_ctrl)
+    for m in re.finditer(r'(struct|union)\s+mlx5_ifc_(\w+?)(?:_bits)?\s*\{(.*?)\n\};',
                          text, re.S):
         members = []
         for line in m.group(3).split('\n'):

@@ -62,6 +62,8 @@ struct mlx5x_devx_key {
  * @force: one-bit fields of the create input the kernel sets before the
  *	   command runs (the umem_valid bits: a process's buffers are always
  *	   named by umem, never by raw addresses); bits 0: none
+ * @span: how many consecutive ids from key[0] one object of this kind
+ *	  holds, from its create input (a bulk of flow counters); NULL: one
  */
 struct mlx5x_devx_kind {
 	const char *name;
@@ -72,6 +74,7 @@ struct mlx5x_devx_kind {
 	u16 destroy_inlen;
 	struct mlx5x_devx_key key[MLX5X_DEVX_KEYS];
 	struct mlx5x_field force[MLX5X_DEVX_FORCE];
+	u32 (*span)(const void *in);
 };
 
 /**
@@ -81,12 +84,21 @@ struct mlx5x_devx_kind {
  * @key: where its input holds each of the kind's keys (bits 0: that key
  *	 is not in this command)
  * @modify: it changes the object (else it only reads it)
+ * @op_mod: the op_mod the command must carry, when @has_op_mod (an opcode
+ *	    whose other op_mods create objects)
+ * @has_op_mod: see @op_mod
+ * @count: for a kind with a span: the field of how many ids from key[0]
+ *	   the command reaches (0 counts as one), all inside the object's
+ *	   span; bits 0: key[0] must be the object's id
  */
 struct mlx5x_devx_op {
 	u16 opcode;
 	const struct mlx5x_devx_kind *kind;
 	struct mlx5x_field key[MLX5X_DEVX_KEYS];
 	bool modify;
+	bool has_op_mod;
+	u16 op_mod;
+	struct mlx5x_field count;
 };
 
 /**
@@ -139,9 +151,15 @@ struct mlx5x_devx_kind_set {
 	.opcode = (opc), .kind = (kp), .modify = (mod),			\
 	.key = { __VA_ARGS__ } }
 
+/* The same, for a command only with op_mod opm. */
+#define MLX5X_OP_MOD(opc, opm, kp, mod, ...) {				\
+	.opcode = (opc), .kind = (kp), .modify = (mod),			\
+	.has_op_mod = true, .op_mod = (opm), .key = { __VA_ARGS__ } }
+
 extern const struct mlx5x_devx_kind_set mlx5x_devx_basic_kinds;
 extern const struct mlx5x_devx_kind_set mlx5x_devx_mkey_kinds;
 extern const struct mlx5x_devx_kind_set mlx5x_devx_general_kinds;
+extern const struct mlx5x_devx_kind_set mlx5x_devx_fs_kinds;
 
 const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(const void *in);
 const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode, bool modify);
@@ -154,6 +172,7 @@ struct mlx5x_devx_obj {
 	struct mlx5x_dev *dev;
 	const struct mlx5x_devx_kind *kind;
 	u32 key[MLX5X_DEVX_KEYS];
+	u32 span;
 	u32 dinlen;
 	u32 dinbox[MLX5X_DEVX_DINBOX_BYTES / 4];
 };

@@ -7,6 +7,18 @@
 #include "mlx5x.h"
 #include "devx_kinds.h"
 
+/* A flow counter allocation covers one counter or a bulk of them. */
+static u32 mlx5x_flow_counter_span(const void *in)
+{
+	u32 log = PRM_GET(alloc_flow_counter_in, in,
+			  flow_counter_bulk_log_size);
+
+	if (log)
+		return BIT(log);
+	return MLX5_FC_BULK_SIZE_FACTOR *
+	       PRM_GET(alloc_flow_counter_in, in, flow_counter_bulk) ?: 1;
+}
+
 enum {
 	KIND_PD,
 	KIND_TD,
@@ -35,24 +47,28 @@ static const struct mlx5x_devx_kind mlx5x_basic_kinds[KIND_MAX] = {
 							 counter_set_id,
 							 dealloc_q_counter_in,
 							 counter_set_id)),
-	[KIND_FLOW_COUNTER] = MLX5X_KIND("flow_counter",
-					 MLX5_CMD_OP_ALLOC_FLOW_COUNTER,
-					 MLX5_CMD_OP_DEALLOC_FLOW_COUNTER,
-					 dealloc_flow_counter_in,
-					 MLX5X_KEY_FROM_OUT(
-						alloc_flow_counter_out,
-						flow_counter_id,
-						dealloc_flow_counter_in,
-						flow_counter_id)),
+	[KIND_FLOW_COUNTER] = {
+		MLX5X_KIND_OPS("flow_counter", MLX5_CMD_OP_ALLOC_FLOW_COUNTER,
+			       MLX5_CMD_OP_DEALLOC_FLOW_COUNTER,
+			       dealloc_flow_counter_in),
+		.key = { MLX5X_KEY_FROM_OUT(alloc_flow_counter_out,
+					    flow_counter_id,
+					    dealloc_flow_counter_in,
+					    flow_counter_id) },
+		.span = mlx5x_flow_counter_span,
+	},
 };
 
 static const struct mlx5x_devx_op mlx5x_basic_ops[] = {
 	MLX5X_OP(MLX5_CMD_OP_QUERY_Q_COUNTER,
 		 &mlx5x_basic_kinds[KIND_Q_COUNTER], false,
 		 MLX5X_FIELD(query_q_counter_in, counter_set_id)),
-	MLX5X_OP(MLX5_CMD_OP_QUERY_FLOW_COUNTER,
-		 &mlx5x_basic_kinds[KIND_FLOW_COUNTER], false,
-		 MLX5X_FIELD(query_flow_counter_in, flow_counter_id)),
+	{
+		.opcode = MLX5_CMD_OP_QUERY_FLOW_COUNTER,
+		.kind = &mlx5x_basic_kinds[KIND_FLOW_COUNTER],
+		.key = { MLX5X_FIELD(query_flow_counter_in, flow_counter_id) },
+		.count = MLX5X_FIELD(query_flow_counter_in, num_of_counters),
+	},
 };
 
 const struct mlx5x_devx_kind_set mlx5x_devx_basic_kinds = {

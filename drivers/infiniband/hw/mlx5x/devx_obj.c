@@ -143,6 +143,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 		goto err_free;
 	}
 	mlx5x_devx_read_keys(obj, in, out);
+	obj->span = kind->span ? kind->span(in) : 1;
 	mlx5x_devx_build_destroy(obj, uctx->devx_uid);
 
 	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out,
@@ -157,6 +158,20 @@ err_destroy:
 err_free:
 	kfree(obj);
 	return err;
+}
+
+/* Ids key[0] .. key[0] + count - 1 of the mailbox lie in the object's span. */
+static bool mlx5x_devx_in_span(const struct mlx5x_devx_obj *obj,
+			       const void *in, size_t inlen,
+			       const struct mlx5x_devx_op *op)
+{
+	u64 id, n;
+
+	if (!mlx5x_field_in(&op->count, inlen))
+		return false;
+	id = mlx5x_field_get(in, &op->key[0]);
+	n = mlx5x_field_get(in, &op->count) ?: 1;
+	return id >= obj->key[0] && id + n <= (u64)obj->key[0] + obj->span;
 }
 
 /**
@@ -180,16 +195,22 @@ int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 		return -EINVAL;
 	obj = uobj->object;
 	op = mlx5x_devx_op_of(prm_in_opcode(in), modify);
-	if (!op || op->kind != obj->kind)
+	if (!op || op->kind != obj->kind ||
+	    (op->has_op_mod && prm_in_op_mod(in) != op->op_mod))
 		return -EINVAL;
 	for (k = 0; k < MLX5X_DEVX_KEYS; k++) {
 		const struct mlx5x_field *f = &op->key[k];
 
 		if (!f->bits)
 			continue;
-		if (!mlx5x_field_in(f, inlen) ||
-		    mlx5x_field_get(in, f) != obj->key[k])
+		if (!mlx5x_field_in(f, inlen))
 			return -EINVAL;
+		if (k == 0 && op->count.bits) {
+			if (!mlx5x_devx_in_span(obj, in, inlen, op))
+				return -EINVAL;
+		} else if (mlx5x_field_get(in, f) != obj->key[k]) {
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

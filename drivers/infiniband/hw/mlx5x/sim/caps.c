@@ -73,6 +73,8 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_uctx, 10);
 	PRM_SET(cmd_hca_cap, c, max_qp_cnt, 255);
 	PRM_SET(cmd_hca_cap, c, max_flow_counter_31_16, 0x100);
+	PRM_SET(cmd_hca_cap, c, flow_counter_bulk_alloc, 0xff);	/* 128..16K */
+	PRM_SET(cmd_hca_cap, c, log_max_flow_counter_bulk, 14);
 	PRM_SET(cmd_hca_cap, c, log_max_umem, 16);
 	PRM_SET(cmd_hca_cap, c, max_num_eqs, 64);
 	PRM_SET(cmd_hca_cap, c, log_uar_page_sz, 0);	/* 4 KiB << 0 */
@@ -104,7 +106,7 @@ static const struct sim_cap_page sim_cap_pages[] = {
 	{ SIM_CAP_ODP, NULL },
 	{ SIM_CAP_ATOMIC, NULL },
 	{ SIM_CAP_ROCE, sim_caps_roce },
-	{ SIM_CAP_NIC_FLOW_TABLE, NULL },
+	{ SIM_CAP_NIC_FLOW_TABLE, sim_fs_caps_fill },
 	{ SIM_CAP_QOS, NULL },
 	{ SIM_CAP_DEV_MEM, NULL },
 	{ SIM_CAP_GENERAL_2, NULL },

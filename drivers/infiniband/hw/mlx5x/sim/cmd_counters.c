@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Counters: Q counters (per-QP statistics sets) and flow counters (packets
- * and bytes of steering entries).  Flow counters are allocated one at a
- * time: the profile advertises no bulk allocation yet.
+ * and bytes of steering entries).  Flow counters come one at a time or in
+ * bulks of the sizes the general capabilities advertise
+ * (flow_counter_bulk_alloc: 128 << n; log_max_flow_counter_bulk); a bulk
+ * is one object whose ids no other counter gets.
  */
-#include "sim_priv.h"
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include "fs.h"
 
 /* The model carries no QP traffic yet: every statistic reads zero. */
 static u8 sim_query_q_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
@@ -16,43 +21,216 @@ static u8 sim_query_q_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 				      counter_set_id), &obj);
 }
 
+/*
+ * Reserve ids base .. base + count - 1 for @fc: the object at base, the
+ * others reserved so no allocation hands them out.  On -EBUSY, *busy is
+ * the first id found taken.
+ */
+static int sim_fc_reserve(struct xarray *xa, struct sim_flow_counter *fc,
+			  u32 base, u32 *busy)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < fc->count; i++) {
+		err = xa_insert(xa, base + i, i ? NULL : fc, GFP_KERNEL);
+		if (err) {
+			*busy = base + i;
+			while (i--) {
+				if (i)
+					xa_release(xa, base + i);
+				else
+					xa_erase(xa, base);
+			}
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A bulk: @count ids (a power of two) at a base aligned to @count, as
+ * firmware hands them out, so a counter's bulk is found from its id.
+ */
+static u8 sim_fc_alloc_bulk(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			    u32 count, struct sim_flow_counter **fcp)
+{
+	struct xarray *xa = &sim->objs[SIM_OBJ_FLOW_COUNTER];
+	u64 max = sim->max_id[SIM_OBJ_FLOW_COUNTER];
+	struct sim_flow_counter *fc;
+	u64 base;
+	u32 busy = 0;
+	int err = -EBUSY;
+
+	fc = kzalloc(sizeof(*fc), GFP_KERNEL);
+	if (!fc)
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
+	fc->count = count;
+	for (base = count; base + count - 1 <= max;
+	     base = round_up((u64)busy + 1, count)) {
+		err = sim_fc_reserve(xa, fc, base, &busy);
+		if (err != -EBUSY)
+			break;
+	}
+	if (err) {
+		kfree(fc);
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES,
+				err == -EBUSY ? SIM_SYND_EXHAUSTED :
+						SIM_SYND_NO_MEM);
+	}
+	/* what sim_obj_alloc() does for an object with one id */
+	fc->obj.type = SIM_OBJ_FLOW_COUNTER;
+	fc->obj.id = base;
+	fc->obj.uid = ctx->uid;
+	sim->live++;
+	*fcp = fc;
+	return PRM_STAT_OK;
+}
+
+/* How many counters an ALLOC_FLOW_COUNTER asks for; 0: not offered. */
+static u32 sim_fc_bulk_size(struct mlx5x_sim *sim, const void *in)
+{
+	u32 bulk = PRM_GET(alloc_flow_counter_in, in, flow_counter_bulk);
+	u32 log = PRM_GET(alloc_flow_counter_in, in,
+			  flow_counter_bulk_log_size);
+
+	if (bulk && log)
+		return 0;
+	if (log)
+		return log <= SIM_CAP_GEN(sim, log_max_flow_counter_bulk) ?
+		       BIT(log) : 0;
+	if (bulk)
+		return is_power_of_2(bulk) &&
+		       (bulk & SIM_CAP_GEN(sim, flow_counter_bulk_alloc)) ?
+		       MLX5_FC_BULK_SIZE_FACTOR * bulk : 0;
+	return 1;
+}
+
 static u8 sim_alloc_flow_counter(struct mlx5x_sim *sim,
 				 struct sim_cmd_ctx *ctx)
 {
-	if (PRM_GET(alloc_flow_counter_in, ctx->in, flow_counter_bulk) ||
-	    PRM_GET(alloc_flow_counter_in, ctx->in,
-		    flow_counter_bulk_log_size))
+	u32 count = sim_fc_bulk_size(sim, ctx->in);
+	struct sim_flow_counter *fc;
+	struct sim_obj *obj;
+	u8 status;
+
+	if (!count)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	return sim_exec_alloc(sim, ctx);
+	if (count == 1) {
+		status = sim_obj_alloc(sim, ctx, SIM_OBJ_FLOW_COUNTER, &obj);
+		if (status)
+			return status;
+		fc = container_of(obj, struct sim_flow_counter, obj);
+		fc->count = 1;
+	} else {
+		status = sim_fc_alloc_bulk(sim, ctx, count, &fc);
+		if (status)
+			return status;
+		fc->ids = &sim->objs[SIM_OBJ_FLOW_COUNTER];
+	}
+	fc->stat = kvcalloc(count, sizeof(*fc->stat), GFP_KERNEL);
+	if (!fc->stat) {
+		sim_obj_destroy(sim, ctx, SIM_OBJ_FLOW_COUNTER, fc->obj.id);
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
+	}
+	PRM_SET(alloc_flow_counter_out, ctx->out, flow_counter_id, fc->obj.id);
+	return PRM_STAT_OK;
 }
 
+void sim_flow_counter_release(struct sim_obj *obj)
+{
+	struct sim_flow_counter *fc = container_of(obj, struct sim_flow_counter,
+						   obj);
+	u32 i;
+
+	for (i = 1; fc->ids && i < fc->count; i++)
+		xa_release(fc->ids, obj->id + i);
+	kvfree(fc->stat);
+}
+
+/* The counter or bulk holding @id: its base is @id aligned to its size. */
+static struct sim_flow_counter *sim_fc_find(struct mlx5x_sim *sim, u32 id)
+{
+	u32 log, max_log = SIM_CAP_GEN(sim, log_max_flow_counter_bulk);
+	struct sim_flow_counter *fc;
+	struct sim_obj *obj;
+
+	for (log = 0; log <= max_log && log < 32; log++) {
+		u32 base = id & ~(BIT(log) - 1);
+
+		obj = xa_load(&sim->objs[SIM_OBJ_FLOW_COUNTER], base);
+		if (!obj)
+			continue;
+		fc = container_of(obj, struct sim_flow_counter, obj);
+		return id - base < fc->count ? fc : NULL;
+	}
+	return NULL;
+}
+
+static u8 sim_fc_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
+		     struct sim_flow_counter **fcp)
+{
+	*fcp = sim_fc_find(sim, id);
+	if (!*fcp)
+		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
+	if ((*fcp)->obj.uid != ctx->uid)
+		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
+	return PRM_STAT_OK;
+}
+
+/**
+ * sim_flow_counter_ref() - reference the counter with an id
+ * @sim: the model
+ * @ctx: the command naming it (a flow table entry counting into it)
+ * @id: a counter id, possibly one inside a bulk
+ * @objp: the counter or bulk, whose users count now includes the caller
+ *
+ * Return: a PRM status; only the command's uid's own counters are found.
+ */
+u8 sim_flow_counter_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			u32 id, struct sim_obj **objp)
+{
+	struct sim_flow_counter *fc;
+	u8 status;
+
+	status = sim_fc_get(sim, ctx, id, &fc);
+	if (status)
+		return status;
+	fc->obj.users++;
+	*objp = &fc->obj;
+	return PRM_STAT_OK;
+}
+
+/* num_of_counters consecutive counters of one bulk; 0 means one. */
 static u8 sim_query_flow_counter(struct mlx5x_sim *sim,
 				 struct sim_cmd_ctx *ctx)
 {
 	u32 id = PRM_GET(query_flow_counter_in, ctx->in, flow_counter_id);
-	u32 num = PRM_GET(query_flow_counter_in, ctx->in, num_of_counters);
-	size_t need = PRM_BYTES(query_flow_counter_out) +
-		      PRM_BYTES(traffic_counter);
+	u32 num = PRM_GET(query_flow_counter_in, ctx->in, num_of_counters) ?: 1;
+	bool clear = PRM_GET(query_flow_counter_in, ctx->in, clear);
 	struct sim_flow_counter *fc;
-	struct sim_obj *obj;
-	void *stats;
+	u8 *stats;
+	u32 i, first;
 	u8 status;
 
-	if (num > 1)
-		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	if (ctx->outlen < need)
-		return sim_fail(ctx, PRM_STAT_BAD_OUTPUT_LEN,
-				SIM_SYND_BAD_OUTLEN);
-	status = sim_obj_lookup(sim, ctx, SIM_OBJ_FLOW_COUNTER, id, &obj);
+	status = sim_fc_get(sim, ctx, id, &fc);
 	if (status)
 		return status;
-	fc = container_of(obj, struct sim_flow_counter, obj);
+	first = id - fc->obj.id;
+	if (num > fc->count - first)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (ctx->outlen < PRM_BYTES(query_flow_counter_out) +
+			  (size_t)num * PRM_BYTES(traffic_counter))
+		return sim_fail(ctx, PRM_STAT_BAD_OUTPUT_LEN,
+				SIM_SYND_BAD_OUTLEN);
 	stats = PRM_ADDR(query_flow_counter_out, ctx->out, flow_statistics);
-	PRM_SET64(traffic_counter, stats, packets, fc->packets);
-	PRM_SET64(traffic_counter, stats, octets, fc->octets);
-	if (PRM_GET(query_flow_counter_in, ctx->in, clear)) {
-		fc->packets = 0;
-		fc->octets = 0;
+	for (i = 0; i < num; i++, stats += PRM_BYTES(traffic_counter)) {
+		struct sim_fc_stat *st = &fc->stat[first + i];
+
+		PRM_SET64(traffic_counter, stats, packets, st->packets);
+		PRM_SET64(traffic_counter, stats, octets, st->octets);
+		if (clear)
+			memset(st, 0, sizeof(*st));
 	}
 	return PRM_STAT_OK;
 }

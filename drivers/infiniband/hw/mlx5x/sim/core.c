@@ -18,6 +18,10 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_umem_cmds,
 	&sim_mkey_cmds,
 	&sim_general_cmds,
+	&sim_flow_table_cmds,
+	&sim_flow_group_cmds,
+	&sim_fte_cmds,
+	&sim_fs_action_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);

@@ -7,6 +7,7 @@
 #include "sim_priv.h"
 #include "mkey.h"
 #include "general.h"
+#include "fs.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
@@ -15,15 +16,21 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_TD] = { "td", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_Q_COUNTER] = { "q_counter", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_FLOW_COUNTER] = { "flow_counter", 1,
-				   sizeof(struct sim_flow_counter) },
+				   sizeof(struct sim_flow_counter),
+				   sim_flow_counter_release },
 	[SIM_OBJ_EQ] = { "eq", 1, sizeof(struct sim_obj), .shared = true },
 	[SIM_OBJ_UMEM] = { "umem", 1, sizeof(struct sim_umem),
 			   sim_umem_release },
-	[SIM_OBJ_FLOW_TABLE] = { "flow_table", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_FLOW_GROUP] = { "flow_group", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_FTE] = { "fte", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_MODIFY_HDR] = { "modify_hdr", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_PKT_REFORMAT] = { "pkt_reformat", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_FLOW_TABLE] = { "flow_table", 1, sizeof(struct sim_flow_table),
+				 sim_flow_table_release },
+	[SIM_OBJ_FLOW_GROUP] = { "flow_group", 1, sizeof(struct sim_flow_group),
+				 sim_flow_group_release },
+	[SIM_OBJ_FTE] = { "fte", 1, sizeof(struct sim_fte), sim_fte_release },
+	[SIM_OBJ_MODIFY_HDR] = { "modify_hdr", 1, sizeof(struct sim_modify_hdr),
+				 sim_modify_hdr_release },
+	[SIM_OBJ_PKT_REFORMAT] = { "pkt_reformat", 1,
+				   sizeof(struct sim_pkt_reformat),
+				   sim_pkt_reformat_release },
 	[SIM_OBJ_MKEY] = { "mkey", 1, sizeof(struct sim_mkey),
 			   sim_mkey_release },
 	[SIM_OBJ_CQ] = { "cq", 1, sizeof(struct sim_obj) },

@@ -58,10 +58,20 @@ struct sim_uar {
 	struct page *page;
 };
 
-struct sim_flow_counter {
-	struct sim_obj obj;
+struct sim_fc_stat {
 	u64 packets;
 	u64 octets;
+};
+
+/*
+ * A flow counter, or a bulk of them: ids obj.id .. obj.id + count - 1,
+ * the first holding the object, the others reserved in @ids.
+ */
+struct sim_flow_counter {
+	struct sim_obj obj;
+	u32 count;
+	struct xarray *ids;
+	struct sim_fc_stat *stat;
 };
 
 /* A umem: bus addresses of its pages, 1 << log_page bytes each. */
@@ -108,6 +118,7 @@ enum sim_syndrome {
 	SIM_SYND_UID_BUSY	= 0x5300000b,
 	SIM_SYND_NO_MEM		= 0x5300000c,
 	SIM_SYND_BAD_FIELD	= 0x5300000d,
+	SIM_SYND_DUP_MATCH	= 0x5300000e,	/* an entry matches the same */
 };
 
 #define SIM_COMP_VECTORS	1
@@ -221,11 +232,16 @@ extern const struct sim_cmd_set sim_counter_cmds;
 extern const struct sim_cmd_set sim_umem_cmds;
 extern const struct sim_cmd_set sim_mkey_cmds;
 extern const struct sim_cmd_set sim_general_cmds;
+extern const struct sim_cmd_set sim_flow_table_cmds;
+extern const struct sim_cmd_set sim_flow_group_cmds;
+extern const struct sim_cmd_set sim_fte_cmds;
+extern const struct sim_cmd_set sim_fs_action_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
 void sim_caps_free(struct mlx5x_sim *sim);
 u32 sim_cap_gen(struct mlx5x_sim *sim, size_t bit_off, size_t bit_sz);
+void sim_fs_caps_fill(void *page);	/* fs_caps.c */
 #define SIM_CAP_GEN(sim, fld) ({					\
 	PRM_CHECK_NARROW(cmd_hca_cap, fld);				\
 	sim_cap_gen(sim, PRM_BIT_OFF(cmd_hca_cap, fld),			\
@@ -250,8 +266,9 @@ u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	       enum sim_obj_type type, u32 id, struct sim_obj **objp);
 void sim_obj_put(struct sim_obj *obj);
 
-/* cmd_uar.c, cmd_umem.c */
+/* cmd_uar.c, cmd_umem.c, cmd_counters.c */
 void sim_uar_release(struct sim_obj *obj);
+void sim_flow_counter_release(struct sim_obj *obj);
 void sim_umem_release(struct sim_obj *obj);
 u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);

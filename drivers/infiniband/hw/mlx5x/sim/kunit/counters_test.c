@@ -149,8 +149,8 @@ static void sk_flow_counter_alloc_query_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PRM_GET64(traffic_counter, stats, octets), 0);
 
 	/* what the (future) datapath counted, read and then cleared */
-	sk_fc(test, b)->packets = 3;
-	sk_fc(test, b)->octets = 0x100000000ULL + 192;
+	sk_fc(test, b)->stat[0].packets = 3;
+	sk_fc(test, b)->stat[0].octets = 0x100000000ULL + 192;
 	KUNIT_ASSERT_EQ(test, sk_query_flow_counter(test, uid, b, 1, false,
 						    SK_FC_OUT_BYTES, &stats),
 			PRM_STAT_OK);
@@ -161,8 +161,8 @@ static void sk_flow_counter_alloc_query_dealloc(struct kunit *test)
 						    SK_FC_OUT_BYTES, &stats),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, PRM_GET64(traffic_counter, stats, packets), 3);
-	KUNIT_EXPECT_EQ(test, sk_fc(test, b)->packets, 0);
-	KUNIT_EXPECT_EQ(test, sk_fc(test, b)->octets, 0);
+	KUNIT_EXPECT_EQ(test, sk_fc(test, b)->stat[0].packets, 0);
+	KUNIT_EXPECT_EQ(test, sk_fc(test, b)->stat[0].octets, 0);
 
 	/* ownership */
 	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, 0, b, 0, false,
@@ -186,27 +186,111 @@ static void sk_flow_counter_alloc_query_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
-/* No bulk allocation is advertised, so none is accepted. */
-static void sk_flow_counter_bulk(struct kunit *test)
+static u8 sk_alloc_fc_bulk(struct kunit *test, u16 uid, u32 bulk, u32 log,
+			   u32 *id)
 {
 	size_t inlen = PRM_BYTES(alloc_flow_counter_in);
 	size_t outlen = PRM_BYTES(alloc_flow_counter_out);
 	void *in = sk_mbox(test, inlen);
 	void *out = sk_mbox(test, outlen);
+	u8 status;
 
-	KUNIT_EXPECT_EQ(test, SIM_CAP_GEN(sk_sim(test),
-					  log_max_flow_counter_bulk), 0);
 	PRM_SET(alloc_flow_counter_in, in, opcode,
 		MLX5_CMD_OP_ALLOC_FLOW_COUNTER);
-	PRM_SET(alloc_flow_counter_in, in, flow_counter_bulk, 1);
-	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, outlen),
+	prm_in_set_uid(in, uid);
+	PRM_SET(alloc_flow_counter_in, in, flow_counter_bulk, bulk);
+	PRM_SET(alloc_flow_counter_in, in, flow_counter_bulk_log_size, log);
+	status = sk_exec(test, in, inlen, out, outlen);
+	if (id)
+		*id = PRM_GET(alloc_flow_counter_out, out, flow_counter_id);
+	return status;
+}
+
+/* Bulks of the advertised sizes: aligned, never sharing an id. */
+static void sk_flow_counter_bulk(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 max_log = SIM_CAP_GEN(sim, log_max_flow_counter_bulk);
+	u32 one, a, b, c;
+
+	KUNIT_ASSERT_GT(test, max_log, 0);
+	KUNIT_ASSERT_NE(test, SIM_CAP_GEN(sim, flow_counter_bulk_alloc), 0);
+	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, 0, &one),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_fc_bulk(test, 0, 0, 2, &a), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, a % 4, 0);
+	KUNIT_ASSERT_EQ(test, sk_alloc_fc_bulk(test, 0, MLX5_FC_BULK_256, 0,
+					       &b), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, b % 256, 0);
+	KUNIT_EXPECT_NE(test, b, a);
+	/* single counters skip every id of a bulk */
+	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, 0, &c), PRM_STAT_OK);
+	KUNIT_EXPECT_TRUE(test, c < a || c >= a + 4);
+	KUNIT_EXPECT_TRUE(test, c < b || c >= b + 256);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 4);
+	/* an id inside a bulk is no object of its own */
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, 0, a + 1),
+			PRM_STAT_BAD_RESOURCE);
+	/* sizes not offered, both fields at once */
+	KUNIT_EXPECT_EQ(test, sk_alloc_fc_bulk(test, 0, 0, max_log + 1, NULL),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
-	PRM_SET(alloc_flow_counter_in, in, flow_counter_bulk, 0);
-	PRM_SET(alloc_flow_counter_in, in, flow_counter_bulk_log_size, 2);
-	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, outlen),
+	KUNIT_EXPECT_EQ(test, sk_alloc_fc_bulk(test, 0, 3, 0, NULL),
 			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_alloc_fc_bulk(test, 0, 1, 1, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, 0, a), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, 0, b), PRM_STAT_OK);
+	/* the ids come back */
+	KUNIT_EXPECT_EQ(test, sk_alloc_fc_bulk(test, 0, 0, 2, &b), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, b, a);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, 0, b), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, 0, c), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, 0, one),
+			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
+/* A query names any counter of a bulk and a range inside it. */
+static void sk_flow_counter_bulk_query(struct kunit *test)
+{
+	u16 uid = sk_new_uctx(test);
+	void *stats;
+	u32 base;
+
+	KUNIT_ASSERT_EQ(test, sk_alloc_fc_bulk(test, uid, 0, 3, &base),
+			PRM_STAT_OK);
+	sk_fc(test, base)->stat[5].packets = 7;
+	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, uid, base + 4, 4,
+						    true, 5 * SK_FC_OUT_BYTES,
+						    &stats),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET64(traffic_counter, (u8 *)stats +
+					PRM_BYTES(traffic_counter), packets),
+			7);
+	KUNIT_EXPECT_EQ(test, sk_fc(test, base)->stat[5].packets, 0);
+	/* past the end of the bulk */
+	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, uid, base + 4, 5,
+						    false, 6 * SK_FC_OUT_BYTES,
+						    NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, uid, base + 8, 1,
+						    false, SK_FC_OUT_BYTES,
+						    NULL),
+			PRM_STAT_BAD_RESOURCE);
+	/* no room for four */
+	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, uid, base, 4, false,
+						    2 * SK_FC_OUT_BYTES, NULL),
+			PRM_STAT_BAD_OUTPUT_LEN);
+	/* another uid */
+	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, 0, base + 1, 1,
+						    false, SK_FC_OUT_BYTES,
+						    NULL),
+			PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, uid, base),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 }
 
 static void sk_flow_counter_query_bad(struct kunit *test)
@@ -216,7 +300,7 @@ static void sk_flow_counter_query_bad(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, 0, &id),
 			PRM_STAT_OK);
-	/* one counter at a time */
+	/* one counter, not two */
 	KUNIT_EXPECT_EQ(test, sk_query_flow_counter(test, 0, id, 2, false,
 						    3 * SK_FC_OUT_BYTES, NULL),
 			PRM_STAT_BAD_PARAM);
@@ -269,6 +353,7 @@ static struct kunit_case sk_counter_cases[] = {
 	KUNIT_CASE(sk_q_counter_exhaustion),
 	KUNIT_CASE(sk_flow_counter_alloc_query_dealloc),
 	KUNIT_CASE(sk_flow_counter_bulk),
+	KUNIT_CASE(sk_flow_counter_bulk_query),
 	KUNIT_CASE(sk_flow_counter_query_bad),
 	KUNIT_CASE(sk_counter_limits),
 	KUNIT_CASE(sk_flow_counter_exhaustion),

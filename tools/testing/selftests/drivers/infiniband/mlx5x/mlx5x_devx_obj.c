@@ -208,7 +208,7 @@ static int test_firmware_error(void)
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
 	mt_set(in, MT_IN_OPCODE, OP_ALLOC_FLOW_COUNTER);
-	mt_set(in, FC_BULK, 1);		/* bulk: not in the profile */
+	mt_set(in, FC_BULK, 3);		/* 3 * 128: no bulk size */
 	memset(out, 0xa5, sizeof(out));
 	errno = 0;
 	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
