@@ -16,6 +16,10 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_vport_cmds,
 	&sim_counter_cmds,
 	&sim_umem_cmds,
+	&sim_cq_cmds,
+	&sim_wq_cmds,
+	&sim_tir_cmds,
+	&sim_qp_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);

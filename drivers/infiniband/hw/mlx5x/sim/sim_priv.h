@@ -108,6 +108,8 @@ enum sim_syndrome {
 	SIM_SYND_UID_BUSY	= 0x5300000b,
 	SIM_SYND_NO_MEM		= 0x5300000c,
 	SIM_SYND_BAD_FIELD	= 0x5300000d,
+	SIM_SYND_BAD_STATE	= 0x5300000e,
+	SIM_SYND_NOT_UMEM	= 0x5300000f,
 };
 
 #define SIM_COMP_VECTORS	1
@@ -219,6 +221,10 @@ extern const struct sim_cmd_set sim_uar_cmds;
 extern const struct sim_cmd_set sim_vport_cmds;
 extern const struct sim_cmd_set sim_counter_cmds;
 extern const struct sim_cmd_set sim_umem_cmds;
+extern const struct sim_cmd_set sim_cq_cmds;
+extern const struct sim_cmd_set sim_wq_cmds;
+extern const struct sim_cmd_set sim_tir_cmds;
+extern const struct sim_cmd_set sim_qp_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
