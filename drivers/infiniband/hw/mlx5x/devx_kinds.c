@@ -10,6 +10,7 @@
 
 static const struct mlx5x_devx_kind_set *const mlx5x_devx_kind_sets[] = {
 	&mlx5x_devx_basic_kinds,
+	&mlx5x_devx_queue_kinds,
 };
 
 /**

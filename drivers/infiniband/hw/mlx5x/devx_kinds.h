@@ -136,6 +136,7 @@ struct mlx5x_devx_kind_set {
 	.key = { __VA_ARGS__ } }
 
 extern const struct mlx5x_devx_kind_set mlx5x_devx_basic_kinds;
+extern const struct mlx5x_devx_kind_set mlx5x_devx_queue_kinds;
 
 const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(const void *in);
 const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode, bool modify);

@@ -136,6 +136,9 @@ static const struct sim_qp_move sim_qp_moves[] = {
 		    sim_qp_check_rts, sim_qp_rts_fields),
 	SIM_QP_MOVE(MLX5_CMD_OP_RTS2RTS_QP, SIM_QPS(RTS), RTS,
 		    sim_qp_check_rts, sim_qp_rts2rts_fields),
+	/* the model never fails a send queue: SQER is never reached */
+	SIM_QP_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER), RTS, NULL,
+		    sim_qp_rts2rts_fields),
 	{ .opcode = MLX5_CMD_OP_2ERR_QP, .from = SIM_QP_ANY,
 	  .to = MLX5_QPC_STATE_ERR },
 	{ .opcode = MLX5_CMD_OP_2RST_QP, .from = SIM_QP_ANY,
@@ -240,6 +243,8 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		     PRM_BIT_OFF(rts2rts_qp_in, qpc) !=
 		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
 		     PRM_BIT_OFF(init2init_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
+		     PRM_BIT_OFF(sqerr2rts_qp_in, qpc) !=
 		     PRM_BIT_OFF(rst2init_qp_in, qpc));
 	if (!mv)
 		return sim_fail(ctx, PRM_STAT_BAD_OP, SIM_SYND_BAD_OPCODE);
@@ -294,6 +299,8 @@ static const struct sim_cmd sim_qp_cmd_list[] = {
 			  init2rtr_qp),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RTR2RTS_QP, "RTR2RTS_QP", rtr2rts_qp),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RTS2RTS_QP, "RTS2RTS_QP", rts2rts_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_SQERR2RTS_QP, "SQERR2RTS_QP",
+			  sqerr2rts_qp),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_2ERR_QP, "2ERR_QP", qp_2err),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_2RST_QP, "2RST_QP", qp_2rst),
 };
