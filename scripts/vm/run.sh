@@ -39,20 +39,26 @@ mkdir -p "$ROOT/build/vm" "$ROOT/build/logs"
 "$ROOT/scripts/vm/mkinitramfs.sh" "$KVER" "$INITRD" >&2
 [[ -e $KIMG ]] || KIMG=$KDIR/boot/vmlinuz-$KVER
 
-# Modules under test go to updates/, which modprobe prefers over kernel/.
-# It is rebuilt on every run, so a run sees only its own --ko files.
-if ((${#KOS[@]})) || [[ -d $MODDIR/updates ]]; then
-	rm -rf "$MODDIR/updates"
-	if ((${#KOS[@]})); then
-		mkdir "$MODDIR/updates"
-		cp "${KOS[@]}" "$MODDIR/updates/"
-	fi
-	depmod -b "$KDIR" "$KVER"
+# Modules under test go to updates/, which modprobe prefers over kernel/,
+# in a module tree of this run's own: a hard-linked copy of the kernel's,
+# so runs from several worktrees sharing build/kernels never see each
+# other's modules.  depmod replaces its index files rather than writing
+# into them, so the shared tree is left as it was.
+RUNDIR=$(mktemp -d "$ROOT/build/vm/run.XXXXXX")
+WRAP=$RUNDIR/$NAME.sh
+trap 'rm -rf "$RUNDIR"' EXIT
+MODBASE=$RUNDIR/mods
+mkdir -p "$MODBASE/lib/modules"
+cp -al "$MODDIR" "$MODBASE/lib/modules/$KVER"
+rm -rf "$MODBASE/lib/modules/$KVER/updates"
+if ((${#KOS[@]})); then
+	mkdir "$MODBASE/lib/modules/$KVER/updates"
+	cp "${KOS[@]}" "$MODBASE/lib/modules/$KVER/updates/"
 fi
+depmod -b "$MODBASE" "$KVER"
+MODDIR=$MODBASE/lib/modules/$KVER
 
 # The guest runs this wrapper, which carries SCRIPT's arguments.
-WRAP=$(mktemp "$ROOT/build/vm/$NAME.XXXXXX.sh")
-trap 'rm -f "$WRAP"' EXIT
 {
 	printf 'cd %q || exit 125\nexec /bin/bash' "$ROOT"
 	printf ' %q' "$SCRIPT" "$@"
