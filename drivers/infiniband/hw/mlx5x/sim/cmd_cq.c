@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Completion queues.  A CQ names its EQ (the kernel's, shared), a UAR of
- * its context for doorbells, and its buffer and doorbell record; QUERY_CQ
+ * its context for doorbells (checked, not held: see sim_uar_check()), and
+ * its buffer and doorbell record; QUERY_CQ
  * answers with the context as created, with the moderation MODIFY_CQ
  * changed.
  */
@@ -55,8 +56,7 @@ static u8 sim_create_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_EQ,
 			       PRM_GET(cqc, cqc, c_eqn_or_apu_element));
 	if (!status)
-		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_UAR,
-				       PRM_GET(cqc, cqc, uar_page));
+		status = sim_uar_check(sim, ctx, PRM_GET(cqc, cqc, uar_page));
 	if (!status)
 		status = sim_qbuf_take(sim, ctx, &req, &refs);
 	if (status) {

@@ -193,8 +193,7 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_CQ,
 				       PRM_GET(qpc, qpc, cqn_rcv));
 	if (!status)
-		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_UAR,
-				       PRM_GET(qpc, qpc, uar_page));
+		status = sim_uar_check(sim, ctx, PRM_GET(qpc, qpc, uar_page));
 	if (!status)
 		status = sim_qbuf_take(sim, ctx, &req, &refs);
 	if (status) {

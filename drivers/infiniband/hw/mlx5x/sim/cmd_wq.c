@@ -62,8 +62,7 @@ static u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	status = sim_refs_take(sim, ctx, refs, SIM_OBJ_PD,
 			       PRM_GET(wq, wq, pd));
 	if (!status && sq)
-		status = sim_refs_take(sim, ctx, refs, SIM_OBJ_UAR,
-				       PRM_GET(wq, wq, uar_page));
+		status = sim_uar_check(sim, ctx, PRM_GET(wq, wq, uar_page));
 	if (!status)
 		status = sim_qbuf_take(sim, ctx, &req, refs);
 	return status;

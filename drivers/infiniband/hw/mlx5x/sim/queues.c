@@ -44,6 +44,27 @@ void sim_refs_drop(struct sim_refs *refs)
 		sim_obj_put(refs->obj[--refs->n]);
 }
 
+/**
+ * sim_uar_check() - the UAR a queue rings must be one of its context's
+ * @sim: the model
+ * @ctx: the create command
+ * @index: the UAR named
+ *
+ * The queue does not hold it: the driver frees a UAR when its last
+ * mapping goes, a release that cannot fail, and libmlx5 frees its UARs
+ * before the context's DEVX objects when the context is closed.  Like a
+ * doorbell rung on a freed UAR page, a queue whose UAR is gone simply
+ * hears nothing.
+ *
+ * Return: a PRM status.
+ */
+u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index)
+{
+	struct sim_obj *obj;
+
+	return sim_obj_lookup(sim, ctx, SIM_OBJ_UAR, index, &obj);
+}
+
 static u8 sim_refs_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			struct sim_refs *refs, u32 id, u64 off, u64 len)
 {

@@ -121,6 +121,7 @@ struct sim_qp {
 u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
 void sim_refs_drop(struct sim_refs *refs);
+u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index);
 u8 sim_qbuf_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 const struct sim_qbuf_req *req, struct sim_refs *refs);
 u8 sim_q_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,

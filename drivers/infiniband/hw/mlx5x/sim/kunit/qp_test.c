@@ -44,7 +44,7 @@ static void sk_qp_create_query_destroy(struct kunit *test)
 	/* send and receive CQ: two references on the one CQ */
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_CQ, cqn), 2);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_PD, r.pd), 1);
-	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UAR, r.uar), 2);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UAR, r.uar), 0);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UMEM, r.umem), 4);
 	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, r.uid, qpn,
 					 out, PRM_BYTES(query_qp_out)),
@@ -63,8 +63,6 @@ static void sk_qp_create_query_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, r.uid, r.pd),
 			PRM_STAT_RESOURCE_BUSY);
 	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, r.uid, r.umem),
-			PRM_STAT_RESOURCE_BUSY);
-	KUNIT_EXPECT_EQ(test, sk_dealloc_uar(test, r.uid, r.uar),
 			PRM_STAT_RESOURCE_BUSY);
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
 					   qpn), PRM_STAT_OK);
@@ -154,7 +152,7 @@ static void sk_qp_create_rules(struct kunit *test)
 	/* none of the refusals kept a reference */
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_CQ, cqn), 0);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_PD, r.pd), 0);
-	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UAR, r.uar), 1);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UAR, r.uar), 0);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UMEM, r.umem), 2);
 	sk_qp_teardown(test, &r, cqn);
 }

@@ -356,7 +356,7 @@ static void sk_sq_create_rules(struct kunit *test)
 					  PRM_BYTES(create_sq_out), &sqn),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_TIS, tisn), 1);
-	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UAR, r.uar), 2);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UAR, r.uar), 0);
 	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_SQ, r.uid, sqn,
 					 out, PRM_BYTES(query_sq_out)),
 			PRM_STAT_OK);
