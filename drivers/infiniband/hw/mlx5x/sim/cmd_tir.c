@@ -147,7 +147,7 @@ static u8 sim_create_rqt(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (!max || max > BIT(SIM_CAP_GEN(sim, log_max_rqt_size)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
-	rq = kcalloc(max, sizeof(*rq), GFP_KERNEL);
+	rq = kvcalloc(max, sizeof(*rq), GFP_KERNEL);
 	if (!rq)
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
 	status = sim_rqt_take_list(sim, ctx,
@@ -169,7 +169,7 @@ err_put:
 	for (i = 0; i < size; i++)
 		sim_obj_put(rq[i]);
 err_free:
-	kfree(rq);
+	kvfree(rq);
 	return status;
 }
 
@@ -189,18 +189,18 @@ static u8 sim_modify_rqt(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (status)
 		return status;
 	rqt = container_of(obj, struct sim_rqt, obj);
-	rq = kcalloc(rqt->max_size, sizeof(*rq), GFP_KERNEL);
+	rq = kvcalloc(rqt->max_size, sizeof(*rq), GFP_KERNEL);
 	if (!rq)
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
 	status = sim_rqt_take_list(sim, ctx, PRM_BIT_OFF(modify_rqt_in, ctx),
 				   rqt->max_size, rq, &size);
 	if (status) {
-		kfree(rq);
+		kvfree(rq);
 		return status;
 	}
 	for (i = 0; i < rqt->size; i++)
 		sim_obj_put(rqt->rq[i]);
-	kfree(rqt->rq);
+	kvfree(rqt->rq);
 	rqt->rq = rq;
 	rqt->size = size;
 	return PRM_STAT_OK;

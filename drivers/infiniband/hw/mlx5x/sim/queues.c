@@ -197,5 +197,5 @@ void sim_rqt_release(struct sim_obj *obj)
 
 	for (i = 0; i < rqt->size; i++)
 		sim_obj_put(rqt->rq[i]);
-	kfree(rqt->rq);
+	kvfree(rqt->rq);
 }

@@ -211,6 +211,7 @@ static void sk_rqt_rules(struct kunit *test)
 {
 	struct sk_rx x;
 	size_t inlen;
+	u32 rqtn;
 	void *in, *rqtc;
 
 	sk_rx_init(test, &x);
@@ -231,6 +232,13 @@ static void sk_rqt_rules(struct kunit *test)
 					  PRM_BYTES(create_rqt_out), NULL),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);
+	/* the largest table the field can ask for */
+	PRM_SET(rqtc, rqtc, rqt_max_size, 0xffff);
+	KUNIT_EXPECT_EQ(test, sk_q_create(test, in, inlen,
+					  PRM_BYTES(create_rqt_out), &rqtn),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_RQT,
+					   x.r.uid, rqtn), PRM_STAT_OK);
 	/* the list must fit the mailbox */
 	PRM_SET(rqtc, rqtc, rqt_max_size, 8);
 	PRM_SET(rqtc, rqtc, rqt_actual_size, 3);
