@@ -13,6 +13,7 @@ static const struct mlx5x_devx_kind_set *const mlx5x_devx_kind_sets[] = {
 	&mlx5x_devx_mkey_kinds,
 	&mlx5x_devx_general_kinds,
 	&mlx5x_devx_fs_kinds,
+	&mlx5x_devx_queue_kinds,
 };
 
 /**

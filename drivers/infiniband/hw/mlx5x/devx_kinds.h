@@ -160,6 +160,7 @@ extern const struct mlx5x_devx_kind_set mlx5x_devx_basic_kinds;
 extern const struct mlx5x_devx_kind_set mlx5x_devx_mkey_kinds;
 extern const struct mlx5x_devx_kind_set mlx5x_devx_general_kinds;
 extern const struct mlx5x_devx_kind_set mlx5x_devx_fs_kinds;
+extern const struct mlx5x_devx_kind_set mlx5x_devx_queue_kinds;
 
 const struct mlx5x_devx_kind *mlx5x_devx_kind_of_create(const void *in);
 const struct mlx5x_devx_op *mlx5x_devx_op_of(u16 opcode, bool modify);

@@ -22,6 +22,10 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_flow_group_cmds,
 	&sim_fte_cmds,
 	&sim_fs_action_cmds,
+	&sim_cq_cmds,
+	&sim_wq_cmds,
+	&sim_tir_cmds,
+	&sim_qp_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);

@@ -8,6 +8,7 @@
 #include "mkey.h"
 #include "general.h"
 #include "fs.h"
+#include "queues.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
@@ -33,13 +34,13 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 				   sim_pkt_reformat_release },
 	[SIM_OBJ_MKEY] = { "mkey", 1, sizeof(struct sim_mkey),
 			   sim_mkey_release },
-	[SIM_OBJ_CQ] = { "cq", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_RQ] = { "rq", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_SQ] = { "sq", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_RQT] = { "rqt", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_obj) },
-	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_CQ] = { "cq", 1, sizeof(struct sim_cq), sim_q_release },
+	[SIM_OBJ_RQ] = { "rq", 1, sizeof(struct sim_wq), sim_q_release },
+	[SIM_OBJ_SQ] = { "sq", 1, sizeof(struct sim_wq), sim_q_release },
+	[SIM_OBJ_RQT] = { "rqt", 1, sizeof(struct sim_rqt), sim_rqt_release },
+	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_tir), sim_tir_release },
+	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_tis), sim_q_release },
+	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_qp), sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
 };

@@ -118,7 +118,9 @@ enum sim_syndrome {
 	SIM_SYND_UID_BUSY	= 0x5300000b,
 	SIM_SYND_NO_MEM		= 0x5300000c,
 	SIM_SYND_BAD_FIELD	= 0x5300000d,
-	SIM_SYND_DUP_MATCH	= 0x5300000e,	/* an entry matches the same */
+	SIM_SYND_BAD_STATE	= 0x5300000e,
+	SIM_SYND_NOT_UMEM	= 0x5300000f,
+	SIM_SYND_DUP_MATCH	= 0x53000010,	/* an entry matches the same */
 };
 
 #define SIM_COMP_VECTORS	1
@@ -236,6 +238,10 @@ extern const struct sim_cmd_set sim_flow_table_cmds;
 extern const struct sim_cmd_set sim_flow_group_cmds;
 extern const struct sim_cmd_set sim_fte_cmds;
 extern const struct sim_cmd_set sim_fs_action_cmds;
+extern const struct sim_cmd_set sim_cq_cmds;
+extern const struct sim_cmd_set sim_wq_cmds;
+extern const struct sim_cmd_set sim_tir_cmds;
+extern const struct sim_cmd_set sim_qp_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);

@@ -49,7 +49,7 @@ static void sk_unknown_opcode(struct kunit *test)
 {
 	static const u16 opcodes[] = {
 		SK_NO_SUCH_OPCODE, 0xffff, 0,
-		MLX5_CMD_OP_CREATE_QP,		/* real, not modelled */
+		MLX5_CMD_OP_CREATE_SRQ,		/* real, not modelled */
 		MLX5_CMD_OP_QUERY_HCA_CAP + 0x10,
 	};
 	size_t outlen = PRM_BYTES(alloc_pd_out);

@@ -313,6 +313,13 @@ static const u8 sk_id_bits[SIM_OBJ_NTYPES] = {
 					  modify_header_id),
 	[SIM_OBJ_PKT_REFORMAT] = PRM_BIT_SZ(alloc_packet_reformat_context_out,
 					    packet_reformat_id),
+	[SIM_OBJ_CQ] = PRM_BIT_SZ(create_cq_out, cqn),
+	[SIM_OBJ_RQ] = PRM_BIT_SZ(create_rq_out, rqn),
+	[SIM_OBJ_SQ] = PRM_BIT_SZ(create_sq_out, sqn),
+	[SIM_OBJ_RQT] = PRM_BIT_SZ(create_rqt_out, rqtn),
+	[SIM_OBJ_TIR] = PRM_BIT_SZ(create_tir_out, tirn),
+	[SIM_OBJ_TIS] = PRM_BIT_SZ(create_tis_out, tisn),
+	[SIM_OBJ_QP] = PRM_BIT_SZ(create_qp_out, qpn),
 };
 
 /* No id the table hands out is truncated on its way to the driver. */

@@ -45,7 +45,7 @@
 #define STAT_BAD_RESOURCE	0x05
 #define SYND_NOT_OWNER		0x53000007
 #define SYND_BAD_FIELD		0x5300000d
-#define SYND_DUP_MATCH		0x5300000e
+#define SYND_DUP_MATCH		0x53000010
 
 /* A set_fte_in with room for destinations and counters after it. */
 #define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 4 * 8)

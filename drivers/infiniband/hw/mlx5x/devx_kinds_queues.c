@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * DEVX kinds of the queues and transport objects: CQ, RQ, SQ, RQT, TIR,
+ * TIS and QP, with their query and modify commands (every QP state
+ * transition is a modify).  A queue's buffers come from the process: the
+ * kernel sets the umem_valid bits of their create mailboxes, so firmware
+ * reads the buffer and doorbell fields as umem ids and offsets, never as
+ * raw bus addresses.  Field positions come from <linux/mlx5/mlx5_ifc.h>.
+ */
+#include "mlx5x.h"
+#include "devx_kinds.h"
+
+enum {
+	KIND_CQ,
+	KIND_RQ,
+	KIND_SQ,
+	KIND_RQT,
+	KIND_TIR,
+	KIND_TIS,
+	KIND_QP,
+	KIND_MAX,
+};
+
+/* A kind named by the id field fld of its create output. */
+#define QKIND(nm, cop, dop, typ, fld, ...) {				\
+	MLX5X_KIND_OPS(nm, cop, dop, destroy_##typ##_in),		\
+	.key = { MLX5X_KEY_FROM_OUT(create_##typ##_out, fld,		\
+				    destroy_##typ##_in, fld) },		\
+	__VA_ARGS__ }
+
+static const struct mlx5x_devx_kind mlx5x_queue_kinds[KIND_MAX] = {
+	[KIND_CQ] = QKIND("cq", MLX5_CMD_OP_CREATE_CQ, MLX5_CMD_OP_DESTROY_CQ,
+			  cq, cqn,
+			  MLX5X_FORCE(MLX5X_FIELD(create_cq_in, cq_umem_valid),
+				      MLX5X_FIELD(create_cq_in,
+						  cq_context.dbr_umem_valid))),
+	[KIND_RQ] = QKIND("rq", MLX5_CMD_OP_CREATE_RQ, MLX5_CMD_OP_DESTROY_RQ,
+			  rq, rqn,
+			  MLX5X_FORCE(MLX5X_FIELD(create_rq_in,
+						  ctx.wq.wq_umem_valid),
+				      MLX5X_FIELD(create_rq_in,
+						  ctx.wq.dbr_umem_valid))),
+	[KIND_SQ] = QKIND("sq", MLX5_CMD_OP_CREATE_SQ, MLX5_CMD_OP_DESTROY_SQ,
+			  sq, sqn,
+			  MLX5X_FORCE(MLX5X_FIELD(create_sq_in,
+						  ctx.wq.wq_umem_valid),
+				      MLX5X_FIELD(create_sq_in,
+						  ctx.wq.dbr_umem_valid))),
+	[KIND_RQT] = QKIND("rqt", MLX5_CMD_OP_CREATE_RQT,
+			   MLX5_CMD_OP_DESTROY_RQT, rqt, rqtn),
+	[KIND_TIR] = QKIND("tir", MLX5_CMD_OP_CREATE_TIR,
+			   MLX5_CMD_OP_DESTROY_TIR, tir, tirn),
+	[KIND_TIS] = QKIND("tis", MLX5_CMD_OP_CREATE_TIS,
+			   MLX5_CMD_OP_DESTROY_TIS, tis, tisn),
+	[KIND_QP] = QKIND("qp", MLX5_CMD_OP_CREATE_QP, MLX5_CMD_OP_DESTROY_QP,
+			  qp, qpn,
+			  MLX5X_FORCE(MLX5X_FIELD(create_qp_in, wq_umem_valid),
+				      MLX5X_FIELD(create_qp_in,
+						  qpc.dbr_umem_valid))),
+};
+
+/* A command typ_in of kind k naming the object by its field fld. */
+#define QOP(opc, k, mod, typ, fld)					\
+	MLX5X_OP(opc, &mlx5x_queue_kinds[k], mod, MLX5X_FIELD(typ, fld))
+
+static const struct mlx5x_devx_op mlx5x_queue_ops[] = {
+	QOP(MLX5_CMD_OP_QUERY_CQ, KIND_CQ, false, query_cq_in, cqn),
+	QOP(MLX5_CMD_OP_MODIFY_CQ, KIND_CQ, true, modify_cq_in, cqn),
+	QOP(MLX5_CMD_OP_QUERY_RQ, KIND_RQ, false, query_rq_in, rqn),
+	QOP(MLX5_CMD_OP_MODIFY_RQ, KIND_RQ, true, modify_rq_in, rqn),
+	QOP(MLX5_CMD_OP_QUERY_SQ, KIND_SQ, false, query_sq_in, sqn),
+	QOP(MLX5_CMD_OP_MODIFY_SQ, KIND_SQ, true, modify_sq_in, sqn),
+	QOP(MLX5_CMD_OP_QUERY_RQT, KIND_RQT, false, query_rqt_in, rqtn),
+	QOP(MLX5_CMD_OP_MODIFY_RQT, KIND_RQT, true, modify_rqt_in, rqtn),
+	QOP(MLX5_CMD_OP_QUERY_TIR, KIND_TIR, false, query_tir_in, tirn),
+	QOP(MLX5_CMD_OP_MODIFY_TIR, KIND_TIR, true, modify_tir_in, tirn),
+	QOP(MLX5_CMD_OP_QUERY_TIS, KIND_TIS, false, query_tis_in, tisn),
+	QOP(MLX5_CMD_OP_MODIFY_TIS, KIND_TIS, true, modify_tis_in, tisn),
+	QOP(MLX5_CMD_OP_QUERY_QP, KIND_QP, false, query_qp_in, qpn),
+	QOP(MLX5_CMD_OP_RST2INIT_QP, KIND_QP, true, rst2init_qp_in, qpn),
+	QOP(MLX5_CMD_OP_INIT2INIT_QP, KIND_QP, true, init2init_qp_in, qpn),
+	QOP(MLX5_CMD_OP_INIT2RTR_QP, KIND_QP, true, init2rtr_qp_in, qpn),
+	QOP(MLX5_CMD_OP_RTR2RTS_QP, KIND_QP, true, rtr2rts_qp_in, qpn),
+	QOP(MLX5_CMD_OP_RTS2RTS_QP, KIND_QP, true, rts2rts_qp_in, qpn),
+	QOP(MLX5_CMD_OP_SQERR2RTS_QP, KIND_QP, true, sqerr2rts_qp_in, qpn),
+	QOP(MLX5_CMD_OP_2ERR_QP, KIND_QP, true, qp_2err_in, qpn),
+	QOP(MLX5_CMD_OP_2RST_QP, KIND_QP, true, qp_2rst_in, qpn),
+};
+
+const struct mlx5x_devx_kind_set mlx5x_devx_queue_kinds = {
+	.kinds = mlx5x_queue_kinds,
+	.nkinds = ARRAY_SIZE(mlx5x_queue_kinds),
+	.ops = mlx5x_queue_ops,
+	.nops = ARRAY_SIZE(mlx5x_queue_ops),
+};

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs: RC only for now.  A QP names its PD, its send and receive
+ * CQs, the UAR it rings, and one buffer holding the RQ then the SQ, with
+ * its doorbell record.  It is born in RST and walks the PRM's state
+ * machine one command per transition; a command issued in the wrong state
+ * is refused with BAD_QP_STATE, as firmware does.  QUERY_QP answers with
+ * the context as created, changed by the transitions.
+ */
+#include <linux/mlx5/qp.h>
+#include "queues.h"
+
+/* A field of the QP context, by bit offset and width. */
+struct sim_qpc_field {
+	u16 off;
+	u8 bits;
+};
+
+#define SIM_QPC(fld)	{ PRM_BIT_OFF(qpc, fld), PRM_BIT_SZ(qpc, fld) }
+#define SIM_ADS(fld)	SIM_QPC(primary_address_path.fld)
+
+/* The largest receive WQE the profile allows, 16 << log_rq_stride. */
+#define SIM_RQ_WQE_BYTES(log)	(16U << (log))
+
+/**
+ * struct sim_qp_move - one state transition command
+ * @opcode: the command
+ * @from: bit per state it may be issued in
+ * @to: the state it leaves the QP in
+ * @check: what the model validates in the context it carries, or NULL
+ * @copy: the fields it sets in the QP's context
+ * @ncopy: how many
+ */
+struct sim_qp_move {
+	u16 opcode;
+	u16 from;
+	u8 to;
+	u8 (*check)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		    const void *qpc);
+	const struct sim_qpc_field *copy;
+	unsigned int ncopy;
+};
+
+static const struct sim_qpc_field sim_qp_init_fields[] = {
+	SIM_ADS(vhca_port_num), SIM_ADS(pkey_index), SIM_QPC(rre),
+	SIM_QPC(rwe), SIM_QPC(rae), SIM_QPC(atomic_mode),
+};
+
+static const struct sim_qpc_field sim_qp_rtr_fields[] = {
+	SIM_QPC(mtu), SIM_QPC(log_msg_max), SIM_QPC(remote_qpn),
+	SIM_QPC(next_rcv_psn), SIM_QPC(log_rra_max), SIM_QPC(min_rnr_nak),
+	SIM_ADS(pkey_index), SIM_ADS(src_addr_index), SIM_ADS(hop_limit),
+	SIM_ADS(tclass), SIM_ADS(flow_label), SIM_ADS(udp_sport),
+	SIM_ADS(dscp), SIM_ADS(eth_prio), SIM_ADS(vhca_port_num),
+	SIM_ADS(rmac_47_32), SIM_ADS(rmac_31_0),
+	/* rgid_rip, a word at a time */
+	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip), 32 },
+	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip) + 32, 32 },
+	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip) + 64, 32 },
+	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip) + 96, 32 },
+};
+
+static const struct sim_qpc_field sim_qp_rts_fields[] = {
+	SIM_QPC(next_send_psn), SIM_QPC(log_sra_max), SIM_QPC(retry_count),
+	SIM_QPC(rnr_retry), SIM_ADS(ack_timeout),
+};
+
+static const struct sim_qpc_field sim_qp_rts2rts_fields[] = {
+	SIM_QPC(min_rnr_nak), SIM_ADS(ack_timeout), SIM_QPC(rre),
+	SIM_QPC(rwe), SIM_QPC(rae),
+};
+
+/* The path names the device's one port and the only P_Key index. */
+static u8 sim_qp_check_port(struct sim_cmd_ctx *ctx, const void *qpc)
+{
+	if (PRM_GET(qpc, qpc, primary_address_path.vhca_port_num) != 1 ||
+	    PRM_GET(qpc, qpc, primary_address_path.pkey_index))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	return PRM_STAT_OK;
+}
+
+static u8 sim_qp_check_init(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			    const void *qpc)
+{
+	return sim_qp_check_port(ctx, qpc);
+}
+
+/*
+ * Ready to receive: a peer QP, a path MTU the port carries (IB MTU codes
+ * 1..5, 256 << (code - 1) bytes), message and responder limits within the
+ * caps, and a destination MAC.
+ */
+static u8 sim_qp_check_rtr(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			   const void *qpc)
+{
+	u32 mtu = PRM_GET(qpc, qpc, mtu);
+
+	if (!PRM_GET(qpc, qpc, remote_qpn) ||
+	    mtu < MLX5_QPC_MTU_256_BYTES || mtu > MLX5_QPC_MTU_4K_BYTES ||
+	    (128U << mtu) > sim->params.mtu ||
+	    (!PRM_GET(qpc, qpc, primary_address_path.rmac_47_32) &&
+	     !PRM_GET(qpc, qpc, primary_address_path.rmac_31_0)))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (PRM_GET(qpc, qpc, log_msg_max) > SIM_CAP_GEN(sim, log_max_msg) ||
+	    PRM_GET(qpc, qpc, log_rra_max) >
+	    SIM_CAP_GEN(sim, log_max_ra_res_qp))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	return sim_qp_check_port(ctx, qpc);
+}
+
+static u8 sim_qp_check_rts(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			   const void *qpc)
+{
+	if (PRM_GET(qpc, qpc, log_sra_max) >
+	    SIM_CAP_GEN(sim, log_max_ra_req_qp))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	return PRM_STAT_OK;
+}
+
+#define SIM_QPS(s)	BIT(MLX5_QPC_STATE_##s)
+#define SIM_QP_ANY	(SIM_QPS(RST) | SIM_QPS(INIT) | SIM_QPS(RTR) |	\
+			 SIM_QPS(RTS) | SIM_QPS(SQER) | SIM_QPS(SQD) |	\
+			 SIM_QPS(ERR))
+#define SIM_QP_MOVE(op, f, t, chk, fields) {				\
+	.opcode = (op), .from = (f), .to = MLX5_QPC_STATE_##t,		\
+	.check = (chk), .copy = (fields), .ncopy = ARRAY_SIZE(fields) }
+
+static const struct sim_qp_move sim_qp_moves[] = {
+	SIM_QP_MOVE(MLX5_CMD_OP_RST2INIT_QP, SIM_QPS(RST), INIT,
+		    sim_qp_check_init, sim_qp_init_fields),
+	SIM_QP_MOVE(MLX5_CMD_OP_INIT2INIT_QP, SIM_QPS(INIT), INIT,
+		    sim_qp_check_init, sim_qp_init_fields),
+	SIM_QP_MOVE(MLX5_CMD_OP_INIT2RTR_QP, SIM_QPS(INIT), RTR,
+		    sim_qp_check_rtr, sim_qp_rtr_fields),
+	SIM_QP_MOVE(MLX5_CMD_OP_RTR2RTS_QP, SIM_QPS(RTR), RTS,
+		    sim_qp_check_rts, sim_qp_rts_fields),
+	SIM_QP_MOVE(MLX5_CMD_OP_RTS2RTS_QP, SIM_QPS(RTS), RTS,
+		    sim_qp_check_rts, sim_qp_rts2rts_fields),
+	/* the model never fails a send queue: SQER is never reached */
+	SIM_QP_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER), RTS, NULL,
+		    sim_qp_rts2rts_fields),
+	{ .opcode = MLX5_CMD_OP_2ERR_QP, .from = SIM_QP_ANY,
+	  .to = MLX5_QPC_STATE_ERR },
+	{ .opcode = MLX5_CMD_OP_2RST_QP, .from = SIM_QP_ANY,
+	  .to = MLX5_QPC_STATE_RST },
+};
+
+static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	const void *qpc = PRM_ADDR(create_qp_in, ctx->in, qpc);
+	u32 log_sq = PRM_GET(qpc, qpc, log_sq_size);
+	u32 log_rq = PRM_GET(qpc, qpc, log_rq_size);
+	u32 stride = PRM_GET(qpc, qpc, log_rq_stride);
+	u32 rq_type = PRM_GET(qpc, qpc, rq_type);
+	u32 max_log = SIM_CAP_GEN(sim, log_max_qp_sz);
+	struct sim_qbuf_req req = {
+		.umem_valid = PRM_GET(create_qp_in, ctx->in, wq_umem_valid),
+		.umem_id = prm_get_bits(ctx->in, SIM_CREATE_QP_UMEM_ID, 32),
+		.umem_off = sim_get64_at(ctx->in, SIM_CREATE_QP_UMEM_OFFSET),
+		.dbr_valid = PRM_GET(qpc, qpc, dbr_umem_valid),
+		.dbr_id = prm_get_bits(qpc, SIM_QPC_DBR_UMEM_ID, 32),
+		.dbr_addr = PRM_GET64(qpc, qpc, dbr_addr),
+		.pas_off = PRM_BIT_OFF(create_qp_in, pas),
+		.log_page = PRM_GET(qpc, qpc, log_page_size),
+	};
+	struct sim_refs refs = {};
+	struct sim_qobj *q;
+	u8 status;
+
+	BUILD_BUG_ON(SIM_QPC_DBR_UMEM_ID + 32 != PRM_BIT_SZ(create_qp_in, qpc));
+	BUILD_BUG_ON(SIM_CREATE_QP_UMEM_ID + 32 >
+		     PRM_BIT_OFF(create_qp_in, wq_umem_valid));
+	/* RC only; no QPN of the caller's choosing; no SRQ yet */
+	if (PRM_GET(qpc, qpc, st) != MLX5_QP_ST_RC ||
+	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
+	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
+	    (rq_type != MLX5_NON_ZERO_RQ && rq_type != MLX5_ZERO_LEN_RQ))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (log_sq > max_log || log_rq > max_log ||
+	    SIM_RQ_WQE_BYTES(stride) > SIM_CAP_GEN(sim, max_wqe_sz_rq))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	if (rq_type == MLX5_NON_ZERO_RQ)
+		req.len = (u64)SIM_RQ_WQE_BYTES(stride) << log_rq;
+	if (!PRM_GET(qpc, qpc, no_sq))
+		req.len += (u64)SIM_SEND_WQE_BB << log_sq;
+
+	status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_PD,
+			       PRM_GET(qpc, qpc, pd));
+	if (!status)
+		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_CQ,
+				       PRM_GET(qpc, qpc, cqn_snd));
+	if (!status)
+		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_CQ,
+				       PRM_GET(qpc, qpc, cqn_rcv));
+	if (!status)
+		status = sim_uar_check(sim, ctx, PRM_GET(qpc, qpc, uar_page));
+	if (!status)
+		status = sim_qbuf_take(sim, ctx, &req, &refs);
+	if (status) {
+		sim_refs_drop(&refs);
+		return status;
+	}
+	status = sim_q_alloc(sim, ctx, SIM_OBJ_QP, &refs, &q);
+	if (status)
+		return status;
+	memcpy(container_of(q, struct sim_qp, q)->qpc, qpc, PRM_BYTES(qpc));
+	PRM_SET(create_qp_out, ctx->out, qpn, q->obj.id);
+	return PRM_STAT_OK;
+}
+
+static const struct sim_qp_move *sim_qp_move_of(u16 opcode)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sim_qp_moves); i++)
+		if (sim_qp_moves[i].opcode == opcode)
+			return &sim_qp_moves[i];
+	return NULL;
+}
+
+/*
+ * Every transition command: qpn at the same place; those that carry a
+ * context carry it at the same place too (checked below).
+ */
+static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	const struct sim_qp_move *mv = sim_qp_move_of(ctx->cmd->opcode);
+	const void *qpc = PRM_ADDR(rst2init_qp_in, ctx->in, qpc);
+	struct sim_qobj *q;
+	struct sim_qp *qp;
+	unsigned int i;
+	u8 status;
+
+	BUILD_BUG_ON(PRM_BIT_OFF(qp_2err_in, qpn) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpn) ||
+		     PRM_BIT_OFF(qp_2rst_in, qpn) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpn) ||
+		     PRM_BIT_OFF(init2rtr_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
+		     PRM_BIT_OFF(rtr2rts_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
+		     PRM_BIT_OFF(rts2rts_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
+		     PRM_BIT_OFF(init2init_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
+		     PRM_BIT_OFF(sqerr2rts_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc));
+	if (!mv)
+		return sim_fail(ctx, PRM_STAT_BAD_OP, SIM_SYND_BAD_OPCODE);
+	status = sim_q_lookup(sim, ctx, SIM_OBJ_QP,
+			      PRM_GET(rst2init_qp_in, ctx->in, qpn), &q);
+	if (status)
+		return status;
+	qp = container_of(q, struct sim_qp, q);
+	if (!(mv->from & BIT(PRM_GET(qpc, qp->qpc, state))))
+		return sim_fail(ctx, PRM_STAT_BAD_QP_STATE, SIM_SYND_BAD_STATE);
+	if (mv->check) {
+		status = mv->check(sim, ctx, qpc);
+		if (status)
+			return status;
+	}
+	for (i = 0; i < mv->ncopy; i++)
+		prm_set_bits(qp->qpc, mv->copy[i].off, mv->copy[i].bits,
+			     prm_get_bits(qpc, mv->copy[i].off,
+					  mv->copy[i].bits));
+	PRM_SET(qpc, qp->qpc, state, mv->to);
+	return PRM_STAT_OK;
+}
+
+static u8 sim_query_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	struct sim_qobj *q;
+	u8 status;
+
+	status = sim_q_lookup(sim, ctx, SIM_OBJ_QP,
+			      PRM_GET(query_qp_in, ctx->in, qpn), &q);
+	if (!status)
+		memcpy(PRM_ADDR(query_qp_out, ctx->out, qpc),
+		       container_of(q, struct sim_qp, q)->qpc, PRM_BYTES(qpc));
+	return status;
+}
+
+#define SIM_QP_MODIFY_CMD(op, nm, typ)					\
+	SIM_CMD(op, nm, typ##_in, typ##_out, true, sim_qp_modify)
+
+static const struct sim_cmd sim_qp_cmd_list[] = {
+	SIM_CMD(MLX5_CMD_OP_CREATE_QP, "CREATE_QP", create_qp_in,
+		create_qp_out, true, sim_create_qp),
+	SIM_FREE_CMD(MLX5_CMD_OP_DESTROY_QP, "DESTROY_QP", destroy_qp_in,
+		     destroy_qp_out, SIM_OBJ_QP, qpn),
+	SIM_CMD(MLX5_CMD_OP_QUERY_QP, "QUERY_QP", query_qp_in, query_qp_out,
+		true, sim_query_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RST2INIT_QP, "RST2INIT_QP",
+			  rst2init_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_INIT2INIT_QP, "INIT2INIT_QP",
+			  init2init_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_INIT2RTR_QP, "INIT2RTR_QP",
+			  init2rtr_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RTR2RTS_QP, "RTR2RTS_QP", rtr2rts_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RTS2RTS_QP, "RTS2RTS_QP", rts2rts_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_SQERR2RTS_QP, "SQERR2RTS_QP",
+			  sqerr2rts_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_2ERR_QP, "2ERR_QP", qp_2err),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_2RST_QP, "2RST_QP", qp_2rst),
+};
+
+const struct sim_cmd_set sim_qp_cmds = {
+	sim_qp_cmd_list, ARRAY_SIZE(sim_qp_cmd_list)
+};

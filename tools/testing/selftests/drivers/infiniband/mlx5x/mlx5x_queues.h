@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Helpers of the DEVX queue selftests (mlx5x_devx_cq, mlx5x_devx_qp): a
+ * DEVX context with what queues name (a PD, a transport domain, a UAR, a
+ * 256 KiB umem, the completion EQ), and a builder per create mailbox.
+ * Each builder fills a mailbox the model accepts; cases then spoil it.
+ */
+#ifndef MLX5X_QUEUES_H
+#define MLX5X_QUEUES_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+#include "mlx5x_prm.h"
+
+/* Opcodes (mlx5_ifc.h). */
+#define OP_CREATE_CQ		0x400
+#define OP_QUERY_CQ		0x402
+#define OP_MODIFY_CQ		0x403
+#define OP_CREATE_QP		0x500
+#define OP_RST2INIT_QP		0x502
+#define OP_INIT2RTR_QP		0x503
+#define OP_RTR2RTS_QP		0x504
+#define OP_RTS2RTS_QP		0x505
+#define OP_2ERR_QP		0x507
+#define OP_2RST_QP		0x50a
+#define OP_QUERY_QP		0x50b
+#define OP_INIT2INIT_QP		0x50e
+#define OP_ALLOC_PD		0x800
+#define OP_ALLOC_TD		0x816
+#define OP_CREATE_TIR		0x900
+#define OP_MODIFY_TIR		0x901
+#define OP_QUERY_TIR		0x903
+#define OP_CREATE_SQ		0x904
+#define OP_MODIFY_SQ		0x905
+#define OP_QUERY_SQ		0x907
+#define OP_CREATE_RQ		0x908
+#define OP_MODIFY_RQ		0x909
+#define OP_QUERY_RQ		0x90b
+#define OP_CREATE_RQT		0x916
+#define OP_MODIFY_RQT		0x917
+#define OP_QUERY_RQT		0x919
+#define OP_CREATE_TIS		0x912
+#define OP_MODIFY_TIS		0x913
+#define OP_QUERY_TIS		0x915
+
+/* Status and the model's syndromes (sim/sim_priv.h). */
+#define ST_BAD_PARAM		0x03
+#define ST_BAD_RESOURCE		0x05
+#define ST_BAD_RES_STATE	0x09
+#define ST_BAD_QP_STATE		0x10
+#define ST_INTERNAL_ERR		0x01
+#define SY_NO_OBJECT		0x53000006
+#define SY_NOT_OWNER		0x53000007
+#define SY_BAD_CAP		0x5300000a
+#define SY_BAD_FIELD		0x5300000d
+#define SY_BAD_STATE		0x5300000e
+#define SY_NOT_UMEM		0x5300000f
+
+/*
+ * Fields 6.1's mlx5_ifc.h leaves reserved (newer ones name them): the
+ * umem ids and offsets of the queues' buffers and doorbell records.
+ */
+#define CQ_CTX			(PRM_CREATE_CQ_IN_CQ_CONTEXT_STATUS.off)
+#define CQ_UMEM_OFF		0x280			/* 64 bits */
+#define CQ_UMEM_ID		MT_FIELD(0x2c0, 32)
+#define CQ_DBR_UMEM_ID		MT_FIELD(CQ_CTX + 0x20, 32)
+#define WQ_DBR_UMEM_ID(wq)	MT_FIELD((wq) + 0x140, 32)
+#define WQ_UMEM_ID(wq)		MT_FIELD((wq) + 0x160, 32)
+#define RQ_WQ			(PRM_CREATE_RQ_IN_CTX_WQ_WQ_TYPE.off)
+#define SQ_WQ			(PRM_CREATE_SQ_IN_CTX_WQ_WQ_TYPE.off)
+#define QP_CTX			(PRM_CREATE_QP_IN_QPC_STATE.off)
+#define QP_DBR_UMEM_ID		MT_FIELD(QP_CTX + 0x720, 32)
+#define QP_UMEM_ID		MT_FIELD(0x840, 32)
+
+/* Every create output names the new object at bits 0x48..0x60. */
+#define OUT_ID			MT_FIELD(0x48, 24)
+/* Every query, destroy and QP transition input names it there too. */
+#define IN_ID			MT_FIELD(0x48, 24)
+
+#define MQ_BYTES		(64 * 4096)
+#define MQ_DBR			(MQ_BYTES - 64)
+
+/* RQ and SQ states; QP states as qpc.state has them. */
+#define WQ_RST	0
+#define WQ_RDY	1
+#define WQ_ERR	3
+#define QP_RST	0
+#define QP_INIT	1
+#define QP_RTR	2
+#define QP_RTS	3
+#define QP_ERR	6
+
+/* @base: objects of the uid in the model once mq_open() is done */
+struct mq {
+	struct ibv_context *ctx;
+	int uid, base;
+	void *buf;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5dv_devx_uar *uar;
+	struct mlx5dv_devx_obj *pd_obj, *td_obj;
+	uint32_t pd, td, eqn;
+};
+
+struct mq_obj {
+	struct mlx5dv_devx_obj *obj;
+	uint32_t id;
+};
+
+static inline struct mlx5dv_devx_obj *mq_alloc(struct ibv_context *ctx,
+					       uint16_t op, uint32_t *id)
+{
+	uint32_t in[4] = {}, out[4] = {};
+	struct mlx5dv_devx_obj *obj;
+
+	mt_set(in, MT_IN_OPCODE, op);
+	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
+	*id = obj ? mt_get(out, OUT_ID) : 0;
+	return obj;
+}
+
+/* Open a DEVX context with a PD, a TD, a UAR, a umem and the EQ. */
+static inline bool mq_open(struct mq *q)
+{
+	memset(q, 0, sizeof(*q));
+	if (posix_memalign(&q->buf, 4096, MQ_BYTES))
+		return false;
+	memset(q->buf, 0, MQ_BYTES);
+	q->ctx = mt_open(MT_OPEN_DEVX, &q->uid);
+	if (!CHECK(q->ctx))
+		return false;
+	q->pd_obj = mq_alloc(q->ctx, OP_ALLOC_PD, &q->pd);
+	q->td_obj = mq_alloc(q->ctx, OP_ALLOC_TD, &q->td);
+	q->uar = mlx5dv_devx_alloc_uar(q->ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
+	q->umem = mlx5dv_devx_umem_reg(q->ctx, q->buf, MQ_BYTES,
+				       IBV_ACCESS_LOCAL_WRITE);
+	if (!CHECK(q->pd_obj) || !CHECK(q->td_obj) || !CHECK(q->uar) ||
+	    !CHECK(q->umem) ||
+	    !CHECK_ERR(mlx5dv_devx_query_eqn(q->ctx, 0, &q->eqn), 0))
+		return false;
+	q->base = mt_sim() ? mt_fw_count(NULL, q->uid) : 0;
+	return true;
+}
+
+/* Close the context: the kernel destroys whatever it still holds. */
+static inline void mq_close(struct mq *q)
+{
+	if (q->ctx)
+		CHECK_EQ(ibv_close_device(q->ctx), 0);
+	q->ctx = NULL;
+	free(q->buf);
+	q->buf = NULL;
+}
+
+/* Create from @in; on failure @out holds status and syndrome. */
+static inline bool mq_create(struct mq *q, const void *in, size_t inlen,
+			     struct mq_obj *o, uint32_t *out)
+{
+	memset(out, 0, 16);
+	o->obj = mlx5dv_devx_obj_create(q->ctx, in, inlen, out, 16);
+	o->id = o->obj ? mt_get(out, OUT_ID) : 0;
+	return o->obj;
+}
+
+/* A create that must fail with EREMOTEIO, this status and syndrome. */
+static inline bool mq_refused(struct mq *q, const void *in, size_t inlen,
+			      uint32_t status, uint32_t syndrome)
+{
+	uint32_t out[4];
+	struct mq_obj o;
+
+	errno = 0;
+	if (!CHECK(!mq_create(q, in, inlen, &o, out))) {
+		mlx5dv_devx_obj_destroy(o.obj);
+		return false;
+	}
+	return CHECK_ERR(errno, EREMOTEIO) &&
+	       CHECK_EQ(mt_get(out, MT_OUT_STATUS), status) &&
+	       CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), syndrome);
+}
+
+/* QUERY_* (16-byte input naming @id) into @out. */
+static inline int mq_query(struct mq_obj *o, uint16_t op, uint32_t id,
+			   void *out, size_t outlen)
+{
+	uint32_t in[4] = {};
+
+	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, IN_ID, id);
+	memset(out, 0, outlen);
+	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out, outlen);
+}
+
+/* 16 CQEs of 64 bytes at the umem's start. */
+static inline void mq_cq_in(struct mq *q, uint32_t *in)
+{
+	memset(in, 0, PRM_CREATE_CQ_IN_BYTES);
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_CQ);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_UMEM_VALID, 1);
+	mt_set(in, CQ_UMEM_ID, q->umem->umem_id);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 4);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, q->uar->page_id);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT, q->eqn);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_UMEM_VALID, 1);
+	mt_set(in, CQ_DBR_UMEM_ID, q->umem->umem_id);
+	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
+	       MQ_DBR);
+}
+
+static inline bool mq_cq(struct mq *q, struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4], out[4];
+
+	mq_cq_in(q, in);
+	return CHECK(mq_create(q, in, sizeof(in), o, out));
+}
+
+/* A cyclic work queue of 16 64-byte entries at bit @wq of @in. */
+static inline void mq_wq(struct mq *q, uint32_t *in, unsigned int wq)
+{
+	mt_set(in, MT_FIELD(wq, 4), 1);				/* cyclic */
+	mt_set(in, MT_FIELD(wq + 0x48, 24), q->pd);
+	mt_set(in, MT_FIELD(wq + 0x60 + 8, 24), q->uar->page_id);
+	mt_set(in, MT_FIELD(wq + 0x100 + 12, 4), 6);		/* stride */
+	mt_set(in, MT_FIELD(wq + 0x118 + 3, 5), 4);		/* log size */
+	mt_set(in, MT_FIELD(wq + 0x120, 1), 1);		/* dbr_umem_valid */
+	mt_set(in, MT_FIELD(wq + 0x121, 1), 1);		/* wq_umem_valid */
+	mt_set(in, WQ_UMEM_ID(wq), q->umem->umem_id);
+	mt_set(in, WQ_DBR_UMEM_ID(wq), q->umem->umem_id);
+	mt_set(in, MT_FIELD(wq + 0x80 + 32, 32), MQ_DBR);	/* dbr_addr */
+}
+
+static inline void mq_rq_in(struct mq *q, uint32_t *in, uint32_t cqn)
+{
+	memset(in, 0, PRM_CREATE_RQ_IN_BYTES);
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_RQ);
+	mt_set(in, PRM_CREATE_RQ_IN_CTX_CQN, cqn);
+	mq_wq(q, in, RQ_WQ);
+}
+
+static inline bool mq_rq(struct mq *q, uint32_t cqn, struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_RQ_IN_BYTES / 4], out[4];
+
+	mq_rq_in(q, in, cqn);
+	return CHECK(mq_create(q, in, sizeof(in), o, out));
+}
+
+static inline bool mq_tis(struct mq *q, struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_TIS_IN_BYTES / 4] = {}, out[4];
+
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIS);
+	mt_set(in, PRM_CREATE_TIS_IN_CTX_PRIO, 2 << 1);
+	mt_set(in, PRM_CREATE_TIS_IN_CTX_TRANSPORT_DOMAIN, q->td);
+	return CHECK(mq_create(q, in, sizeof(in), o, out));
+}
+
+static inline bool mq_sq(struct mq *q, uint32_t cqn, uint32_t tisn,
+			 struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_SQ_IN_BYTES / 4] = {}, out[4];
+
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_SQ);
+	mt_set(in, PRM_CREATE_SQ_IN_CTX_CQN, cqn);
+	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_LST_SZ, 1);
+	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_NUM_0, tisn);
+	mq_wq(q, in, SQ_WQ);
+	return CHECK(mq_create(q, in, sizeof(in), o, out));
+}
+
+/* An RQT of @n RQs; @in has room for PRM_CREATE_RQT_IN_BYTES + 4n. */
+static inline size_t mq_rqt_in(uint32_t *in, uint16_t op, uint32_t max,
+			       const uint32_t *rqn, unsigned int n)
+{
+	size_t len = PRM_CREATE_RQT_IN_BYTES + 4 * n;
+	unsigned int i;
+
+	memset(in, 0, len);
+	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_CREATE_RQT_IN_RQT_CONTEXT_RQT_MAX_SIZE, max);
+	mt_set(in, PRM_CREATE_RQT_IN_RQT_CONTEXT_RQT_ACTUAL_SIZE, n);
+	for (i = 0; i < n; i++)
+		mt_set(in, MT_FIELD(PRM_CREATE_RQT_IN_RQT_CONTEXT_RQ_NUM_OFF +
+				    32 * i + 8, 24), rqn[i]);
+	return len;
+}
+
+/* A TIR to RQ @dest, or through RQT @dest by Toeplitz over the IPs. */
+static inline void mq_tir_in(struct mq *q, uint32_t *in, bool indirect,
+			     uint32_t dest)
+{
+	memset(in, 0, PRM_CREATE_TIR_IN_BYTES);
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIR);
+	mt_set(in, PRM_CREATE_TIR_IN_CTX_TRANSPORT_DOMAIN, q->td);
+	if (!indirect) {
+		mt_set(in, PRM_CREATE_TIR_IN_CTX_INLINE_RQN, dest);
+		return;
+	}
+	mt_set(in, PRM_CREATE_TIR_IN_CTX_DISP_TYPE, 1);
+	mt_set(in, PRM_CREATE_TIR_IN_CTX_INDIRECT_TABLE, dest);
+	mt_set(in, PRM_CREATE_TIR_IN_CTX_RX_HASH_FN, 2);	/* Toeplitz */
+	mt_set(in, PRM_CREATE_TIR_IN_CTX_RX_HASH_FIELD_SELECTOR_OUTER_SELECTED_FIELDS,
+	       3);
+}
+
+/* An RC QP: 16 64-byte receive WQEs then 16 WQEBBs, one CQ for both. */
+static inline void mq_qp_in(struct mq *q, uint32_t *in, uint32_t cqn)
+{
+	memset(in, 0, PRM_CREATE_QP_IN_BYTES);
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_QP);
+	mt_set(in, PRM_CREATE_QP_IN_WQ_UMEM_VALID, 1);
+	mt_set(in, QP_UMEM_ID, q->umem->umem_id);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_PD, q->pd);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_UAR_PAGE, q->uar->page_id);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_SIZE, 4);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_STRIDE, 2);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_SQ_SIZE, 4);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_CQN_SND, cqn);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_CQN_RCV, cqn);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_DBR_UMEM_VALID, 1);
+	mt_set(in, QP_DBR_UMEM_ID, q->umem->umem_id);
+	mt_set(in, MT_FIELD(PRM_CREATE_QP_IN_QPC_DBR_ADDR_OFF + 32, 32),
+	       MQ_DBR);
+}
+
+static inline bool mq_qp(struct mq *q, uint32_t cqn, struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_QP_IN_BYTES / 4], out[4];
+
+	mq_qp_in(q, in, cqn);
+	return CHECK(mq_create(q, in, sizeof(in), o, out));
+}
+
+#endif /* MLX5X_QUEUES_H */
