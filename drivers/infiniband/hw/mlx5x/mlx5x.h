@@ -57,6 +57,7 @@ struct mlx5x_dev {
 	__be64 node_guid;
 	__be64 sys_image_guid;
 	u16 whitelist_uid;		/* for query commands of non-DEVX users */
+	struct mlx5x_devx_events *devx_events;	/* devx_subscribe.c */
 	struct dentry *dbg;
 };
 
@@ -68,6 +69,7 @@ struct mlx5x_ucontext {
 	u16 devx_uid;		/* 0: DEVX not enabled for this context */
 	u32 tdn;
 	u8 cqe_version;
+	atomic_t devx_event_subs;	/* event subscriptions it holds */
 };
 
 struct mlx5x_pd {
@@ -162,8 +164,15 @@ extern const struct uapi_definition mlx5x_devx_defs[];
 extern const struct uapi_definition mlx5x_devx_obj_defs[];
 extern const struct uapi_definition mlx5x_devx_umem_defs[];
 extern const struct uapi_definition mlx5x_devx_async_defs[];
+extern const struct uapi_definition mlx5x_devx_event_fd_defs[];
+extern const struct uapi_definition mlx5x_devx_subscribe_defs[];
 extern const struct uapi_definition mlx5x_port_defs[];
 extern const struct uapi_definition mlx5x_ucontext_defs[];
+
+/* devx_subscribe.c: device events to DEVX event FDs */
+int mlx5x_devx_events_init(struct mlx5x_dev *dev);
+void mlx5x_devx_events_cleanup(struct mlx5x_dev *dev);
+void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;

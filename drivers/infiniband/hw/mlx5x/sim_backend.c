@@ -45,6 +45,12 @@ static int mlx5x_sim_backend_comp_eqn(struct mlx5x_dev *dev,
 	return mlx5x_sim_comp_eqn(to_sim(dev), vector, eqn);
 }
 
+/* The model's events go to the DEVX subscribers of the device. */
+static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
+{
+	mlx5x_devx_event(ctx, eqe);
+}
+
 static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
 {
 	mlx5x_sim_destroy(to_sim(dev));
@@ -139,5 +145,6 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	dev->dbg = debugfs_create_dir(dev_name(&dev->ib.dev),
 				      mlx5x_debugfs_root);
 	mlx5x_sim_debugfs_init(sim, dev->dbg);
+	mlx5x_sim_set_event_handler(sim, mlx5x_sim_backend_event, dev);
 	return 0;
 }
