@@ -27,6 +27,8 @@ struct mlx5x_dev;
  * @uar_cached: UAR pages are ordinary memory (map cached, not WC/UC)
  * @comp_vectors: number of completion vectors
  * @comp_eqn: EQ number of a completion vector
+ * @port_change: the port went up or down (optional): firmware raises
+ *		 PORT_CHANGE events for it
  * @release: free the backend; called once the IB device is unregistered
  */
 struct mlx5x_backend_ops {
@@ -37,6 +39,7 @@ struct mlx5x_backend_ops {
 	bool uar_cached;
 	unsigned int (*comp_vectors)(struct mlx5x_dev *dev);
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
+	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*release)(struct mlx5x_dev *dev);
 };
 

@@ -45,6 +45,12 @@ static int mlx5x_sim_backend_comp_eqn(struct mlx5x_dev *dev,
 	return mlx5x_sim_comp_eqn(to_sim(dev), vector, eqn);
 }
 
+/* The model raises PORT_CHANGE as the port follows its netdev. */
+static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
+{
+	mlx5x_sim_port_change(to_sim(dev), up);
+}
+
 /* The model's events go to the DEVX subscribers of the device. */
 static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 {
@@ -66,6 +72,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.uar_cached = true,
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
+	.port_change = mlx5x_sim_backend_port_change,
 	.release = mlx5x_sim_backend_release,
 };
 
