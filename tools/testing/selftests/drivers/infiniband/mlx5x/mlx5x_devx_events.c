@@ -8,7 +8,7 @@
  * the cookie alone with OMIT_DATA and coalesced repeats; poll, O_NONBLOCK,
  * a bounded queue that reports EOVERFLOW once), subscription checks (event
  * numbers, the capability masks, the object's kind, a per-context limit),
- * eventfd redirection, two processes, close with events pending and
+ * PORT_CHANGE as the netdev goes down and up, eventfd redirection, two processes, close with events pending and
  * device removal under a blocked reader.
  */
 #define _GNU_SOURCE
@@ -158,6 +158,39 @@ static int test_unaffiliated(void)
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_DOWN);
 	set_nonblock(ch);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+	mlx5dv_devx_destroy_event_channel(ch);
+	return KSFT_PASS;
+}
+
+/* The port following its netdev down and up raises PORT_CHANGE. */
+static int test_port_change(void)
+{
+	struct mlx5dv_devx_event_channel *ch;
+	struct pollfd p;
+	struct event ev;
+
+	if (!mt.netdev)
+		return mt_skip("MLX5X_NETDEV not set");
+	ch = channel(0);
+	if (!ch)
+		return KSFT_FAIL;
+	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x99), 0);
+	CHECK_EQ(mt_sh("ip link set dev %s down", mt.netdev), 0);
+	p = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	CHECK_EQ(poll(&p, 1, 2000), 1);
+	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
+	CHECK_EQ(ev.cookie, 0x99);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_TYPE), EV_PORT_CHANGE);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_DOWN);
+	CHECK_EQ(mt_get(ev.eqe,
+			PRM_EQE_EVENT_DATA_PORT_STATE_CHANGE_EVENT_PORT_NUM), 1);
+	CHECK_EQ(mt_netdev_set_up(), 0);
+	CHECK_EQ(poll(&p, 1, 2000), 1);
+	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_ACTIVE);
+	/* no transition, no event */
+	CHECK_EQ(mt_netdev_set_up(), 0);
+	CHECK_EQ(poll(&p, 1, 100), 0);
 	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
@@ -645,6 +678,7 @@ static int teardown(void)
 
 NEEDS_CTX(test_caps)
 NEEDS_CTX(test_unaffiliated)
+NEEDS_CTX(test_port_change)
 NEEDS_CTX(test_short_buffer)
 NEEDS_CTX(test_omit_data)
 NEEDS_CTX(test_poll)
@@ -665,6 +699,7 @@ static const struct mt_case cases[] = {
 	{ "setup", setup },
 	{ "caps", test_caps_run },
 	{ "unaffiliated", test_unaffiliated_run },
+	{ "port_change", test_port_change_run },
 	{ "short_buffer", test_short_buffer_run },
 	{ "omit_data", test_omit_data_run },
 	{ "poll", test_poll_run },
