@@ -45,6 +45,7 @@
 #define TYPES_PER_CALL		16
 
 #define OP_ALLOC_Q_COUNTER	0x771
+#define OP_CREATE_CQ		0x400
 
 struct event {
 	uint64_t cookie;
@@ -488,10 +489,268 @@ out:
 	return KSFT_PASS;
 }
 
-/* Affiliated delivery needs a DEVX kind events apply to (CQ, QP, ...). */
+/*
+ * A DEVX CQ: 64 CQEs in a umem page, its doorbell record in the next page,
+ * a UAR and the EQ of vector 0.  Fields 6.1's mlx5_ifc.h leaves reserved:
+ * create_cq_in.cq_umem_offset (64 bits at 0x280) and cq_umem_id (0x2c0),
+ * cqc.dbr_umem_id (0x20 into the context at 0x80).
+ */
+#define CQ_UMEM_OFFSET_OFF	0x280
+#define CQ_UMEM_ID		MT_FIELD(0x2c0, 32)
+#define CQ_DBR_UMEM_ID		MT_FIELD(0x80 + 0x20, 32)
+#define CQ_BUF_BYTES		8192
+
+struct cq {
+	struct mlx5dv_devx_obj *obj;
+	struct mlx5dv_devx_umem *umem;
+	struct mlx5dv_devx_uar *uar;
+	void *buf;
+	uint32_t cqn;
+};
+
+static void cq_free(struct cq *cq)
+{
+	if (cq->obj)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(cq->obj), 0);
+	if (cq->umem)
+		CHECK_ERR(mlx5dv_devx_umem_dereg(cq->umem), 0);
+	if (cq->uar)
+		mlx5dv_devx_free_uar(cq->uar);
+	free(cq->buf);
+	memset(cq, 0, sizeof(*cq));
+}
+
+/* Return: 0, -EINVAL when DEVX may not create a CQ, else -1 (failed). */
+static int cq_create(struct ibv_context *c, struct cq *cq)
+{
+	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4] = {}, out[4] = {};
+	uint32_t eqn;
+	int err;
+
+	memset(cq, 0, sizeof(*cq));
+	if (posix_memalign(&cq->buf, 4096, CQ_BUF_BYTES))
+		return -1;
+	memset(cq->buf, 0, CQ_BUF_BYTES);
+	cq->umem = mlx5dv_devx_umem_reg(c, cq->buf, CQ_BUF_BYTES,
+					IBV_ACCESS_LOCAL_WRITE);
+	cq->uar = mlx5dv_devx_alloc_uar(c, MLX5DV_UAR_ALLOC_TYPE_BF);
+	if (!cq->umem || !cq->uar || mlx5dv_devx_query_eqn(c, 0, &eqn)) {
+		cq_free(cq);
+		return -1;
+	}
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_CQ);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 6);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, cq->uar->page_id);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT, eqn);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_PAGE_SIZE, 0);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_UMEM_VALID, 1);
+	mt_set(in, CQ_DBR_UMEM_ID, cq->umem->umem_id);
+	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
+	       4096);
+	mt_set(in, MT_FIELD(CQ_UMEM_OFFSET_OFF + 32, 32), 0);
+	mt_set(in, CQ_UMEM_ID, cq->umem->umem_id);
+	mt_set(in, PRM_CREATE_CQ_IN_CQ_UMEM_VALID, 1);
+	cq->obj = mlx5dv_devx_obj_create(c, in, sizeof(in), out, sizeof(out));
+	if (!cq->obj) {
+		err = errno;
+		mt_diag("CREATE_CQ: errno %d status 0x%x syndrome 0x%x", err,
+			mt_get(out, MT_OUT_STATUS), mt_get(out, MT_OUT_SYNDROME));
+		cq_free(cq);
+		return err == EINVAL && !mt_get(out, MT_OUT_STATUS) ?
+			-EINVAL : -1;
+	}
+	cq->cqn = mt_get(out, PRM_CREATE_CQ_OUT_CQN);
+	return 0;
+}
+
+/* Make a CQ, or say why the case cannot run. */
+static int need_cq(struct ibv_context *c, struct cq *cq)
+{
+	int err = cq_create(c, cq);
+
+	if (err == -EINVAL)
+		return mt_skip("DEVX cannot create a CQ here");
+	return CHECK_EQ(err, 0) ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int raise_on(unsigned int type, const char *kind, uint32_t id)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "0x%x %s 0x%x", type, kind, id);
+	return raise_event(line);
+}
+
+/*
+ * Affiliated events of a CQ: CQ error and completion reach its
+ * subscriptions with the cqn where the PRM puts it; QP events and
+ * unaffiliated ones cannot be subscribed on it.
+ */
 static int test_affiliated_right_kind(void)
 {
-	return mt_skip("no DEVX kind yet that events apply to (CQ, QP)");
+	struct mlx5dv_devx_event_channel *ch;
+	struct event ev;
+	struct cq cq;
+	int rc = need_cq(ctx, &cq);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	ch = channel(0);
+	if (!ch)
+		goto out;
+	set_nonblock(ch);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xc0), 0);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_COMP, 0xc1), 0);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_WQ_CATAS_ERROR, 1), EINVAL);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_PORT_CHANGE, 1), EINVAL);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_NOT_RAISED, 1), EINVAL);
+
+	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
+	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
+	CHECK_EQ(ev.cookie, 0xc0);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_TYPE), EV_CQ_ERROR);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN), cq.cqn);
+	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+	CHECK_ERR(raise_on(EV_COMP, "cq", cq.cqn), 0);
+	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
+	CHECK_EQ(ev.cookie, 0xc1);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_COMP_EVENT_CQ_NUMBER),
+		 cq.cqn);
+	/* an unaffiliated event does not reach an object's subscription */
+	CHECK_ERR(raise_event("0x9 4"), 0);
+	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+	mlx5dv_devx_destroy_event_channel(ch);
+out:
+	cq_free(&cq);
+	return KSFT_PASS;
+}
+
+/*
+ * Destroying the object drops its subscriptions: nothing more arrives,
+ * not even for a new CQ that gets the same number.
+ */
+static int test_object_destroyed(void)
+{
+	struct mlx5dv_devx_event_channel *ch;
+	struct event ev;
+	uint32_t cqn;
+	struct cq cq;
+	int rc = need_cq(ctx, &cq);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	ch = channel(MLX5DV_DEVX_CREATE_EVENT_CHANNEL_FLAGS_OMIT_EV_DATA);
+	if (!ch) {
+		cq_free(&cq);
+		return KSFT_FAIL;
+	}
+	set_nonblock(ch);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xd0), 0);
+	/* pending when the object goes: it goes with it */
+	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
+	cqn = cq.cqn;
+	cq_free(&cq);
+	CHECK_EQ(raise_on(EV_CQ_ERROR, "cq", cqn), -ENOENT);
+	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+	if (need_cq(ctx, &cq) == KSFT_PASS) {
+		if (cq.cqn != cqn)
+			mt_diag("new CQ 0x%x, old 0x%x", cq.cqn, cqn);
+		CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
+		CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+		cq_free(&cq);
+	}
+	mlx5dv_devx_destroy_event_channel(ch);
+	return KSFT_PASS;
+}
+
+/*
+ * Two processes, each with a CQ subscribed: an event of one CQ reaches
+ * only its owner, whatever the other subscribed to.
+ */
+static int test_affiliated_isolation(void)
+{
+	struct mlx5dv_devx_event_channel *ch;
+	int to_child[2], to_parent[2], status;
+	uint32_t their_cqn = 0;
+	struct event ev;
+	struct cq cq;
+	pid_t pid;
+	int rc = need_cq(ctx, &cq);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	ch = channel(0);
+	if (!ch || !CHECK_EQ(pipe(to_child), 0) ||
+	    !CHECK_EQ(pipe(to_parent), 0)) {
+		cq_free(&cq);
+		return KSFT_FAIL;
+	}
+	set_nonblock(ch);
+	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xe0), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
+		struct mlx5dv_devx_event_channel *ch2;
+		uint16_t t = EV_CQ_ERROR;
+		struct cq cq2;
+		struct event e2;
+		struct pollfd p;
+		char c = 0;
+		int bad = 0;
+
+		if (!c2 || cq_create(c2, &cq2))
+			_exit(2);
+		ch2 = mlx5dv_devx_create_event_channel(c2, 0);
+		if (!ch2 || mlx5dv_devx_subscribe_devx_event(ch2, cq2.obj,
+							     sizeof(t), &t,
+							     0xe1))
+			_exit(3);
+		if (write(to_parent[1], &cq2.cqn, sizeof(cq2.cqn)) !=
+		    sizeof(cq2.cqn))
+			_exit(4);
+		/* parent raised on its own CQ, then on ours */
+		if (read(to_child[0], &c, 1) != 1)
+			_exit(5);
+		p = (struct pollfd){ .fd = ch2->fd, .events = POLLIN };
+		bad |= poll(&p, 1, 1000) != 1;
+		bad |= mlx5dv_devx_get_event(ch2, (void *)&e2, sizeof(e2)) !=
+		       sizeof(e2);
+		bad |= e2.cookie != 0xe1;
+		bad |= mt_get(e2.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN) !=
+		       cq2.cqn;
+		/* and nothing else: the parent's event never came here */
+		bad |= poll(&p, 1, 100) != 0;
+		mlx5dv_devx_destroy_event_channel(ch2);
+		mlx5dv_devx_obj_destroy(cq2.obj);
+		mlx5dv_devx_umem_dereg(cq2.umem);
+		mlx5dv_devx_free_uar(cq2.uar);
+		ibv_close_device(c2);
+		_exit(bad ? 6 : 0);
+	}
+	if (!CHECK(pid > 0))
+		goto out;
+	CHECK_EQ(read(to_parent[0], &their_cqn, sizeof(their_cqn)),
+		 sizeof(their_cqn));
+	CHECK(their_cqn != cq.cqn);
+	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
+	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", their_cqn), 0);
+	CHECK_EQ(write(to_child[1], "g", 1), 1);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	/* ours got its own event only */
+	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
+	CHECK_EQ(ev.cookie, 0xe0);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN), cq.cqn);
+	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+out:
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	mlx5dv_devx_destroy_event_channel(ch);
+	cq_free(&cq);
+	return KSFT_PASS;
 }
 
 /*
@@ -690,6 +949,8 @@ NEEDS_CTX(test_bad_flags)
 NEEDS_CTX(test_subscription_limit)
 NEEDS_CTX(test_affiliated_wrong_kind)
 NEEDS_CTX(test_affiliated_right_kind)
+NEEDS_CTX(test_object_destroyed)
+NEEDS_CTX(test_affiliated_isolation)
 NEEDS_CTX(test_two_processes)
 NEEDS_CTX(test_close_pending)
 NEEDS_CTX(test_context_closed)
@@ -711,6 +972,8 @@ static const struct mt_case cases[] = {
 	{ "subscription_limit", test_subscription_limit_run },
 	{ "affiliated_wrong_kind", test_affiliated_wrong_kind_run },
 	{ "affiliated_right_kind", test_affiliated_right_kind_run },
+	{ "object_destroyed", test_object_destroyed_run },
+	{ "affiliated_isolation", test_affiliated_isolation_run },
 	{ "two_processes", test_two_processes_run },
 	{ "close_pending", test_close_pending_run },
 	{ "context_closed", test_context_closed_run },
