@@ -14,7 +14,6 @@
  */
 #include <linux/poll.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
 #include <rdma/uverbs_types.h>
@@ -38,7 +37,8 @@ static struct mlx5x_event_file *to_event_file(struct ib_uobject *uobj)
 	return container_of(uobj, struct mlx5x_event_file, uobj);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+/* Kbuild defines this for kernels whose eventfd_signal() has no count. */
+#ifdef MLX5X_EVENTFD_SIGNAL_NO_COUNT
 #define mlx5x_eventfd_signal(ctx)	eventfd_signal(ctx)
 #else
 #define mlx5x_eventfd_signal(ctx)	eventfd_signal(ctx, 1)
@@ -102,34 +102,38 @@ void mlx5x_event_file_unqueue(struct mlx5x_event_sub *sub)
 	spin_unlock_irqrestore(&f->lock, flags);
 }
 
-/* Wait for an event; return with the lock held, or an errno without. */
-static int mlx5x_event_wait(struct file *filp, struct mlx5x_event_file *f)
+/*
+ * Take the next event off the queue: into @cookie with OMIT_DATA, else
+ * into @ep.  Return: 0, or why not (EIO, EOVERFLOW once, EAGAIN when
+ * empty, EINVAL when @count cannot hold it).
+ */
+static int mlx5x_event_take(struct mlx5x_event_file *f, size_t count,
+			    u64 *cookie, struct mlx5x_event_data **ep)
 {
-	int err;
+	size_t size = f->omit_data ? sizeof(*cookie) : MLX5X_EVENT_DATA_BYTES;
+	struct mlx5x_event_sub *sub;
+	int err = 0;
 
 	spin_lock_irq(&f->lock);
-	for (;;) {
-		if (f->destroyed) {
-			err = -EIO;
-			break;
-		}
-		if (f->overflow) {
-			f->overflow = false;
-			err = -EOVERFLOW;
-			break;
-		}
-		if (!list_empty(&f->queue))
-			return 0;
-		spin_unlock_irq(&f->lock);
-		if (filp->f_flags & O_NONBLOCK)
-			return -EAGAIN;
-		err = wait_event_interruptible(f->wait,
-					       READ_ONCE(f->destroyed) ||
-					       READ_ONCE(f->overflow) ||
-					       !list_empty_careful(&f->queue));
-		if (err)
-			return err;
-		spin_lock_irq(&f->lock);
+	if (f->destroyed) {
+		err = -EIO;
+	} else if (f->overflow) {
+		f->overflow = false;
+		err = -EOVERFLOW;
+	} else if (list_empty(&f->queue)) {
+		err = -EAGAIN;
+	} else if (count < size) {
+		err = -EINVAL;
+	} else if (f->omit_data) {
+		sub = list_first_entry(&f->queue, struct mlx5x_event_sub,
+				       pending);
+		list_del_init(&sub->pending);
+		*cookie = sub->cookie;
+	} else {
+		*ep = list_first_entry(&f->queue, struct mlx5x_event_data,
+				       list);
+		list_del(&(*ep)->list);
+		f->queued--;
 	}
 	spin_unlock_irq(&f->lock);
 	return err;
@@ -139,38 +143,26 @@ static ssize_t mlx5x_event_read(struct file *filp, char __user *buf,
 				size_t count, loff_t *pos)
 {
 	struct mlx5x_event_file *f = filp->private_data;
-	struct mlx5x_event_data *e;
-	struct mlx5x_event_sub *sub;
+	struct mlx5x_event_data *e = NULL;
 	u64 cookie;
 	int err;
 
-	err = mlx5x_event_wait(filp, f);
+	for (;;) {
+		err = mlx5x_event_take(f, count, &cookie, &e);
+		if (err != -EAGAIN || filp->f_flags & O_NONBLOCK)
+			break;
+		err = wait_event_interruptible(f->wait,
+					       READ_ONCE(f->destroyed) ||
+					       READ_ONCE(f->overflow) ||
+					       !list_empty_careful(&f->queue));
+		if (err)
+			return err;
+	}
 	if (err)
 		return err;
-
-	if (f->omit_data) {
-		if (count < sizeof(cookie)) {
-			spin_unlock_irq(&f->lock);
-			return -EINVAL;
-		}
-		sub = list_first_entry(&f->queue, struct mlx5x_event_sub,
-				       pending);
-		list_del_init(&sub->pending);
-		cookie = sub->cookie;
-		spin_unlock_irq(&f->lock);
+	if (!e)
 		return copy_to_user(buf, &cookie, sizeof(cookie)) ?
 			-EFAULT : sizeof(cookie);
-	}
-
-	if (count < MLX5X_EVENT_DATA_BYTES) {
-		spin_unlock_irq(&f->lock);
-		return -EINVAL;
-	}
-	e = list_first_entry(&f->queue, struct mlx5x_event_data, list);
-	list_del(&e->list);
-	f->queued--;
-	spin_unlock_irq(&f->lock);
-
 	err = copy_to_user(buf, &e->hdr, MLX5X_EVENT_DATA_BYTES) ? -EFAULT : 0;
 	kfree(e);
 	return err ?: MLX5X_EVENT_DATA_BYTES;

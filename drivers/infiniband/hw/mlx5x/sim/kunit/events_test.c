@@ -213,7 +213,7 @@ static void sk_ev_refused(struct kunit *test)
 		int err;
 	} cases[] = {
 		{ "", -EINVAL },
-		{ "   \n", -EINVAL },
+		{ " \t ", -EINVAL },
 		{ "zz", -EINVAL },
 		{ "0x9 zz", -EINVAL },
 		{ "0x06", -EINVAL },		/* not an event it raises */
@@ -247,11 +247,13 @@ static void sk_ev_refused(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u32 id = cqn;
 		char buf[64];
 
 		/* name the CQ where a CQ is asked, its number + 1 for ENOENT */
-		snprintf(buf, sizeof(buf), cases[i].fmt,
-			 cases[i].err == -ENOENT ? cqn + 1 : cqn);
+		if (cases[i].err == -ENOENT)
+			id++;
+		snprintf(buf, sizeof(buf), cases[i].fmt, id);
 		KUNIT_EXPECT_EQ_MSG(test, sim_event_knob(sk_sim(test), buf),
 				    cases[i].err, "'%s'", buf);
 	}
