@@ -176,6 +176,7 @@ struct mlx5x_devx_obj {
 	u32 span;
 	u32 dinlen;
 	u32 dinbox[MLX5X_DEVX_DINBOX_BYTES / 4];
+	struct list_head event_subs;	/* devx_subscribe.c */
 };
 
 /* A field is inside a mailbox of len bytes. */
@@ -189,6 +190,7 @@ static inline u32 mlx5x_field_get(const void *p, const struct mlx5x_field *f)
 	return prm_get_bits(p, f->off, f->bits);
 }
 
+void mlx5x_devx_obj_unsubscribe(struct mlx5x_devx_obj *obj);
 int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 			 size_t inlen, bool modify);
 

@@ -131,6 +131,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 		return -ENOMEM;
 	obj->dev = to_mdev(uctx->ib.device);
 	obj->kind = kind;
+	INIT_LIST_HEAD(&obj->event_subs);
 
 	prm_in_set_uid(in, uctx->devx_uid);
 	err = mlx5x_cmd_exec(obj->dev, in, inlen, out, outlen);
@@ -277,6 +278,7 @@ static int mlx5x_devx_obj_cleanup(struct ib_uobject *uobj,
 	err = mlx5x_devx_destroy(obj);
 	if (err)
 		return err;
+	mlx5x_devx_obj_unsubscribe(obj);
 	kfree(obj);
 	return 0;
 }

@@ -27,6 +27,8 @@ struct mlx5x_dev;
  * @uar_cached: UAR pages are ordinary memory (map cached, not WC/UC)
  * @comp_vectors: number of completion vectors
  * @comp_eqn: EQ number of a completion vector
+ * @port_change: the port went up or down (optional): firmware raises
+ *		 PORT_CHANGE events for it
  * @release: free the backend; called once the IB device is unregistered
  */
 struct mlx5x_backend_ops {
@@ -37,6 +39,7 @@ struct mlx5x_backend_ops {
 	bool uar_cached;
 	unsigned int (*comp_vectors)(struct mlx5x_dev *dev);
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
+	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*release)(struct mlx5x_dev *dev);
 };
 
@@ -57,6 +60,7 @@ struct mlx5x_dev {
 	__be64 node_guid;
 	__be64 sys_image_guid;
 	u16 whitelist_uid;		/* for query commands of non-DEVX users */
+	struct mlx5x_devx_events *devx_events;	/* devx_subscribe.c */
 	struct dentry *dbg;
 	struct mutex uctx_lock;		/* protects uctx_list */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
@@ -73,6 +77,7 @@ struct mlx5x_ucontext {
 	struct list_head node;	/* on the device's uctx_list */
 	pid_t pid;		/* of the process that opened it */
 	char comm[TASK_COMM_LEN];
+	atomic_t devx_event_subs;	/* event subscriptions it holds */
 };
 
 struct mlx5x_pd {
@@ -167,8 +172,15 @@ extern const struct uapi_definition mlx5x_devx_defs[];
 extern const struct uapi_definition mlx5x_devx_obj_defs[];
 extern const struct uapi_definition mlx5x_devx_umem_defs[];
 extern const struct uapi_definition mlx5x_devx_async_defs[];
+extern const struct uapi_definition mlx5x_devx_event_fd_defs[];
+extern const struct uapi_definition mlx5x_devx_subscribe_defs[];
 extern const struct uapi_definition mlx5x_port_defs[];
 extern const struct uapi_definition mlx5x_ucontext_defs[];
+
+/* devx_subscribe.c: device events to DEVX event FDs */
+int mlx5x_devx_events_init(struct mlx5x_dev *dev);
+void mlx5x_devx_events_cleanup(struct mlx5x_dev *dev);
+void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;

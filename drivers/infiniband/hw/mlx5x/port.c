@@ -108,6 +108,8 @@ static int mlx5x_netdev_event(struct notifier_block *nb, unsigned long event,
 			if (mlx5x_port_up(dev) == dev->port_up)
 				break;
 			dev->port_up = !dev->port_up;
+			if (dev->backend->port_change)
+				dev->backend->port_change(dev, dev->port_up);
 			mlx5x_port_event(dev, dev->port_up ?
 					 IB_EVENT_PORT_ACTIVE :
 					 IB_EVENT_PORT_ERR);

@@ -45,6 +45,18 @@ static int mlx5x_sim_backend_comp_eqn(struct mlx5x_dev *dev,
 	return mlx5x_sim_comp_eqn(to_sim(dev), vector, eqn);
 }
 
+/* The model raises PORT_CHANGE as the port follows its netdev. */
+static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
+{
+	mlx5x_sim_port_change(to_sim(dev), up);
+}
+
+/* The model's events go to the DEVX subscribers of the device. */
+static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
+{
+	mlx5x_devx_event(ctx, eqe);
+}
+
 static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
 {
 	mlx5x_sim_destroy(to_sim(dev));
@@ -60,6 +72,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.uar_cached = true,
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
+	.port_change = mlx5x_sim_backend_port_change,
 	.release = mlx5x_sim_backend_release,
 };
 
@@ -138,5 +151,6 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	}
 	mlx5x_dev_debugfs_init(dev);
 	mlx5x_sim_debugfs_init(sim, dev->dbg);
+	mlx5x_sim_set_event_handler(sim, mlx5x_sim_backend_event, dev);
 	return 0;
 }

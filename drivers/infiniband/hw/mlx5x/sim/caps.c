@@ -17,6 +17,7 @@ enum {
 	SIM_CAP_NIC_FLOW_TABLE	= 0x07,
 	SIM_CAP_QOS		= 0x0c,
 	SIM_CAP_DEV_MEM		= 0x0f,
+	SIM_CAP_DEV_EVENT	= 0x14,
 	SIM_CAP_GENERAL_2	= 0x20,
 };
 
@@ -49,6 +50,7 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_msg, 30);
 	PRM_SET(cmd_hca_cap, c, max_tc, 8);
 	PRM_SET(cmd_hca_cap, c, cqe_version, 1);
+	PRM_SET(cmd_hca_cap, c, event_cap, 1);
 	PRM_SET(cmd_hca_cap, c, eth_net_offloads, 1);
 	PRM_SET(cmd_hca_cap, c, roce, 1);
 	PRM_SET(cmd_hca_cap, c, rc, 1);
@@ -109,6 +111,7 @@ static const struct sim_cap_page sim_cap_pages[] = {
 	{ SIM_CAP_NIC_FLOW_TABLE, sim_fs_caps_fill },
 	{ SIM_CAP_QOS, NULL },
 	{ SIM_CAP_DEV_MEM, NULL },
+	{ SIM_CAP_DEV_EVENT, sim_events_fill_cap },
 	{ SIM_CAP_GENERAL_2, NULL },
 };
 

@@ -5,6 +5,7 @@
  *   stats        commands executed, commands failed, live objects
  *   fail_next    write N: the next N commands fail with INTERNAL_ERR
  *   fail_opcode  write an opcode: every command with it fails; -1 clears
+ *   raise_event  write "EVENT_TYPE [SUB_TYPE] [KIND ID]": see events.c
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -33,8 +34,8 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 	struct mlx5x_sim *sim = m->private;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "commands %llu\nfailed %llu\nobjects %u\n",
-		   sim->cmds, sim->cmd_errors, sim->live);
+	seq_printf(m, "commands %llu\nfailed %llu\nobjects %u\nevents %llu\n",
+		   sim->cmds, sim->cmd_errors, sim->live, sim->events);
 	mutex_unlock(&sim->lock);
 	return 0;
 }
@@ -103,4 +104,5 @@ void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent)
 				   &sim_fail_next_fops);
 	debugfs_create_file_unsafe("fail_opcode", 0600, sim->dbg, sim,
 				   &sim_fail_opcode_fops);
+	sim_events_debugfs_init(sim);
 }

@@ -26,6 +26,16 @@ struct mlx5x_sim_params {
 	u16 mtu;
 };
 
+/* An event queue entry (struct mlx5_ifc_eqe_bits), as events hand it. */
+#define SIM_EQE_BYTES	64
+
+/**
+ * typedef mlx5x_sim_event_fn - receives the model's events
+ * @ctx: what was registered with the handler
+ * @eqe: the event queue entry, SIM_EQE_BYTES long
+ */
+typedef void (*mlx5x_sim_event_fn)(void *ctx, const void *eqe);
+
 struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params);
 void mlx5x_sim_destroy(struct mlx5x_sim *sim);
 int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
@@ -34,6 +44,9 @@ struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index);
 int mlx5x_sim_comp_eqn(struct mlx5x_sim *sim, unsigned int vector, u32 *eqn);
 unsigned int mlx5x_sim_comp_vectors(struct mlx5x_sim *sim);
 unsigned int mlx5x_sim_live_objects(struct mlx5x_sim *sim);
+void mlx5x_sim_set_event_handler(struct mlx5x_sim *sim,
+				 mlx5x_sim_event_fn fn, void *ctx);
+void mlx5x_sim_port_change(struct mlx5x_sim *sim, bool up);
 void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent);
 
 #endif /* MLX5X_SIM_H */

@@ -137,6 +137,10 @@ struct mlx5x_sim {
 	unsigned int fail_next;
 	int fail_opcode;	/* -1: none */
 	u64 cmds, cmd_errors;
+	/* events (events.c) */
+	mlx5x_sim_event_fn event_fn;
+	void *event_ctx;
+	u64 events;
 	struct dentry *dbg;
 };
 
@@ -257,6 +261,35 @@ void sim_fs_caps_fill(void *page);	/* fs_caps.c */
 /* eq.c */
 int sim_eqs_init(struct mlx5x_sim *sim);
 void sim_eqs_free(struct mlx5x_sim *sim);
+
+/*
+ * events.c.  Event numbers are the PRM's (MLX5_EVENT_TYPE_* of
+ * <linux/mlx5/device.h>, which the model does not include: it pulls in
+ * ib_core's headers).
+ */
+enum sim_event_type {
+	SIM_EV_COMP			= 0x00,
+	SIM_EV_PATH_MIG			= 0x01,
+	SIM_EV_COMM_EST			= 0x02,
+	SIM_EV_SQ_DRAINED		= 0x03,
+	SIM_EV_CQ_ERROR			= 0x04,
+	SIM_EV_WQ_CATAS_ERROR		= 0x05,
+	SIM_EV_PATH_MIG_FAILED		= 0x07,
+	SIM_EV_PORT_CHANGE		= 0x09,
+	SIM_EV_WQ_INVAL_REQ_ERROR	= 0x10,
+	SIM_EV_WQ_ACCESS_ERROR		= 0x11,
+	SIM_EV_SRQ_LAST_WQE		= 0x13,
+};
+
+#define SIM_PORT_CHANGE_DOWN	1
+#define SIM_PORT_CHANGE_ACTIVE	4
+#define SIM_CQ_ERROR_OVERRUN	1
+
+int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
+		    unsigned int sub_type, int kind, u32 id);
+int sim_event_knob(struct mlx5x_sim *sim, char *buf);
+void sim_events_fill_cap(void *page);
+void sim_events_debugfs_init(struct mlx5x_sim *sim);
 
 /* objs.c */
 void sim_objs_init(struct mlx5x_sim *sim);
