@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <asm/byteorder.h>
 #include <linux/mlx5/mlx5_ifc.h>
+#include "compat.h"
 
 #define PRM_BIT_OFF(typ, fld)	offsetof(struct mlx5_ifc_##typ##_bits, fld)
 #define PRM_BIT_SZ(typ, fld)	sizeof_field(struct mlx5_ifc_##typ##_bits, fld)

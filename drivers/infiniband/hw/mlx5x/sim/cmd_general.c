@@ -151,7 +151,8 @@ static u8 sim_create_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	/* the object does not exist yet: nothing to name */
 	if (PRM_GET(general_obj_in_cmd_hdr, ctx->in, obj_id) ||
 	    (!type->bulk &&
-	     PRM_GET(general_obj_in_cmd_hdr, ctx->in, log_obj_range)))
+	     PRM_GET(general_obj_in_cmd_hdr, ctx->in,
+			     PRM_GENERAL_LOG_OBJ_RANGE)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	priv = kzalloc(type->priv_size, GFP_KERNEL);
 	if (!priv)

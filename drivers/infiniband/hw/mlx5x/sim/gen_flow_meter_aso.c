@@ -64,7 +64,8 @@ static u8 sim_meter_create(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 {
 	const void *obj = PRM_ADDR(create_flow_meter_aso_obj_in, ctx->in,
 				   flow_meter_aso_obj);
-	u32 range = PRM_GET(general_obj_in_cmd_hdr, ctx->in, log_obj_range);
+	u32 range = PRM_GET(general_obj_in_cmd_hdr, ctx->in,
+			    PRM_GENERAL_LOG_OBJ_RANGE);
 	struct sim_meter_aso *m = priv;
 	unsigned int i;
 	u8 status;

@@ -374,7 +374,7 @@ static u8 sk_create_meter(struct kunit *test, u16 uid, u32 pdn, u32 range,
 	PRM_SET(general_obj_in_cmd_hdr, in, uid, uid);
 	PRM_SET(general_obj_in_cmd_hdr, in, obj_type,
 		MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO);
-	PRM_SET(general_obj_in_cmd_hdr, in, log_obj_range, range);
+	PRM_SET(general_obj_in_cmd_hdr, in, PRM_GENERAL_LOG_OBJ_RANGE, range);
 	PRM_SET(flow_meter_aso_obj, obj, meter_aso_access_pd, pdn);
 	PRM_SET(flow_meter_parameters, p1, valid, 1);
 	PRM_SET(flow_meter_parameters, p1, meter_mode, mode);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * What differs between the kernels mlx5x builds for (Debian 12's 6.1 and
+ * bookworm-backports' 6.12), decided by probes of the kernel's headers in
+ * Kbuild (MLX5X_HAVE_* / MLX5X_*), never by version numbers.
+ */
+#ifndef MLX5X_COMPAT_H
+#define MLX5X_COMPAT_H
+
+/*
+ * The general object command header's log_obj_range: a field of its own
+ * in 6.1's mlx5_ifc.h, inside op_param.create in later ones.  Same bits.
+ */
+#ifdef MLX5X_HAVE_GENERAL_OBJ_OP_PARAM
+#define PRM_GENERAL_LOG_OBJ_RANGE	op_param.create.log_obj_range
+#else
+#define PRM_GENERAL_LOG_OBJ_RANGE	log_obj_range
+#endif
+
+#endif /* MLX5X_COMPAT_H */
