@@ -283,13 +283,28 @@ static u8 sim_query_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 #define SIM_QP_MODIFY_CMD(op, nm, typ)					\
 	SIM_CMD(op, nm, typ##_in, typ##_out, true, sim_qp_modify)
 
+/*
+ * QUERY_QP answers the QP context and the reserved bytes after it; what
+ * follows (the PAS, and in later mlx5_ifc.h a QPC extension) is written
+ * only when asked.  The output need not hold it, so its minimum is the
+ * same whatever kernel header the model is built with.
+ */
+#define SIM_QUERY_QP_OUTLEN	(PRM_BYTE_OFF(query_qp_out, qpc) + \
+				 PRM_BYTES(qpc) + 16)
+
 static const struct sim_cmd sim_qp_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_CREATE_QP, "CREATE_QP", create_qp_in,
 		create_qp_out, true, sim_create_qp),
 	SIM_FREE_CMD(MLX5_CMD_OP_DESTROY_QP, "DESTROY_QP", destroy_qp_in,
 		     destroy_qp_out, SIM_OBJ_QP, qpn),
-	SIM_CMD(MLX5_CMD_OP_QUERY_QP, "QUERY_QP", query_qp_in, query_qp_out,
-		true, sim_query_qp),
+	{
+		.opcode = MLX5_CMD_OP_QUERY_QP,
+		.name = "QUERY_QP",
+		.inlen = PRM_BYTES(query_qp_in),
+		.outlen = SIM_QUERY_QP_OUTLEN,
+		.has_uid = true,
+		.exec = sim_query_qp,
+	},
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RST2INIT_QP, "RST2INIT_QP",
 			  rst2init_qp),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_INIT2INIT_QP, "INIT2INIT_QP",

@@ -129,12 +129,18 @@ static u8 sim_definer_query(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return PRM_STAT_OK;
 }
 
+/*
+ * A definer's context up to the end of its 16-dword match mask: later
+ * mlx5_ifc.h append other layouts after it, which the model neither reads
+ * nor writes, so the mailbox lengths do not depend on the kernel header.
+ */
+#define SIM_DEFINER_BYTES	(PRM_BYTE_OFF(match_definer, match_mask) + 64)
+
 const struct sim_gen_type sim_gen_match_definer = {
 	.obj_type = MLX5_OBJ_TYPE_MATCH_DEFINER,
 	.name = "match_definer",
-	.create_inlen = PRM_BYTES(create_match_definer_in),
-	.query_outlen = PRM_BYTES(general_obj_out_cmd_hdr) +
-			PRM_BYTES(match_definer),
+	.create_inlen = PRM_BYTES(general_obj_in_cmd_hdr) + SIM_DEFINER_BYTES,
+	.query_outlen = PRM_BYTES(general_obj_out_cmd_hdr) + SIM_DEFINER_BYTES,
 	.priv_size = sizeof(struct sim_match_definer),
 	.max_objs = sim_definer_max,
 	.create = sim_definer_create,
