@@ -129,6 +129,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 
 	mutex_init(&dev->uctx_lock);
 	INIT_LIST_HEAD(&dev->uctx_list);
+	xa_init(&dev->indirect_mkeys);
 	err = mlx5x_dev_probe_fw(dev);
 	if (err)
 		goto err_fw;

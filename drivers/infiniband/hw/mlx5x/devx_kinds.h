@@ -16,6 +16,8 @@
 #define MLX5X_DEVX_DINBOX_BYTES	64
 /* Most fields that together name one object (table type, table, index). */
 #define MLX5X_DEVX_KEYS		3
+struct mlx5x_devx_obj;
+
 /* Most bits the kernel forces in one create mailbox. */
 #define MLX5X_DEVX_FORCE	3
 
@@ -64,6 +66,11 @@ struct mlx5x_devx_key {
  *	   named by umem, never by raw addresses); bits 0: none
  * @span: how many consecutive ids from key[0] one object of this kind
  *	  holds, from its create input (a bulk of flow counters); NULL: one
+ * @check: the kind's own rules on a create mailbox before it runs
+ *	   (0 or an errno); NULL: none
+ * @created: after a create succeeded, what the kernel keeps of it (0 or
+ *	     an errno: the object is destroyed again); NULL: nothing
+ * @destroyed: after the object's destroy succeeded; NULL: nothing
  */
 struct mlx5x_devx_kind {
 	const char *name;
@@ -75,6 +82,10 @@ struct mlx5x_devx_kind {
 	struct mlx5x_devx_key key[MLX5X_DEVX_KEYS];
 	struct mlx5x_field force[MLX5X_DEVX_FORCE];
 	u32 (*span)(const void *in);
+	int (*check)(const void *in, size_t inlen);
+	int (*created)(struct mlx5x_devx_obj *obj, const void *in,
+		       const void *out);
+	void (*destroyed)(struct mlx5x_devx_obj *obj);
 };
 
 /**

@@ -122,6 +122,9 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 	if (!kind || !mlx5x_devx_keys_fit(kind, inlen, outlen) ||
 	    !mlx5x_devx_force(kind, in, inlen))
 		return -EINVAL;
+	err = kind->check ? kind->check(in, inlen) : 0;
+	if (err)
+		return err;
 
 	out = uverbs_zalloc(attrs, outlen);
 	if (IS_ERR(out))
@@ -149,6 +152,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 
 	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out,
 			     outlen);
+	if (!err && kind->created)
+		err = kind->created(obj, in, out);
 	if (err)
 		goto err_destroy;
 	uobj->object = obj;
@@ -278,6 +283,8 @@ static int mlx5x_devx_obj_cleanup(struct ib_uobject *uobj,
 	err = mlx5x_devx_destroy(obj);
 	if (err)
 		return err;
+	if (obj->kind->destroyed)
+		obj->kind->destroyed(obj);
 	mlx5x_devx_obj_unsubscribe(obj);
 	kfree(obj);
 	return 0;

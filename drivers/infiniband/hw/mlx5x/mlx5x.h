@@ -64,6 +64,7 @@ struct mlx5x_dev {
 	struct dentry *dbg;
 	struct mutex uctx_lock;		/* protects uctx_list */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
+	struct xarray indirect_mkeys;	/* devx_mkey.c */
 };
 
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
@@ -185,6 +186,8 @@ void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;
 void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
+/* devx_mkey.c */
+void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
 
 /* sim_backend.c */
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);

@@ -37,6 +37,12 @@ static void mlx5x_fill_ucontext_resp(struct mlx5x_ucontext *uctx,
 	resp->log_uar_size = PAGE_SHIFT;
 	resp->num_uars_per_page = MLX5X_CAP_GEN(dev, uar_4k) ?
 		MLX5X_CAP_GEN(dev, num_of_uars_per_page) : 1;
+	/*
+	 * A process may change the tag of its mkeys by UMR: nothing in the
+	 * kernel keys on the tag (the indirect mkey table is by index), so,
+	 * as upstream mlx5, always.
+	 */
+	resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_MKEY_UPDATE_TAG;
 }
 
 static int mlx5x_read_ucontext_req(struct ib_udata *udata,

@@ -22,6 +22,8 @@ enum {
 };
 
 #define SIM_CAP_PAGE_BYTES	PRM_UN_BYTES(hca_cap_union)
+/* cmd_hca_cap.sigerr_domain_and_sig_type of newer headers */
+#define SIM_CAP_SIGERR_DOMAIN_OFF PRM_BIT_OFF(cmd_hca_cap, reserved_at_480)
 
 /* Ethernet port, RoCE v2, 4K UAR pages, one UAR per page. */
 static void sim_caps_general(void *c)
@@ -82,6 +84,13 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_uar_page_sz, 0);	/* 4 KiB << 0 */
 	PRM_SET(cmd_hca_cap, c, num_of_uars_per_page, 1);
 	PRM_SET(cmd_hca_cap, c, device_frequency_khz, 1000000);
+	/*
+	 * Signature offload: sho, and sigerr_domain_and_sig_type (bit 0x480,
+	 * reserved in 6.1's mlx5_ifc.h), which libmlx5 needs both of before
+	 * it offers mlx5dv_create_mkey(3) BLOCK_SIGNATURE.  No crypto.
+	 */
+	PRM_SET(cmd_hca_cap, c, sho, 1);
+	prm_set_bits(c, SIM_CAP_SIGERR_DOMAIN_OFF, 1, 1);
 	PRM_SET(cmd_hca_cap, c, uctx_cap,
 		MLX5_UCTX_CAP_RAW_TX | MLX5_UCTX_CAP_INTERNAL_DEV_RES);
 }
@@ -158,6 +167,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_MODIFY_HDR] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_PKT_REFORMAT] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_GENERAL] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_PSV] = BIT(24) - 1;
 	return 0;
 }
 

@@ -33,13 +33,39 @@ static u8 sim_mkey_bad(struct sim_cmd_ctx *ctx)
 }
 
 /*
+ * A signature mkey (bsf_en) carries one BSF, which UMR writes: it needs
+ * the profile's signature offload (sho), an indirect access mode, umr_en
+ * and a BSF of 4 octwords.  Its signature state lives in PSVs
+ * (cmd_psv.c).  Without bsf_en there is no BSF and no signature error to
+ * expect.
+ */
+static u8 sim_mkey_check_sig(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			     const void *mkc, u8 mode)
+{
+	u32 bsf_size = PRM_GET(mkc, mkc, bsf_octword_size);
+
+	if (!PRM_GET(mkc, mkc, bsf_en)) {
+		if (bsf_size || PRM_GET(mkc, mkc, expected_sigerr_count))
+			return sim_mkey_bad(ctx);
+		return PRM_STAT_OK;
+	}
+	if (!SIM_CAP_GEN(sim, sho))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	if (mode == MLX5_MKC_ACCESS_MODE_MTT || !PRM_GET(mkc, mkc, umr_en) ||
+	    bsf_size != SIM_MKEY_SIG_BSF_OCTWORDS)
+		return sim_mkey_bad(ctx);
+	return PRM_STAT_OK;
+}
+
+/*
  * The parts of the context every access mode shares: mode, qpn, access
  * rights, and the features the profile does not offer.
  */
-static u8 sim_mkey_check_mkc(struct sim_cmd_ctx *ctx, const void *mkc,
-			     u8 *mode)
+static u8 sim_mkey_check_mkc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			     const void *mkc, u8 *mode)
 {
 	bool lw = PRM_GET(mkc, mkc, lw);
+	u8 status;
 
 	*mode = PRM_GET(mkc, mkc, access_mode_4_2) << 2 |
 		PRM_GET(mkc, mkc, access_mode_1_0);
@@ -50,15 +76,17 @@ static u8 sim_mkey_check_mkc(struct sim_cmd_ctx *ctx, const void *mkc,
 	/* an mkey bound to a QP is a firmware-internal thing */
 	if (PRM_GET(mkc, mkc, qpn) != SIM_MKEY_QPN_NONE)
 		return sim_mkey_bad(ctx);
-	/*
-	 * Signature (BSF) and crypto mkeys: the profile advertises neither
-	 * (sho and log_max_bsf_list_size are 0; crypto has no cap bit).
-	 */
-	if (PRM_GET(mkc, mkc, bsf_en) ||
-	    PRM_GET(mkc, mkc, expected_sigerr_count) ||
-	    prm_get_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS))
+	/* crypto mkeys: the profile offers no crypto (no crypto cap bit) */
+	if (prm_get_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
-	if (PRM_GET(mkc, mkc, bsf_octword_size))
+	status = sim_mkey_check_sig(sim, ctx, mkc, *mode);
+	if (status)
+		return status;
+	/*
+	 * Remote invalidation frees the mkey for UMR to fill again: only
+	 * an mkey UMR may change can have it.
+	 */
+	if (PRM_GET(mkc, mkc, en_rinval) && !PRM_GET(mkc, mkc, umr_en))
 		return sim_mkey_bad(ctx);
 	/* remote write and atomics need local write (IB access rules) */
 	if ((PRM_GET(mkc, mkc, rw) || PRM_GET(mkc, mkc, a)) && !lw)
@@ -247,7 +275,7 @@ static u8 sim_create_mkey(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 
 	if (ctx->op_mod)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_OPMOD);
-	status = sim_mkey_check_mkc(ctx, mkc, &mode);
+	status = sim_mkey_check_mkc(sim, ctx, mkc, &mode);
 	if (!status)
 		status = sim_mkey_octwords(sim, ctx, mode, &octwords);
 	if (status)

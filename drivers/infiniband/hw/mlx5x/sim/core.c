@@ -17,6 +17,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_counter_cmds,
 	&sim_umem_cmds,
 	&sim_mkey_cmds,
+	&sim_psv_cmds,
 	&sim_general_cmds,
 	&sim_flow_table_cmds,
 	&sim_flow_group_cmds,

@@ -15,6 +15,8 @@
 /* mkc.crypto_en, two bits at 0x1e3 in newer headers (reserved in 6.1) */
 #define SIM_MKC_CRYPTO_EN_OFF	(PRM_BIT_OFF(mkc, reserved_at_1e0) + 3)
 #define SIM_MKC_CRYPTO_EN_BITS	2
+/* a signature mkey's BSF: one 64-byte struct mlx5_bsf, 4 octwords */
+#define SIM_MKEY_SIG_BSF_OCTWORDS	4
 
 /*
  * One KLM or KSM entry of klm_pas_mtt, 16 bytes, as <linux/mlx5/qp.h>

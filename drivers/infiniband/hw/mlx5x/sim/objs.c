@@ -6,6 +6,7 @@
 #include <linux/slab.h>
 #include "sim_priv.h"
 #include "mkey.h"
+#include "psv.h"
 #include "general.h"
 #include "fs.h"
 #include "queues.h"
@@ -43,6 +44,7 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_qp), sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
+	[SIM_OBJ_PSV] = { "psv", 1, sizeof(struct sim_psv), sim_psv_release },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

@@ -35,6 +35,8 @@ enum sim_obj_type {
 	SIM_OBJ_QP,
 	/* general objects (CREATE_GENERAL_OBJECT) */
 	SIM_OBJ_GENERAL,
+	/* signature (cmd_psv.c) */
+	SIM_OBJ_PSV,
 	SIM_OBJ_NTYPES,
 };
 
@@ -237,6 +239,7 @@ extern const struct sim_cmd_set sim_vport_cmds;
 extern const struct sim_cmd_set sim_counter_cmds;
 extern const struct sim_cmd_set sim_umem_cmds;
 extern const struct sim_cmd_set sim_mkey_cmds;
+extern const struct sim_cmd_set sim_psv_cmds;
 extern const struct sim_cmd_set sim_general_cmds;
 extern const struct sim_cmd_set sim_flow_table_cmds;
 extern const struct sim_cmd_set sim_flow_group_cmds;

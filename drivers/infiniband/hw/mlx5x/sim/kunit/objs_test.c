@@ -307,6 +307,7 @@ static const u8 sk_id_bits[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_UMEM] = PRM_BIT_SZ(create_umem_out, umem_id),
 	[SIM_OBJ_MKEY] = PRM_BIT_SZ(create_mkey_out, mkey_index),
 	[SIM_OBJ_GENERAL] = PRM_BIT_SZ(general_obj_out_cmd_hdr, obj_id),
+	[SIM_OBJ_PSV] = PRM_BIT_SZ(create_psv_out, psv0_index),
 	[SIM_OBJ_FLOW_TABLE] = PRM_BIT_SZ(create_flow_table_out, table_id),
 	[SIM_OBJ_FLOW_GROUP] = PRM_BIT_SZ(create_flow_group_out, group_id),
 	[SIM_OBJ_MODIFY_HDR] = PRM_BIT_SZ(alloc_modify_header_context_out,

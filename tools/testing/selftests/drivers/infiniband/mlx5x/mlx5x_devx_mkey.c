@@ -4,7 +4,10 @@
  * over a umem (mlx5dv_devx_umem_reg(3)), indirect KLM and KSM mkeys, the
  * PD from ibv_alloc_pd(3), QUERY_MKEY, and every rule firmware applies,
  * refused with EREMOTEIO and status and syndrome in the output.  Then
- * mlx5dv_create_mkey(3), which libmlx5 builds on the same CREATE_MKEY.
+ * mlx5dv_create_mkey(3), which libmlx5 builds on the same CREATE_MKEY,
+ * with each of its flags; PSVs (CREATE_PSV) as its BLOCK_SIGNATURE
+ * creates them; the kernel's own rules (mailbox length, one PSV per
+ * handle) and its table of indirect mkeys (debugfs indirect_mkeys).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +35,8 @@
 #define SYND_NOT_OWNER		0x53000007
 #define SYND_BAD_CAP		0x5300000a
 #define SYND_BAD_FIELD		0x5300000d
+#define SYND_BAD_INLEN		0x53000002
+#define STAT_BAD_LEN		0x50
 
 #define MODE_PA			0
 #define MODE_MTT		1
@@ -43,6 +48,13 @@
 #define MKEY_UMEM_OFFSET_OFF	0x340
 /* mkc.crypto_en of newer headers */
 #define MKC_CRYPTO_EN		MT_FIELD(0x80 + 0x1e3, 2)
+
+/*
+ * libmlx5 44 creates mkeys with UPDATE_TAG (nothing of it in the mailbox)
+ * and REMOTE_INVALIDATE (en_rinval): measured, see dv_create_mkey_flags
+ */
+#define UPDATE_TAG_ERR		0
+#define RINVAL_ERR		0
 
 #define PAGE			4096
 #define NPAGES			4
@@ -347,8 +359,22 @@ static int test_rules(void)
 		     "remote write without local write");
 	DIRECT();
 	mt_set(m.b, MKC(BSF_EN), 1);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_CAP,
-		     "signature (bsf_en)");
+	mt_set(m.b, MKC(BSF_OCTWORD_SIZE), 4);
+	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+		     "signature (bsf_en) on a direct mkey");
+	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
+	mt_set(m.b, MKC(BSF_EN), 1);
+	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+		     "signature mkey without its 4-octword BSF");
+	mt_set(m.b, MKC(BSF_OCTWORD_SIZE), 4);
+	mt_set(m.b, MKC(UMR_EN), 0);
+	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+		     "signature mkey UMR cannot configure");
+	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
+	mt_set(m.b, MKC(EN_RINVAL), 1);
+	mt_set(m.b, MKC(UMR_EN), 0);
+	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+		     "remote invalidation without umr_en");
 	DIRECT();
 	mt_set(m.b, MKC_CRYPTO_EN, 1);
 	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_CAP, "crypto_en");
@@ -815,6 +841,275 @@ out:
 	return KSFT_PASS;
 }
 
+/*
+ * The kernel's table of indirect mkeys (debugfs indirect_mkeys): the line
+ * of key, or NULL.  Return: whether the file could be read.
+ */
+static bool imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
+		       size_t len)
+{
+	char path[256], want[16];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5x/%s/indirect_mkeys",
+		 ctx->device->name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "0x%08x ", key);
+	line[0] = '\0';
+	while (!found && fgets(line, len, f))
+		found = !strncmp(line, want, strlen(want));
+	if (!found)
+		line[0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	fclose(f);
+	return true;
+}
+
+/* How many lines of the table belong to uid. */
+static int imkey_count(const char *dev, int uid)
+{
+	char path[256], line[128];
+	unsigned int key, u;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5x/%s/indirect_mkeys",
+		 dev);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "0x%x %u", &key, &u) == 2 && (int)u == uid)
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The kernel keeps each indirect mkey a process creates through DEVX,
+ * with its tag, rounded size and features, until firmware destroyed it;
+ * a direct mkey is not in the table.
+ */
+static int test_indirect_tracked(void)
+{
+	char line[128], want[128];
+	struct mkey_in m;
+	struct mkey k, d;
+	struct env e;
+
+	if (!env_open(&e))
+		goto out;
+	mkey_indirect(&m, MODE_KSM, e.pdn, 5, 0);
+	mt_set(m.b, MKC(MKEY_7_0), 0xa7);
+	mt_set(m.b, MKC(EN_RINVAL), 1);
+	if (!mkey_ok(e.ctx, &m, &k))
+		goto out;
+	mkey_direct(&m, &e, 0, VA, PAGE);
+	if (!mkey_ok(e.ctx, &m, &d))
+		goto out;
+	if (CHECK(imkey_line(e.ctx, k.key, line, sizeof(line)))) {
+		mt_diag("indirect_mkeys: %s", line);
+		snprintf(want, sizeof(want), "0x%08x %d ksm 8 free umr rinval",
+			 k.key, e.uid);
+		CHECK(!strcmp(line, want));
+		CHECK(imkey_line(e.ctx, d.key, line, sizeof(line)));
+		CHECK(!line[0]);
+		CHECK_EQ(imkey_count(e.ctx->device->name, e.uid), 1);
+	}
+	/* gone from the table once firmware destroyed it */
+	CHECK_ERR(mlx5dv_devx_obj_destroy(k.obj), 0);
+	CHECK_EQ(imkey_count(e.ctx->device->name, e.uid), 0);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(d.obj), 0);
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+/* A CREATE_MKEY mailbox too short for the mkey context never runs. */
+static int test_short_mailbox(void)
+{
+	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
+	struct mkey_in m;
+	long long cmds;
+	struct env e;
+	size_t lens[] = { 16, 0x10 + 0x40 - 4 };
+	unsigned int i;
+
+	if (!env_open(&e))
+		goto out;
+	for (i = 0; i < MT_ARRAY_SIZE(lens); i++) {
+		mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
+		m.len = lens[i];
+		cmds = mt_fw_stat("commands");
+		CHECK(!mkey_create(e.ctx, &m, out));
+		CHECK_ERR(errno, EINVAL);
+		if (mt_sim())
+			CHECK_EQ(mt_fw_stat("commands"), cmds);
+	}
+	/*
+	 * long enough for the kernel (the context, no more): firmware
+	 * wants the whole create_mkey_in
+	 */
+	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
+	m.len = 0x10 + 0x40;
+	mkey_refused(e.ctx, &m, STAT_BAD_LEN, SYND_BAD_INLEN,
+		     "mailbox without the rest of create_mkey_in");
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+#define OP_CREATE_PSV		0x600
+#define PSV_IN_BYTES		16
+#define PSV_OUT_BYTES		32
+#define PSV_NUM			MT_FIELD(0x40, 4)
+#define PSV_PD			MT_FIELD(0x48, 24)
+#define PSV_INDEX(i)		MT_FIELD(0x88 + (i) * 32, 24)
+
+static struct mlx5dv_devx_obj *psv_create(struct ibv_context *ctx,
+					  uint32_t pdn, unsigned int num,
+					  uint32_t *out)
+{
+	uint32_t in[PSV_IN_BYTES / 4] = {};
+
+	mt_set(in, MT_IN_OPCODE, OP_CREATE_PSV);
+	mt_set(in, PSV_NUM, num);
+	mt_set(in, PSV_PD, pdn);
+	memset(out, 0, PSV_OUT_BYTES);
+	errno = 0;
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, PSV_OUT_BYTES);
+}
+
+/* PSVs through DEVX: one per handle, under a PD of the context's own. */
+static int test_psv(void)
+{
+	uint32_t out[PSV_OUT_BYTES / 4];
+	struct mlx5dv_devx_obj *p;
+	struct env a, b;
+	long long cmds;
+
+	if (!env_open(&a) || !env_open(&b))
+		goto out;
+	cmds = mt_fw_stat("commands");
+	CHECK(!psv_create(a.ctx, a.pdn, 2, out));
+	CHECK_ERR(errno, EINVAL);
+	CHECK(!psv_create(a.ctx, a.pdn, 0, out));
+	CHECK_ERR(errno, EINVAL);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_stat("commands"), cmds);
+	CHECK(!psv_create(a.ctx, b.pdn, 1, out));
+	CHECK_ERR(errno, EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	p = psv_create(a.ctx, a.pdn, 1, out);
+	if (CHECK(p)) {
+		mt_fw_check_owner("psv", mt_get(out, PSV_INDEX(0)), a.uid);
+		CHECK_EQ(mt_get(out, PSV_INDEX(1)), 0);
+		CHECK_ERR(ibv_dealloc_pd(a.pd), EBUSY);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(p), 0);
+	}
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count("psv", a.uid), 0);
+out:
+	env_close(&b);
+	env_close(&a);
+	return KSFT_PASS;
+}
+
+/*
+ * mlx5dv_create_mkey(3) flags.  libmlx5 44 checks the flags and the caps
+ * it read at open (QUERY_HCA_CAP through DEVX) before any command:
+ * BLOCK_SIGNATURE needs sho and sigerr_domain_and_sig_type, which the
+ * profile has; CRYPTO needs crypto caps, which it has not: EOPNOTSUPP.
+ * A signature mkey is a KLM mkey with a 4-octword BSF and two PSVs.
+ */
+static int test_dv_create_mkey_flags(void)
+{
+	struct mlx5dv_context dv = {};
+	struct mlx5dv_mkey_init_attr attr = {};
+	struct mlx5dv_mkey *mk;
+	char line[128], want[128];
+	long long cmds;
+	struct env e;
+	unsigned int i;
+	static const struct {
+		uint32_t flags;
+		int err;	/* 0: created */
+		const char *feat;
+	} fl[] = {
+		{ 0, EOPNOTSUPP, NULL },
+		{ 1 << 5, EOPNOTSUPP, NULL },
+		{ MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+		  MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO, EOPNOTSUPP, NULL },
+		{ MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+		  MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE, 0,
+		  "free umr sig" },
+		{ MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+		  MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG, UPDATE_TAG_ERR,
+		  "free umr" },
+		{ MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+		  MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE, RINVAL_ERR,
+		  "free umr rinval" },
+	};
+
+	if (!env_open(&e))
+		goto out;
+	dv.comp_mask = MLX5DV_CONTEXT_MASK_SIGNATURE_OFFLOAD |
+		       MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD;
+	if (CHECK_ERR(mlx5dv_query_device(e.ctx, &dv), 0)) {
+		mt_diag("sig block_prot %#x, crypto flags %#x",
+			dv.sig_caps.block_prot, dv.crypto_caps.flags);
+		CHECK(dv.sig_caps.block_prot != 0);
+		CHECK_EQ(dv.crypto_caps.flags, 0);
+	}
+	attr.pd = e.pd;
+	for (i = 0; i < MT_ARRAY_SIZE(fl); i++) {
+		attr.create_flags = fl[i].flags;
+		attr.max_entries = 1;
+		cmds = mt_fw_stat("commands");
+		errno = 0;
+		mk = mlx5dv_create_mkey(&attr);
+		mt_diag("flags %#x: %s", fl[i].flags,
+			mk ? "created" : strerror(errno));
+		if (fl[i].err) {
+			CHECK(!mk);
+			CHECK_ERR(errno, fl[i].err);
+			/* refused in libmlx5: nothing reached the device */
+			if (mt_sim())
+				CHECK_EQ(mt_fw_stat("commands"), cmds);
+			continue;
+		}
+		if (!CHECK(mk))
+			continue;
+		CHECK_EQ(attr.max_entries, 4);
+		mt_fw_check_owner("mkey", mk->lkey >> 8, e.uid);
+		if (CHECK(imkey_line(e.ctx, mk->lkey, line, sizeof(line)))) {
+			snprintf(want, sizeof(want), "0x%08x %d klm 4 %s",
+				 mk->lkey, e.uid, fl[i].feat);
+			mt_diag("indirect_mkeys: %s", line);
+			CHECK(!strcmp(line, want));
+		}
+		if (mt_sim() && (fl[i].flags &
+				 MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE))
+			/* a memory and a wire PSV */
+			CHECK_EQ(mt_fw_count("psv", e.uid), 2);
+		CHECK_ERR(ibv_dealloc_pd(e.pd), EBUSY);
+		CHECK_ERR(mlx5dv_destroy_mkey(mk), 0);
+		if (mt_sim()) {
+			CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
+			CHECK_EQ(mt_fw_count("psv", e.uid), 0);
+		}
+		CHECK_EQ(imkey_count(e.ctx->device->name, e.uid), 0);
+	}
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	{ "dv_create_mkey_indirect", test_dv_create_mkey },
 	{ "direct_mkey_over_umem", test_direct },
@@ -827,6 +1122,10 @@ static const struct mt_case cases[] = {
 	{ "destroy_twice", test_destroy_twice },
 	{ "process_death", test_process_death },
 	{ "fault_injection", test_fault_injection },
+	{ "indirect_mkey_tracked", test_indirect_tracked },
+	{ "short_mailbox", test_short_mailbox },
+	{ "psv", test_psv },
+	{ "dv_create_mkey_flags", test_dv_create_mkey_flags },
 };
 
 int main(void)
