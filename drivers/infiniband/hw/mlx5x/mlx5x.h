@@ -50,6 +50,7 @@ struct mlx5x_dev {
 	struct list_head list;		/* on mlx5x_devices */
 	struct net_device *netdev;	/* the port's netdev, held */
 	netdevice_tracker netdev_tracker;
+	struct device *dma_device;	/* NULL: virtual DMA (the model) */
 	bool port_up;			/* last state reported by an event */
 	u32 vendor_part_id;
 	u32 hw_rev;
@@ -185,6 +186,10 @@ void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;
 void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
+
+/* hw_bus.c: devices over mlx5_core functions */
+int mlx5x_hw_init(void);
+void mlx5x_hw_exit(void);
 
 /* sim_backend.c */
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);
