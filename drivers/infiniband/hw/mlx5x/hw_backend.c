@@ -150,6 +150,7 @@ static const struct mlx5x_backend_ops mlx5x_hw_backend = {
 	.comp_vectors = mlx5x_hw_comp_vectors,
 	.comp_eqn = mlx5x_hw_comp_eqn,
 	.release = mlx5x_hw_release,
+	.user_unreg = false,	/* it goes with its function */
 };
 
 /* The function's Ethernet netdev (mlx5e's, parented to the function). */

@@ -30,6 +30,8 @@ struct mlx5x_dev;
  * @port_change: the port went up or down (optional): firmware raises
  *		 PORT_CHANGE events for it
  * @release: free the backend; called once the IB device is unregistered
+ * @user_unreg: `rdma link delete` may remove the device (one that
+ *		`rdma link add` created)
  */
 struct mlx5x_backend_ops {
 	const char *name;
@@ -41,6 +43,7 @@ struct mlx5x_backend_ops {
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*release)(struct mlx5x_dev *dev);
+	bool user_unreg;
 };
 
 struct mlx5x_dev {
