@@ -4,7 +4,8 @@
 # kernel built from Debian's linux-source-6.1 (cached in build/kunit),
 # the docs, DKMS, then for each kernel (Debian 12's 6.1 and the
 # backports 6.12) boot Debian's stock kernel in QEMU and run the
-# kselftests and rdma-core's own suite against a simulated device.
+# kselftests and rdma-core's own suite against a simulated device, and
+# mlx5x beside mlx5_core and mlx5_ib with no ConnectX present.
 # The last line counts test cases: "total: N passed, N failed, N skipped".
 set -euo pipefail
 
@@ -33,11 +34,14 @@ for k in $KVERS; do
 	VM_NAME="test-$k" stage "vm-$k" scripts/vm/run.sh --kver "$k" \
 		--ko "build/obj/$k/mlx5x.ko" --timeout 1800 \
 		scripts/vm/guest-test.sh | tee -a "$summary"
+	VM_NAME="hw-$k" stage "hw-$k" scripts/vm/run.sh --kver "$k" \
+		--ko "build/obj/$k/mlx5x.ko" scripts/vm/guest-hw.sh |
+		tee -a "$summary"
 done
 awk -v a="$t0" -v b="$EPOCHREALTIME" \
 	'BEGIN { printf "=== all stages ok in %.1fs\n", b - a }'
 grep -E '^kunit: [0-9]+ passed' build/logs/kunit-summary.log >>"$summary" || true
-awk '/^(total|kunit|cli): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+awk '/^(total|kunit|cli|hw): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $2; f += $4; s += $6 }
      END { printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$summary"

@@ -141,8 +141,9 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	ib->phys_port_cnt = 1;
 	ib->num_comp_vectors = dev->backend->comp_vectors(dev);
 	ib->node_guid = dev->node_guid;
-	strscpy(ib->node_desc, "mlx5x simulated ConnectX",
-		sizeof(ib->node_desc));
+	if (!ib->node_desc[0])
+		strscpy(ib->node_desc, "mlx5x simulated ConnectX",
+			sizeof(ib->node_desc));
 	ib->driver_def = mlx5x_uapi_defs;
 	ib_set_device_ops(ib, &mlx5x_dev_ops);
 
@@ -155,7 +156,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	list_add_tail(&dev->list, &mlx5x_devices);
 	mutex_unlock(&mlx5x_devices_lock);
 
-	err = ib_register_device(ib, name, NULL);
+	err = ib_register_device(ib, name, dev->dma_device);
 	if (err)
 		goto err_list;
 	return 0;

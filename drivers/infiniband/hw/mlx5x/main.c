@@ -48,6 +48,12 @@ static int __init mlx5x_init(void)
 		debugfs_remove_recursive(mlx5x_debugfs_root);
 		return err;
 	}
+	err = mlx5x_hw_init();
+	if (err) {
+		mlx5x_netdev_notifier_unregister();
+		debugfs_remove_recursive(mlx5x_debugfs_root);
+		return err;
+	}
 	rdma_link_register(&mlx5x_link_ops);
 	return 0;
 }
@@ -55,6 +61,7 @@ static int __init mlx5x_init(void)
 static void __exit mlx5x_exit(void)
 {
 	rdma_link_unregister(&mlx5x_link_ops);
+	mlx5x_hw_exit();
 	mlx5x_unregister_all();
 	mlx5x_netdev_notifier_unregister();
 	debugfs_remove_recursive(mlx5x_debugfs_root);

@@ -30,6 +30,8 @@ struct mlx5x_dev;
  * @port_change: the port went up or down (optional): firmware raises
  *		 PORT_CHANGE events for it
  * @release: free the backend; called once the IB device is unregistered
+ * @user_unreg: `rdma link delete` may remove the device (one that
+ *		`rdma link add` created)
  */
 struct mlx5x_backend_ops {
 	const char *name;
@@ -41,6 +43,7 @@ struct mlx5x_backend_ops {
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*release)(struct mlx5x_dev *dev);
+	bool user_unreg;
 };
 
 struct mlx5x_dev {
@@ -50,6 +53,7 @@ struct mlx5x_dev {
 	struct list_head list;		/* on mlx5x_devices */
 	struct net_device *netdev;	/* the port's netdev, held */
 	netdevice_tracker netdev_tracker;
+	struct device *dma_device;	/* NULL: virtual DMA (the model) */
 	bool port_up;			/* last state reported by an event */
 	u32 vendor_part_id;
 	u32 hw_rev;
@@ -188,6 +192,10 @@ extern struct dentry *mlx5x_debugfs_root;
 void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
 /* devx_mkey.c */
 void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
+
+/* hw_bus.c: devices over mlx5_core functions */
+int mlx5x_hw_init(void);
+void mlx5x_hw_exit(void);
 
 /* sim_backend.c */
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);

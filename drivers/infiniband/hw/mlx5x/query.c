@@ -41,7 +41,8 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
 			      IB_DEVICE_RC_RNR_NAK_GEN;
-	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	a->kernel_cap_flags = dev->backend->user_unreg ?
+			      IBK_ALLOW_USER_UNREG : 0;
 }
 
 int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,

@@ -74,6 +74,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,
 	.release = mlx5x_sim_backend_release,
+	.user_unreg = true,
 };
 
 /* A stable node GUID: the EUI-64 of the netdev's permanent address. */

@@ -49,6 +49,8 @@ static int leak_reports(void)
 
 static int test_setup(void)
 {
+	if (!mt_sim())
+		return mt_skip("removes a simulated device (rdma link delete)");
 	if (!mt.netdev)
 		return mt_skip("MLX5X_NETDEV not set");
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
@@ -171,6 +173,8 @@ static int test_remove_idle_and_empty(void)
 {
 	struct ibv_context *c;
 
+	if (!mt_sim())
+		return mt_skip("removes a simulated device (rdma link delete)");
 	if (!mt.netdev)
 		return mt_skip("MLX5X_NETDEV not set");
 	if (removed)

@@ -11,6 +11,9 @@
  *   MLX5X_DEV     the device to test; default: the first ibv device whose
  *                 name starts with "mlx5x"
  *   MLX5X_NETDEV  the netdev of its port; cases that change it skip if unset
+ *   MLX5X_NO_MODEL  set (not "0"): ignore the model's debugfs, as on
+ *                 hardware, so a simulated device shows what a real one
+ *                 would skip
  *
  * On the simulated device the firmware model's debugfs
  * (/sys/kernel/debug/mlx5x/DEV/fw) is used to see its object table and to
