@@ -17,4 +17,20 @@
 #define PRM_GENERAL_LOG_OBJ_RANGE	log_obj_range
 #endif
 
+/* eventfd_signal() lost its count argument in 6.8 (devx_event_fd.c). */
+#ifdef MLX5X_EVENTFD_SIGNAL_NO_COUNT
+#define mlx5x_eventfd_signal(ctx)	eventfd_signal(ctx)
+#else
+#define mlx5x_eventfd_signal(ctx)	eventfd_signal(ctx, 1)
+#endif
+
+/* mlx5_core's completion-vector calls were renamed in 6.7 (hw_backend.c). */
+#ifdef MLX5X_HAVE_COMP_EQN_GET
+#define mlx5x_comp_vectors(mdev)		mlx5_comp_vectors_max(mdev)
+#define mlx5x_comp_eqn(mdev, vec, eqn)	mlx5_comp_eqn_get(mdev, vec, eqn)
+#else
+#define mlx5x_comp_vectors(mdev)		mlx5_comp_vectors_count(mdev)
+#define mlx5x_comp_eqn(mdev, vec, eqn)	mlx5_vector2eqn(mdev, vec, eqn)
+#endif
+
 #endif /* MLX5X_COMPAT_H */

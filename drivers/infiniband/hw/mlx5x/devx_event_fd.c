@@ -37,13 +37,6 @@ static struct mlx5x_event_file *to_event_file(struct ib_uobject *uobj)
 	return container_of(uobj, struct mlx5x_event_file, uobj);
 }
 
-/* Kbuild defines this for kernels whose eventfd_signal() has no count. */
-#ifdef MLX5X_EVENTFD_SIGNAL_NO_COUNT
-#define mlx5x_eventfd_signal(ctx)	eventfd_signal(ctx)
-#else
-#define mlx5x_eventfd_signal(ctx)	eventfd_signal(ctx, 1)
-#endif
-
 /**
  * mlx5x_event_file_deliver() - hand one event to a subscription
  * @sub: the subscription

@@ -53,11 +53,7 @@ static int mlx5x_hw_uar_pfn(struct mlx5x_dev *dev, u32 index,
 
 static unsigned int mlx5x_hw_comp_vectors(struct mlx5x_dev *dev)
 {
-#ifdef MLX5X_HAVE_COMP_EQN_GET
-	return mlx5_comp_vectors_max(to_hw(dev)->mdev);
-#else
-	return mlx5_comp_vectors_count(to_hw(dev)->mdev);
-#endif
+	return mlx5x_comp_vectors(to_hw(dev)->mdev);
 }
 
 static int mlx5x_hw_comp_eqn(struct mlx5x_dev *dev, unsigned int vector,
@@ -65,11 +61,7 @@ static int mlx5x_hw_comp_eqn(struct mlx5x_dev *dev, unsigned int vector,
 {
 	int n, err;
 
-#ifdef MLX5X_HAVE_COMP_EQN_GET
-	err = mlx5_comp_eqn_get(to_hw(dev)->mdev, vector, &n);
-#else
-	err = mlx5_vector2eqn(to_hw(dev)->mdev, vector, &n);
-#endif
+	err = mlx5x_comp_eqn(to_hw(dev)->mdev, vector, &n);
 	if (!err)
 		*eqn = n;
 	return err;
