@@ -26,6 +26,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_wq_cmds,
 	&sim_tir_cmds,
 	&sim_qp_cmds,
+	&sim_fs_root_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);
@@ -151,6 +152,7 @@ void mlx5x_sim_destroy(struct mlx5x_sim *sim)
 {
 	debugfs_remove_recursive(sim->dbg);
 	sim_eqs_free(sim);
+	sim_fs_roots_drop(sim);
 	sim_objs_destroy_all(sim);
 	sim_caps_free(sim);
 	mutex_destroy(&sim->lock);

@@ -128,7 +128,8 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
  * @objp: the object, whose users count now includes the caller
  *
  * A context may reference its own objects, and the kernel's objects of a
- * shared kind; never another context's.  Drop with sim_obj_put().
+ * shared kind, and objects of the shared resource uid; never another
+ * context's.  Drop with sim_obj_put().
  *
  * Return: a PRM status.
  */
@@ -139,7 +140,8 @@ u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 	if (!obj)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
-	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared))
+	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared) &&
+	    !sim_shared_uid_ref(ctx->uid, obj->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	obj->users++;
 	*objp = obj;
@@ -216,7 +218,8 @@ u8 sim_exec_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid)
 {
-	return !uid || xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
+	return !uid || uid == SIM_SHARED_UID ||
+	       xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
 }
 
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid)
