@@ -30,13 +30,28 @@
 #define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
 #define TRACE_BYTES		(64 * 1024)
 
-/* Ethernet + IPv4 + TCP to port 80, as hex for fw/classify. */
-static const char tcp80[] =
-	"02000000000102000000000208004500002800004000400600000a0000010a000002"
-	"3039005000000000000000005002ffff00000000";
+/* Ethernet + IPv4 + TCP to port 80. */
+static const uint8_t tcp80_bytes[54] = {
+	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
+	0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6, 0, 0,
+	10, 0, 0, 1, 10, 0, 0, 2,
+	0x30, 0x39, 0, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
+	0, 0, 0, 0,
+};
+
+/* ... as hex for fw/classify */
+static char tcp80[2 * sizeof(tcp80_bytes) + 1];
+
+static void tcp80_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(tcp80_bytes); i++)
+		sprintf(tcp80 + 2 * i, "%02x", tcp80_bytes[i]);
+}
 
 /* Classify one packet: the trace into @trace, or -errno of the write. */
-static int classify(const char *dir, int port, const char *hex,
+static int walk(const char *dir, int port, const char *hex,
 		    char *trace, size_t len)
 {
 	char path[sizeof(mt.dbg) + 16], *line;
@@ -94,14 +109,14 @@ static int test_kernel_chain(void)
 	if (!trace)
 		return KSFT_FAIL;
 	/* receive: bypass 0..15, then leftovers, then the port's default */
-	CHECK_EQ(classify("rx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK_EQ(walk("rx", 1, tcp80, trace, TRACE_BYTES), 0);
 	CHECK(strstr(trace, "packet dir=rx port=1 len=54\ntable id=0x"));
 	CHECK(strstr(trace, "type=rx level=1 uid=0\nmiss table=0x"));
 	CHECK(strstr(trace, "type=rx level=17 uid=0\nmiss table=default\nverdict to=default\n"));
 	CHECK_EQ(count(trace, "table id="), 17);
 	CHECK_EQ(count(trace, "verdict"), 1);
 	/* transmit: egress 0..15, then the wire */
-	CHECK_EQ(classify("tx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK_EQ(walk("tx", 1, tcp80, trace, TRACE_BYTES), 0);
 	CHECK(strstr(trace, "type=tx level=1 uid=0\n"));
 	CHECK(strstr(trace, "type=tx level=16 uid=0\nmiss table=default\nverdict to=wire\n"));
 	CHECK_EQ(count(trace, "table id="), 16);
@@ -115,11 +130,11 @@ static int test_classify_refusals(void)
 
 	if (!mt_sim())
 		return mt_skip("no classifier on hardware");
-	CHECK_EQ(classify("up", 1, tcp80, trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(classify("rx", 2, tcp80, trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(classify("rx", 1, "0a0b", trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(classify("rx", 1, "zz", trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(classify("rx", 1, "020", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("up", 1, tcp80, trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 2, tcp80, trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 1, "0a0b", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 1, "zz", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 1, "020", trace, sizeof(trace)), -EINVAL);
 	return KSFT_PASS;
 }
 
@@ -232,7 +247,7 @@ static int test_anchor(void)
 		goto out;
 	fte = devx_fwd(ctx, ft_id, fg_id, 0, 80, a->id, out);
 	CHECK(fte);
-	CHECK_EQ(classify("rx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK_EQ(walk("rx", 1, tcp80, trace, TRACE_BYTES), 0);
 	bad = devx_fwd(ctx, ft_id, fg_id, 1, 81, first_table(trace), out);
 	CHECK(!bad);
 	CHECK_ERR(errno, EREMOTEIO);
@@ -269,5 +284,6 @@ static const struct mt_case cases[] = {
 
 int main(void)
 {
+	tcp80_init();
 	return mt_main(cases, MT_ARRAY_SIZE(cases));
 }
