@@ -77,7 +77,8 @@ static u8 sim_check_and_run(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (ctx->outlen < cmd->outlen)
 		return sim_fail(ctx, PRM_STAT_BAD_OUTPUT_LEN,
 				SIM_SYND_BAD_OUTLEN);
-	if (cmd->has_uid && !sim_uid_valid(sim, ctx->uid))
+	if (cmd->has_uid && !sim_uid_valid(sim, ctx->uid) &&
+	    !(ctx->uid == SIM_SHARED_UID && sim_shared_uid_cmd(opcode)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
 	ctx->cmd = cmd;
 	return cmd->exec(sim, ctx);

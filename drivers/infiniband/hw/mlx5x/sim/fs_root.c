@@ -85,6 +85,32 @@ void sim_fs_roots_drop(struct mlx5x_sim *sim)
 		sim_fs_root_set(sim, type, NULL);
 }
 
+/**
+ * sim_shared_uid_cmd() - may a command run under the shared resource uid
+ * @opcode: its opcode
+ *
+ * Return: true for the flow table, group and entry commands: the kernel
+ * makes a steering anchor's table with them under that uid.
+ */
+bool sim_shared_uid_cmd(u16 opcode)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_CREATE_FLOW_TABLE:
+	case MLX5_CMD_OP_DESTROY_FLOW_TABLE:
+	case MLX5_CMD_OP_QUERY_FLOW_TABLE:
+	case MLX5_CMD_OP_MODIFY_FLOW_TABLE:
+	case MLX5_CMD_OP_CREATE_FLOW_GROUP:
+	case MLX5_CMD_OP_DESTROY_FLOW_GROUP:
+	case MLX5_CMD_OP_QUERY_FLOW_GROUP:
+	case MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY:
+	case MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY:
+	case MLX5_CMD_OP_QUERY_FLOW_TABLE_ENTRY:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static const struct sim_cmd sim_fs_root_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_SET_FLOW_TABLE_ROOT, "SET_FLOW_TABLE_ROOT",
 		set_flow_table_root_in, set_flow_table_root_out, true,

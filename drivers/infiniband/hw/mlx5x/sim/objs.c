@@ -218,8 +218,7 @@ u8 sim_exec_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid)
 {
-	return !uid || uid == SIM_SHARED_UID ||
-	       xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
+	return !uid || xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
 }
 
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid)

@@ -297,6 +297,7 @@ void sim_events_debugfs_init(struct mlx5x_sim *sim);
 
 /* fs_root.c, classify.c */
 void sim_fs_roots_drop(struct mlx5x_sim *sim);
+bool sim_shared_uid_cmd(u16 opcode);
 void sim_classify_debugfs_init(struct mlx5x_sim *sim);
 
 /* objs.c */
@@ -323,8 +324,9 @@ bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
 
 /*
- * The shared resource uid (MLX5_SHARED_RESOURCE_UID): objects the kernel
- * creates under it (a steering anchor's table) may be referenced by every
+ * The shared resource uid (MLX5_SHARED_RESOURCE_UID): the flow steering
+ * commands take it (sim_shared_uid_cmd()); objects the kernel creates
+ * under it (a steering anchor's table) may be referenced by every
  * context, and may themselves reference the kernel's (uid 0) objects.
  */
 #define SIM_SHARED_UID	0xffff

@@ -300,6 +300,45 @@ static void sc_root_rules(struct kunit *test)
 }
 
 /*
+ * The shared resource uid: flow steering commands take it; its objects
+ * may be referenced by any context, and may reference the kernel's.
+ */
+static void sc_shared_uid(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u16 uid = sk_new_uctx(test);
+	struct sim_cmd_ctx user = { .uid = uid }, shared = {
+		.uid = SIM_SHARED_UID };
+	struct sim_obj *obj;
+	u32 st, kt;
+
+	KUNIT_ASSERT_EQ(test, sc_ft(test, SIM_SHARED_UID, RX, 32, 0, &st),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 1, 0, &kt), PRM_STAT_OK);
+	SC_FAIL(test, sk_alloc_pd(test, SIM_SHARED_UID, NULL),
+		PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
+	mutex_lock(&sim->lock);
+	KUNIT_EXPECT_EQ(test, sim_obj_ref(sim, &user, SIM_OBJ_FLOW_TABLE, st,
+					  &obj), PRM_STAT_OK);
+	sim_obj_put(obj);
+	KUNIT_EXPECT_EQ(test, sim_obj_ref(sim, &shared, SIM_OBJ_FLOW_TABLE, kt,
+					  &obj), PRM_STAT_OK);
+	sim_obj_put(obj);
+	KUNIT_EXPECT_EQ(test, sim_obj_ref(sim, &user, SIM_OBJ_FLOW_TABLE, kt,
+					  &obj), PRM_STAT_BAD_RESOURCE);
+	KUNIT_EXPECT_EQ(test, user.syndrome, SIM_SYND_NOT_OWNER);
+	mutex_unlock(&sim->lock);
+	/* only its owner destroys it */
+	SC_FAIL(test, sc_ft_destroy(test, uid, RX, st), PRM_STAT_BAD_RESOURCE,
+		SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sc_ft_destroy(test, SIM_SHARED_UID, RX, st),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sc_ft_destroy(test, 0, RX, kt), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
+/*
  * Root T0 (level 0): port 80 forwards to T1, whose entry counts and drops;
  * anything else misses to the default.  The counter counts each packet.
  */
@@ -544,6 +583,7 @@ static void sc_bench(struct kunit *test)
 static struct kunit_case sc_cases[] = {
 	KUNIT_CASE(sc_no_root),
 	KUNIT_CASE(sc_root_rules),
+	KUNIT_CASE(sc_shared_uid),
 	KUNIT_CASE(sc_forward_count_drop),
 	KUNIT_CASE(sc_miss_replicate_loop),
 	KUNIT_CASE(sc_modify_header),
