@@ -5,19 +5,23 @@
  * Reads and writes the device's debugfs (/sys/kernel/debug/mlx5x/DEV; the
  * MLX5X_DEBUGFS environment variable names another root): the open user
  * contexts, the firmware model's objects grouped by the context that owns
- * them, its command statistics, and its fault injection.  --json prints
+ * them, its command statistics, its fault injection, and where its
+ * steering sends a packet (classify).  --json prints
  * the same as one JSON document for scripts.  Exit status: 0, 1 on an
  * error (message on stderr), 2 on bad usage.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 struct ctx_row {
 	unsigned int uid;
@@ -405,6 +409,109 @@ static int cmd_devices(void)
 	return 0;
 }
 
+/*
+ * classify: hand a packet to fw/classify and print the trace as a table,
+ * one row per step (STEP and its key=value pairs), or as JSON: {"device",
+ * "steps": [{"step": ..., key: value, ...}], "verdicts": [...]}.
+ */
+#define TRACE_MAX	(64 * 1024)
+
+static bool hex_ok(const char *h)
+{
+	size_t n = 0;
+
+	for (; *h; h++) {
+		if (*h == ':' || *h == ' ')
+			continue;
+		if (!isxdigit((unsigned char)*h))
+			return false;
+		n++;
+	}
+	return n && !(n & 1);
+}
+
+static void json_step(char *line, bool first)
+{
+	char *tok, *save, *eq;
+
+	tok = strtok_r(line, " ", &save);
+	printf("%s{\"step\": ", first ? "" : ", ");
+	json_str(tok);
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		printf(", ");
+		json_str(tok);
+		printf(": ");
+		json_str(eq + 1);
+	}
+	printf("}");
+}
+
+static void print_trace(char *trace)
+{
+	char *line, *save, *rest;
+	unsigned int n = 0;
+
+	if (json) {
+		printf("{\"device\": ");
+		json_str(dev_name);
+		printf(", \"steps\": [");
+	} else {
+		printf("%-4s %-9s %s\n", "#", "STEP", "DETAIL");
+	}
+	for (line = strtok_r(trace, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), n++) {
+		if (json) {
+			json_step(line, !n);
+			continue;
+		}
+		rest = strchr(line, ' ');
+		if (rest)
+			*rest++ = '\0';
+		printf("%-4u %-9s %s\n", n, line, rest ? rest : "");
+	}
+	if (json)
+		printf("]}\n");
+}
+
+static int cmd_classify(int argc, char **argv)
+{
+	char path[512], *req, *trace;
+	long port = 1;
+	ssize_t len;
+	int fd;
+
+	if (argc < 3 || argc > 4 ||
+	    (strcmp(argv[1], "rx") && strcmp(argv[1], "tx")) ||
+	    !hex_ok(argv[2]))
+		return 2;
+	if (argc == 4)
+		port = parse_num(argv[3], 1, 255);
+	snprintf(path, sizeof(path), "%s/%s/fw/classify", root, dev_name);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		die("cannot open fw/classify: %s", strerror(errno));
+	if (asprintf(&req, "%s %ld %s\n", argv[1], port, argv[2]) < 0)
+		die("%s", "out of memory");
+	if (write(fd, req, strlen(req)) < 0)
+		die("packet refused: %s", strerror(errno));
+	free(req);
+	trace = malloc(TRACE_MAX);
+	if (!trace)
+		die("%s", "out of memory");
+	len = read(fd, trace, TRACE_MAX - 1);
+	close(fd);
+	if (len <= 0)
+		die("%s", "no trace");
+	trace[len] = '\0';
+	print_trace(trace);
+	free(trace);
+	return 0;
+}
+
 static void print_help(FILE *f)
 {
 	fprintf(f,
@@ -418,6 +525,9 @@ static void print_help(FILE *f)
 		"  fault next N             fail the next N commands\n"
 		"  fault opcode OP          fail every command with opcode OP\n"
 		"  fault clear              no more injected failures\n"
+		"  classify rx|tx HEX [PORT]\n"
+		"                           where steering sends a packet (HEX: its\n"
+		"                           bytes from the Ethernet header), step by step\n"
 		"Environment: MLX5X_DEBUGFS (default /sys/kernel/debug/mlx5x)\n");
 }
 
@@ -475,6 +585,8 @@ int main(int argc, char **argv)
 		rc = cmd_stats();
 	else if (!strcmp(argv[0], "fault"))
 		rc = cmd_fault(argc, argv);
+	else if (!strcmp(argv[0], "classify"))
+		rc = cmd_classify(argc, argv);
 	else
 		rc = 2;
 	if (rc == 2)

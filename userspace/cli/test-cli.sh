@@ -99,7 +99,9 @@ assert [(x["type"], x["id"], x["users"], x["pid"]) for x in o] == [("mkey", 16, 
 
 	# bad input: usage (2) or error (1), never a crash
 	local rc bad=0
-	for args in "" "frobnicate" "fault next" "fault next -1" \
+	for args in "classify" "classify up 00" "classify rx 0g" \
+		    "classify rx 020" "classify tx 00 0" \
+		    "" "frobnicate" "fault next" "fault next -1" \
 		    "fault next 12x" "fault opcode 0x10000" "objects --uid 70000" \
 		    "stats extra" "-d nosuch stats"; do
 		# shellcheck disable=SC2086
@@ -152,6 +154,22 @@ assert 'pd' in t and 'uar' in t and all(o['pid'] == $pid for o in d['objects']),
 	rc=$?
 	"$cli" -d "$dev" fault clear
 	ok live_fault_opcode $rc
+
+	# a packet through the kernel's steering: the table and the JSON
+	local pkt=02000000000102000000000208004500002800004000400600000a0000010a0000023039005000000000000000005002ffff00000000
+	out=$("$cli" -d "$dev" classify rx "$pkt")
+	echo "$out" | grep -q '^0 *packet *dir=rx port=1 len=' &&
+		echo "$out" | grep -Eq '^[0-9]+ +verdict +to=default$'
+	ok live_classify_table $?
+	out=$("$cli" -d "$dev" --json classify tx "$pkt")
+	echo "$out" | json '
+s = d["steps"]
+assert s[0]["step"] == "packet" and s[0]["dir"] == "tx"
+assert s[1]["step"] == "table" and s[1]["type"] == "tx" and s[1]["uid"] == "0"
+assert s[-1] == {"step": "verdict", "to": "wire"}, s[-1]'
+	ok live_classify_json $?
+	! "$cli" -d "$dev" classify rx 0011 2>/dev/null
+	ok live_classify_short_refused $?
 
 	# what ib_core tracks of the process shows in the rdma tool
 	rdma resource show pd dev "$dev" | grep -q "pid $pid "

@@ -18,6 +18,7 @@
 #define MLX5X_PKEY_DEFAULT	0xffff
 
 struct mlx5x_dev;
+struct mlx5x_fs;
 
 /**
  * struct mlx5x_backend_ops - what sits below the command channel
@@ -69,6 +70,7 @@ struct mlx5x_dev {
 	struct mutex uctx_lock;		/* protects uctx_list */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
 	struct xarray indirect_mkeys;	/* devx_mkey.c */
+	struct mlx5x_fs *fs;		/* the kernel's steering (steering.c) */
 };
 
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
@@ -181,6 +183,7 @@ extern const struct uapi_definition mlx5x_devx_event_fd_defs[];
 extern const struct uapi_definition mlx5x_devx_subscribe_defs[];
 extern const struct uapi_definition mlx5x_port_defs[];
 extern const struct uapi_definition mlx5x_ucontext_defs[];
+extern const struct uapi_definition mlx5x_steering_anchor_defs[];
 
 /* devx_subscribe.c: device events to DEVX event FDs */
 int mlx5x_devx_events_init(struct mlx5x_dev *dev);

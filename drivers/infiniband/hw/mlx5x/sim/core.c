@@ -27,6 +27,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_wq_cmds,
 	&sim_tir_cmds,
 	&sim_qp_cmds,
+	&sim_fs_root_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);
@@ -77,7 +78,8 @@ static u8 sim_check_and_run(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (ctx->outlen < cmd->outlen)
 		return sim_fail(ctx, PRM_STAT_BAD_OUTPUT_LEN,
 				SIM_SYND_BAD_OUTLEN);
-	if (cmd->has_uid && !sim_uid_valid(sim, ctx->uid))
+	if (cmd->has_uid && !sim_uid_valid(sim, ctx->uid) &&
+	    !(ctx->uid == SIM_SHARED_UID && sim_shared_uid_cmd(opcode)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
 	ctx->cmd = cmd;
 	return cmd->exec(sim, ctx);
@@ -152,6 +154,7 @@ void mlx5x_sim_destroy(struct mlx5x_sim *sim)
 {
 	debugfs_remove_recursive(sim->dbg);
 	sim_eqs_free(sim);
+	sim_fs_roots_drop(sim);
 	sim_objs_destroy_all(sim);
 	sim_caps_free(sim);
 	mutex_destroy(&sim->lock);

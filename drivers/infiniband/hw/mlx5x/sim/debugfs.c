@@ -6,6 +6,7 @@
  *   fail_next    write N: the next N commands fail with INTERNAL_ERR
  *   fail_opcode  write an opcode: every command with it fails; -1 clears
  *   raise_event  write "EVENT_TYPE [SUB_TYPE] [KIND ID]": see events.c
+ *   classify     write "rx|tx PORT HEX", read the trace: see classify.c
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -105,4 +106,5 @@ void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent)
 	debugfs_create_file_unsafe("fail_opcode", 0600, sim->dbg, sim,
 				   &sim_fail_opcode_fops);
 	sim_events_debugfs_init(sim);
+	sim_classify_debugfs_init(sim);
 }

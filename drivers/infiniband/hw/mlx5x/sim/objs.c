@@ -130,7 +130,8 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
  * @objp: the object, whose users count now includes the caller
  *
  * A context may reference its own objects, and the kernel's objects of a
- * shared kind; never another context's.  Drop with sim_obj_put().
+ * shared kind, and objects of the shared resource uid; never another
+ * context's.  Drop with sim_obj_put().
  *
  * Return: a PRM status.
  */
@@ -141,7 +142,8 @@ u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 	if (!obj)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
-	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared))
+	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared) &&
+	    !sim_shared_uid_ref(ctx->uid, obj->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	obj->users++;
 	*objp = obj;

@@ -47,6 +47,8 @@ unsigned int mlx5x_sim_live_objects(struct mlx5x_sim *sim);
 void mlx5x_sim_set_event_handler(struct mlx5x_sim *sim,
 				 mlx5x_sim_event_fn fn, void *ctx);
 void mlx5x_sim_port_change(struct mlx5x_sim *sim, bool up);
+int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
+		       const void *bytes, size_t len, char *trace, size_t size);
 void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent);
 
 #endif /* MLX5X_SIM_H */

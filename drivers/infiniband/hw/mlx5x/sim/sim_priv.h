@@ -125,6 +125,8 @@ enum sim_syndrome {
 	SIM_SYND_DUP_MATCH	= 0x53000010,	/* an entry matches the same */
 };
 
+struct sim_flow_table;
+
 #define SIM_COMP_VECTORS	1
 
 struct mlx5x_sim {
@@ -144,6 +146,7 @@ struct mlx5x_sim {
 	void *event_ctx;
 	u64 events;
 	struct dentry *dbg;
+	struct sim_flow_table *fs_root[2];	/* per NIC table type (fs_root.c) */
 };
 
 /**
@@ -249,6 +252,7 @@ extern const struct sim_cmd_set sim_cq_cmds;
 extern const struct sim_cmd_set sim_wq_cmds;
 extern const struct sim_cmd_set sim_tir_cmds;
 extern const struct sim_cmd_set sim_qp_cmds;
+extern const struct sim_cmd_set sim_fs_root_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
@@ -294,6 +298,11 @@ int sim_event_knob(struct mlx5x_sim *sim, char *buf);
 void sim_events_fill_cap(void *page);
 void sim_events_debugfs_init(struct mlx5x_sim *sim);
 
+/* fs_root.c, classify.c */
+void sim_fs_roots_drop(struct mlx5x_sim *sim);
+bool sim_shared_uid_cmd(u16 opcode);
+void sim_classify_debugfs_init(struct mlx5x_sim *sim);
+
 /* objs.c */
 void sim_objs_init(struct mlx5x_sim *sim);
 void sim_objs_destroy_all(struct mlx5x_sim *sim);
@@ -316,6 +325,19 @@ u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
+
+/*
+ * The shared resource uid (MLX5_SHARED_RESOURCE_UID): the flow steering
+ * commands take it (sim_shared_uid_cmd()); objects the kernel creates
+ * under it (a steering anchor's table) may be referenced by every
+ * context, and may themselves reference the kernel's (uid 0) objects.
+ */
+#define SIM_SHARED_UID	0xffff
+
+static inline bool sim_shared_uid_ref(u16 uid, u16 owner)
+{
+	return owner == SIM_SHARED_UID || (uid == SIM_SHARED_UID && !owner);
+}
 
 static inline u8 sim_fail(struct sim_cmd_ctx *ctx, u8 status, u32 syndrome)
 {

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The kernel's own flow steering (steering.c): the tables of each
+ * namespace and priority, created by the kernel (uid 0) at probe and
+ * chained so that a packet no rule of a priority takes goes on to the
+ * next, as mlx5_core's fs_core builds them on a ConnectX; and the small
+ * API the rest of the driver adds rules through.
+ */
+#ifndef MLX5X_STEERING_H
+#define MLX5X_STEERING_H
+
+#include "mlx5x.h"
+
+/**
+ * enum mlx5x_fs_ns - the kernel's namespaces
+ * @MLX5X_FS_NS_BYPASS: NIC RX: user flows, MLX5X_FS_PRIOS priorities
+ * @MLX5X_FS_NS_LEFTOVERS: NIC RX: what nothing else took (default rules)
+ * @MLX5X_FS_NS_EGRESS: NIC TX: user flows, MLX5X_FS_PRIOS priorities
+ * @MLX5X_FS_NS_NUM: how many
+ */
+enum mlx5x_fs_ns {
+	MLX5X_FS_NS_BYPASS,
+	MLX5X_FS_NS_LEFTOVERS,
+	MLX5X_FS_NS_EGRESS,
+	MLX5X_FS_NS_NUM,
+};
+
+#define MLX5X_FS_PRIOS		16
+#define MLX5X_FS_MAX_DEST	4
+#define MLX5X_FS_MAX_COUNTERS	4
+
+/**
+ * struct mlx5x_fs_dest - where a rule sends a packet
+ * @type: MLX5_IFC_FLOW_DESTINATION_TYPE_* (FLOW_TABLE, TIR)
+ * @id: the table or TIR
+ */
+struct mlx5x_fs_dest {
+	u8 type;
+	u32 id;
+};
+
+/**
+ * struct mlx5x_fs_rule_attr - one rule
+ * @criteria: match_criteria_enable
+ * @mask: fte_match_param: the bits matched (the rule's group has it)
+ * @value: fte_match_param: their values, within @mask
+ * @action: MLX5_FLOW_CONTEXT_ACTION_* (FWD_DEST, COUNT set from the lists)
+ * @flow_tag: reported in the CQE
+ * @modify_header_id: with MOD_HDR
+ * @reformat_id: with PACKET_REFORMAT
+ * @ndest: destinations
+ * @dest: them
+ * @ncounter: flow counters
+ * @counter: their ids
+ */
+struct mlx5x_fs_rule_attr {
+	u8 criteria;
+	const void *mask;
+	const void *value;
+	u32 action;
+	u32 flow_tag;
+	u32 modify_header_id;
+	u32 reformat_id;
+	u32 ndest;
+	struct mlx5x_fs_dest dest[MLX5X_FS_MAX_DEST];
+	u32 ncounter;
+	u32 counter[MLX5X_FS_MAX_COUNTERS];
+};
+
+struct mlx5x_fs_rule;
+
+/**
+ * struct mlx5x_fs_anchor - a steering anchor's table for one priority
+ * @ft: its table (shared resource uid), 0 until the first anchor
+ * @fg_goto: its group for the rule into the priority's table
+ * @fg_drop: its group for the drop rule behind it
+ * @refs: anchors holding the goto rule; at 0 the table drops
+ */
+struct mlx5x_fs_anchor {
+	u32 ft;
+	u32 fg_goto;
+	u32 fg_drop;
+	unsigned int refs;
+};
+
+/**
+ * struct mlx5x_fs - the kernel's steering of one device
+ * @lock: serialises rule changes and anchors
+ * @prio: per namespace and priority, its table (NULL: none)
+ * @anchor: per namespace and priority, the anchor's table
+ */
+struct mlx5x_fs {
+	struct mutex lock;
+	struct mlx5x_fs_prio *prio[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
+	struct mlx5x_fs_anchor anchor[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
+};
+
+int mlx5x_fs_init(struct mlx5x_dev *dev);
+void mlx5x_fs_cleanup(struct mlx5x_dev *dev);
+struct mlx5x_fs_rule *mlx5x_fs_rule_add(struct mlx5x_dev *dev,
+					enum mlx5x_fs_ns ns, unsigned int prio,
+					const struct mlx5x_fs_rule_attr *attr);
+void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule);
+u32 mlx5x_fs_table_type(enum mlx5x_fs_ns ns);
+unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns);
+
+/* The commands, under any uid; for steering.c and steering_anchor.c. */
+int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
+			      u32 level, u32 log_size, u32 miss, u32 *id);
+void mlx5x_fs_cmd_destroy_table(struct mlx5x_dev *dev, u16 uid, u32 type,
+				u32 id);
+int mlx5x_fs_cmd_create_group(struct mlx5x_dev *dev, u16 uid, u32 type,
+			      u32 table, u32 start, u32 end, u8 criteria,
+			      const void *mask, u32 *id);
+void mlx5x_fs_cmd_destroy_group(struct mlx5x_dev *dev, u16 uid, u32 type,
+				u32 table, u32 id);
+int mlx5x_fs_cmd_set_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
+			 u32 table, u32 group, u32 index, bool ignore_level,
+			 const struct mlx5x_fs_rule_attr *attr);
+void mlx5x_fs_cmd_delete_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
+			     u32 table, u32 index);
+u32 mlx5x_fs_prio_table_id(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
+			   unsigned int prio);
+
+/* steering_anchor.c */
+void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev);
+
+#endif /* MLX5X_STEERING_H */

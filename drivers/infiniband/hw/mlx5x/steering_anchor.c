@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * MLX5_IB_OBJECT_STEERING_ANCHOR: a table a user's own (DEVX) tables may
+ * forward to, handing a packet back to the kernel's steering at a given
+ * namespace and priority.  Per priority, the kernel makes one anchor
+ * table under the shared resource uid (so any context may name it) with
+ * two entries: the first forwards into the priority's table (ignoring
+ * levels), the one behind it drops.  The forward lives while an anchor
+ * object holds it; once the last is destroyed, the table drops what
+ * still reaches it.  The table itself lasts as long as the device.
+ */
+#include <linux/capability.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+#include "steering.h"
+
+#define UVERBS_MODULE_NAME mlx5x_ib
+#include <rdma/uverbs_named_ioctl.h>
+
+#define MLX5X_ANCHOR_LEVEL	32
+#define MLX5X_ANCHOR_GOTO	0	/* flow index of the forward */
+#define MLX5X_ANCHOR_DROP	1	/* and of the drop */
+
+struct mlx5x_steering_anchor {
+	struct mlx5x_dev *dev;
+	enum mlx5x_fs_ns ns;
+	unsigned int prio;
+};
+
+static int mlx5x_anchor_ns(u32 ft_type, enum mlx5x_fs_ns *ns)
+{
+	switch (ft_type) {
+	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_RX:
+		*ns = MLX5X_FS_NS_BYPASS;
+		return 0;
+	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_TX:
+		*ns = MLX5X_FS_NS_EGRESS;
+		return 0;
+	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_FDB:
+	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_RDMA_RX:
+	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_RDMA_TX:
+		return -EOPNOTSUPP;	/* tables the device does not offer */
+	default:
+		return -EINVAL;
+	}
+}
+
+static void mlx5x_anchor_table_destroy(struct mlx5x_dev *dev, u32 type,
+				       struct mlx5x_fs_anchor *a)
+{
+	if (a->fg_drop) {
+		mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID, type,
+					a->ft, MLX5X_ANCHOR_DROP);
+		mlx5x_fs_cmd_destroy_group(dev, MLX5_SHARED_RESOURCE_UID, type,
+					   a->ft, a->fg_drop);
+	}
+	if (a->fg_goto)
+		mlx5x_fs_cmd_destroy_group(dev, MLX5_SHARED_RESOURCE_UID, type,
+					   a->ft, a->fg_goto);
+	if (a->ft)
+		mlx5x_fs_cmd_destroy_table(dev, MLX5_SHARED_RESOURCE_UID, type,
+					   a->ft);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The anchor table of a priority, with its drop entry, made once. */
+static int mlx5x_anchor_table_get(struct mlx5x_dev *dev, u32 type,
+				  struct mlx5x_fs_anchor *a)
+{
+	static const struct mlx5x_fs_rule_attr drop = {
+		.action = MLX5_FLOW_CONTEXT_ACTION_DROP,
+	};
+	int err;
+
+	if (a->ft)
+		return 0;
+	err = mlx5x_fs_cmd_create_table(dev, MLX5_SHARED_RESOURCE_UID, type,
+					MLX5X_ANCHOR_LEVEL, 1, 0, &a->ft);
+	if (!err)
+		err = mlx5x_fs_cmd_create_group(dev, MLX5_SHARED_RESOURCE_UID,
+						type, a->ft, MLX5X_ANCHOR_GOTO,
+						MLX5X_ANCHOR_GOTO, 0, NULL,
+						&a->fg_goto);
+	if (!err)
+		err = mlx5x_fs_cmd_create_group(dev, MLX5_SHARED_RESOURCE_UID,
+						type, a->ft, MLX5X_ANCHOR_DROP,
+						MLX5X_ANCHOR_DROP, 0, NULL,
+						&a->fg_drop);
+	if (!err) {
+		err = mlx5x_fs_cmd_set_fte(dev, MLX5_SHARED_RESOURCE_UID, type,
+					   a->ft, a->fg_drop,
+					   MLX5X_ANCHOR_DROP, false, &drop);
+		if (err) {
+			mlx5x_fs_cmd_destroy_group(dev,
+						   MLX5_SHARED_RESOURCE_UID,
+						   type, a->ft, a->fg_drop);
+			a->fg_drop = 0;
+		}
+	}
+	if (err)
+		mlx5x_anchor_table_destroy(dev, type, a);
+	return err;
+}
+
+static int mlx5x_anchor_goto_add(struct mlx5x_dev *dev, u32 type,
+				 struct mlx5x_fs_anchor *a, u32 prio_ft)
+{
+	struct mlx5x_fs_rule_attr fwd = {
+		.ndest = 1,
+		.dest[0] = { MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE,
+			     prio_ft },
+	};
+
+	return mlx5x_fs_cmd_set_fte(dev, MLX5_SHARED_RESOURCE_UID, type,
+				    a->ft, a->fg_goto, MLX5X_ANCHOR_GOTO, true,
+				    &fwd);
+}
+
+static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
+	struct uverbs_attr_bundle *attrs)
+{
+	struct ib_uobject *uobj = uverbs_attr_get_uobject(
+		attrs, MLX5_IB_ATTR_STEERING_ANCHOR_CREATE_HANDLE);
+	struct mlx5x_dev *dev = to_mdev(uobj->context->device);
+	struct mlx5x_steering_anchor *obj;
+	struct mlx5x_fs_anchor *a;
+	enum mlx5x_fs_ns ns;
+	u32 ft_type, prio_ft, type;
+	u16 prio;
+	int err;
+
+	if (!capable(CAP_NET_RAW))
+		return -EPERM;
+	err = uverbs_get_const(&ft_type, attrs,
+			       MLX5_IB_ATTR_STEERING_ANCHOR_FT_TYPE);
+	if (err)
+		return err;
+	err = mlx5x_anchor_ns(ft_type, &ns);
+	if (err)
+		return err;
+	err = uverbs_copy_from(&prio, attrs,
+			       MLX5_IB_ATTR_STEERING_ANCHOR_PRIORITY);
+	if (err)
+		return err;
+	if (prio >= mlx5x_fs_nprios(ns))
+		return -EINVAL;
+	prio_ft = mlx5x_fs_prio_table_id(dev, ns, prio);
+	if (!prio_ft)
+		return -EOPNOTSUPP;
+	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+	type = mlx5x_fs_table_type(ns);
+	a = &dev->fs->anchor[ns][prio];
+	mutex_lock(&dev->fs->lock);
+	err = mlx5x_anchor_table_get(dev, type, a);
+	if (!err && !a->refs)
+		err = mlx5x_anchor_goto_add(dev, type, a, prio_ft);
+	if (err)
+		goto err_unlock;
+	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_STEERING_ANCHOR_FT_ID,
+			     &a->ft, sizeof(a->ft));
+	if (err) {
+		if (!a->refs)
+			mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID,
+						type, a->ft,
+						MLX5X_ANCHOR_GOTO);
+		goto err_unlock;
+	}
+	a->refs++;
+	mutex_unlock(&dev->fs->lock);
+	obj->dev = dev;
+	obj->ns = ns;
+	obj->prio = prio;
+	uobj->object = obj;
+	return 0;
+
+err_unlock:
+	mutex_unlock(&dev->fs->lock);
+	kfree(obj);
+	return err;
+}
+
+static int mlx5x_steering_anchor_cleanup(struct ib_uobject *uobj,
+					 enum rdma_remove_reason why,
+					 struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5x_steering_anchor *obj = uobj->object;
+	struct mlx5x_dev *dev = obj->dev;
+	struct mlx5x_fs_anchor *a = &dev->fs->anchor[obj->ns][obj->prio];
+
+	mutex_lock(&dev->fs->lock);
+	if (!--a->refs)
+		mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID,
+					mlx5x_fs_table_type(obj->ns), a->ft,
+					MLX5X_ANCHOR_GOTO);
+	mutex_unlock(&dev->fs->lock);
+	kfree(obj);
+	return 0;
+}
+
+/**
+ * mlx5x_fs_anchors_cleanup() - destroy the anchor tables of a device
+ * @dev: device whose anchor objects are all gone
+ */
+void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev)
+{
+	unsigned int ns, prio;
+
+	for (ns = 0; ns < MLX5X_FS_NS_NUM; ns++)
+		for (prio = 0; prio < MLX5X_FS_PRIOS; prio++)
+			mlx5x_anchor_table_destroy(dev,
+						   mlx5x_fs_table_type(ns),
+						   &dev->fs->anchor[ns][prio]);
+}
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_STEERING_ANCHOR_CREATE,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_STEERING_ANCHOR_CREATE_HANDLE,
+			MLX5_IB_OBJECT_STEERING_ANCHOR,
+			UVERBS_ACCESS_NEW,
+			UA_MANDATORY),
+	UVERBS_ATTR_CONST_IN(MLX5_IB_ATTR_STEERING_ANCHOR_FT_TYPE,
+			     enum mlx5_ib_uapi_flow_table_type,
+			     UA_MANDATORY),
+	UVERBS_ATTR_PTR_IN(MLX5_IB_ATTR_STEERING_ANCHOR_PRIORITY,
+			   UVERBS_ATTR_TYPE(u16),
+			   UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_STEERING_ANCHOR_FT_ID,
+			    UVERBS_ATTR_TYPE(u32),
+			    UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_METHOD_DESTROY(
+	MLX5_IB_METHOD_STEERING_ANCHOR_DESTROY,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_STEERING_ANCHOR_DESTROY_HANDLE,
+			MLX5_IB_OBJECT_STEERING_ANCHOR,
+			UVERBS_ACCESS_DESTROY,
+			UA_MANDATORY));
+
+DECLARE_UVERBS_NAMED_OBJECT(
+	MLX5_IB_OBJECT_STEERING_ANCHOR,
+	UVERBS_TYPE_ALLOC_IDR(mlx5x_steering_anchor_cleanup),
+	&UVERBS_METHOD(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE),
+	&UVERBS_METHOD(MLX5_IB_METHOD_STEERING_ANCHOR_DESTROY));
+
+static bool mlx5x_steering_anchor_is_supported(struct ib_device *ib)
+{
+	return to_mdev(ib)->fs;
+}
+
+const struct uapi_definition mlx5x_steering_anchor_defs[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(
+		MLX5_IB_OBJECT_STEERING_ANCHOR,
+		UAPI_DEF_IS_OBJ_SUPPORTED(mlx5x_steering_anchor_is_supported)),
+	{}
+};

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The steering pipeline, judged by the model's classifier (fw/classify):
+ * the kernel's chain of priorities on receive and transmit, the
+ * classifier's refusals, and steering anchors (mlx5dv_create_steering_
+ * anchor(3)): the table they return, which a DEVX table may forward to
+ * while a context may not name the kernel's own tables.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+#include "mlx5x_prm.h"
+
+#define OP_CREATE_FLOW_TABLE	0x930
+#define OP_CREATE_FLOW_GROUP	0x933
+#define OP_SET_FTE		0x936
+#define RX			0
+#define ACT_FWD			0x4
+#define DEST_FLOW_TABLE		1
+#define CRITERIA_OUTER		1
+#define STAT_BAD_RESOURCE	0x05
+#define SYND_NOT_OWNER		0x53000007
+#define SHARED_UID		0xffff
+#define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
+#define TRACE_BYTES		(64 * 1024)
+
+/* Ethernet + IPv4 + TCP to port 80. */
+static const uint8_t tcp80_bytes[54] = {
+	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
+	0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6, 0, 0,
+	10, 0, 0, 1, 10, 0, 0, 2,
+	0x30, 0x39, 0, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
+	0, 0, 0, 0,
+};
+
+/* ... as hex for fw/classify */
+static char tcp80[2 * sizeof(tcp80_bytes) + 1];
+
+static void tcp80_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(tcp80_bytes); i++)
+		sprintf(tcp80 + 2 * i, "%02x", tcp80_bytes[i]);
+}
+
+/* Classify one packet: the trace into @trace, or -errno of the write. */
+static int walk(const char *dir, int port, const char *hex,
+		    char *trace, size_t len)
+{
+	char path[sizeof(mt.dbg) + 16], *line;
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/classify", mt.dbg);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	if (asprintf(&line, "%s %d %s\n", dir, port, hex) < 0) {
+		close(fd);
+		return -ENOMEM;
+	}
+	if (write(fd, line, strlen(line)) < 0)
+		err = -errno;
+	free(line);
+	if (!err) {
+		n = read(fd, trace, len - 1);
+		if (n < 0)
+			err = -errno;
+		else
+			trace[n] = '\0';
+	}
+	close(fd);
+	return err;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/* The id of the first table a trace walks. */
+static uint32_t first_table(const char *trace)
+{
+	const char *t = strstr(trace, "table id=0x");
+
+	return t ? strtoul(t + strlen("table id="), NULL, 16) : 0;
+}
+
+static int test_kernel_chain(void)
+{
+	char *trace = malloc(TRACE_BYTES);
+
+	if (!mt_sim())
+		return mt_skip("no classifier on hardware");
+	CHECK(trace);
+	if (!trace)
+		return KSFT_FAIL;
+	/* receive: bypass 0..15, then leftovers, then the port's default */
+	CHECK_EQ(walk("rx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK(strstr(trace, "packet dir=rx port=1 len=54\ntable id=0x"));
+	CHECK(strstr(trace, "type=rx level=1 uid=0\nmiss table=0x"));
+	CHECK(strstr(trace, "type=rx level=17 uid=0\nmiss table=default\nverdict to=default\n"));
+	CHECK_EQ(count(trace, "table id="), 17);
+	CHECK_EQ(count(trace, "verdict"), 1);
+	/* transmit: egress 0..15, then the wire */
+	CHECK_EQ(walk("tx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK(strstr(trace, "type=tx level=1 uid=0\n"));
+	CHECK(strstr(trace, "type=tx level=16 uid=0\nmiss table=default\nverdict to=wire\n"));
+	CHECK_EQ(count(trace, "table id="), 16);
+	free(trace);
+	return KSFT_PASS;
+}
+
+static int test_classify_refusals(void)
+{
+	char trace[256];
+
+	if (!mt_sim())
+		return mt_skip("no classifier on hardware");
+	CHECK_EQ(walk("up", 1, tcp80, trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 2, tcp80, trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 1, "0a0b", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 1, "zz", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(walk("rx", 1, "020", trace, sizeof(trace)), -EINVAL);
+	return KSFT_PASS;
+}
+
+static struct mlx5dv_steering_anchor *anchor(struct ibv_context *ctx,
+					     int type, int prio)
+{
+	struct mlx5dv_steering_anchor_attr attr = {
+		.ft_type = type, .priority = prio,
+	};
+
+	errno = 0;
+	return mlx5dv_create_steering_anchor(ctx, &attr);
+}
+
+/* A DEVX RX table at level 0 with one group on the TCP port. */
+static bool devx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
+		       uint32_t *ft_id, struct mlx5dv_devx_obj **fg,
+		       uint32_t *fg_id)
+{
+	uint32_t tin[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
+	uint32_t tout[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4] = {};
+	uint32_t gin[PRM_CREATE_FLOW_GROUP_IN_BYTES / 4] = {};
+	uint32_t gout[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4] = {};
+
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, OP_CREATE_FLOW_TABLE);
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_TABLE_TYPE, RX);
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE, 4);
+	*ft = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout,
+				     sizeof(tout));
+	if (!*ft)
+		return false;
+	*ft_id = mt_get(tout, PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, OP_CREATE_FLOW_GROUP);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_TYPE, RX);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, *ft_id);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_END_FLOW_INDEX, 15);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_ENABLE,
+	       CRITERIA_OUTER);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_OUTER_HEADERS_TCP_DPORT,
+	       0xffff);
+	*fg = mlx5dv_devx_obj_create(ctx, gin, sizeof(gin), gout,
+				     sizeof(gout));
+	if (!*fg)
+		return false;
+	*fg_id = mt_get(gout, PRM_CREATE_FLOW_GROUP_OUT_GROUP_ID);
+	return true;
+}
+
+/* An entry of the DEVX table forwarding port @dport to table @to. */
+static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
+					uint32_t fg, uint32_t index,
+					uint32_t dport, uint32_t to,
+					uint32_t *out)
+{
+	uint32_t in[FTE_IN_BYTES / 4] = {};
+	uint8_t *list = (uint8_t *)in + PRM_SET_FTE_IN_BYTES;
+
+	mt_set(in, PRM_SET_FTE_IN_OPCODE, OP_SET_FTE);
+	mt_set(in, PRM_SET_FTE_IN_TABLE_TYPE, RX);
+	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, ft);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_INDEX, index);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_GROUP_ID, fg);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_ACTION, ACT_FWD);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_DESTINATION_LIST_SIZE, 1);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_MATCH_VALUE_OUTER_HEADERS_TCP_DPORT,
+	       dport);
+	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_TYPE, DEST_FLOW_TABLE);
+	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_ID, to);
+	errno = 0;
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, 16);
+}
+
+static int test_anchor(void)
+{
+	struct mlx5dv_devx_obj *ft = NULL, *fg = NULL, *fte = NULL, *bad;
+	struct mlx5dv_steering_anchor *a, *b;
+	uint32_t ft_id = 0, fg_id = 0, out[4];
+	struct ibv_context *ctx;
+	char *trace;
+	int uid;
+
+	if (!mt_sim())
+		return mt_skip("no classifier on hardware");
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!ctx)
+		return KSFT_FAIL;
+	trace = malloc(TRACE_BYTES);
+	CHECK(trace);
+	a = anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
+	CHECK(a);
+	b = anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
+	CHECK(b);
+	if (!a || !b || !trace)
+		goto out;
+	CHECK_EQ(a->id, b->id);
+	CHECK(mt_fw_check_owner("flow_table", a->id, SHARED_UID));
+	/* ranges: priorities 0-15; no FDB or RDMA tables on this device */
+	CHECK(!anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 16));
+	CHECK_ERR(errno, EINVAL);
+	CHECK(!anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_TX, 0xffff));
+	CHECK_ERR(errno, EINVAL);
+	CHECK(!anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_FDB, 0));
+	CHECK_ERR(errno, EOPNOTSUPP);
+	CHECK(!anchor(ctx, 9, 0));
+	CHECK_ERR(errno, EINVAL);
+
+	/* a DEVX entry may forward to the anchor, not to the kernel's table */
+	CHECK(devx_table(ctx, &ft, &ft_id, &fg, &fg_id));
+	if (!ft || !fg)
+		goto out;
+	fte = devx_fwd(ctx, ft_id, fg_id, 0, 80, a->id, out);
+	CHECK(fte);
+	CHECK_EQ(walk("rx", 1, tcp80, trace, TRACE_BYTES), 0);
+	bad = devx_fwd(ctx, ft_id, fg_id, 1, 81, first_table(trace), out);
+	CHECK(!bad);
+	CHECK_ERR(errno, EREMOTEIO);
+	CHECK_EQ(mt_get(out, MT_OUT_STATUS), STAT_BAD_RESOURCE);
+	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	if (bad)
+		mlx5dv_devx_obj_destroy(bad);
+
+	CHECK_ERR(mlx5dv_destroy_steering_anchor(b), 0);
+	b = NULL;
+	CHECK_ERR(mlx5dv_destroy_steering_anchor(a), 0);
+	a = NULL;
+out:
+	if (fte)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(fte), 0);
+	if (fg)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(fg), 0);
+	if (ft)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(ft), 0);
+	if (b)
+		mlx5dv_destroy_steering_anchor(b);
+	if (a)
+		mlx5dv_destroy_steering_anchor(a);
+	free(trace);
+	ibv_close_device(ctx);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "kernel_priority_chain", test_kernel_chain },
+	{ "classifier_refusals", test_classify_refusals },
+	{ "steering_anchor", test_anchor },
+};
+
+int main(void)
+{
+	tcp80_init();
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
