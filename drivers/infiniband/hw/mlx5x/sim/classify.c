@@ -472,7 +472,7 @@ static const struct file_operations sim_classify_fops = {
 	.release = sim_classify_release,
 	.write = sim_classify_write,
 	.read = sim_classify_read,
-	.llseek = no_llseek,
+	.llseek = noop_llseek,	/* no_llseek is gone in 6.12 */
 };
 
 /**
