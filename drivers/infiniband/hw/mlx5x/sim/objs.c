@@ -9,6 +9,7 @@
 #include "general.h"
 #include "fs.h"
 #include "queues.h"
+#include "dm.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
@@ -43,6 +44,8 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_qp), sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
+	[SIM_OBJ_MEMIC] = { "memic", 1, sizeof(struct sim_memic),
+			    .shared = true },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

@@ -35,6 +35,8 @@ enum sim_obj_type {
 	SIM_OBJ_QP,
 	/* general objects (CREATE_GENERAL_OBJECT) */
 	SIM_OBJ_GENERAL,
+	/* device memory */
+	SIM_OBJ_MEMIC,
 	SIM_OBJ_NTYPES,
 };
 
@@ -121,6 +123,9 @@ enum sim_syndrome {
 	SIM_SYND_BAD_STATE	= 0x5300000e,
 	SIM_SYND_NOT_UMEM	= 0x5300000f,
 	SIM_SYND_DUP_MATCH	= 0x53000010,	/* an entry matches the same */
+	SIM_SYND_MEMIC_RANGE	= 0x53000100,	/* not MEMIC / no such alloc */
+	SIM_SYND_ICM_RANGE	= 0x53000101,	/* outside every ICM region */
+	SIM_SYND_ICM_OVERLAP	= 0x53000102,	/* another SW_ICM holds it */
 };
 
 #define SIM_COMP_VECTORS	1
@@ -142,6 +147,7 @@ struct mlx5x_sim {
 	void *event_ctx;
 	u64 events;
 	struct dentry *dbg;
+	struct page **memic_pages;	/* cmd_memic.c: its BAR windows */
 };
 
 /**
@@ -246,6 +252,7 @@ extern const struct sim_cmd_set sim_cq_cmds;
 extern const struct sim_cmd_set sim_wq_cmds;
 extern const struct sim_cmd_set sim_tir_cmds;
 extern const struct sim_cmd_set sim_qp_cmds;
+extern const struct sim_cmd_set sim_memic_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
