@@ -72,7 +72,8 @@ struct ib_mr *mlx5x_reg_dm_mr(struct ib_pd *ibpd, struct ib_dm *ibdm,
 	}
 	if (attr->access_flags & ~allowed)
 		return ERR_PTR(-EINVAL);
-	if (!attr->length || attr->offset > dm->size ||
+	/* an empty MR is valid, as on mlx5_ib */
+	if (attr->offset > dm->size ||
 	    attr->length > dm->size - attr->offset)
 		return ERR_PTR(-EINVAL);
 

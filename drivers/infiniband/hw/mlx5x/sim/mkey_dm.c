@@ -3,7 +3,9 @@
  * Mkeys over device memory, as ibv_reg_dm_mr() makes them: access mode
  * MEMIC covers part of one MEMIC allocation (start_addr is its BAR
  * offset), access mode SW_ICM part of one SW_ICM object of the context
- * (start_addr is the ICM address).  Neither has a translation table; the
+ * (start_addr is the ICM address); an empty one (len 0, which
+ * ibv_reg_dm_mr() allows) must start inside one.  Neither has a
+ * translation table; the
  * allocation or object is referenced, so it cannot be freed under the
  * mkey.
  */
@@ -27,13 +29,14 @@ u8 sim_mkey_dm(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	const void *in = ctx->in;
 	const void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
 	u64 start = PRM_GET64(mkc, mkc, start_addr);
-	u64 len = PRM_GET64(mkc, mkc, len);
+	/* an empty mkey still names a byte of the allocation */
+	u64 len = max_t(u64, PRM_GET64(mkc, mkc, len), 1);
 	struct sim_general *gen;
 	struct sim_memic *m;
 	u64 end;
 
 	if (octwords || PRM_GET(create_mkey_in, in, mkey_umem_valid) ||
-	    PRM_GET(mkc, mkc, free) || !len ||
+	    PRM_GET(mkc, mkc, free) ||
 	    check_add_overflow(start, len - 1, &end))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (mkey->access_mode == MLX5_MKC_ACCESS_MODE_MEMIC) {

@@ -415,14 +415,18 @@ static void sk_dm_mkeys(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, a, 512),
 			PRM_STAT_RESOURCE_BUSY);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_IN_USE);
-	/* past the allocation, zero long, with a translation table */
+	/* empty at its start; past it, empty past its end, with a table */
+	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
+					 MLX5_MKC_ACCESS_MODE_MEMIC, a, 0, 0,
+					 &m2), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, m2), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
 					 MLX5_MKC_ACCESS_MODE_MEMIC, a + 64,
 					 512, 0, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_MEMIC_RANGE);
 	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_MEMIC, a, 0, 0,
-					 NULL), PRM_STAT_BAD_PARAM);
+					 MLX5_MKC_ACCESS_MODE_MEMIC, a + 512, 0,
+					 0, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
 					 MLX5_MKC_ACCESS_MODE_MEMIC, a, 64, 4,
 					 NULL), PRM_STAT_BAD_PARAM);

@@ -606,6 +606,10 @@ static int test_memic_mr(void)
 		CHECK_ERR(ibv_free_dm(dm), EBUSY);
 		CHECK_EQ(ibv_dereg_mr(mr), 0);
 	}
+	/* an empty MR is valid, as mlx5_ib makes it */
+	mr = ibv_reg_dm_mr(pd, dm, 0, 0, acc);
+	if (CHECK(mr))
+		CHECK_EQ(ibv_dereg_mr(mr), 0);
 	/* beyond the DM, and an access MEMIC does not take */
 	errno = 0;
 	CHECK(!ibv_reg_dm_mr(pd, dm, PAGE, 2 * PAGE, acc));
