@@ -84,8 +84,10 @@ int mlx5x_free_dm(struct mlx5x_dm *dm)
 		struct ib_uverbs_attr attrs[1];
 	} cmd = {};
 
-	if (!dm)
-		return EINVAL;
+	if (!dm) {
+		errno = EINVAL;
+		return -1;
+	}
 	cmd.hdr.length = sizeof(cmd);
 	cmd.hdr.object_id = UVERBS_OBJECT_DM;
 	cmd.hdr.method_id = UVERBS_METHOD_DM_FREE;
@@ -95,7 +97,7 @@ int mlx5x_free_dm(struct mlx5x_dm *dm)
 	cmd.attrs[0].data = dm->handle;
 	cmd.attrs[0].flags = UVERBS_ATTR_F_MANDATORY;
 	if (ioctl(dm->context->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
+		return -1;
 	free(dm);
 	return 0;
 }

@@ -87,6 +87,11 @@ int mlx5x_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 		if (capable(CAP_NET_RAW) &&
 		    (MLX5X_CAP_GEN(dev, uctx_cap) & MLX5_UCTX_CAP_RAW_TX))
 			cap |= MLX5_UCTX_CAP_RAW_TX;
+		/* firmware lets such a context own SW ICM (dm_icm.c) */
+		if (capable(CAP_SYS_RAWIO) &&
+		    (MLX5X_CAP_GEN(dev, uctx_cap) &
+		     MLX5_UCTX_CAP_INTERNAL_DEV_RES))
+			cap |= MLX5_UCTX_CAP_INTERNAL_DEV_RES;
 		err = mlx5x_uctx_create(dev, cap, &uctx->devx_uid);
 		if (err)
 			return err;

@@ -55,7 +55,7 @@ struct mlx5x_dm *mlx5x_alloc_dm(struct ibv_context *context,
 				const struct ibv_alloc_dm_attr *attr,
 				enum mlx5x_dm_type type);
 
-/* Free it; returns 0 or an errno value. */
+/* Free it; returns 0, or -1 with errno set (the DM stays allocated). */
 int mlx5x_free_dm(struct mlx5x_dm *dm);
 
 #ifdef __cplusplus

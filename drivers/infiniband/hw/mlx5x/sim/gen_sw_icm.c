@@ -8,6 +8,9 @@
  * two of at least the allocation granule, aligned to the granule, and
  * overlaps no other SW_ICM object, whoever owns it.  Every range is kept
  * with its owner (the object's uid), so a context can name only its own.
+ * A user context may create one only if it was created with
+ * MLX5_UCTX_CAP_INTERNAL_DEV_RES, which mlx5_ib (and mlx5x) grant to
+ * processes with CAP_SYS_RAWIO: so DEVX cannot bypass that check.
  */
 #include "dm.h"
 #include "general.h"
@@ -118,6 +121,9 @@ static u8 sim_sw_icm_create(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 					      log_sw_icm_alloc_granularity));
 	struct sim_sw_icm *icm = priv;
 
+	/* a user context needs what CAP_SYS_RAWIO gets it at creation */
+	if (!(sim_uctx_cap(sim, ctx->uid) & MLX5_UCTX_CAP_INTERNAL_DEV_RES))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_ICM_PRIV);
 	if (PRM_GET64(sw_icm, obj, modify_field_select))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (log < granule || log >= 64 || start & (BIT_ULL(granule) - 1))

@@ -12,7 +12,7 @@
 #include "dm.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
-	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_uctx) },
 	[SIM_OBJ_PD] = { "pd", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_UAR] = { "uar", 1, sizeof(struct sim_uar), sim_uar_release },
 	[SIM_OBJ_TD] = { "td", 1, sizeof(struct sim_obj) },

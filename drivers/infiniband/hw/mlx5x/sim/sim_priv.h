@@ -55,6 +55,12 @@ struct sim_obj {
 	unsigned int users;
 };
 
+/* A user context: the uid, and the capabilities it was created with. */
+struct sim_uctx {
+	struct sim_obj obj;
+	u32 cap;		/* MLX5_UCTX_CAP_* */
+};
+
 struct sim_uar {
 	struct sim_obj obj;
 	struct page *page;
@@ -126,6 +132,7 @@ enum sim_syndrome {
 	SIM_SYND_MEMIC_RANGE	= 0x53000100,	/* not MEMIC / no such alloc */
 	SIM_SYND_ICM_RANGE	= 0x53000101,	/* outside every ICM region */
 	SIM_SYND_ICM_OVERLAP	= 0x53000102,	/* another SW_ICM holds it */
+	SIM_SYND_ICM_PRIV	= 0x53000103,	/* uctx lacks INTERNAL_DEV_RES */
 };
 
 #define SIM_COMP_VECTORS	1
@@ -319,6 +326,7 @@ void sim_umem_release(struct sim_obj *obj);
 u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
+u32 sim_uctx_cap(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
 
 static inline u8 sim_fail(struct sim_cmd_ctx *ctx, u8 status, u32 syndrome)

@@ -317,15 +317,33 @@ static void sk_memic_ops(struct kunit *test)
 }
 
 /* SW_ICM objects: in one region, granule-sized and aligned, no overlap. */
+static u16 sk_icm_uctx(struct kunit *test, u32 cap)
+{
+	u16 uid = 0;
+
+	KUNIT_ASSERT_EQ(test, sk_create_uctx(test, cap, &uid), PRM_STAT_OK);
+	return uid;
+}
+
+#define SK_DEV_RES	MLX5_UCTX_CAP_INTERNAL_DEV_RES
+
 static void sk_sw_icm_rules(struct kunit *test)
 {
-	u16 uid = sk_new_uctx(test), other = sk_new_uctx(test);
+	u16 uid = sk_icm_uctx(test, SK_DEV_RES);
+	u16 other = sk_icm_uctx(test, SK_DEV_RES);
+	u16 plain = sk_new_uctx(test);
 	u64 hm = SIM_ICM_HDR_MODIFY_START;
 	u8 *out = sk_mbox(test, PRM_BYTES(general_obj_out_cmd_hdr) +
 			  PRM_BYTES(sw_icm));
 	void *icm = out + PRM_BYTES(general_obj_out_cmd_hdr);
 	u32 a, b, c;
 
+	/* a context created without INTERNAL_DEV_RES owns no SW ICM */
+	KUNIT_EXPECT_EQ(test, sk_create_icm(test, plain, hm,
+					    SIM_ICM_LOG_GRANULE, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_ICM_PRIV);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, plain), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_icm(test, uid, hm,
 					    SIM_ICM_LOG_GRANULE + 1, &a),
 			PRM_STAT_OK);
@@ -396,7 +414,8 @@ static void sk_sw_icm_rules(struct kunit *test)
 /* Mkeys over MEMIC and SW ICM: inside one allocation, which they hold. */
 static void sk_dm_mkeys(struct kunit *test)
 {
-	u16 uid = sk_new_uctx(test), other = sk_new_uctx(test);
+	u16 uid = sk_icm_uctx(test, SK_DEV_RES);
+	u16 other = sk_icm_uctx(test, SK_DEV_RES);
 	u64 base = SIM_MEMIC_BAR_START, a, icm = SIM_ICM_STEERING_START;
 	u32 pdn, opdn, m1, m2, obj;
 

@@ -625,6 +625,12 @@ out:
 	return KSFT_PASS;
 }
 
+static bool become_nobody(void)
+{
+	return !setgroups(0, NULL) && !setresgid(65534, 65534, 65534) &&
+	       !setresuid(65534, 65534, 65534);
+}
+
 /* --- SW ICM ---------------------------------------------------------- */
 
 static uint64_t icm_addr(struct ibv_dm *dm)
@@ -825,11 +831,6 @@ static int keep_caps(uint64_t keep)
 	return syscall(SYS_capset, &hdr, data);
 }
 
-static bool become_nobody(void)
-{
-	return !setgroups(0, NULL) && !setresgid(65534, 65534, 65534) &&
-	       !setresuid(65534, 65534, 65534);
-}
 
 /*
  * SW ICM needs CAP_SYS_RAWIO and CAP_NET_RAW, both; MEMIC needs neither.
@@ -866,6 +867,66 @@ static int try_dropped(uint64_t keep, bool nobody, bool before_open)
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+/*
+ * DEVX cannot bypass the check: a context opened without CAP_SYS_RAWIO
+ * has no MLX5_UCTX_CAP_INTERNAL_DEV_RES, and firmware refuses it a
+ * SW_ICM object; with it, the object is made (and owned) as firmware
+ * says.
+ */
+#define CREATE_SW_ICM_IN	80
+#define GEN_OBJ_TYPE		MT_FIELD(0x30, 16)
+#define SW_ICM_LOG_SIZE		MT_FIELD(0x80 + 0x58, 8)
+#define SW_ICM_START		(0x80 + 0x80)
+#define SYND_ICM_PRIV		0x53000103
+
+static int devx_sw_icm(bool drop)
+{
+	uint8_t in[CREATE_SW_ICM_IN] = {}, out[16] = {};
+	struct mlx5dv_devx_obj *obj;
+	struct ibv_context *ctx;
+	uint64_t start = dmc.icm_start[DM_ENCAP] +
+			 (1ULL << dmc.icm_log[DM_ENCAP]) -
+			 (1ULL << dmc.log_granule);
+
+	if (drop && !become_nobody())
+		return 10;
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!ctx)
+		return 11;
+	mt_set(in, MT_IN_OPCODE, 0xa00);	/* CREATE_GENERAL_OBJECT */
+	mt_set(in, GEN_OBJ_TYPE, 0x8);		/* SW_ICM */
+	mt_set(in, SW_ICM_LOG_SIZE, dmc.log_granule);
+	mt_set(in, MT_FIELD(SW_ICM_START, 32), start >> 32);
+	mt_set(in, MT_FIELD(SW_ICM_START + 32, 32), (uint32_t)start);
+	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
+	if (obj)
+		return drop ? 12 : mlx5dv_devx_obj_destroy(obj) ? 13 : 0;
+	if (!drop)
+		return 14;
+	if (mt_sim() && mt_get(out, MT_OUT_SYNDROME) != SYND_ICM_PRIV)
+		return 15;
+	return 0;
+}
+
+static int test_icm_devx(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	if (need_icm(DM_ENCAP))
+		return KSFT_SKIP;
+	if (geteuid())
+		return mt_skip("needs root to drop from");
+	CHECK_EQ(devx_sw_icm(false), 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(devx_sw_icm(true));
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	return KSFT_PASS;
 }
 
 static int test_icm_privilege(void)
@@ -913,6 +974,7 @@ static const struct mt_case cases[] = {
 	{ "icm_exhaustion", test_icm_exhaustion },
 	{ "icm_mr", test_icm_mr },
 	{ "icm_privilege", test_icm_privilege },
+	{ "icm_devx", test_icm_devx },
 };
 
 int main(void)
