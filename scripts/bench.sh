@@ -1,6 +1,7 @@
 #!/bin/bash
 # The benchmarks, in a VM of one kernel (KVER; default Debian 12's): DEVX
-# create+destroy latency beside the uverbs floor on the same device.
+# create+destroy latency beside the uverbs floor on the same device, and
+# MEMIC copy bandwidth through the mapping beside plain memcpy.
 # They print figures; nothing here passes or fails on a number.
 # Usage: bench.sh [ITERATIONS]
 set -euo pipefail

@@ -23,7 +23,7 @@ make -C "$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x" \
 	OUTPUT="$ROOT/build/selftests" \
 	INSTALL_PATH="$ROOT/build/kselftest_install" install \
 	>>"$log" 2>&1 || { cat "$log"; exit 1; }
-for d in examples bench cli; do
+for d in examples bench cli lib; do
 	make -C "$ROOT/userspace/$d" OUTPUT="$ROOT/build" \
 		>>"$log" 2>&1 || { cat "$log"; exit 1; }
 done
@@ -31,4 +31,4 @@ if grep -E 'warning:|error:' "$log"; then
 	echo "build: warnings above"
 	exit 1
 fi
-echo "build: build/obj/$KVER/mlx5x.ko, selftests, examples, benchmarks and the mlx5x command, no warnings"
+echo "build: build/obj/$KVER/mlx5x.ko, selftests, examples, benchmarks, the mlx5x command and libmlx5x, no warnings"

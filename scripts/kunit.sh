@@ -95,7 +95,7 @@ mkdir -p "$MOD/${SIMDIR%/sim}"
 rsync -a --delete --include '*/' --include '*.c' --include '*.h' \
 	--exclude '*' "$ROOT/$SIMDIR/" "$MOD/$SIMDIR/"
 rsync -a "$ROOT/${SIMDIR%/sim}/prm.h" "$ROOT/${SIMDIR%/sim}/compat.h" \
-	"$MOD/${SIMDIR%/sim}/"
+	"$ROOT/${SIMDIR%/sim}/dm_prm.h" "$MOD/${SIMDIR%/sim}/"
 rsync -a "$ROOT/scripts/kunit/Kbuild" "$MOD/Kbuild"
 make -C "$OUT" M="$MOD" W=1 -j"$JOBS" modules >"$tmp/mod.log" 2>&1 || {
 	cat "$tmp/mod.log"

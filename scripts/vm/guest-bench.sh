@@ -1,5 +1,6 @@
 #!/bin/bash
-# In the guest: the benchmarks on a simulated device.
+# In the guest: the benchmarks on a simulated device: DEVX latency, then
+# MEMIC copy bandwidth.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -9,5 +10,6 @@ ip link set d0 up
 modprobe mlx5x
 rdma link add mlx5x_0 type mlx5x netdev d0
 "$ROOT/build/mlx5x_bench" mlx5x_0 "${1:-20000}"
+"$ROOT/build/mlx5x_dm_bench" mlx5x_0 65536 2000
 rdma link delete mlx5x_0
 rmmod mlx5x

@@ -56,9 +56,19 @@ cat "$log"
 tally "$(grep -cE '^ok [0-9]+ ' "$log")" "$(grep -cE '^not ok [0-9]+ ' "$log")" 0
 grep -q '^cli: .* 0 failed' "$log" || { echo "not ok - cli live"; tally 0 1 0; }
 
+echo "# the shim library: on the live device, then installed and used"
+for t in "$ROOT/build/mlx5x_shim_test mlx5x_0" \
+	"make -s -C $ROOT/userspace/lib OUTPUT=$ROOT/build check"; do
+	$t >"$log" 2>&1
+	cat "$log"
+	tally "$(grep -cE '^ok [0-9]+ ' "$log")" \
+		"$(grep -cE '^not ok [0-9]+ ' "$log")" 0
+done
+
 echo "# rdma-core tests that must pass on the simulated device"
 "$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
-	test_mlx5_query_port test_mlx5_uar >"$log" 2>&1
+	test_mlx5_query_port test_mlx5_uar test_device.DMTest \
+	test_device.SharedDMTest test_mr.DeviceMemoryAPITest >"$log" 2>&1
 rc=$?
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \

@@ -22,11 +22,14 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.uverbs_abi_ver = MLX5X_UVERBS_ABI,
 	.uverbs_no_driver_id_binding = 0,
 
+	.alloc_dm = mlx5x_alloc_dm,
 	.alloc_pd = mlx5x_alloc_pd,
 	.alloc_ucontext = mlx5x_alloc_ucontext,
+	.dealloc_dm = mlx5x_dealloc_dm,
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
+	.dereg_mr = mlx5x_dereg_mr,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
 	.get_link_layer = mlx5x_get_link_layer,
@@ -37,6 +40,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.query_pkey = mlx5x_query_pkey,
 	.query_port = mlx5x_query_port,
 	.query_ucontext = mlx5x_query_ucontext,
+	.reg_dm_mr = mlx5x_reg_dm_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ucontext, ib),
@@ -95,6 +99,9 @@ static int mlx5x_dev_probe_fw(struct mlx5x_dev *dev)
 	err = mlx5x_query_identity(dev);
 	if (err)
 		return err;
+	err = mlx5x_dm_dev_init(dev);
+	if (err)
+		return err;
 	/* queries of contexts without DEVX run under this uid */
 	if (MLX5X_CAP_GEN(dev, log_max_uctx) &&
 	    MLX5X_CAP_GEN(dev, uctx_cap) & MLX5_UCTX_CAP_INTERNAL_DEV_RES)
@@ -108,6 +115,7 @@ static void mlx5x_dev_free_fw(struct mlx5x_dev *dev)
 	if (dev->whitelist_uid)
 		mlx5x_uctx_destroy(dev, dev->whitelist_uid);
 	dev->whitelist_uid = 0;
+	mlx5x_dm_dev_cleanup(dev);
 	kfree(dev->roce_cap);
 	kfree(dev->hca_cap);
 	dev->roce_cap = NULL;

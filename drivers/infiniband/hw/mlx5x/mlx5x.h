@@ -19,6 +19,7 @@
 
 struct mlx5x_dev;
 struct mlx5x_fs;
+struct mlx5x_dm_dev;
 
 /**
  * struct mlx5x_backend_ops - what sits below the command channel
@@ -26,6 +27,13 @@ struct mlx5x_fs;
  * @exec: run one command mailbox; see mlx5x_cmd_exec()
  * @uar_pfn: page frame of the UAR page with this index
  * @uar_cached: UAR pages are ordinary memory (map cached, not WC/UC)
+ * @memic_pfn: page frame of a BAR offset of device memory (MEMIC or one
+ *	       of its operation windows); frames of one allocation follow
+ *	       each other
+ * @memic_cached: MEMIC is ordinary memory (map cached, not WC)
+ * @icm_alloc: carve a SW ICM range of a type and make it a SW_ICM object
+ *	       of @uid; see mlx5x_icm_alloc()
+ * @icm_free: destroy the object and give its range back
  * @comp_vectors: number of completion vectors
  * @comp_eqn: EQ number of a completion vector
  * @port_change: the port went up or down (optional): firmware raises
@@ -40,6 +48,12 @@ struct mlx5x_backend_ops {
 		    void *out, size_t outlen);
 	int (*uar_pfn)(struct mlx5x_dev *dev, u32 index, unsigned long *pfn);
 	bool uar_cached;
+	int (*memic_pfn)(struct mlx5x_dev *dev, u64 bar_off, unsigned long *pfn);
+	bool memic_cached;
+	int (*icm_alloc)(struct mlx5x_dev *dev, unsigned int type, u64 length,
+			 u32 log_align, u16 uid, u64 *addr, u32 *obj_id);
+	int (*icm_free)(struct mlx5x_dev *dev, unsigned int type, u64 length,
+			u16 uid, u64 addr, u32 obj_id);
 	unsigned int (*comp_vectors)(struct mlx5x_dev *dev);
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
@@ -66,6 +80,7 @@ struct mlx5x_dev {
 	__be64 sys_image_guid;
 	u16 whitelist_uid;		/* for query commands of non-DEVX users */
 	struct mlx5x_devx_events *devx_events;	/* devx_subscribe.c */
+	struct mlx5x_dm_dev *dm;	/* dm_dev.c: device memory */
 	struct dentry *dbg;
 	struct mutex uctx_lock;		/* protects uctx_list */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
@@ -93,9 +108,44 @@ struct mlx5x_pd {
 	u16 uid;
 };
 
+/* An MR: an mkey of firmware, owned by @uid (mr.c). */
+struct mlx5x_mr {
+	struct ib_mr ib;
+	u32 mkey;
+	u16 uid;
+};
+
+static inline struct mlx5x_mr *to_mmr(struct ib_mr *ib)
+{
+	return container_of(ib, struct mlx5x_mr, ib);
+}
+
+/* What an mmap offset of a context leads to. */
+enum mlx5x_mmap_type {
+	MLX5X_MMAP_UAR,
+	MLX5X_MMAP_MEMIC,	/* dm_memic.c */
+	MLX5X_MMAP_MEMIC_OP,
+};
+
+/*
+ * libmlx5 maps device memory at page offset (index >> 8) << 16 |
+ * MLX5X_MMAP_DEVICE_MEM << 8 | (index & 0xff) (mlx5_ib's
+ * MLX5_IB_MMAP_DEVICE_MEM command); the entries of such mappings sit at
+ * page offsets MLX5X_MMAP_DEVICE_MEM << 16 | index, index < 1 << 16.  UAR
+ * pages sit below the first offset that carries the command.
+ */
+#define MLX5X_MMAP_CMD_SHIFT	8
+#define MLX5X_MMAP_DEVICE_MEM	8
+#define MLX5X_MMAP_UAR_PGOFF_END (MLX5X_MMAP_DEVICE_MEM << MLX5X_MMAP_CMD_SHIFT)
+
+struct mlx5x_mmap_entry {
+	struct rdma_user_mmap_entry rdma;
+	enum mlx5x_mmap_type type;
+};
+
 /* A UAR page handed to userspace: freed once the last mapping is gone. */
 struct mlx5x_uar_entry {
-	struct rdma_user_mmap_entry rdma;
+	struct mlx5x_mmap_entry mm;
 	u32 index;
 	u16 uid;
 	bool wc;
@@ -116,10 +166,16 @@ static inline struct mlx5x_pd *to_mpd(struct ib_pd *ib)
 	return container_of(ib, struct mlx5x_pd, ib);
 }
 
+static inline struct mlx5x_mmap_entry *
+to_mmap_entry(struct rdma_user_mmap_entry *e)
+{
+	return container_of(e, struct mlx5x_mmap_entry, rdma);
+}
+
 static inline struct mlx5x_uar_entry *
 to_uar_entry(struct rdma_user_mmap_entry *e)
 {
-	return container_of(e, struct mlx5x_uar_entry, rdma);
+	return container_of(to_mmap_entry(e), struct mlx5x_uar_entry, mm);
 }
 
 /* cmd.c */
@@ -159,6 +215,8 @@ int mlx5x_query_ucontext(struct ib_ucontext *uctx,
 void mlx5x_disassociate_ucontext(struct ib_ucontext *uctx);
 int mlx5x_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry);
+int mlx5x_mmap_entry_insert(struct ib_ucontext *uctx,
+			    struct mlx5x_mmap_entry *mm, size_t length);
 struct mlx5x_ucontext *mlx5x_attrs_uctx(struct uverbs_attr_bundle *attrs);
 struct mlx5x_ucontext *mlx5x_attrs_devx_uctx(struct uverbs_attr_bundle *attrs);
 
@@ -184,6 +242,7 @@ extern const struct uapi_definition mlx5x_devx_subscribe_defs[];
 extern const struct uapi_definition mlx5x_port_defs[];
 extern const struct uapi_definition mlx5x_ucontext_defs[];
 extern const struct uapi_definition mlx5x_steering_anchor_defs[];
+extern const struct uapi_definition mlx5x_dm_defs[];
 
 /* devx_subscribe.c: device events to DEVX event FDs */
 int mlx5x_devx_events_init(struct mlx5x_dev *dev);
@@ -199,6 +258,26 @@ void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
 /* hw_bus.c: devices over mlx5_core functions */
 int mlx5x_hw_init(void);
 void mlx5x_hw_exit(void);
+
+/* dm_dev.c, dm.c, dm_memic.c, dm_mr.c, mr.c: device memory, MRs over it */
+int mlx5x_dm_dev_init(struct mlx5x_dev *dev);
+void mlx5x_dm_dev_cleanup(struct mlx5x_dev *dev);
+u64 mlx5x_dm_max_size(struct mlx5x_dev *dev);
+struct ib_dm *mlx5x_alloc_dm(struct ib_device *ib, struct ib_ucontext *uctx,
+			     struct ib_dm_alloc_attr *attr,
+			     struct uverbs_attr_bundle *attrs);
+int mlx5x_dealloc_dm(struct ib_dm *ibdm, struct uverbs_attr_bundle *attrs);
+int mlx5x_dm_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma,
+		  struct mlx5x_mmap_entry *mm);
+void mlx5x_dm_mmap_free(struct mlx5x_mmap_entry *mm);
+struct ib_mr *mlx5x_reg_dm_mr(struct ib_pd *pd, struct ib_dm *dm,
+			      struct ib_dm_mr_attr *attr,
+			      struct uverbs_attr_bundle *attrs);
+int mlx5x_dereg_mr(struct ib_mr *mr, struct ib_udata *udata);
+int mlx5x_icm_alloc(struct mlx5x_dev *dev, unsigned int type, u64 length,
+		    u32 log_align, u16 uid, u64 *addr, u32 *obj_id);
+int mlx5x_icm_free(struct mlx5x_dev *dev, unsigned int type, u64 length,
+		   u16 uid, u64 addr, u32 obj_id);
 
 /* sim_backend.c */
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);

@@ -25,6 +25,7 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->max_cq = 1 << MLX5X_CAP_GEN(dev, log_max_cq);
 	a->max_cqe = (1 << MLX5X_CAP_GEN(dev, log_max_cq_sz)) - 1;
 	a->max_mr = 1 << MLX5X_CAP_GEN(dev, log_max_mkey);
+	a->max_dm_size = mlx5x_dm_max_size(dev);
 	a->max_pd = 1 << MLX5X_CAP_GEN(dev, log_max_pd);
 	a->max_qp_rd_atom = 1 << MLX5X_CAP_GEN(dev, log_max_ra_res_qp);
 	a->max_qp_init_rd_atom = 1 << MLX5X_CAP_GEN(dev, log_max_ra_req_qp);

@@ -34,6 +34,17 @@ static int mlx5x_sim_backend_uar_pfn(struct mlx5x_dev *dev, u32 index,
 	return 0;
 }
 
+static int mlx5x_sim_backend_memic_pfn(struct mlx5x_dev *dev, u64 bar_off,
+				       unsigned long *pfn)
+{
+	struct page *page = mlx5x_sim_memic_page(to_sim(dev), bar_off);
+
+	if (!page)
+		return -EINVAL;
+	*pfn = page_to_pfn(page);
+	return 0;
+}
+
 static unsigned int mlx5x_sim_backend_comp_vectors(struct mlx5x_dev *dev)
 {
 	return mlx5x_sim_comp_vectors(to_sim(dev));
@@ -70,6 +81,10 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.exec = mlx5x_sim_backend_exec,
 	.uar_pfn = mlx5x_sim_backend_uar_pfn,
 	.uar_cached = true,
+	.memic_pfn = mlx5x_sim_backend_memic_pfn,
+	.memic_cached = true,
+	.icm_alloc = mlx5x_icm_alloc,
+	.icm_free = mlx5x_icm_free,
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,

@@ -13,5 +13,6 @@ const struct uapi_definition mlx5x_uapi_defs[] = {
 	UAPI_DEF_CHAIN(mlx5x_ucontext_defs),
 	UAPI_DEF_CHAIN(mlx5x_uar_defs),
 	UAPI_DEF_CHAIN(mlx5x_steering_anchor_defs),
+	UAPI_DEF_CHAIN(mlx5x_dm_defs),
 	{}
 };

@@ -56,6 +56,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(
 	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
 	if (!ue)
 		return -ENOMEM;
+	ue->mm.type = MLX5X_MMAP_UAR;
 	ue->uid = uctx->devx_uid;
 	ue->wc = type == MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF;
 	err = mlx5x_uar_alloc(dev, ue->uid, &ue->index);
@@ -64,15 +65,15 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(
 		return err;
 	}
 	/* from here on the entry owns the UAR: mmap_free releases both */
-	err = rdma_user_mmap_entry_insert(&uctx->ib, &ue->rdma, length);
+	err = mlx5x_mmap_entry_insert(&uctx->ib, &ue->mm, length);
 	if (err) {
-		mlx5x_mmap_free(&ue->rdma);
+		mlx5x_mmap_free(&ue->mm.rdma);
 		return err;
 	}
 	uobj->object = ue;
 	uverbs_finalize_uobj_create(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
 
-	offset = rdma_user_mmap_get_offset(&ue->rdma);
+	offset = rdma_user_mmap_get_offset(&ue->mm.rdma);
 	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET,
 			     &offset, sizeof(offset));
 	if (err)
@@ -91,7 +92,7 @@ static int mlx5x_uar_obj_cleanup(struct ib_uobject *uobj,
 {
 	struct mlx5x_uar_entry *ue = uobj->object;
 
-	rdma_user_mmap_entry_remove(&ue->rdma);
+	rdma_user_mmap_entry_remove(&ue->mm.rdma);
 	return 0;
 }
 

@@ -93,6 +93,11 @@ int mlx5x_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 		if (capable(CAP_NET_RAW) &&
 		    (MLX5X_CAP_GEN(dev, uctx_cap) & MLX5_UCTX_CAP_RAW_TX))
 			cap |= MLX5_UCTX_CAP_RAW_TX;
+		/* firmware lets such a context own SW ICM (dm_icm.c) */
+		if (capable(CAP_SYS_RAWIO) &&
+		    (MLX5X_CAP_GEN(dev, uctx_cap) &
+		     MLX5_UCTX_CAP_INTERNAL_DEV_RES))
+			cap |= MLX5_UCTX_CAP_INTERNAL_DEV_RES;
 		err = mlx5x_uctx_create(dev, cap, &uctx->devx_uid);
 		if (err)
 			return err;
@@ -160,7 +165,61 @@ void mlx5x_disassociate_ucontext(struct ib_ucontext *ibuctx)
 {
 }
 
-/* Every mapping is of an entry: a UAR page handed out by UAR_OBJ_ALLOC. */
+/**
+ * mlx5x_mmap_entry_insert() - give an mmap entry its page offset
+ * @uctx: the context it belongs to
+ * @mm: the entry, its type set
+ * @length: bytes it maps
+ *
+ * UAR pages get offsets below the first that carries an mmap command,
+ * device memory the offsets of MLX5X_MMAP_DEVICE_MEM (see mlx5x.h).
+ */
+int mlx5x_mmap_entry_insert(struct ib_ucontext *uctx,
+			    struct mlx5x_mmap_entry *mm, size_t length)
+{
+	u32 dm_first = MLX5X_MMAP_DEVICE_MEM << 16;
+
+	if (mm->type == MLX5X_MMAP_UAR)
+		return rdma_user_mmap_entry_insert_range(uctx, &mm->rdma,
+			length, 0, MLX5X_MMAP_UAR_PGOFF_END - 1);
+	return rdma_user_mmap_entry_insert_range(uctx, &mm->rdma, length,
+						 dm_first, dm_first + 0xffff);
+}
+
+/*
+ * The entry a mapping's page offset names, as mlx5x_mmap_entry_insert()
+ * placed it; a mapping of another length or a private one names none.
+ */
+static struct rdma_user_mmap_entry *
+mlx5x_mmap_entry_get(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	unsigned long pgoff = vma->vm_pgoff, idx;
+	struct rdma_user_mmap_entry *entry;
+	bool dm;
+
+	if (pgoff < MLX5X_MMAP_UAR_PGOFF_END)
+		return rdma_user_mmap_entry_get(uctx, vma);
+	if (pgoff >> 24 || !(vma->vm_flags & VM_SHARED) ||
+	    ((pgoff >> MLX5X_MMAP_CMD_SHIFT) & 0xff) != MLX5X_MMAP_DEVICE_MEM)
+		return NULL;
+	idx = (pgoff & 0xff) | ((pgoff >> 16) & 0xff) << 8;
+	entry = rdma_user_mmap_entry_get_pgoff(uctx,
+					       MLX5X_MMAP_DEVICE_MEM << 16 |
+					       idx);
+	if (!entry)
+		return NULL;
+	dm = to_mmap_entry(entry)->type != MLX5X_MMAP_UAR;
+	if (!dm || entry->npages * PAGE_SIZE != vma->vm_end - vma->vm_start) {
+		rdma_user_mmap_entry_put(entry);
+		return NULL;
+	}
+	return entry;
+}
+
+/*
+ * Every mapping is of an entry: a UAR page handed out by UAR_OBJ_ALLOC,
+ * or device memory (dm_memic.c).
+ */
 int mlx5x_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 {
 	struct mlx5x_dev *dev = to_mdev(ibuctx->device);
@@ -172,9 +231,13 @@ int mlx5x_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
-	entry = rdma_user_mmap_entry_get(ibuctx, vma);
+	entry = mlx5x_mmap_entry_get(ibuctx, vma);
 	if (!entry)
 		return -EINVAL;
+	if (to_mmap_entry(entry)->type != MLX5X_MMAP_UAR) {
+		err = mlx5x_dm_mmap(ibuctx, vma, to_mmap_entry(entry));
+		goto out;
+	}
 	ue = to_uar_entry(entry);
 	err = dev->backend->uar_pfn(dev, ue->index, &pfn);
 	if (err)
@@ -191,7 +254,10 @@ out:
 	return err;
 }
 
-/* The last reference to a UAR page is gone: give it back to firmware. */
+/*
+ * The last reference to an entry is gone: give a UAR page back to
+ * firmware; device memory has its own.
+ */
 void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry)
 {
 	struct mlx5x_dev *dev = to_mdev(entry->ucontext->device);
@@ -199,6 +265,10 @@ void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry)
 	u32 in[PRM_BYTES(dealloc_uar_in) / 4] = {};
 	u32 out[PRM_BYTES(dealloc_uar_out) / 4] = {};
 
+	if (to_mmap_entry(entry)->type != MLX5X_MMAP_UAR) {
+		mlx5x_dm_mmap_free(to_mmap_entry(entry));
+		return;
+	}
 	PRM_SET(dealloc_uar_in, in, opcode, MLX5_CMD_OP_DEALLOC_UAR);
 	PRM_SET(dealloc_uar_in, in, uid, ue->uid);
 	PRM_SET(dealloc_uar_in, in, uar, ue->index);

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include "sim_priv.h"
 #include "general.h"
+#include "dm.h"
 
 enum {
 	SIM_CAP_GENERAL		= 0x00,
@@ -119,7 +120,7 @@ static const struct sim_cap_page sim_cap_pages[] = {
 	{ SIM_CAP_ROCE, sim_caps_roce },
 	{ SIM_CAP_NIC_FLOW_TABLE, sim_fs_caps_fill },
 	{ SIM_CAP_QOS, NULL },
-	{ SIM_CAP_DEV_MEM, NULL },
+	{ SIM_CAP_DEV_MEM, sim_dev_mem_caps_fill },
 	{ SIM_CAP_DEV_EVENT, sim_events_fill_cap },
 	{ SIM_CAP_GENERAL_2, NULL },
 };
@@ -168,6 +169,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_PKT_REFORMAT] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_GENERAL] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_PSV] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_MEMIC] = SIM_MEMIC_SIZE / DM_MEMIC_BASE_SIZE;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 static const struct sim_gen_type *const sim_gen_types[] = {
 	&sim_gen_match_definer,
 	&sim_gen_flow_meter_aso,
+	&sim_gen_sw_icm,
 };
 
 static const struct sim_gen_type *sim_gen_type_of(u16 obj_type)

@@ -7,7 +7,8 @@
  * or KSM) translates through other mkeys; it is created free, to be
  * filled by UMR later, or with its entries inline.  Every object an mkey
  * names is referenced, so none can be destroyed under it.  The key handed
- * to users is the index << 8 | the 8-bit tag (mkey_7_0).
+ * to users is the index << 8 | the 8-bit tag (mkey_7_0).  An mkey over
+ * device memory (MEMIC or SW_ICM access mode) is in mkey_dm.c.
  */
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -24,6 +25,7 @@ void sim_mkey_release(struct sim_obj *obj)
 	kvfree(ent);
 	if (mkey->umem)
 		sim_obj_put(&mkey->umem->obj);
+	sim_obj_put(mkey->dm);
 	sim_obj_put(mkey->pd);
 }
 
@@ -71,7 +73,7 @@ static u8 sim_mkey_check_mkc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		PRM_GET(mkc, mkc, access_mode_1_0);
 	if (*mode != MLX5_MKC_ACCESS_MODE_MTT &&
 	    *mode != MLX5_MKC_ACCESS_MODE_KLMS &&
-	    *mode != MLX5_MKC_ACCESS_MODE_KSM)
+	    *mode != MLX5_MKC_ACCESS_MODE_KSM && !sim_mkey_mode_dm(*mode))
 		return sim_mkey_bad(ctx);
 	/* an mkey bound to a QP is a firmware-internal thing */
 	if (PRM_GET(mkc, mkc, qpn) != SIM_MKEY_QPN_NONE)
@@ -93,7 +95,8 @@ static u8 sim_mkey_check_mkc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		return sim_mkey_bad(ctx);
 	/* a length of 2^64 says len is 0, and only an indirect key has it */
 	if (PRM_GET(mkc, mkc, length64) &&
-	    (PRM_GET64(mkc, mkc, len) || *mode == MLX5_MKC_ACCESS_MODE_MTT))
+	    (PRM_GET64(mkc, mkc, len) || *mode == MLX5_MKC_ACCESS_MODE_MTT ||
+	     sim_mkey_mode_dm(*mode)))
 		return sim_mkey_bad(ctx);
 	return PRM_STAT_OK;
 }
@@ -250,7 +253,7 @@ static u8 sim_mkey_octwords(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	u64 size = PRM_GET(mkc, mkc, translations_octword_size);
 
 	size = round_up(size, SIM_MKEY_OCTWORD_ALIGN);
-	if (mode == MLX5_MKC_ACCESS_MODE_MTT) {
+	if (mode == MLX5_MKC_ACCESS_MODE_MTT || sim_mkey_mode_dm(mode)) {
 		if (size > U32_MAX)
 			return sim_mkey_bad(ctx);
 	} else {
@@ -288,6 +291,8 @@ static u8 sim_create_mkey(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		return status;
 	if (mode == MLX5_MKC_ACCESS_MODE_MTT)
 		status = sim_mkey_direct(sim, ctx, &tmp, octwords);
+	else if (sim_mkey_mode_dm(mode))
+		status = sim_mkey_dm(sim, ctx, &tmp, octwords);
 	else
 		status = sim_mkey_entries(sim, ctx, &tmp, octwords);
 	if (!status)

@@ -15,8 +15,24 @@ static u8 sim_create_uctx(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	status = sim_obj_alloc(sim, ctx, SIM_OBJ_UCTX, &obj);
 	if (status)
 		return status;
+	container_of(obj, struct sim_uctx, obj)->cap = cap;
 	PRM_SET(create_uctx_out, ctx->out, uid, obj->id);
 	return PRM_STAT_OK;
+}
+
+/**
+ * sim_uctx_cap() - the capabilities a uid's context was created with
+ * @sim: the model
+ * @uid: a live uid; 0, the kernel, has them all
+ */
+u32 sim_uctx_cap(struct mlx5x_sim *sim, u16 uid)
+{
+	struct sim_obj *obj;
+
+	if (!uid)
+		return ~0U;
+	obj = xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
+	return obj ? container_of(obj, struct sim_uctx, obj)->cap : 0;
 }
 
 /* A context is gone only after every object it owns is. */

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "sim_priv.h"
+#include "dm.h"
 
 const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_caps_cmds,
@@ -28,6 +29,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_tir_cmds,
 	&sim_qp_cmds,
 	&sim_fs_root_cmds,
+	&sim_memic_cmds,
 };
 
 const unsigned int sim_n_cmd_sets = ARRAY_SIZE(sim_cmd_sets);
@@ -141,8 +143,13 @@ struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 	err = sim_eqs_init(sim);
 	if (err)
 		goto err_caps;
+	err = sim_memic_init(sim);
+	if (err)
+		goto err_eqs;
 	return sim;
 
+err_eqs:
+	sim_eqs_free(sim);
 err_caps:
 	sim_caps_free(sim);
 err_free:
@@ -156,6 +163,7 @@ void mlx5x_sim_destroy(struct mlx5x_sim *sim)
 	sim_eqs_free(sim);
 	sim_fs_roots_drop(sim);
 	sim_objs_destroy_all(sim);
+	sim_memic_free(sim);
 	sim_caps_free(sim);
 	mutex_destroy(&sim->lock);
 	kfree(sim);

@@ -60,6 +60,7 @@ struct sim_gen_type {
 
 extern const struct sim_gen_type sim_gen_match_definer;
 extern const struct sim_gen_type sim_gen_flow_meter_aso;
+extern const struct sim_gen_type sim_gen_sw_icm;
 
 void sim_general_release(struct sim_obj *obj);
 void sim_general_caps(void *cap, void *qos);

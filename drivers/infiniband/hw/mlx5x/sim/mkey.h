@@ -59,6 +59,8 @@ struct sim_mkey_ent {
  * @pd: its protection domain, referenced
  * @umem: the umem of a direct mkey, referenced (NULL for the kernel's raw
  *	  translation)
+ * @dm: the MEMIC allocation or SW_ICM object a device memory mkey covers,
+ *	referenced
  */
 struct sim_mkey {
 	struct sim_obj obj;
@@ -69,6 +71,7 @@ struct sim_mkey {
 	struct sim_mkey_ent *ent;
 	struct sim_obj *pd;
 	struct sim_umem *umem;
+	struct sim_obj *dm;
 };
 
 static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
@@ -77,5 +80,15 @@ static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
 }
 
 void sim_mkey_release(struct sim_obj *obj);
+
+/* mkey_dm.c: mkeys over device memory (access mode MEMIC or SW_ICM) */
+static inline bool sim_mkey_mode_dm(u8 mode)
+{
+	return mode == MLX5_MKC_ACCESS_MODE_MEMIC ||
+	       mode == MLX5_MKC_ACCESS_MODE_SW_ICM;
+}
+
+u8 sim_mkey_dm(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       struct sim_mkey *mkey, u64 octwords);
 
 #endif /* MLX5X_SIM_MKEY_H */

@@ -10,9 +10,10 @@
 #include "general.h"
 #include "fs.h"
 #include "queues.h"
+#include "dm.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
-	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_obj) },
+	[SIM_OBJ_UCTX] = { "uctx", 1, sizeof(struct sim_uctx) },
 	[SIM_OBJ_PD] = { "pd", 1, sizeof(struct sim_obj) },
 	[SIM_OBJ_UAR] = { "uar", 1, sizeof(struct sim_uar), sim_uar_release },
 	[SIM_OBJ_TD] = { "td", 1, sizeof(struct sim_obj) },
@@ -45,6 +46,8 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
 	[SIM_OBJ_PSV] = { "psv", 1, sizeof(struct sim_psv), sim_psv_release },
+	[SIM_OBJ_MEMIC] = { "memic", 1, sizeof(struct sim_memic),
+			    .shared = true },
 };
 
 const char *sim_obj_type_name(enum sim_obj_type type)

@@ -41,6 +41,7 @@ void mlx5x_sim_destroy(struct mlx5x_sim *sim);
 int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
 		   void *out, size_t outlen);
 struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index);
+struct page *mlx5x_sim_memic_page(struct mlx5x_sim *sim, u64 bar_off);
 int mlx5x_sim_comp_eqn(struct mlx5x_sim *sim, unsigned int vector, u32 *eqn);
 unsigned int mlx5x_sim_comp_vectors(struct mlx5x_sim *sim);
 unsigned int mlx5x_sim_live_objects(struct mlx5x_sim *sim);

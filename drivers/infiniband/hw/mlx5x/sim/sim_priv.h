@@ -37,6 +37,8 @@ enum sim_obj_type {
 	SIM_OBJ_GENERAL,
 	/* signature (cmd_psv.c) */
 	SIM_OBJ_PSV,
+	/* device memory */
+	SIM_OBJ_MEMIC,
 	SIM_OBJ_NTYPES,
 };
 
@@ -53,6 +55,12 @@ struct sim_obj {
 	u32 id;
 	u16 uid;
 	unsigned int users;
+};
+
+/* A user context: the uid, and the capabilities it was created with. */
+struct sim_uctx {
+	struct sim_obj obj;
+	u32 cap;		/* MLX5_UCTX_CAP_* */
 };
 
 struct sim_uar {
@@ -123,6 +131,10 @@ enum sim_syndrome {
 	SIM_SYND_BAD_STATE	= 0x5300000e,
 	SIM_SYND_NOT_UMEM	= 0x5300000f,
 	SIM_SYND_DUP_MATCH	= 0x53000010,	/* an entry matches the same */
+	SIM_SYND_MEMIC_RANGE	= 0x53000100,	/* not MEMIC / no such alloc */
+	SIM_SYND_ICM_RANGE	= 0x53000101,	/* outside every ICM region */
+	SIM_SYND_ICM_OVERLAP	= 0x53000102,	/* another SW_ICM holds it */
+	SIM_SYND_ICM_PRIV	= 0x53000103,	/* uctx lacks INTERNAL_DEV_RES */
 };
 
 struct sim_flow_table;
@@ -147,6 +159,7 @@ struct mlx5x_sim {
 	u64 events;
 	struct dentry *dbg;
 	struct sim_flow_table *fs_root[2];	/* per NIC table type (fs_root.c) */
+	struct page **memic_pages;	/* cmd_memic.c: its BAR windows */
 };
 
 /**
@@ -253,6 +266,7 @@ extern const struct sim_cmd_set sim_wq_cmds;
 extern const struct sim_cmd_set sim_tir_cmds;
 extern const struct sim_cmd_set sim_qp_cmds;
 extern const struct sim_cmd_set sim_fs_root_cmds;
+extern const struct sim_cmd_set sim_memic_cmds;
 
 /* caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
@@ -324,6 +338,7 @@ void sim_umem_release(struct sim_obj *obj);
 u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
+u32 sim_uctx_cap(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);
 
 /*

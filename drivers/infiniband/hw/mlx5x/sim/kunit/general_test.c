@@ -100,7 +100,8 @@ static void sk_gen_caps(struct kunit *test)
 		prm_get_bits(cap, off + 32, 32);
 	KUNIT_EXPECT_EQ(test, types,
 			BIT_ULL(MLX5_OBJ_TYPE_MATCH_DEFINER) |
-			BIT_ULL(MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO));
+			BIT_ULL(MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO) |
+			BIT_ULL(MLX5_OBJ_TYPE_SW_ICM));
 	formats = (u64)prm_get_bits(cap, foff, 32) << 32 |
 		  prm_get_bits(cap, foff + 32, 32);
 	KUNIT_EXPECT_EQ(test, formats,
@@ -237,7 +238,7 @@ static void sk_definer_rules(struct kunit *test)
 static void sk_gen_unsupported(struct kunit *test)
 {
 	static const u16 types[] = {
-		0x0, MLX5_OBJ_TYPE_SW_ICM,
+		0x0, MLX5_OBJ_TYPE_GENEVE_TLV_OPT,
 		MLX5_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY,
 		MLX5_OBJ_TYPE_VIRTIO_NET_Q, MLX5_GENERAL_OBJECT_TYPES_SAMPLER,
 		MLX5_GENERAL_OBJECT_TYPES_MACSEC, MLX5_OBJ_TYPE_PAGE_TRACK,

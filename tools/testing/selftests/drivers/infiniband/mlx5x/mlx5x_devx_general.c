@@ -146,7 +146,8 @@ static int test_caps(void)
 	/* the model offers exactly what it implements */
 	if (mt_sim()) {
 		CHECK_EQ(types, 1ULL << TYPE_MATCH_DEFINER |
-			 1ULL << TYPE_FLOW_METER_ASO);
+			 1ULL << TYPE_FLOW_METER_ASO |
+			 1ULL << 0x8 /* SW_ICM: see mlx5x_dm */);
 		CHECK_EQ(cap64(cap,
 			       PRM_CMD_HCA_CAP_MATCH_DEFINER_FORMAT_SUPPORTED_OFF),
 			 1ULL << 0 | 1ULL << 22 | 1ULL << 23 | 1ULL << 29 |
@@ -199,7 +200,7 @@ out:
 /* Types firmware lacks, and definers it cannot make. */
 static int test_refused(void)
 {
-	static const uint16_t types[] = { 0x0, 0x8, 0x20, 0x27, 0xff01,
+	static const uint16_t types[] = { 0x0, 0xb, 0x20, 0x27, 0xff01,
 					  0xffff };
 	uint32_t in[CMD_IN_BYTES / 4];
 	struct ibv_context *ctx;
