@@ -6,6 +6,7 @@
 #include <linux/debugfs.h>
 #include <linux/slab.h>
 #include "mlx5x.h"
+#include "verbs.h"
 
 DEFINE_MUTEX(mlx5x_devices_lock);
 LIST_HEAD(mlx5x_devices);
@@ -23,20 +24,24 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 
 	.alloc_pd = mlx5x_alloc_pd,
 	.alloc_ucontext = mlx5x_alloc_ucontext,
+	.create_cq = mlx5x_create_cq,
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
+	.destroy_cq = mlx5x_destroy_cq,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
 	.get_link_layer = mlx5x_get_link_layer,
 	.get_port_immutable = mlx5x_get_port_immutable,
 	.mmap = mlx5x_mmap,
 	.mmap_free = mlx5x_mmap_free,
+	.modify_cq = mlx5x_modify_cq,
 	.query_device = mlx5x_query_device,
 	.query_pkey = mlx5x_query_pkey,
 	.query_port = mlx5x_query_port,
 	.query_ucontext = mlx5x_query_ucontext,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_cq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ucontext, ib),
 };
