@@ -111,11 +111,12 @@ int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	/* one entry more than asked for, to a power of two, as mlx5 does */
 	log_size = order_base_2(attr->cqe + 1);
 	err = mlx5x_ubuf_get(dev, cq->uid, ucmd.buf_addr,
-			     (size_t)ucmd.cqe_size << log_size, &cq->buf);
+			     (size_t)ucmd.cqe_size << log_size,
+			     IB_ACCESS_LOCAL_WRITE, &cq->buf);
 	if (err)
 		return err;
 	err = mlx5x_ubuf_get(dev, cq->uid, ucmd.db_addr, MLX5X_DBR_BYTES,
-			     &cq->db);
+			     IB_ACCESS_LOCAL_WRITE, &cq->db);
 	if (err)
 		goto err_buf;
 	err = mlx5x_cq_fw_create(dev, cq, &ucmd, log_size, eqn);

@@ -29,6 +29,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
+	.dereg_mr = mlx5x_dereg_mr,
 	.destroy_cq = mlx5x_destroy_cq,
 	.destroy_qp = mlx5x_destroy_qp,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
@@ -44,6 +45,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.query_port = mlx5x_query_port,
 	.query_qp = mlx5x_query_qp,
 	.query_ucontext = mlx5x_query_ucontext,
+	.reg_user_mr = mlx5x_reg_user_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_cq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),

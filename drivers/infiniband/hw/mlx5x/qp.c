@@ -104,6 +104,7 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct mlx5_ib_create_qp ucmd = {};
 	struct mlx5x_qp *qp = to_mqp(ibqp);
 	struct mlx5x_ucontext *uctx;
+	size_t rq_len, sq_len;
 	int err;
 
 	if (!udata)
@@ -131,27 +132,25 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (ucmd.db_addr % MLX5X_DBR_BYTES)
 		return -EINVAL;
 	qp->uid = to_mpd(ibqp->pd)->uid;
+	rq_len = (size_t)qp->rq_wqe_cnt << qp->rq_wqe_shift;
+	sq_len = (size_t)qp->sq_wqe_cnt * MLX5X_SEND_WQE_BB;
 	err = mlx5x_ubuf_get(dev, qp->uid, ucmd.db_addr, MLX5X_DBR_BYTES,
-			     &qp->db);
+			     IB_ACCESS_LOCAL_WRITE, &qp->db);
 	if (err)
 		return err;
 
 	if (attr->qp_type == IB_QPT_RC) {
-		err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr,
-				     ((size_t)qp->rq_wqe_cnt << qp->rq_wqe_shift) +
-				     (size_t)qp->sq_wqe_cnt * MLX5X_SEND_WQE_BB,
-				     &qp->buf);
+		err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr, rq_len + sq_len,
+				     IB_ACCESS_LOCAL_WRITE, &qp->buf);
 		if (!err)
 			err = mlx5x_rc_create(dev, qp, attr);
 	} else {
-		if (qp->rq_wqe_cnt)
-			err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr,
-					     (size_t)qp->rq_wqe_cnt <<
-					     qp->rq_wqe_shift, &qp->buf);
-		if (!err && qp->sq_wqe_cnt)
+		if (rq_len)
+			err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr, rq_len,
+					     IB_ACCESS_LOCAL_WRITE, &qp->buf);
+		if (!err && sq_len)
 			err = mlx5x_ubuf_get(dev, qp->uid, ucmd.sq_buf_addr,
-					     (size_t)qp->sq_wqe_cnt *
-					     MLX5X_SEND_WQE_BB,
+					     sq_len, IB_ACCESS_LOCAL_WRITE,
 					     &qp->raw.sq_buf);
 		if (!err)
 			err = mlx5x_raw_create(dev, qp, attr, uctx->tdn);

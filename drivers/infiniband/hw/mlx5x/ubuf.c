@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Buffers of verbs queues: the kernel pins the pages a process gives for
- * a CQ's or QP's buffer and doorbell record, and registers them with
+ * Buffers of verbs queues and MRs: the kernel pins the pages a process
+ * gives for a CQ's or QP's buffer and doorbell record, or an MR, and registers them with
  * firmware as a UMEM owned by the process's context.  The queue then
  * names its buffer by umem id, as DEVX queues do, so firmware's rule that
  * a user context never hands it a raw address holds for verbs queues too.
@@ -55,19 +55,20 @@ static int mlx5x_ubuf_register(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
  * @uid: firmware uid of the context the buffer belongs to
  * @addr: its user address
  * @len: its length in bytes, nonzero
+ * @access: IB_ACCESS_* the pages are pinned for (LOCAL_WRITE: writable)
  * @buf: filled in; release with mlx5x_ubuf_put()
  *
  * Return: 0 or a negative errno.
  */
 int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
-		   struct mlx5x_ubuf *buf)
+		   int access, struct mlx5x_ubuf *buf)
 {
 	int err;
 
 	if (!len)
 		return -EINVAL;
 	buf->uid = uid;
-	buf->umem = ib_umem_get(&dev->ib, addr, len, IB_ACCESS_LOCAL_WRITE);
+	buf->umem = ib_umem_get(&dev->ib, addr, len, access);
 	if (IS_ERR(buf->umem)) {
 		err = PTR_ERR(buf->umem);
 		buf->umem = NULL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Verbs queues of mlx5x: CQs and QPs created through the upstream mlx5
+ * Verbs objects of mlx5x: CQs, QPs and MRs created through the upstream mlx5
  * uverbs ABI (<rdma/mlx5-abi.h>), for user contexts only.
  */
 #ifndef MLX5X_VERBS_H
@@ -84,7 +84,7 @@ static inline struct mlx5x_qp *to_mqp(struct ib_qp *ib)
 
 /* ubuf.c */
 int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
-		   struct mlx5x_ubuf *buf);
+		   int access, struct mlx5x_ubuf *buf);
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);
 
 /* cq.c */
@@ -92,6 +92,11 @@ int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
+
+/* mr.c */
+struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				u64 iova, int access, struct ib_udata *udata);
+int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 
 /* qp.c */
 int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
