@@ -5,17 +5,15 @@
  * ibv_destroy_cq(3).  The kernel pins the CQ's buffer and doorbell record
  * and registers each as a UMEM of the context: the model then holds one
  * CQ and two UMEMs, all owned by the context's uid (0 without DEVX), and
- * nothing once the CQ is gone.
+ * nothing once the CQ is gone; a DEVX object of the context may use it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/mlx5dv.h>
-#include "mlx5x_test.h"
+#include "mlx5x_queues.h"
 
-#define OP_CREATE_CQ	0x400
-#define OP_MODIFY_CQ	0x403
 #define OP_CREATE_UMEM	0xa08
 
 static uint32_t cqn_of(struct ibv_cq *cq, struct mlx5dv_cq *dv)
@@ -192,6 +190,33 @@ out:
 	return KSFT_PASS;
 }
 
+/*
+ * A verbs CQ is the context's own in firmware: a DEVX RQ of the same
+ * context can use it, and firmware then refuses to destroy it.
+ */
+static int test_in_use_by_devx(void)
+{
+	struct mlx5dv_cq dv;
+	struct ibv_cq *cq;
+	struct mq_obj rq;
+	struct mq q;
+
+	if (!mq_open(&q))
+		goto out;
+	cq = ibv_create_cq(q.ctx, 16, NULL, NULL, 0);
+	if (!CHECK(cq))
+		goto out;
+	if (mq_rq(&q, cqn_of(cq, &dv), &rq)) {
+		if (mt_sim())
+			CHECK_ERR(ibv_destroy_cq(cq), EBUSY);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
+	}
+	CHECK_ERR(ibv_destroy_cq(cq), 0);
+out:
+	mq_close(&q);
+	return KSFT_PASS;
+}
+
 /* A CQ left behind goes with its context. */
 static int test_close_with_cq(void)
 {
@@ -250,6 +275,7 @@ static const struct mt_case cases[] = {
 	{ "sizes", test_sizes },
 	{ "bad_attributes", test_bad_attributes },
 	{ "modify_resize", test_modify_resize },
+	{ "in_use_by_devx", test_in_use_by_devx },
 	{ "close_with_cq", test_close_with_cq },
 	{ "fault_injection", test_fault_injection },
 };
