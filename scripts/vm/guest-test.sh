@@ -68,7 +68,8 @@ done
 echo "# rdma-core tests that must pass on the simulated device"
 "$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar test_device.DMTest \
-	test_device.SharedDMTest test_mr.DeviceMemoryAPITest >"$log" 2>&1
+	test_device.SharedDMTest test_mr.DeviceMemoryAPITest \
+	test_cq.CQAPITest >"$log" 2>&1
 rc=$?
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \

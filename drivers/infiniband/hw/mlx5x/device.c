@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include "mlx5x.h"
 #include "steering.h"
+#include "verbs.h"
 
 DEFINE_MUTEX(mlx5x_devices_lock);
 LIST_HEAD(mlx5x_devices);
@@ -26,23 +27,33 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.alloc_pd = mlx5x_alloc_pd,
 	.alloc_ucontext = mlx5x_alloc_ucontext,
 	.dealloc_dm = mlx5x_dealloc_dm,
+	.create_cq = mlx5x_create_cq,
+	.create_qp = mlx5x_create_qp,
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
 	.dereg_mr = mlx5x_dereg_mr,
+	.destroy_cq = mlx5x_destroy_cq,
+	.destroy_qp = mlx5x_destroy_qp,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
 	.get_link_layer = mlx5x_get_link_layer,
 	.get_port_immutable = mlx5x_get_port_immutable,
 	.mmap = mlx5x_mmap,
 	.mmap_free = mlx5x_mmap_free,
+	.modify_cq = mlx5x_modify_cq,
+	.modify_qp = mlx5x_modify_qp,
 	.query_device = mlx5x_query_device,
 	.query_pkey = mlx5x_query_pkey,
 	.query_port = mlx5x_query_port,
+	.query_qp = mlx5x_query_qp,
 	.query_ucontext = mlx5x_query_ucontext,
 	.reg_dm_mr = mlx5x_reg_dm_mr,
+	.reg_user_mr = mlx5x_reg_user_mr,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_cq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),
+	INIT_RDMA_OBJ_SIZE(ib_qp, mlx5x_qp, ib),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ucontext, ib),
 };
 

@@ -109,10 +109,30 @@ struct mlx5x_pd {
 };
 
 /* An MR: an mkey of firmware, owned by @uid (mr.c). */
+/**
+ * struct mlx5x_ubuf - a user buffer pinned by the kernel for firmware
+ * @umem: the pinned pages
+ * @id: the firmware UMEM the kernel registered over them
+ * @uid: its owner, the context's firmware uid
+ */
+struct mlx5x_ubuf {
+	struct ib_umem *umem;
+	u32 id;
+	u16 uid;
+};
+
+/**
+ * struct mlx5x_mr - a memory region: one mkey of firmware
+ * @ib: the core's MR
+ * @mkey: its key (index << 8 | variant)
+ * @uid: the firmware uid it was created with
+ * @buf: the pinned host memory under it (mr.c); none over device memory
+ */
 struct mlx5x_mr {
 	struct ib_mr ib;
 	u32 mkey;
 	u16 uid;
+	struct mlx5x_ubuf buf;
 };
 
 static inline struct mlx5x_mr *to_mmr(struct ib_mr *ib)

@@ -1,17 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Memory regions: each is one mkey of firmware.  Only MRs over device
- * memory (dm_mr.c) are made so far; deregistration is the same for all.
+ * Memory regions: each is one mkey of firmware.  Over host memory
+ * (ibv_reg_mr) the kernel pins the pages, registers them as a UMEM of the
+ * PD's context (ubuf.c) and creates a direct (MTT) mkey over that UMEM on
+ * the PD, with the access rights asked for; the key is the mkey index and
+ * an 8-bit variant that rolls with each registration, as in mlx5.  MRs
+ * over device memory are made in dm_mr.c; deregistration is the same for
+ * all.  No on-demand paging, memory windows or rereg.
  */
 #include <linux/slab.h>
-#include "mlx5x.h"
+#include <rdma/ib_umem.h>
+#include "verbs.h"
 
-/**
- * mlx5x_mr_destroy_mkey() - DESTROY_MKEY of an MR's mkey
- * @dev: device
- * @mr: the MR
- */
-static int mlx5x_mr_destroy_mkey(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+/* The umem fields 6.1's mlx5_ifc.h leaves reserved in create_mkey_in. */
+#define MLX5X_MKEY_UMEM_ID	PRM_BIT_OFF(create_mkey_in, reserved_at_320)
+#define MLX5X_MKEY_QPN_NONE	0xffffff
+
+#define MLX5X_MR_ACCESS		(IB_ACCESS_LOCAL_WRITE |		\
+				 IB_ACCESS_REMOTE_WRITE |		\
+				 IB_ACCESS_REMOTE_READ |		\
+				 IB_ACCESS_REMOTE_ATOMIC |		\
+				 IB_ACCESS_RELAXED_ORDERING)
+
+static atomic_t mlx5x_mkey_variant = ATOMIC_INIT(0);
+
+static int mlx5x_mr_fw_create(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+			      u32 pdn, u64 iova, u64 len, int access, u8 key,
+			      u32 *index)
+{
+	u32 out[PRM_BYTES(create_mkey_out) / 4] = {};
+	u64 pages = ib_umem_num_dma_blocks(mr->buf.umem, PAGE_SIZE);
+	void *in, *mkc;
+	int err;
+
+	in = kzalloc(PRM_BYTES(create_mkey_in), GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
+	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	PRM_SET(create_mkey_in, in, uid, mr->uid);
+	PRM_SET(create_mkey_in, in, mkey_umem_valid, 1);
+	prm_set_bits(in, MLX5X_MKEY_UMEM_ID, 32, mr->buf.id);
+	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	PRM_SET(mkc, mkc, lr, 1);
+	PRM_SET(mkc, mkc, lw, !!(access & IB_ACCESS_LOCAL_WRITE));
+	PRM_SET(mkc, mkc, rr, !!(access & IB_ACCESS_REMOTE_READ));
+	PRM_SET(mkc, mkc, rw, !!(access & IB_ACCESS_REMOTE_WRITE));
+	PRM_SET(mkc, mkc, a, !!(access & IB_ACCESS_REMOTE_ATOMIC));
+	PRM_SET(mkc, mkc, qpn, MLX5X_MKEY_QPN_NONE);
+	PRM_SET(mkc, mkc, mkey_7_0, key);
+	PRM_SET(mkc, mkc, pd, pdn);
+	PRM_SET64(mkc, mkc, start_addr, iova);
+	PRM_SET64(mkc, mkc, len, len);
+	PRM_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
+	PRM_SET(mkc, mkc, translations_octword_size, DIV_ROUND_UP(pages, 2));
+	err = mlx5x_cmd_run(dev, in, PRM_BYTES(create_mkey_in), out,
+			    sizeof(out));
+	kfree(in);
+	if (!err)
+		*index = PRM_GET(create_mkey_out, out, mkey_index);
+	return err;
+}
+
+static int mlx5x_mr_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 {
 	u32 in[PRM_BYTES(destroy_mkey_in) / 4] = {};
 	u32 out[PRM_BYTES(destroy_mkey_out) / 4] = {};
@@ -22,21 +73,66 @@ static int mlx5x_mr_destroy_mkey(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 }
 
+struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				u64 iova, int access, struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(pd->device);
+	struct mlx5x_mr *mr;
+	u32 index;
+	u8 key;
+	int err;
+
+	if (!udata)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (access & ~MLX5X_MR_ACCESS)
+		return ERR_PTR(-EOPNOTSUPP);
+	/* the region's first byte sits at the same place in a page */
+	if (!length || (start ^ iova) & ~PAGE_MASK)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->uid = to_mpd(pd)->uid;
+	err = mlx5x_ubuf_get(dev, mr->uid, start, length, access, &mr->buf);
+	if (err)
+		goto err_free;
+	key = atomic_inc_return(&mlx5x_mkey_variant);
+	err = mlx5x_mr_fw_create(dev, mr, to_mpd(pd)->pdn, iova, length,
+				 access, key, &index);
+	if (err)
+		goto err_buf;
+	mr->mkey = index << 8 | key;
+	mr->ib.lkey = mr->mkey;
+	mr->ib.rkey = mr->ib.lkey;
+	mr->ib.length = length;
+	mr->ib.iova = iova;
+	return &mr->ib;
+
+err_buf:
+	mlx5x_ubuf_put(dev, &mr->buf);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
 /**
- * mlx5x_dereg_mr() - the dereg_mr device operation
+ * mlx5x_dereg_mr() - the dereg_mr device operation, for every kind of MR
  * @ibmr: the MR
  * @udata: the call's driver data (none is read)
  *
- * Return: 0, or the errno of a destroy firmware refused (the MR stays).
+ * Return: 0, or the errno of a destroy firmware refused (the MR stays:
+ * an indirect mkey of the context may still name it).
  */
 int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
+	struct mlx5x_dev *dev = to_mdev(ibmr->device);
 	struct mlx5x_mr *mr = to_mmr(ibmr);
 	int err;
 
-	err = mlx5x_mr_destroy_mkey(to_mdev(ibmr->device), mr);
+	err = mlx5x_mr_fw_destroy(dev, mr);
 	if (err)
 		return err;
+	mlx5x_ubuf_put(dev, &mr->buf);	/* none for an MR over DM */
 	kfree(mr);
 	return 0;
 }

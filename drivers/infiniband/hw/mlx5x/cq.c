@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion queues of user contexts (ibv_create_cq and friends through
+ * libmlx5): the buffer and doorbell record the process gives are pinned
+ * and registered as UMEMs of its context (ubuf.c), the CQ is created on
+ * the device's completion EQ of the vector asked for, with the context's
+ * UAR for doorbells.  libmlx5 polls and arms the CQ in userspace; the
+ * kernel neither polls nor arms it.  MODIFY_CQ changes moderation;
+ * resizing is not offered (the op is absent: -EOPNOTSUPP).
+ */
+#include <linux/log2.h>
+#include <linux/mlx5/cq.h>
+#include <rdma/mlx5-abi.h>
+#include "verbs.h"
+
+static int mlx5x_cq_read_ucmd(struct ib_udata *udata,
+			      struct mlx5_ib_create_cq *ucmd)
+{
+	size_t known = sizeof(*ucmd);
+
+	if (udata->inlen < offsetof(struct mlx5_ib_create_cq, flags))
+		return -EINVAL;
+	if (udata->inlen > known &&
+	    !ib_is_udata_cleared(udata, known, udata->inlen - known))
+		return -EOPNOTSUPP;
+	if (ib_copy_from_udata(ucmd, udata, min(udata->inlen, known)))
+		return -EFAULT;
+	if (ucmd->cqe_size != 64 && ucmd->cqe_size != 128)
+		return -EINVAL;
+	if (ucmd->reserved0 || ucmd->reserved1)
+		return -EINVAL;
+	/* compression, padding, real-time stamps: not in the profile */
+	if (ucmd->cqe_comp_en || ucmd->cqe_comp_res_format ||
+	    ucmd->flags & ~MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX)
+		return -EOPNOTSUPP;
+	/* no static UARs are handed out: the CQ names a dynamic one */
+	if (!(ucmd->flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
+		return -EINVAL;
+	if (ucmd->db_addr % MLX5X_DBR_BYTES)
+		return -EINVAL;
+	return 0;
+}
+
+static int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
+			      const struct mlx5_ib_create_cq *ucmd,
+			      unsigned int log_size, u32 eqn)
+{
+	u32 in[PRM_BYTES(create_cq_in) / 4] = {};
+	u32 out[PRM_BYTES(create_cq_out) / 4] = {};
+	void *cqc = PRM_ADDR(create_cq_in, in, cq_context);
+	int err;
+
+	PRM_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	PRM_SET(create_cq_in, in, uid, cq->uid);
+	PRM_SET(create_cq_in, in, cq_umem_valid, 1);
+	prm_set_bits(in, MLX5X_CREATE_CQ_UMEM_ID, 32, cq->buf.id);
+	PRM_SET(cqc, cqc, cqe_sz, ucmd->cqe_size == 128 ?
+		MLX5_CQC_CQE_SZ_128_BYTES : MLX5_CQC_CQE_SZ_64_BYTES);
+	PRM_SET(cqc, cqc, log_cq_size, log_size);
+	PRM_SET(cqc, cqc, uar_page, ucmd->uar_page_index);
+	PRM_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
+	PRM_SET(cqc, cqc, log_page_size, PAGE_SHIFT - 12);
+	PRM_SET(cqc, cqc, dbr_umem_valid, 1);
+	prm_set_bits(cqc, MLX5X_CQC_DBR_UMEM_ID, 32, cq->db.id);
+	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		cq->cqn = PRM_GET(create_cq_out, out, cqn);
+	return err;
+}
+
+static int mlx5x_cq_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_cq *cq)
+{
+	u32 in[PRM_BYTES(destroy_cq_in) / 4] = {};
+	u32 out[PRM_BYTES(destroy_cq_out) / 4] = {};
+
+	PRM_SET(destroy_cq_in, in, opcode, MLX5_CMD_OP_DESTROY_CQ);
+	PRM_SET(destroy_cq_in, in, uid, cq->uid);
+	PRM_SET(destroy_cq_in, in, cqn, cq->cqn);
+	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
+int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(ibcq->device);
+	struct mlx5_ib_create_cq_resp resp = {};
+	struct mlx5_ib_create_cq ucmd = {};
+	struct mlx5x_ucontext *uctx;
+	struct mlx5x_cq *cq = to_mcq(ibcq);
+	unsigned int log_size;
+	u32 eqn;
+	int err;
+
+	/* kernel consumers are not served: nothing would poll for them */
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe <= 0 ||
+	    attr->cqe >= (1 << MLX5X_CAP_GEN(dev, log_max_cq_sz)))
+		return -EINVAL;
+	err = mlx5x_cq_read_ucmd(udata, &ucmd);
+	if (err)
+		return err;
+	err = dev->backend->comp_eqn(dev, attr->comp_vector, &eqn);
+	if (err)
+		return -EINVAL;
+	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
+	cq->uid = uctx->devx_uid;
+
+	/* one entry more than asked for, to a power of two, as mlx5 does */
+	log_size = order_base_2(attr->cqe + 1);
+	err = mlx5x_ubuf_get(dev, cq->uid, ucmd.buf_addr,
+			     (size_t)ucmd.cqe_size << log_size,
+			     IB_ACCESS_LOCAL_WRITE, &cq->buf);
+	if (err)
+		return err;
+	err = mlx5x_ubuf_get(dev, cq->uid, ucmd.db_addr, MLX5X_DBR_BYTES,
+			     IB_ACCESS_LOCAL_WRITE, &cq->db);
+	if (err)
+		goto err_buf;
+	err = mlx5x_cq_fw_create(dev, cq, &ucmd, log_size, eqn);
+	if (err)
+		goto err_db;
+	ibcq->cqe = (1 << log_size) - 1;
+
+	resp.cqn = cq->cqn;
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err)
+		goto err_cq;
+	return 0;
+
+err_cq:
+	mlx5x_cq_fw_destroy(dev, cq);
+err_db:
+	mlx5x_ubuf_put(dev, &cq->db);
+err_buf:
+	mlx5x_ubuf_put(dev, &cq->buf);
+	return err;
+}
+
+int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(ibcq->device);
+	struct mlx5x_cq *cq = to_mcq(ibcq);
+	int err;
+
+	/* a DEVX object of the context may still use it: firmware says so */
+	err = mlx5x_cq_fw_destroy(dev, cq);
+	if (err)
+		return err;
+	mlx5x_ubuf_put(dev, &cq->db);
+	mlx5x_ubuf_put(dev, &cq->buf);
+	return 0;
+}
+
+int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period)
+{
+	struct mlx5x_dev *dev = to_mdev(ibcq->device);
+	struct mlx5x_cq *cq = to_mcq(ibcq);
+	u32 in[PRM_BYTES(modify_cq_in) / 4] = {};
+	u32 out[PRM_BYTES(modify_cq_out) / 4] = {};
+	void *cqc = PRM_ADDR(modify_cq_in, in, cq_context);
+
+	if (!MLX5X_CAP_GEN(dev, cq_moderation))
+		return -EOPNOTSUPP;
+	if (period > MLX5_MAX_CQ_PERIOD)
+		return -EINVAL;
+	PRM_SET(modify_cq_in, in, opcode, MLX5_CMD_OP_MODIFY_CQ);
+	PRM_SET(modify_cq_in, in, op_mod, MLX5_MODIFY_CQ_IN_OP_MOD_MODIFY_CQ);
+	PRM_SET(modify_cq_in, in, uid, cq->uid);
+	PRM_SET(modify_cq_in, in, cqn, cq->cqn);
+	PRM_SET(modify_cq_in, in,
+		modify_field_select_resize_field_select.modify_field_select
+		.modify_field_select,
+		MLX5_CQ_MODIFY_PERIOD | MLX5_CQ_MODIFY_COUNT);
+	PRM_SET(cqc, cqc, cq_period, period);
+	PRM_SET(cqc, cqc, cq_max_count, count);
+	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}

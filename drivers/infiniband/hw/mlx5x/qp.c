@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs of user contexts: the mlx5 create_qp ABI libmlx5 speaks
+ * (struct mlx5_ib_create_qp), its checks, and the state kept for
+ * modify_qp and query_qp.  What each type builds in firmware is in
+ * qp_rc.c (an RC QP) and qp_raw.c (RAW_PACKET: RQ, SQ, TIR, TIS).
+ *
+ * Doorbells: the device hands out dynamic UARs only, so a QP always names
+ * the UAR page libmlx5 allocated (MLX5_QP_FLAG_UAR_PAGE_INDEX), as a CQ
+ * does; firmware checks that page belongs to the context.
+ */
+#include <linux/log2.h>
+#include <rdma/mlx5-abi.h>
+#include "verbs.h"
+
+#define MLX5X_INVALID_BFREG		BIT(31)
+#define MLX5X_UIDX_MASK			GENMASK(23, 0)
+#define MLX5X_QP_FLAGS_IGNORED		(MLX5_QP_FLAG_SCATTER_CQE |	\
+					 MLX5_QP_FLAG_ALLOW_SCATTER_CQE)
+#define MLX5X_QP_FLAGS_RAW		(MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC | \
+					 MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_MC)
+
+static int mlx5x_qp_read_ucmd(struct ib_udata *udata,
+			      struct mlx5_ib_create_qp *ucmd)
+{
+	size_t known = sizeof(*ucmd);
+
+	if (udata->inlen < offsetof(struct mlx5_ib_create_qp, sq_buf_addr))
+		return -EINVAL;
+	if (udata->inlen > known &&
+	    !ib_is_udata_cleared(udata, known, udata->inlen - known))
+		return -EOPNOTSUPP;
+	if (ib_copy_from_udata(ucmd, udata, min(udata->inlen, known)))
+		return -EFAULT;
+	if (ucmd->ece_options || ucmd->dci_streams.log_num_concurent ||
+	    ucmd->dci_streams.log_num_errored || ucmd->reserved)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* The queue sizes libmlx5 computed, within what the device offers. */
+static int mlx5x_qp_check_sizes(struct mlx5x_dev *dev,
+				const struct mlx5_ib_create_qp *ucmd,
+				const struct ib_qp_init_attr *attr)
+{
+	u32 max = 1U << MLX5X_CAP_GEN(dev, log_max_qp_sz);
+
+	if ((ucmd->sq_wqe_count && !is_power_of_2(ucmd->sq_wqe_count)) ||
+	    (ucmd->rq_wqe_count && !is_power_of_2(ucmd->rq_wqe_count)) ||
+	    ucmd->sq_wqe_count > max || ucmd->rq_wqe_count > max)
+		return -EINVAL;
+	if (attr->cap.max_send_wr > ucmd->sq_wqe_count ||
+	    attr->cap.max_recv_wr > ucmd->rq_wqe_count)
+		return -EINVAL;
+	if (ucmd->rq_wqe_count &&
+	    (ucmd->rq_wqe_shift < 4 || ucmd->rq_wqe_shift > 16 ||
+	     BIT(ucmd->rq_wqe_shift) > MLX5X_CAP_GEN(dev, max_wqe_sz_rq)))
+		return -EINVAL;
+	if (!ucmd->sq_wqe_count && !ucmd->rq_wqe_count)
+		return -EINVAL;
+	return 0;
+}
+
+static int mlx5x_qp_check_flags(struct mlx5x_qp *qp, enum ib_qp_type type)
+{
+	u32 ok = MLX5_QP_FLAG_UAR_PAGE_INDEX | MLX5X_QP_FLAGS_IGNORED;
+
+	if (type == IB_QPT_RAW_PACKET)
+		ok |= MLX5X_QP_FLAGS_RAW;
+	/* static blue-flame registers are never handed out */
+	if (qp->flags & MLX5_QP_FLAG_BFREG_INDEX ||
+	    !(qp->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX))
+		return -EINVAL;
+	if (qp->flags & ~ok)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int mlx5x_qp_init(struct mlx5x_qp *qp, struct mlx5x_ucontext *uctx,
+			 const struct mlx5_ib_create_qp *ucmd)
+{
+	if (uctx->cqe_version) {
+		if (ucmd->uidx & ~MLX5X_UIDX_MASK)
+			return -EINVAL;
+		qp->user_index = ucmd->uidx;
+	} else {
+		qp->user_index = MLX5X_UIDX_MASK;
+	}
+	qp->flags = ucmd->flags;
+	qp->uar_index = ucmd->bfreg_index;
+	qp->sq_wqe_cnt = ucmd->sq_wqe_count;
+	qp->rq_wqe_cnt = ucmd->rq_wqe_count;
+	qp->rq_wqe_shift = ucmd->rq_wqe_count ? ucmd->rq_wqe_shift : 0;
+	qp->state = IB_QPS_RESET;
+	qp->port = MLX5X_PORT;
+	return 0;
+}
+
+int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(ibqp->device);
+	struct mlx5_ib_create_qp_resp resp = {};
+	struct mlx5_ib_create_qp ucmd = {};
+	struct mlx5x_qp *qp = to_mqp(ibqp);
+	struct mlx5x_ucontext *uctx;
+	size_t rq_len, sq_len;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (attr->qp_type != IB_QPT_RC && attr->qp_type != IB_QPT_RAW_PACKET)
+		return -EOPNOTSUPP;
+	if (attr->create_flags || attr->srq || attr->rwq_ind_tbl ||
+	    attr->xrcd)
+		return -EOPNOTSUPP;
+	if (attr->qp_type == IB_QPT_RAW_PACKET && !capable(CAP_NET_RAW))
+		return -EPERM;
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	err = mlx5x_qp_read_ucmd(udata, &ucmd);
+	if (err)
+		return err;
+	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
+	err = mlx5x_qp_init(qp, uctx, &ucmd);
+	if (!err)
+		err = mlx5x_qp_check_flags(qp, attr->qp_type);
+	if (!err)
+		err = mlx5x_qp_check_sizes(dev, &ucmd, attr);
+	if (err)
+		return err;
+	if (ucmd.db_addr % MLX5X_DBR_BYTES)
+		return -EINVAL;
+	qp->uid = to_mpd(ibqp->pd)->uid;
+	rq_len = (size_t)qp->rq_wqe_cnt << qp->rq_wqe_shift;
+	sq_len = (size_t)qp->sq_wqe_cnt * MLX5X_SEND_WQE_BB;
+	err = mlx5x_ubuf_get(dev, qp->uid, ucmd.db_addr, MLX5X_DBR_BYTES,
+			     IB_ACCESS_LOCAL_WRITE, &qp->db);
+	if (err)
+		return err;
+
+	if (attr->qp_type == IB_QPT_RC) {
+		err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr, rq_len + sq_len,
+				     IB_ACCESS_LOCAL_WRITE, &qp->buf);
+		if (!err)
+			err = mlx5x_rc_create(dev, qp, attr);
+	} else {
+		if (rq_len)
+			err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr, rq_len,
+					     IB_ACCESS_LOCAL_WRITE, &qp->buf);
+		if (!err && sq_len)
+			err = mlx5x_ubuf_get(dev, qp->uid, ucmd.sq_buf_addr,
+					     sq_len, IB_ACCESS_LOCAL_WRITE,
+					     &qp->raw.sq_buf);
+		if (!err)
+			err = mlx5x_raw_create(dev, qp, attr, uctx->tdn);
+		if (!err) {
+			resp.comp_mask = MLX5_IB_CREATE_QP_RESP_MASK_TIRN |
+					 MLX5_IB_CREATE_QP_RESP_MASK_TISN |
+					 MLX5_IB_CREATE_QP_RESP_MASK_RQN |
+					 MLX5_IB_CREATE_QP_RESP_MASK_SQN;
+			resp.tirn = qp->raw.tirn;
+			resp.tisn = qp->raw.tisn;
+			resp.rqn = qp->raw.rqn;
+			resp.sqn = qp->raw.sqn;
+		}
+	}
+	if (err)
+		goto err_bufs;
+
+	resp.bfreg_index = MLX5X_INVALID_BFREG;
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err)
+		goto err_qp;
+	return 0;
+
+err_qp:
+	if (attr->qp_type == IB_QPT_RC)
+		mlx5x_rc_destroy(dev, qp);
+	else
+		mlx5x_raw_destroy(dev, qp);
+err_bufs:
+	mlx5x_ubuf_put(dev, &qp->raw.sq_buf);
+	mlx5x_ubuf_put(dev, &qp->buf);
+	mlx5x_ubuf_put(dev, &qp->db);
+	return err;
+}
+
+/* libmlx5 sends no driver data on modify unless ECE or burst is used. */
+static int mlx5x_qp_modify_ucmd(struct ib_udata *udata)
+{
+	if (!udata || !udata->inlen)
+		return 0;
+	return ib_is_udata_cleared(udata, 0, udata->inlen) ? 0 : -EOPNOTSUPP;
+}
+
+int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(ibqp->device);
+	struct mlx5x_qp *qp = to_mqp(ibqp);
+	enum ib_qp_state cur = qp->state, next;
+	int err;
+
+	err = mlx5x_qp_modify_ucmd(udata);
+	if (err)
+		return err;
+	if (mask & IB_QP_CUR_STATE && attr->cur_qp_state != cur)
+		return -EINVAL;
+	next = mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+		return -EINVAL;
+	if (mask & IB_QP_PORT && attr->port_num != MLX5X_PORT)
+		return -EINVAL;
+	if (mask & IB_QP_PKEY_INDEX && attr->pkey_index)
+		return -EINVAL;
+
+	if (ibqp->qp_type == IB_QPT_RC)
+		err = mlx5x_rc_modify(dev, qp, attr, mask, cur, next);
+	else
+		err = mlx5x_raw_modify(dev, qp, cur, next);
+	if (!err)
+		qp->state = next;
+	return err;
+}
+
+int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init)
+{
+	struct mlx5x_dev *dev = to_mdev(ibqp->device);
+	struct mlx5x_qp *qp = to_mqp(ibqp);
+	int err;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	attr->qp_state = qp->state;
+	attr->port_num = qp->port;
+	if (ibqp->qp_type == IB_QPT_RC) {
+		err = mlx5x_rc_query(dev, qp, attr);
+		if (err)
+			return err;
+		qp->state = attr->qp_state;
+	}
+	attr->cur_qp_state = attr->qp_state;
+	attr->cap.max_send_wr = qp->sq_wqe_cnt;
+	attr->cap.max_recv_wr = qp->rq_wqe_cnt;
+	init->qp_type = ibqp->qp_type;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->cap = attr->cap;
+	return 0;
+}
+
+int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(ibqp->device);
+	struct mlx5x_qp *qp = to_mqp(ibqp);
+	int err;
+
+	if (ibqp->qp_type == IB_QPT_RC)
+		err = mlx5x_rc_destroy(dev, qp);
+	else
+		err = mlx5x_raw_destroy(dev, qp);
+	if (err)
+		return err;
+	mlx5x_ubuf_put(dev, &qp->raw.sq_buf);
+	mlx5x_ubuf_put(dev, &qp->buf);
+	mlx5x_ubuf_put(dev, &qp->db);
+	return 0;
+}

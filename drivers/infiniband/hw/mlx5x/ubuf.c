@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Buffers of verbs queues and MRs: the kernel pins the pages a process
+ * gives for a CQ's or QP's buffer and doorbell record, or an MR, and registers them with
+ * firmware as a UMEM owned by the process's context.  The queue then
+ * names its buffer by umem id, as DEVX queues do, so firmware's rule that
+ * a user context never hands it a raw address holds for verbs queues too.
+ * (Upstream mlx5_ib writes the page list into the create command under
+ * the context's uid instead; the firmware model accepts raw page lists
+ * from uid 0 only.)
+ */
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <rdma/ib_umem.h>
+#include <rdma/iter.h>
+#include "verbs.h"
+
+#define MLX5X_UBUF_PAGE_SHIFT	12	/* firmware's page unit */
+#define MLX5X_UBUF_MTT_RW	(BIT(0) | BIT(1))
+
+static int mlx5x_ubuf_register(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
+{
+	u32 out[PRM_BYTES(create_umem_out) / 4] = {};
+	struct ib_block_iter biter;
+	size_t nmtt, inlen, i = 0;
+	void *in, *um;
+	__be64 *mtt;
+	int err;
+
+	nmtt = ib_umem_num_dma_blocks(buf->umem, PAGE_SIZE);
+	inlen = PRM_BYTES(create_umem_in) + nmtt * PRM_BYTES(mtt);
+	in = kvzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	um = PRM_ADDR(create_umem_in, in, umem);
+	PRM_SET(create_umem_in, in, opcode, MLX5_CMD_OP_CREATE_UMEM);
+	PRM_SET(create_umem_in, in, uid, buf->uid);
+	PRM_SET64(umem, um, num_of_mtt, nmtt);
+	PRM_SET(umem, um, log_page_size, PAGE_SHIFT - MLX5X_UBUF_PAGE_SHIFT);
+	PRM_SET(umem, um, page_offset, ib_umem_offset(buf->umem));
+	mtt = PRM_ADDR(umem, um, mtt);
+	rdma_umem_for_each_dma_block(buf->umem, &biter, PAGE_SIZE)
+		mtt[i++] = cpu_to_be64(rdma_block_iter_dma_address(&biter) |
+				       MLX5X_UBUF_MTT_RW);
+	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
+	if (!err)
+		buf->id = PRM_GET(create_umem_out, out, umem_id);
+	kvfree(in);
+	return err;
+}
+
+/**
+ * mlx5x_ubuf_get() - pin a process's buffer and register it with firmware
+ * @dev: the device
+ * @uid: firmware uid of the context the buffer belongs to
+ * @addr: its user address
+ * @len: its length in bytes, nonzero
+ * @access: IB_ACCESS_* the pages are pinned for (LOCAL_WRITE: writable)
+ * @buf: filled in; release with mlx5x_ubuf_put()
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
+		   int access, struct mlx5x_ubuf *buf)
+{
+	int err;
+
+	if (!len)
+		return -EINVAL;
+	buf->uid = uid;
+	buf->umem = ib_umem_get(&dev->ib, addr, len, access);
+	if (IS_ERR(buf->umem)) {
+		err = PTR_ERR(buf->umem);
+		buf->umem = NULL;
+		return err;
+	}
+	err = mlx5x_ubuf_register(dev, buf);
+	if (err) {
+		ib_umem_release(buf->umem);
+		buf->umem = NULL;
+	}
+	return err;
+}
+
+/**
+ * mlx5x_ubuf_put() - unregister and unpin a buffer of mlx5x_ubuf_get()
+ * @dev: the device
+ * @buf: the buffer; nothing is done if it was never got
+ *
+ * Called once the queue using it is destroyed, so firmware gives the umem
+ * back; should it refuse, the pages stay pinned rather than be reused
+ * under a live registration.
+ */
+void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
+{
+	u32 in[PRM_BYTES(destroy_umem_in) / 4] = {};
+	u32 out[PRM_BYTES(destroy_umem_out) / 4] = {};
+
+	if (!buf->umem)
+		return;
+	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
+	PRM_SET(destroy_umem_in, in, uid, buf->uid);
+	PRM_SET(destroy_umem_in, in, umem_id, buf->id);
+	if (mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out))) {
+		ibdev_err(&dev->ib, "DESTROY_UMEM 0x%x failed: syndrome 0x%x\n",
+			  buf->id, prm_out_syndrome(out));
+		return;
+	}
+	ib_umem_release(buf->umem);
+	buf->umem = NULL;
+}

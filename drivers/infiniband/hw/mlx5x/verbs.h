@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Verbs objects of mlx5x: CQs, QPs and MRs created through the upstream mlx5
+ * uverbs ABI (<rdma/mlx5-abi.h>), for user contexts only.
+ */
+#ifndef MLX5X_VERBS_H
+#define MLX5X_VERBS_H
+
+#include "mlx5x.h"
+
+/*
+ * Fields that name a buffer by umem.  The PRM has them; 6.1's mlx5_ifc.h
+ * still calls the bits reserved, so their bit offsets are given here.
+ */
+#define MLX5X_CQC_DBR_UMEM_ID		0x020	/* cqc, 32 bits */
+#define MLX5X_CREATE_CQ_UMEM_ID		0x2c0	/* create_cq_in, 32 bits */
+#define MLX5X_WQ_DBR_UMEM_ID		0x140	/* wq, 32 bits */
+#define MLX5X_WQ_UMEM_ID		0x160	/* wq, 32 bits */
+#define MLX5X_QPC_DBR_UMEM_ID		0x720	/* qpc, 32 bits */
+#define MLX5X_CREATE_QP_UMEM_ID		0x840	/* create_qp_in, 32 bits */
+
+/* A doorbell record: two big-endian counters. */
+#define MLX5X_DBR_BYTES			8
+#define MLX5X_SEND_WQE_BB		64
+#define MLX5X_QPN_MASK			GENMASK(23, 0)
+
+struct mlx5x_cq {
+	struct ib_cq ib;
+	u32 cqn;
+	u16 uid;
+	struct mlx5x_ubuf buf;
+	struct mlx5x_ubuf db;
+};
+
+/* The RQ, SQ, TIR and TIS of a RAW_PACKET QP; 0: not (or no longer) made. */
+struct mlx5x_raw_qp {
+	u32 rqn;
+	u32 sqn;
+	u32 tirn;
+	u32 tisn;
+	u8 rq_state;		/* MLX5_RQC_STATE_* */
+	u8 sq_state;		/* MLX5_SQC_STATE_* */
+	struct mlx5x_ubuf sq_buf;
+};
+
+struct mlx5x_qp {
+	struct ib_qp ib;
+	u16 uid;
+	u32 qpn;		/* firmware QP (RC); unused for RAW_PACKET */
+	u32 user_index;
+	u32 uar_index;
+	u32 sq_wqe_cnt;
+	u32 rq_wqe_cnt;
+	u32 rq_wqe_shift;
+	u32 flags;		/* MLX5_QP_FLAG_* asked for */
+	enum ib_qp_state state;
+	u8 port;
+	struct mlx5x_ubuf buf;
+	struct mlx5x_ubuf db;
+	struct mlx5x_raw_qp raw;
+};
+
+static inline struct mlx5x_cq *to_mcq(struct ib_cq *ib)
+{
+	return container_of(ib, struct mlx5x_cq, ib);
+}
+
+static inline struct mlx5x_qp *to_mqp(struct ib_qp *ib)
+{
+	return container_of(ib, struct mlx5x_qp, ib);
+}
+
+/* ubuf.c */
+int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
+		   int access, struct mlx5x_ubuf *buf);
+void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);
+
+/* cq.c */
+int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
+
+/* mr.c */
+struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				u64 iova, int access, struct ib_udata *udata);
+int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* qp.c */
+int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		    struct ib_udata *udata);
+int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata);
+int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init);
+int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* qp_rc.c */
+int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		    struct ib_qp_init_attr *attr);
+int mlx5x_rc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		    const struct ib_qp_attr *attr, int mask,
+		    enum ib_qp_state cur, enum ib_qp_state next);
+int mlx5x_rc_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		   struct ib_qp_attr *attr);
+int mlx5x_rc_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+
+/* qp_raw.c */
+int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		     struct ib_qp_init_attr *attr, u32 tdn);
+int mlx5x_raw_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		     enum ib_qp_state cur, enum ib_qp_state next);
+int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+int mlx5x_qp_tirn(struct ib_qp *ibqp, u32 *tirn);
+
+#endif /* MLX5X_VERBS_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Verbs completion queues through libmlx5: ibv_create_cq(3),
+ * mlx5dv_create_cq(3), ibv_modify_cq(3), ibv_resize_cq(3),
+ * ibv_destroy_cq(3).  The kernel pins the CQ's buffer and doorbell record
+ * and registers each as a UMEM of the context: the model then holds one
+ * CQ and two UMEMs, all owned by the context's uid (0 without DEVX), and
+ * nothing once the CQ is gone; a DEVX object of the context may use it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_queues.h"
+
+#define OP_CREATE_UMEM	0xa08
+
+static uint32_t cqn_of(struct ibv_cq *cq, struct mlx5dv_cq *dv)
+{
+	struct mlx5dv_obj obj = {};
+
+	memset(dv, 0, sizeof(*dv));
+	obj.cq.in = cq;
+	obj.cq.out = dv;
+	if (mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ))
+		return 0;
+	return dv->cqn;
+}
+
+/* A CQ, in a context opened @mode: what the model holds, then nothing. */
+static void cq_lifecycle(enum mt_open_mode mode)
+{
+	struct mt_objs before = {}, after = {};
+	struct mt_obj added[4];
+	struct ibv_context *ctx;
+	struct mlx5dv_cq dv;
+	struct ibv_cq *cq;
+	int uid, base;
+
+	ctx = mt_open(mode, &uid);
+	if (!CHECK(ctx))
+		return;
+	mt_diag("uid %d", uid);
+	base = mt_fw_count(NULL, -1);
+	CHECK_EQ(mt_fw_read(&before), 0);
+	cq = ibv_create_cq(ctx, 100, NULL, NULL, 0);
+	if (!CHECK(cq))
+		goto out;
+	CHECK(cq->cqe >= 100);
+	CHECK(cqn_of(cq, &dv) != 0);
+	CHECK_EQ(dv.cqe_cnt, cq->cqe + 1);
+	CHECK_EQ(dv.cqe_size, 64);
+	if (mt_sim() && !mt_fw_read(&after)) {
+		if (CHECK_EQ(mt_fw_added(&before, &after, "cq", added, 4), 1)) {
+			CHECK_EQ(added[0].id, dv.cqn);
+			CHECK_EQ(added[0].uid, uid);
+			/* it holds its EQ and its two umems, nobody holds it */
+			CHECK_EQ(added[0].users, 0);
+		}
+		CHECK_EQ(mt_fw_added(&before, &after, "umem", added, 4), 2);
+		CHECK_EQ(added[0].uid, uid);
+		CHECK_EQ(added[1].uid, uid);
+		CHECK_EQ(added[0].users, 1);
+		CHECK_EQ(added[1].users, 1);
+		CHECK_EQ(after.n, before.n + 3);
+	}
+	CHECK_ERR(ibv_destroy_cq(cq), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count(NULL, -1), base);
+out:
+	mt_fw_free(&before);
+	mt_fw_free(&after);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+}
+
+static int test_create_destroy(void)
+{
+	cq_lifecycle(MT_OPEN_DEFAULT);
+	return KSFT_PASS;
+}
+
+/* Without DEVX the context's uid is 0: the kernel's, as in mlx5. */
+static int test_create_destroy_nodevx(void)
+{
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	cq_lifecycle(MT_OPEN_NODEVX);
+	return KSFT_PASS;
+}
+
+/* Sizes: one more than asked for, to a power of two; 128-byte CQEs. */
+static int test_sizes(void)
+{
+	static const int want[][2] = {
+		{ 1, 2 }, { 2, 4 }, { 3, 4 }, { 255, 256 }, { 256, 512 },
+		{ 4096, 8192 },
+	};
+	struct mlx5dv_cq_init_attr dv_attr = {
+		.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE,
+		.cqe_size = 128,
+	};
+	struct ibv_cq_init_attr_ex attr = { .cqe = 64 };
+	struct ibv_context *ctx;
+	struct ibv_cq_ex *cqx;
+	struct mlx5dv_cq dv;
+	struct ibv_cq *cq;
+	unsigned int i;
+
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	for (i = 0; i < MT_ARRAY_SIZE(want); i++) {
+		cq = ibv_create_cq(ctx, want[i][0], NULL, NULL, 0);
+		if (!CHECK(cq))
+			continue;
+		cqn_of(cq, &dv);
+		CHECK_EQ(dv.cqe_cnt, want[i][1]);
+		CHECK_ERR(ibv_destroy_cq(cq), 0);
+	}
+	cqx = mlx5dv_create_cq(ctx, &attr, &dv_attr);
+	if (CHECK(cqx)) {
+		cqn_of(ibv_cq_ex_to_cq(cqx), &dv);
+		CHECK_EQ(dv.cqe_size, 128);
+		CHECK_ERR(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), 0);
+	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* What the device cannot do is refused with the errno the man page says. */
+static int test_bad_attributes(void)
+{
+	struct ibv_device_attr da;
+	struct ibv_context *ctx;
+	struct ibv_cq *cq;
+	int base;
+
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_count(NULL, -1);
+	CHECK_ERR(ibv_query_device(ctx, &da), 0);
+	errno = 0;
+	cq = ibv_create_cq(ctx, da.max_cqe + 1, NULL, NULL, 0);
+	CHECK(!cq);
+	CHECK_ERR(errno, EINVAL);
+	errno = 0;
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, ctx->num_comp_vectors);
+	CHECK(!cq);
+	CHECK_ERR(errno, EINVAL);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count(NULL, -1), base);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/* Moderation reaches firmware; resizing is not offered. */
+static int test_modify_resize(void)
+{
+	struct ibv_modify_cq_attr attr = {
+		.attr_mask = IBV_CQ_ATTR_MODERATE,
+		.moderate = { .cq_count = 16, .cq_period = 100 },
+	};
+	struct ibv_context *ctx;
+	struct ibv_cq *cq;
+
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	if (!CHECK(cq))
+		goto out;
+	CHECK_ERR(ibv_modify_cq(cq, &attr), 0);
+	/* cq_period is 12 bits in the CQ context */
+	attr.moderate.cq_period = 4096;
+	CHECK_ERR(ibv_modify_cq(cq, &attr), EINVAL);
+	attr.moderate.cq_period = 4095;
+	CHECK_ERR(ibv_modify_cq(cq, &attr), 0);
+	if (mt_sim()) {
+		/* the command is really sent: a firmware failure shows */
+		CHECK_EQ(mt_fw_fail_opcode(OP_MODIFY_CQ), 0);
+		CHECK_ERR(ibv_modify_cq(cq, &attr), EIO);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+	}
+	CHECK_ERR(ibv_resize_cq(cq, 128), EOPNOTSUPP);
+	CHECK_ERR(ibv_destroy_cq(cq), 0);
+out:
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+/*
+ * A verbs CQ is the context's own in firmware: a DEVX RQ of the same
+ * context can use it, and firmware then refuses to destroy it.
+ */
+static int test_in_use_by_devx(void)
+{
+	struct mlx5dv_cq dv;
+	struct ibv_cq *cq;
+	struct mq_obj rq;
+	struct mq q;
+
+	if (!mq_open(&q))
+		goto out;
+	cq = ibv_create_cq(q.ctx, 16, NULL, NULL, 0);
+	if (!CHECK(cq))
+		goto out;
+	if (mq_rq(&q, cqn_of(cq, &dv), &rq)) {
+		if (mt_sim())
+			CHECK_ERR(ibv_destroy_cq(cq), EBUSY);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
+	}
+	CHECK_ERR(ibv_destroy_cq(cq), 0);
+out:
+	mq_close(&q);
+	return KSFT_PASS;
+}
+
+/* A CQ left behind goes with its context. */
+static int test_close_with_cq(void)
+{
+	struct ibv_context *ctx;
+	int uid, base = mt_fw_count(NULL, -1);
+
+	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	CHECK(ibv_create_cq(ctx, 16, NULL, NULL, 0));
+	CHECK(ibv_create_cq(ctx, 1000, NULL, NULL, 0));
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count("cq", uid), 2);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count(NULL, -1), base);
+	return KSFT_PASS;
+}
+
+/* Any failed command of a create leaves nothing behind. */
+static int test_fault_injection(void)
+{
+	static const int ops[] = { OP_CREATE_UMEM, OP_CREATE_CQ };
+	struct ibv_context *ctx;
+	struct ibv_cq *cq;
+	unsigned int i;
+	int base;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	base = mt_fw_count(NULL, -1);
+	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
+		CHECK_EQ(mt_fw_fail_opcode(ops[i]), 0);
+		errno = 0;
+		cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+		CHECK(!cq);
+		CHECK_ERR(errno, EIO);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+		CHECK_EQ(mt_fw_count(NULL, -1), base);
+	}
+	/* and the next one works */
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (CHECK(cq))
+		CHECK_ERR(ibv_destroy_cq(cq), 0);
+	CHECK_EQ(mt_fw_count(NULL, -1), base);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "create_destroy", test_create_destroy },
+	{ "create_destroy_nodevx", test_create_destroy_nodevx },
+	{ "sizes", test_sizes },
+	{ "bad_attributes", test_bad_attributes },
+	{ "modify_resize", test_modify_resize },
+	{ "in_use_by_devx", test_in_use_by_devx },
+	{ "close_with_cq", test_close_with_cq },
+	{ "fault_injection", test_fault_injection },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}

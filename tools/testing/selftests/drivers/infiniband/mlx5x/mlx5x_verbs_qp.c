@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Verbs queue pairs through libmlx5: ibv_create_qp(3), ibv_modify_qp(3),
+ * ibv_query_qp(3), ibv_destroy_qp(3) for RAW_PACKET and RC QPs.
+ *
+ * A RAW_PACKET QP is, in firmware, an RQ, an SQ, a TIS for the SQ and a
+ * direct TIR to the RQ (mlx5dv_init_obj(3) reports their numbers), all
+ * owned by the context; its state moves the RQ and SQ.  An RC QP is one
+ * firmware QP walking the PRM's state machine.  Buffers and doorbell
+ * records are UMEMs the kernel registered for the context.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+
+#define OP_CREATE_QP	0x500
+#define OP_RST2INIT_QP	0x502
+#define OP_INIT2RTR_QP	0x503
+#define OP_RTR2RTS_QP	0x504
+#define OP_QUERY_QP	0x50b
+#define OP_CREATE_TIR	0x900
+#define OP_CREATE_SQ	0x904
+#define OP_MODIFY_SQ	0x905
+#define OP_CREATE_RQ	0x908
+#define OP_MODIFY_RQ	0x909
+#define OP_CREATE_TIS	0x912
+#define OP_CREATE_UMEM	0xa08
+
+struct env {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	int uid;
+	int base;		/* model objects before the context */
+};
+
+static struct ibv_qp *qp_new(struct env *e, enum ibv_qp_type type,
+			     uint32_t sends, uint32_t recvs);
+
+/*
+ * A context with a PD and a CQ.  libmlx5 allocates a UAR for its QPs'
+ * doorbells with the first QP and keeps it: one is made and destroyed
+ * here, so that the cases count only what their QPs add.
+ */
+static bool env_open(struct env *e, enum mt_open_mode mode)
+{
+	struct ibv_qp *qp;
+
+	memset(e, 0, sizeof(*e));
+	e->base = mt_fw_count(NULL, -1);
+	e->ctx = mt_open(mode, &e->uid);
+	if (!CHECK(e->ctx))
+		return false;
+	e->pd = ibv_alloc_pd(e->ctx);
+	e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
+	if (!CHECK(e->pd) || !CHECK(e->cq))
+		return false;
+	qp = qp_new(e, IBV_QPT_RC, 1, 1);
+	return CHECK(qp) && CHECK_ERR(ibv_destroy_qp(qp), 0);
+}
+
+static void env_close(struct env *e)
+{
+	if (e->cq)
+		CHECK_ERR(ibv_destroy_cq(e->cq), 0);
+	if (e->pd)
+		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
+	if (e->ctx)
+		CHECK_EQ(ibv_close_device(e->ctx), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count(NULL, -1), e->base);
+}
+
+static struct ibv_qp *qp_new(struct env *e, enum ibv_qp_type type,
+			     uint32_t sends, uint32_t recvs)
+{
+	struct ibv_qp_init_attr attr = {
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.cap = {
+			.max_send_wr = sends,
+			.max_recv_wr = recvs,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.qp_type = type,
+	};
+
+	return ibv_create_qp(e->pd, &attr);
+}
+
+static int qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
+		return -1;
+	return attr.qp_state;
+}
+
+static int to_state(struct ibv_qp *qp, enum ibv_qp_state s)
+{
+	struct ibv_qp_attr attr = { .qp_state = s, .port_num = 1 };
+	int mask = IBV_QP_STATE;
+
+	if (s == IBV_QPS_INIT && qp->qp_type == IBV_QPT_RAW_PACKET)
+		mask |= IBV_QP_PORT;
+	if (s == IBV_QPS_INIT && qp->qp_type == IBV_QPT_RC)
+		mask |= IBV_QP_PORT | IBV_QP_PKEY_INDEX | IBV_QP_ACCESS_FLAGS;
+	return ibv_modify_qp(qp, &attr, mask);
+}
+
+/* The model's objects of @type the QP added, owned by @uid. */
+static uint32_t fw_added(const struct mt_objs *b, const struct mt_objs *a,
+			 const char *type, int uid)
+{
+	struct mt_obj o[2];
+
+	if (!CHECK_EQ(mt_fw_added(b, a, type, o, 2), 1))
+		return 0;
+	CHECK_EQ(o[0].uid, uid);
+	return o[0].id;
+}
+
+static void raw_lifecycle(enum mt_open_mode mode)
+{
+	struct mt_objs before = {}, after = {};
+	struct mlx5dv_qp dv = { .comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES };
+	struct mlx5dv_obj obj = {};
+	struct ibv_qp *qp;
+	uint32_t sqn;
+	struct env e;
+
+	if (!env_open(&e, mode))
+		goto out;
+	CHECK_EQ(mt_fw_read(&before), 0);
+	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 64, 64);
+	if (!CHECK(qp))
+		goto out;
+	obj.qp.in = qp;
+	obj.qp.out = &dv;
+	CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), 0);
+	if (mt_sim() && !mt_fw_read(&after)) {
+		sqn = fw_added(&before, &after, "sq", e.uid);
+		CHECK_EQ(qp->qp_num, sqn);
+		CHECK_EQ(dv.sqn, sqn);
+		CHECK_EQ(dv.rqn, fw_added(&before, &after, "rq", e.uid));
+		CHECK_EQ(dv.tirn, fw_added(&before, &after, "tir", e.uid));
+		CHECK_EQ(dv.tisn, fw_added(&before, &after, "tis", e.uid));
+		/* RQ buffer, SQ buffer, doorbell record */
+		CHECK_EQ(mt_fw_added(&before, &after, "umem", NULL, 0), 3);
+		CHECK_EQ(mt_fw_added(&before, &after, "qp", NULL, 0), 0);
+		CHECK_EQ(after.n, before.n + 7);
+	}
+	CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
+	CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_INIT);
+	CHECK_ERR(to_state(qp, IBV_QPS_RTR), 0);
+	CHECK_ERR(to_state(qp, IBV_QPS_RTS), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_RTS);
+	CHECK_ERR(to_state(qp, IBV_QPS_ERR), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_ERR);
+	CHECK_ERR(to_state(qp, IBV_QPS_RESET), 0);
+	CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
+	/* the CQ is in use */
+	CHECK_ERR(ibv_destroy_cq(e.cq), EBUSY);
+	CHECK_ERR(ibv_destroy_qp(qp), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count(NULL, -1), before.n);
+out:
+	mt_fw_free(&before);
+	mt_fw_free(&after);
+	env_close(&e);
+}
+
+static int test_raw_lifecycle(void)
+{
+	raw_lifecycle(MT_OPEN_DEFAULT);
+	return KSFT_PASS;
+}
+
+static int test_raw_lifecycle_nodevx(void)
+{
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	raw_lifecycle(MT_OPEN_NODEVX);
+	return KSFT_PASS;
+}
+
+/* A send-only and a receive-only RAW_PACKET QP: only what they need. */
+static int test_raw_one_sided(void)
+{
+	struct ibv_qp *qp;
+	struct env e;
+
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		goto out;
+	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 0);
+	if (CHECK(qp)) {
+		if (mt_sim()) {
+			CHECK_EQ(mt_fw_count("sq", e.uid), 1);
+			CHECK_EQ(mt_fw_count("tis", e.uid), 1);
+			CHECK_EQ(mt_fw_count("rq", e.uid), 0);
+			CHECK_EQ(mt_fw_count("tir", e.uid), 0);
+		}
+		CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
+		CHECK_ERR(to_state(qp, IBV_QPS_RTR), 0);
+		CHECK_ERR(to_state(qp, IBV_QPS_RTS), 0);
+		CHECK_ERR(ibv_destroy_qp(qp), 0);
+	}
+	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 0, 16);
+	if (CHECK(qp)) {
+		if (mt_sim()) {
+			CHECK_EQ(mt_fw_count("sq", e.uid), 0);
+			CHECK_EQ(mt_fw_count("rq", e.uid), 1);
+			CHECK_EQ(mt_fw_count("tir", e.uid), 1);
+		}
+		CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
+		CHECK_ERR(ibv_destroy_qp(qp), 0);
+	}
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+/* The state changes are firmware's: a failed MODIFY_RQ/SQ shows. */
+static int test_raw_modify_faults(void)
+{
+	struct ibv_qp *qp;
+	struct env e;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		goto out;
+	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16);
+	if (!CHECK(qp))
+		goto out;
+	CHECK_EQ(mt_fw_fail_opcode(OP_MODIFY_RQ), 0);
+	CHECK_ERR(to_state(qp, IBV_QPS_INIT), EIO);
+	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
+	CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
+	CHECK_ERR(to_state(qp, IBV_QPS_RTR), 0);
+	CHECK_EQ(mt_fw_fail_opcode(OP_MODIFY_SQ), 0);
+	CHECK_ERR(to_state(qp, IBV_QPS_RTS), EIO);
+	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_RTR);
+	CHECK_ERR(to_state(qp, IBV_QPS_RTS), 0);
+	/* transitions the spec forbids */
+	CHECK_ERR(to_state(qp, IBV_QPS_INIT), EINVAL);
+	CHECK_ERR(ibv_destroy_qp(qp), 0);
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+/* RAW_PACKET needs CAP_NET_RAW: a child without it is refused. */
+static int test_raw_needs_cap(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		struct ibv_qp *qp;
+		struct env e;
+
+		if (!env_open(&e, MT_OPEN_DEFAULT))
+			_exit(2);
+		if (syscall(SYS_capget, &hdr, data))
+			_exit(3);
+		data[CAP_NET_RAW / 32].effective &= ~(1U << (CAP_NET_RAW % 32));
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(4);
+		errno = 0;
+		qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16);
+		_exit(qp ? 5 : errno == EPERM ? 0 : 6);
+	}
+	if (!CHECK(pid > 0))
+		return KSFT_FAIL;
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	return KSFT_PASS;
+}
+
+/* Types and attributes the device does not offer. */
+static int test_bad_attributes(void)
+{
+	struct ibv_qp_init_attr_ex ax = {};
+	struct ibv_device_attr da;
+	struct ibv_qp *qp;
+	struct env e;
+
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		goto out;
+	CHECK_ERR(ibv_query_device(e.ctx, &da), 0);
+	errno = 0;
+	CHECK(!qp_new(&e, IBV_QPT_UD, 16, 16));
+	CHECK_ERR(errno, EOPNOTSUPP);
+	errno = 0;
+	CHECK(!qp_new(&e, IBV_QPT_RAW_PACKET, da.max_qp_wr + 1, 16));
+	CHECK_ERR(errno, EINVAL);
+	errno = 0;
+	CHECK(!qp_new(&e, IBV_QPT_RAW_PACKET, 0, 0));
+	CHECK_ERR(errno, EINVAL);
+	/* create flags: none is offered */
+	ax.qp_type = IBV_QPT_RAW_PACKET;
+	ax.send_cq = e.cq;
+	ax.recv_cq = e.cq;
+	ax.cap.max_send_wr = 16;
+	ax.cap.max_recv_wr = 16;
+	ax.cap.max_send_sge = 1;
+	ax.cap.max_recv_sge = 1;
+	ax.pd = e.pd;
+	ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	ax.create_flags = IBV_QP_CREATE_SCATTER_FCS;
+	errno = 0;
+	qp = ibv_create_qp_ex(e.ctx, &ax);
+	CHECK(!qp);
+	CHECK_ERR(errno, EOPNOTSUPP);
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (mt_sim()) {
+		CHECK_EQ(mt_fw_count("qp", e.uid), 0);
+		CHECK_EQ(mt_fw_count("rq", e.uid), 0);
+		CHECK_EQ(mt_fw_count("umem", e.uid), 2);	/* the CQ's */
+	}
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+/* RC through the state machine, with a RoCE path. */
+static int test_rc(void)
+{
+	struct mt_objs before = {}, after = {};
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+	union ibv_gid gid;
+	struct ibv_qp *qp;
+	struct env e;
+	uint32_t qpn;
+
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		goto out;
+	CHECK_EQ(mt_fw_read(&before), 0);
+	qp = qp_new(&e, IBV_QPT_RC, 32, 32);
+	if (!CHECK(qp))
+		goto out;
+	if (mt_sim() && !mt_fw_read(&after)) {
+		qpn = fw_added(&before, &after, "qp", e.uid);
+		CHECK_EQ(qp->qp_num, qpn);
+		CHECK_EQ(mt_fw_added(&before, &after, "umem", NULL, 0), 2);
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0);
+	/* RTR before INIT, RTS before RTR: refused */
+	CHECK_ERR(to_state(qp, IBV_QPS_RTS), EINVAL);
+
+	if (ibv_query_gid(e.ctx, 1, 0, &gid) || !gid.global.interface_id) {
+		mt_diag("no GID 0: RTR and RTS not tried");
+		goto destroy;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = 0x1234;
+	a.rq_psn = 0x42;
+	a.max_dest_rd_atomic = 4;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.sgid_index = 0;
+	a.ah_attr.grh.dgid = gid;
+	a.ah_attr.grh.dgid.raw[15] ^= 1;	/* a link-local neighbour */
+	/* more outstanding reads than the device has */
+	a.max_dest_rd_atomic = 64;
+	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
+				IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+				IBV_QP_MIN_RNR_TIMER), EINVAL);
+	a.max_dest_rd_atomic = 4;
+	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
+				IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+				IBV_QP_MIN_RNR_TIMER), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0x77;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 2;
+	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC),
+		  0);
+	memset(&a, 0, sizeof(a));
+	if (CHECK_ERR(ibv_query_qp(qp, &a, IBV_QP_STATE, &init), 0)) {
+		CHECK_EQ(a.qp_state, IBV_QPS_RTS);
+		CHECK_EQ(a.path_mtu, IBV_MTU_1024);
+		CHECK_EQ(a.dest_qp_num, 0x1234);
+		CHECK_EQ(a.rq_psn, 0x42);
+		CHECK_EQ(a.sq_psn, 0x77);
+		CHECK_EQ(a.max_dest_rd_atomic, 4);
+		CHECK_EQ(a.max_rd_atomic, 2);
+		CHECK_EQ(a.min_rnr_timer, 12);
+		CHECK_EQ(a.timeout, 14);
+		CHECK_EQ(a.retry_cnt, 7);
+		CHECK_EQ(a.rnr_retry, 7);
+		CHECK_EQ(a.qp_access_flags,
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+		CHECK_EQ(init.qp_type, IBV_QPT_RC);
+	}
+	CHECK_ERR(to_state(qp, IBV_QPS_ERR), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_ERR);
+	CHECK_ERR(to_state(qp, IBV_QPS_RESET), 0);
+	CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
+destroy:
+	CHECK_ERR(ibv_destroy_qp(qp), 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_count(NULL, -1), before.n);
+out:
+	mt_fw_free(&before);
+	mt_fw_free(&after);
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+/* Any failed command of a create leaves nothing behind. */
+static int test_fault_injection(void)
+{
+	static const struct {
+		int op;
+		enum ibv_qp_type type;
+	} f[] = {
+		{ OP_CREATE_UMEM, IBV_QPT_RAW_PACKET },
+		{ OP_CREATE_TIS, IBV_QPT_RAW_PACKET },
+		{ OP_CREATE_SQ, IBV_QPT_RAW_PACKET },
+		{ OP_CREATE_RQ, IBV_QPT_RAW_PACKET },
+		{ OP_CREATE_TIR, IBV_QPT_RAW_PACKET },
+		{ OP_CREATE_UMEM, IBV_QPT_RC },
+		{ OP_CREATE_QP, IBV_QPT_RC },
+	};
+	struct ibv_qp *qp;
+	unsigned int i;
+	struct env e;
+	int base;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		goto out;
+	base = mt_fw_count(NULL, -1);
+	for (i = 0; i < MT_ARRAY_SIZE(f); i++) {
+		CHECK_EQ(mt_fw_fail_opcode(f[i].op), 0);
+		errno = 0;
+		qp = qp_new(&e, f[i].type, 16, 16);
+		if (!CHECK(!qp))
+			ibv_destroy_qp(qp);
+		CHECK_ERR(errno, EIO);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+		if (!CHECK_EQ(mt_fw_count(NULL, -1), base))
+			mt_diag("after failing opcode %#x", f[i].op);
+	}
+	/* a QP whose modify fails queries as before */
+	qp = qp_new(&e, IBV_QPT_RC, 16, 16);
+	if (CHECK(qp)) {
+		CHECK_EQ(mt_fw_fail_opcode(OP_RST2INIT_QP), 0);
+		CHECK_ERR(to_state(qp, IBV_QPS_INIT), EIO);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+		CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
+		CHECK_ERR(ibv_destroy_qp(qp), 0);
+	}
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
+/* A killed process's queues go with its context. */
+static int test_sigkill(void)
+{
+	int pfd[2], uid = -1, status, i;
+	pid_t pid;
+
+	if (!mt_sim())
+		return mt_skip("needs the firmware model");
+	if (!CHECK_EQ(pipe(pfd), 0))
+		return KSFT_FAIL;
+	pid = fork();
+	if (pid == 0) {
+		struct env e;
+
+		close(pfd[0]);
+		if (!env_open(&e, MT_OPEN_DEFAULT) ||
+		    !qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16) ||
+		    !qp_new(&e, IBV_QPT_RC, 16, 16) ||
+		    !ibv_create_cq(e.ctx, 4096, NULL, NULL, 0))
+			_exit(2);
+		if (write(pfd[1], &e.uid, sizeof(e.uid)) != sizeof(e.uid))
+			_exit(3);
+		pause();
+		_exit(4);
+	}
+	close(pfd[1]);
+	if (!CHECK(pid > 0))
+		goto out;
+	if (CHECK_EQ(read(pfd[0], &uid, sizeof(uid)), sizeof(uid))) {
+		CHECK(uid > 0);
+		CHECK_EQ(mt_fw_count("cq", uid), 2);
+		CHECK_EQ(mt_fw_count("qp", uid), 1);
+		CHECK_EQ(mt_fw_count("tir", uid), 1);
+	}
+	kill(pid, SIGKILL);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFSIGNALED(status));
+	for (i = 0; i < 100 && uid > 0 && mt_fw_count(NULL, uid) > 0; i++)
+		usleep(20000);
+	CHECK_EQ(mt_fw_count(NULL, uid), 0);
+out:
+	close(pfd[0]);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "raw_lifecycle", test_raw_lifecycle },
+	{ "raw_lifecycle_nodevx", test_raw_lifecycle_nodevx },
+	{ "raw_one_sided", test_raw_one_sided },
+	{ "raw_modify_faults", test_raw_modify_faults },
+	{ "raw_needs_cap", test_raw_needs_cap },
+	{ "bad_attributes", test_bad_attributes },
+	{ "rc", test_rc },
+	{ "fault_injection", test_fault_injection },
+	{ "sigkill", test_sigkill },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
