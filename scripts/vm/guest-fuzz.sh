@@ -15,10 +15,10 @@ BIN=${SELFTESTS_BIN:-$ROOT/build/selftests}
 pass=0 fail=0
 result() { if (($2)); then echo "not ok - $1"; fail=$((fail + 1)); else echo "ok - $1"; pass=$((pass + 1)); fi; }
 
-dev_up || { echo "fuzz: no device"; exit 1; }
+dev_up mlx5x_0 d0 || { echo "fuzz: no device"; exit 1; }
 debug_prepare
 bad0=$(klog_bad)
-base=$(fw_total_objects)
+base=$(fw_total_objects "$MLX5X_DEV")
 log=$(mktemp)
 "$BIN/mlx5x_fuzz" "$@" | tee "$log"
 result "fuzzer ran, no worker died" "${PIPESTATUS[0]}"
@@ -29,8 +29,8 @@ if [[ -n $pcs ]] && ((sites > 0)); then
 	awk -v p="$pcs" -v s="$sites" \
 		'BEGIN { printf "# KCOV coverage: %d of %d call sites in mlx5x.ko (%.1f%%)\n", p, s, 100 * p / s }'
 fi
-left=$(fw_user_objects)
-now=$(fw_total_objects)
+left=$(fw_user_objects "$MLX5X_DEV")
+now=$(fw_total_objects "$MLX5X_DEV")
 ((left == 0 && now == base))
 result "the model holds no user object ($left left, $now objects, $base before)" $?
 awk 'NR > 1 && $3 != 0' "$DBG/mlx5x/$MLX5X_DEV/fw/objects" | head -n 20 | sed 's/^/#   /'

@@ -14,7 +14,11 @@
  * that reached new code joins the worker's corpus, which later calls
  * mutate.  Coverage counts distinct call sites in mlx5x's .text.
  *
- * Usage: mlx5x_fuzz [-p PROCS] [-t SECONDS] [-n CALLS] [-s SEED]
+ * Usage: mlx5x_fuzz [-p PROCS] [-T THREADS] [-t SECONDS] [-n CALLS]
+ *		    [-s SEED] [-r]
+ * -T: threads per process, each with its own context; -r: the device may
+ * go away and come back (the stress test): a context that fails to open
+ * or sees EIO is reopened until the time is up.
  * Stops by itself at the first bound reached; prints
  * "fuzz: N calls in T s, P processes, coverage C PCs" and exits 0 unless
  * a worker died by a signal or could not run.
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -36,6 +41,7 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
+#include "mlx5x_test.h"
 
 #define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
 #define KCOV_ENABLE		_IO('c', 100)
@@ -59,7 +65,7 @@ struct input {
 	uint8_t buf[MAX_MBOX];
 };
 
-static struct {
+static __thread struct {
 	struct ibv_context *ctx;
 	int fd;
 	uint32_t objs[MAX_HANDLES], umems[MAX_HANDLES], uars[MAX_HANDLES];
@@ -74,7 +80,12 @@ static struct {
 	struct input corpus[CORPUS];
 	unsigned int ncorpus;
 	uint64_t rng;
-} w = { .async_fd = -1, .event_fd = -1, .kcov_fd = -1 };
+	bool ok;	/* the last call succeeded */
+} w;
+
+static const char *dev_name;
+static bool resilient;
+static unsigned int nthreads = 1;
 
 /* shared between workers: coverage bitmap and call counter */
 static uint8_t *cover;
@@ -103,7 +114,7 @@ static unsigned int edge_len(unsigned int unit)
 
 	switch (below(4)) {
 	case 0:
-		return edges[below(sizeof(edges) / sizeof(edges[0]))];
+		return edges[below(MT_ARRAY_SIZE(edges))];
 	case 1:
 		return unit + below(9) - 4 > MAX_MBOX ? unit : unit + below(9) - 4;
 	default:
@@ -166,7 +177,12 @@ static bool run(struct call *c)
 	c->hdr.length = sizeof(c->hdr) + c->hdr.num_attrs * sizeof(c->attrs[0]);
 	if (w.kcov)
 		__atomic_store_n(&w.kcov[0], 0, __ATOMIC_RELAXED);
-	if (!ioctl(w.fd, RDMA_VERBS_IOCTL, c))
+	w.ok = false;
+	if (!w.ctx)
+		return false;
+	/* uverbs writes a new handle or FD back even if the call then fails */
+	w.ok = !ioctl(w.fd, RDMA_VERBS_IOCTL, c);
+	if (w.ok)
 		__atomic_fetch_add(&shared_calls[1], 1, __ATOMIC_RELAXED);
 	else if (errno < 256)
 		__atomic_fetch_add(&shared_calls[2 + errno], 1,
@@ -276,8 +292,8 @@ static void drop(uint32_t *h, unsigned int *n, uint32_t id)
 
 static void op_obj_create(void)
 {
-	static uint8_t in[MAX_MBOX], out[MAX_MBOX];
-	unsigned int len = make_mbox(in, create_ops, sizeof(create_ops) / 2);
+	static __thread uint8_t in[MAX_MBOX], out[MAX_MBOX];
+	unsigned int len = make_mbox(in, create_ops, MT_ARRAY_SIZE(create_ops));
 	struct call c;
 	bool fresh;
 
@@ -288,7 +304,7 @@ static void op_obj_create(void)
 	fresh = run(&c);
 	if (fresh)
 		keep(in, len);
-	if (c.attrs[0].data && w.nobjs < MAX_HANDLES)
+	if (w.ok && w.nobjs < MAX_HANDLES)
 		w.objs[w.nobjs++] = c.attrs[0].data;
 }
 
@@ -305,8 +321,8 @@ static void op_obj_destroy(void)
 
 static void op_obj_cmd(void)
 {
-	static uint8_t in[MAX_MBOX], out[MAX_MBOX];
-	unsigned int len = make_mbox(in, other_ops, sizeof(other_ops) / 2);
+	static __thread uint8_t in[MAX_MBOX], out[MAX_MBOX];
+	unsigned int len = make_mbox(in, other_ops, MT_ARRAY_SIZE(other_ops));
 	unsigned int m = below(3);
 	struct call c;
 
@@ -331,7 +347,7 @@ static void op_obj_cmd(void)
 
 static void op_async(void)
 {
-	static uint8_t in[MAX_MBOX], out[8192];
+	static __thread uint8_t in[MAX_MBOX], out[8192];
 	struct call c;
 	uint64_t wr_id = rnd();
 	unsigned int len;
@@ -344,12 +360,12 @@ static void op_async(void)
 		attr_val(&c, MLX5_IB_ATTR_DEVX_ASYNC_CMD_FD_ALLOC_HANDLE, 0);
 		c.attrs[0].data = -1;
 		run(&c);
-		w.async_fd = (int)c.attrs[0].data;
+		w.async_fd = w.ok ? (int)c.attrs[0].data : -1;
 		if (w.async_fd >= 0)
 			fcntl(w.async_fd, F_SETFL, O_NONBLOCK);
 	}
 	if (below(2)) {
-		len = make_mbox(in, other_ops, sizeof(other_ops) / 2);
+		len = make_mbox(in, other_ops, MT_ARRAY_SIZE(other_ops));
 		call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ,
 			  MLX5_IB_METHOD_DEVX_OBJ_ASYNC_QUERY);
 		attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_HANDLE,
@@ -387,7 +403,7 @@ static void op_events(void)
 		attr_num(&c, MLX5_IB_ATTR_DEVX_ASYNC_EVENT_FD_ALLOC_FLAGS,
 			 below(4) ? below(2) : rnd(), 8);
 		run(&c);
-		w.event_fd = (int)c.attrs[0].data;
+		w.event_fd = w.ok ? (int)c.attrs[0].data : -1;
 		if (w.event_fd >= 0)
 			fcntl(w.event_fd, F_SETFL, O_NONBLOCK);
 	}
@@ -444,7 +460,7 @@ static void op_umem(void)
 			 below(2) ? 0x1000 : rnd(), 8);
 	attr_out(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_OUT_ID, &id, sizeof(id));
 	run(&c);
-	if (c.attrs[0].data && w.numems < MAX_HANDLES)
+	if (w.ok && w.numems < MAX_HANDLES)
 		w.umems[w.numems++] = c.attrs[0].data;
 }
 
@@ -471,7 +487,7 @@ static void op_uar(void)
 	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len, sizeof(len));
 	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off, sizeof(off));
 	run(&c);
-	if (c.attrs[0].data && w.nuars < MAX_HANDLES)
+	if (w.ok && w.nuars < MAX_HANDLES)
 		w.uars[w.nuars++] = c.attrs[0].data;
 }
 
@@ -524,6 +540,8 @@ static void op_queries(void)
 
 static void op_pd(void)
 {
+	if (!w.ctx)
+		return;
 	if (w.npds && below(2)) {
 		unsigned int i = below(w.npds);
 
@@ -538,13 +556,21 @@ static void op_pd(void)
 	__atomic_fetch_add(shared_calls, 1, __ATOMIC_RELAXED);
 }
 
-static int ctx_open(struct ibv_device *dev)
+static int ctx_open(void)
 {
 	struct mlx5dv_context_attr attr = {
 		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
 	};
+	struct ibv_device **list;
+	int i, n;
 
-	w.ctx = mlx5dv_open_device(dev, &attr);
+	w.ctx = NULL;
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
+			w.ctx = mlx5dv_open_device(list[i], &attr);
+	if (list)
+		ibv_free_device_list(list);
 	if (!w.ctx)
 		return -1;
 	w.fd = w.ctx->cmd_fd;
@@ -561,25 +587,37 @@ static void ctx_close(void)
 	w.async_fd = w.event_fd = -1;
 	while (w.npds)
 		ibv_dealloc_pd(w.pds[--w.npds]);
-	ibv_close_device(w.ctx);
+	if (w.ctx)
+		ibv_close_device(w.ctx);
+	w.ctx = NULL;
 	w.nobjs = w.numems = w.nuars = 0;
 }
 
-static int worker(struct ibv_device *dev, uint64_t seed, time_t end,
-		  unsigned long long max)
+struct job {
+	uint64_t seed;
+	time_t end;
+	unsigned long long max;
+	int rc;
+};
+
+static void *fuzz_thread(void *arg)
 {
 	static void (*const ops[])(void) = {
 		op_obj_create, op_obj_create, op_obj_create, op_obj_destroy,
 		op_obj_cmd, op_obj_cmd, op_async, op_events, op_umem, op_uar,
 		op_queries, op_pd,
 	};
+	struct job *j = arg;
 
-	w.rng = seed | 1;
+	w.async_fd = w.event_fd = w.kcov_fd = -1;
+	w.rng = j->seed | 1;
 	w.buf_len = 1 << 20;
 	w.buf = mmap(NULL, w.buf_len, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (w.buf == MAP_FAILED)
-		return 2;
+	if (w.buf == MAP_FAILED) {
+		j->rc = 2;
+		return NULL;
+	}
 	w.kcov_fd = text_len ? open("/sys/kernel/debug/kcov", O_RDWR) : -1;
 	if (w.kcov_fd >= 0 &&
 	    !ioctl(w.kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
@@ -589,19 +627,49 @@ static int worker(struct ibv_device *dev, uint64_t seed, time_t end,
 		    ioctl(w.kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC))
 			w.kcov = NULL;
 	}
-	if (ctx_open(dev))
-		return 2;
-	while (time(NULL) < end &&
-	       __atomic_load_n(shared_calls, __ATOMIC_RELAXED) < max) {
-		ops[below(sizeof(ops) / sizeof(ops[0]))]();
-		if (!below(500)) {
+	if (ctx_open() && !resilient) {
+		j->rc = 2;
+		return NULL;
+	}
+	while (time(NULL) < j->end &&
+	       __atomic_load_n(shared_calls, __ATOMIC_RELAXED) < j->max) {
+		if (!w.ctx) {	/* resilient: the device is away */
+			usleep(20000);
+			ctx_open();
+			continue;
+		}
+		errno = 0;
+		ops[below(MT_ARRAY_SIZE(ops))]();
+		if (!below(500) || (resilient && errno == EIO)) {
 			ctx_close();
-			if (ctx_open(dev))
-				return 2;
+			if (ctx_open() && !resilient) {
+				j->rc = 2;
+				return NULL;
+			}
 		}
 	}
 	ctx_close();
-	return 0;
+	j->rc = 0;
+	return NULL;
+}
+
+static int worker(uint64_t seed, time_t end, unsigned long long max)
+{
+	struct job jobs[64];
+	pthread_t th[64];
+	unsigned int i, n = nthreads > 64 ? 64 : nthreads;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		jobs[i] = (struct job){ seed * 31 + i, end, max, 2 };
+		if (pthread_create(&th[i], NULL, fuzz_thread, &jobs[i]))
+			return 2;
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		rc |= jobs[i].rc;
+	}
+	return rc;
 }
 
 /* mlx5x's .text: where KCOV's PCs are counted (root only). */
@@ -630,12 +698,26 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	int secs = 30, opt, n;
 
-	while ((opt = getopt(argc, argv, "p:t:n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:T:t:n:s:r")) != -1) {
 		switch (opt) {
-		case 'p': procs = atoi(optarg); break;
-		case 't': secs = atoi(optarg); break;
-		case 'n': max = strtoull(optarg, NULL, 0); break;
-		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'T':
+			nthreads = atoi(optarg);
+			break;
+		case 'r':
+			resilient = true;
+			break;
+		case 'p':
+			procs = atoi(optarg);
+			break;
+		case 't':
+			secs = atoi(optarg);
+			break;
+		case 'n':
+			max = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-p PROCS] [-t SECONDS] [-n CALLS] [-s SEED]\n",
 				argv[0]);
@@ -653,20 +735,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fuzz: no mlx5x device\n");
 		return 2;
 	}
+	dev_name = strdup(ibv_get_device_name(dev));
 	text_range();
 	cover = mmap(NULL, TEXT_MAX / 8 + 4096 /* counters */, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	shared_calls = (void *)(cover + TEXT_MAX / 8);
 	if (cover == MAP_FAILED)
 		return 2;
-	printf("fuzz: seed %llu, %u processes, %d s, %llu calls, KCOV %s\n",
-	       (unsigned long long)seed, procs, secs, max,
+	printf("fuzz: seed %llu, %u processes x %u threads, %d s, %llu calls, KCOV %s\n",
+	       (unsigned long long)seed, procs, nthreads, secs, max,
 	       text_len ? "on" : "off");
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < procs; i++) {
 		if (fork() == 0)
-			_exit(worker(dev, seed * 1000003 + i, time(NULL) + secs,
+			_exit(worker(seed * 1000003 + i, time(NULL) + secs,
 				     max));
 	}
 	for (i = 0; i < procs; i++) {
