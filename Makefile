@@ -8,6 +8,9 @@
 #   make test       set up, build, run every test (what CI runs)
 #   make docs       Documentation/ as HTML in build/docs (Sphinx, -W)
 #   make bench      the benchmarks, in the VM (figures, not pass/fail)
+#   make debug-kernel  build (or find cached) the KASAN/lockdep/KCOV kernel
+#   make debug-test    suite, fault sweep, fuzzer, stress on it (CI budget)
+#   make reliability-long  the same with every fault point, 30 min fuzzing
 #   make install    install mlx5x.ko into /lib/modules/$(KVER)/updates
 
 KVER ?= $(shell ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
@@ -45,6 +48,15 @@ test:
 bench:
 	scripts/bench.sh
 
+debug-kernel:
+	scripts/debug-kernel.sh
+
+debug-test:
+	scripts/debug-test.sh
+
+reliability-long:
+	scripts/debug-test.sh --long
+
 docs:
 	scripts/docs.sh
 
@@ -52,4 +64,5 @@ install: module
 	$(MAKE) -C $(KDIR) M=$(SRC) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
-.PHONY: all module clean check prm-fields setup run test bench docs install
+.PHONY: all module clean check prm-fields setup run test bench docs install \
+	debug-kernel debug-test reliability-long

@@ -3,11 +3,13 @@
 # Usage: build.sh [KVER].  The module is built in build/obj/KVER (a copy of
 # the sources, so kernels do not share objects) and lands there as
 # mlx5x.ko.  Any compiler warning fails; make rebuilds only what changed.
+# Env: KDIR, the kernel build tree (default Debian's headers of KVER);
+# KMAKE_ARGS, more make arguments for the module (KCOV_INSTRUMENT=y).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KVER=${1:-${KVER:-6.1.0-56-amd64}}
-KDIR=/usr/src/linux-headers-$KVER
+KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
 OBJ=$ROOT/build/obj/$KVER
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -18,7 +20,7 @@ rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' \
 	--include 'Kbuild' --include 'drivers/***' --include 'include/***' \
 	--exclude '*' "$ROOT/" "$OBJ/"
 # rsync copies mtimes, so make sees only real changes
-make -C "$KDIR" M="$OBJ" W=1 modules >"$log" 2>&1 || { cat "$log"; exit 1; }
+make -C "$KDIR" M="$OBJ" W=1 ${KMAKE_ARGS:-} modules >"$log" 2>&1 || { cat "$log"; exit 1; }
 make -C "$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x" \
 	OUTPUT="$ROOT/build/selftests" \
 	INSTALL_PATH="$ROOT/build/kselftest_install" install \

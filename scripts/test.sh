@@ -38,10 +38,12 @@ for k in $KVERS; do
 		--ko "build/obj/$k/mlx5x.ko" scripts/vm/guest-hw.sh |
 		tee -a "$summary"
 done
+# the debug kernel when cached, else the stock one (it says so)
+stage reliability scripts/debug-test.sh --cached-only | tee -a "$summary"
 awk -v a="$t0" -v b="$EPOCHREALTIME" \
 	'BEGIN { printf "=== all stages ok in %.1fs\n", b - a }'
 grep -E '^kunit: [0-9]+ passed' build/logs/kunit-summary.log >>"$summary" || true
-awk '/^(total|kunit|cli|hw): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+awk '/^(total|kunit|cli|hw|reliability): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $2; f += $4; s += $6 }
      END { printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$summary"

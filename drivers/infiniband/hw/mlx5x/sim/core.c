@@ -49,8 +49,8 @@ static const struct sim_cmd *sim_find_cmd(u16 opcode)
 }
 
 /*
- * Fault injection: the next N commands, or every command of one opcode;
- * never a destroy command.
+ * Fault injection: the next N commands, the N-th command from now only, or
+ * every command of one opcode; never a destroy command.
  */
 static bool sim_inject_fault(struct mlx5x_sim *sim, const struct sim_cmd *cmd,
 			     u16 opcode)
@@ -63,6 +63,8 @@ static bool sim_inject_fault(struct mlx5x_sim *sim, const struct sim_cmd *cmd,
 		sim->fail_next--;
 		return true;
 	}
+	if (sim->fail_nth)
+		return --sim->fail_nth == 0;
 	return false;
 }
 

@@ -4,6 +4,8 @@
  *   objects      every firmware object: type, id, owner uid, users
  *   stats        commands executed, commands failed, live objects
  *   fail_next    write N: the next N commands fail with INTERNAL_ERR
+ *   fail_nth     write N: the N-th command from now fails, only it; reads
+ *                what is left to count (0: spent or disarmed)
  *   fail_opcode  write an opcode: every command with it fails; -1 clears
  *   raise_event  write "EVENT_TYPE [SUB_TYPE] [KIND ID]": see events.c
  *   classify     write "rx|tx PORT HEX", read the trace: see classify.c
@@ -66,6 +68,30 @@ static int sim_fail_next_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(sim_fail_next_fops, sim_fail_next_get,
 			 sim_fail_next_set, "%llu\n");
 
+static int sim_fail_nth_get(void *data, u64 *val)
+{
+	struct mlx5x_sim *sim = data;
+
+	mutex_lock(&sim->lock);
+	*val = sim->fail_nth;
+	mutex_unlock(&sim->lock);
+	return 0;
+}
+
+static int sim_fail_nth_set(void *data, u64 val)
+{
+	struct mlx5x_sim *sim = data;
+
+	if (val > UINT_MAX)
+		return -EINVAL;
+	mutex_lock(&sim->lock);
+	sim->fail_nth = val;
+	mutex_unlock(&sim->lock);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sim_fail_nth_fops, sim_fail_nth_get,
+			 sim_fail_nth_set, "%llu\n");
+
 static int sim_fail_opcode_get(void *data, u64 *val)
 {
 	struct mlx5x_sim *sim = data;
@@ -103,6 +129,8 @@ void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent)
 	debugfs_create_file("stats", 0400, sim->dbg, sim, &sim_stats_fops);
 	debugfs_create_file_unsafe("fail_next", 0600, sim->dbg, sim,
 				   &sim_fail_next_fops);
+	debugfs_create_file_unsafe("fail_nth", 0600, sim->dbg, sim,
+				   &sim_fail_nth_fops);
 	debugfs_create_file_unsafe("fail_opcode", 0600, sim->dbg, sim,
 				   &sim_fail_opcode_fops);
 	sim_events_debugfs_init(sim);

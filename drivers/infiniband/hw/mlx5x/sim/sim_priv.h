@@ -151,6 +151,7 @@ struct mlx5x_sim {
 	u32 comp_eqn[SIM_COMP_VECTORS];
 	/* fault injection */
 	unsigned int fail_next;
+	unsigned int fail_nth;	/* the fail_nth-th command from now fails */
 	int fail_opcode;	/* -1: none */
 	u64 cmds, cmd_errors;
 	/* events (events.c) */

@@ -36,7 +36,7 @@ static void sk_dbg_exit(struct kunit *test)
 static void sk_dbg_files(struct kunit *test)
 {
 	static const char * const files[] = {
-		"objects", "stats", "fail_next", "fail_opcode",
+		"objects", "stats", "fail_next", "fail_nth", "fail_opcode",
 	};
 	struct mlx5x_sim *sim = sk_sim(test);
 	struct dentry *d;

@@ -187,6 +187,43 @@ static void sk_fail_next(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 3);
 }
 
+/*
+ * fail_nth fails the N-th command from now and only it; destroys neither
+ * fail nor count, and it reads 0 once spent.
+ */
+static void sk_fail_nth(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 pd1, pd2, pd3;
+
+	sim->fail_nth = 3;
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pd1), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sim->fail_nth, 2);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pd1), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sim->fail_nth, 2);
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pd2), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pd3),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	KUNIT_EXPECT_EQ(test, sim->fail_nth, 0);
+	/* spent: the next one works */
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, &pd3), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pd2), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, 0, pd3), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sim->cmd_errors, 1);
+
+	/* fail_next goes first and does not count towards fail_nth */
+	sim->fail_nth = 1;
+	sim->fail_next = 1;
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, NULL),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sim->fail_nth, 1);
+	KUNIT_EXPECT_EQ(test, sk_alloc_pd(test, 0, NULL),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sim->fail_nth, 0);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 static void sk_fail_opcode(struct kunit *test)
 {
 	struct mlx5x_sim *sim = sk_sim(test);
@@ -350,6 +387,7 @@ static struct kunit_case sk_dispatch_cases[] = {
 	KUNIT_CASE(sk_output_too_short),
 	KUNIT_CASE(sk_invalid_uid),
 	KUNIT_CASE(sk_fail_next),
+	KUNIT_CASE(sk_fail_nth),
 	KUNIT_CASE(sk_fail_opcode),
 	KUNIT_CASE(sk_fault_spares_destroy),
 	KUNIT_CASE(sk_failure_clears_output),

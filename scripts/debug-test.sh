@@ -1,0 +1,86 @@
+#!/bin/bash
+# The reliability tests, each in its own VM: the whole kselftest suite and
+# rdma-core's on the debug kernel (guest-debug.sh), the fault sweep
+# (guest-faults.sh), the fuzzer (guest-fuzz.sh) and the concurrency test
+# (guest-stress.sh).  The debug kernel (scripts/debug-kernel.sh: KASAN,
+# kmemleak, lockdep, failslab, KCOV) is used when it is built; mlx5x is
+# built against it with KCOV_INSTRUMENT=y.
+#
+# Usage: debug-test.sh [--long] [--cached-only] [--stock]
+#   (default)      CI budget: sparse fault sweep within 300 s, 60 s of
+#                  fuzzing, 20 s per stress phase
+#   --long         every fault point, 1800 s of fuzzing, 120 s per phase
+#   --cached-only  never build the debug kernel: when it is not in the
+#                  cache, say so and run the sweep, fuzzer and stress test
+#                  on Debian's stock kernel (no sanitizers, no failslab:
+#                  firmware faults only, no KCOV)
+#   --stock        Debian's stock kernel regardless
+# Output: build/logs/reliability.log (and each VM's logs, rel-*); on
+# stdout the figures and the last line "reliability: N passed, N failed,
+# N skipped".
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+STOCK=6.1.0-56-amd64
+long=0 cached=() stock=0
+for a in "$@"; do
+	case $a in
+	--long) long=1 ;;
+	--cached-only) cached=(--cached-only) ;;
+	--stock) stock=1 ;;
+	*) sed -n '2,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+mkdir -p build/logs
+out=build/logs/reliability.log
+: >"$out"
+
+kver=$STOCK debug=0
+if ((!stock)); then
+	rc=0
+	kver=$(scripts/debug-kernel.sh --kver "${cached[@]}") || rc=$?
+	if ((rc == 3)); then
+		echo "debug-test: NOTE: the debug kernel is not in the cache;" \
+			"'make debug-kernel' builds it. Running on the stock kernel $STOCK:" \
+			"no KASAN/kmemleak/lockdep, firmware faults only, no KCOV."
+		kver=$STOCK
+	elif ((rc)); then
+		exit "$rc"
+	else
+		debug=1
+	fi
+fi
+if ((debug)); then
+	kdir=$(readlink -f "build/kernels/$kver")/../obj
+	KDIR=$(realpath "$kdir") KMAKE_ARGS=KCOV_INSTRUMENT=y scripts/build.sh "$kver"
+else
+	scripts/get-kernel.sh "$kver"
+	scripts/build.sh "$kver"
+fi
+
+if ((long)); then
+	faults=() fuzz=(-p 4 -T 2 -t 1800 -n 1000000000) stress=120
+else
+	faults=(--sparse --budget 300) fuzz=(-p 3 -t 60 -n 2000000) stress=20
+fi
+fail=0
+vm() {	# NAME TIMEOUT SCRIPT ARGS...
+	local name=$1 timeout=$2
+	shift 2
+	VM_NAME="rel-$name" scripts/vm/run.sh --kver "$kver" \
+		--ko "build/obj/$kver/mlx5x.ko" --mem 3072 --timeout "$timeout" \
+		"$@" >>"$out" 2>&1 || { echo "debug-test: $name FAILED (build/logs/rel-$name-*.log)"; fail=1; }
+	grep -aE '^run.sh: ' "$out" | tail -n 1 | sed 's/^/debug-test: /'
+}
+((debug)) && vm suite 5400 scripts/vm/guest-debug.sh
+vm faults $((long ? 86400 : 1500)) scripts/vm/guest-faults.sh "${faults[@]}"
+vm fuzz $((long ? 2400 : 600)) scripts/vm/guest-fuzz.sh "${fuzz[@]}"
+vm stress $((long ? 900 : 600)) scripts/vm/guest-stress.sh "$stress"
+
+grep -aE '^# (fault points|KCOV coverage|kmemleak)|^fuzz: [0-9]+ calls' "$out" |
+	sed 's/^/debug-test: /'
+awk '/^(total|faults|fuzz|stress): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+	p += $2; f += $4; s += $6 }
+     END { printf "reliability: %d passed, %d failed, %d skipped\n", p, f, s }' "$out"
+exit "$fail"

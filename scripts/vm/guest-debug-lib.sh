@@ -1,0 +1,59 @@
+#!/bin/bash
+# Sourced by the guest scripts of the reliability tests (guest-faults.sh,
+# guest-fuzz.sh, guest-stress.sh, guest-debug.sh): bring up a device,
+# ready the debug kernel's tools, and check it afterwards.
+# shellcheck shell=bash
+
+DBG=/sys/kernel/debug
+KMEMLEAK=$DBG/kmemleak
+BAD_KLOG='Oops|WARNING:|BUG:|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|suspected memory leak|general protection fault|Call Trace|mlx5x_sim: LEAK|hung_task|soft lockup'
+
+# dev_up [DEV NETDEV]: dummy netdev, module, device
+dev_up() {
+	local dev=${1:-mlx5x_0} nd=${2:-d0}
+	modprobe dummy || return 1
+	ip link show "$nd" >/dev/null 2>&1 ||
+		{ ip link add "$nd" type dummy && ip link set "$nd" up; } || return 1
+	modprobe mlx5x || return 1
+	rdma link show | grep -q "$dev" ||
+		rdma link add "$dev" type mlx5x netdev "$nd" || return 1
+	export MLX5X_DEV=$dev MLX5X_NETDEV=$nd
+}
+
+# debug_prepare: forget what boot left in kmemleak; let failslab fail
+# sleeping allocations (fail-nth drives it), quietly.
+debug_prepare() {
+	[[ -w $KMEMLEAK ]] && echo clear >"$KMEMLEAK"
+	if [[ -d $DBG/failslab ]]; then
+		echo N >"$DBG/failslab/ignore-gfp-wait"
+		echo 0 >"$DBG/failslab/verbose"
+		echo 0 >"$DBG/failslab/probability"
+	fi
+	return 0
+}
+
+have_failslab() { [[ -w /proc/self/fail-nth && -d $DBG/failslab ]]; }
+
+# kmemleak_check: scan (objects must be 5 s old) and print what it found;
+# false if it found anything.  True when there is no kmemleak.
+kmemleak_check() {
+	[[ -w $KMEMLEAK ]] || { echo "# kmemleak: not in this kernel"; return 0; }
+	sleep 6
+	echo scan >"$KMEMLEAK"
+	echo scan >"$KMEMLEAK"
+	local n
+	n=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	echo "# kmemleak: $n suspected leaks"
+	((n == 0)) || { head -n 60 "$KMEMLEAK" | sed 's/^/# /'; return 1; }
+}
+
+# klog_bad: how many lines of the kernel log are reports
+klog_bad() { dmesg | grep -cE "$BAD_KLOG"; }
+
+# fw_user_objects [DEV]: the model's objects owned by a user context
+fw_user_objects() {
+	awk 'NR > 1 && $3 != 0' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l
+}
+fw_total_objects() {
+	awk 'NR > 1' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l
+}

@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mlx5x_fuzz: drive every uverbs method mlx5x serves with random and
+ * mutated attributes from several processes, bounded in time and count.
+ *
+ * Each worker opens a DEVX context and, call after call, picks a method:
+ * DEVX object create/modify/query/destroy and the general command (valid
+ * PRM headers, random or mutated bodies, random opcodes, lengths at and
+ * around the edges), the async query and its FD, event FDs and
+ * subscriptions, UMEM registration (odd addresses and lengths), UARs,
+ * PDs, port and EQN/UAR queries, random method and attribute ids, and
+ * closing the whole context with whatever it holds.  With KCOV
+ * (/sys/kernel/debug/kcov) each call's coverage is collected; a mailbox
+ * that reached new code joins the worker's corpus, which later calls
+ * mutate.  Coverage counts distinct call sites in mlx5x's .text.
+ *
+ * Usage: mlx5x_fuzz [-p PROCS] [-T THREADS] [-t SECONDS] [-n CALLS]
+ *		    [-s SEED] [-r]
+ * -T: threads per process, each with its own context; -r: the device may
+ * go away and come back (the stress test): a context that fails to open
+ * or sees EIO is reopened until the time is up.
+ * Stops by itself at the first bound reached; prints
+ * "fuzz: N calls in T s, P processes, coverage C PCs" and exits 0 unless
+ * a worker died by a signal or could not run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <infiniband/mlx5dv.h>
+#include <rdma/rdma_user_ioctl.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+#include "mlx5x_test.h"
+
+#define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
+#define KCOV_ENABLE		_IO('c', 100)
+#define KCOV_DISABLE		_IO('c', 101)
+#define KCOV_TRACE_PC		0
+#define KCOV_WORDS		(64 << 10)
+
+#define MAX_ATTRS	8
+#define MAX_HANDLES	64
+#define MAX_MBOX	4200
+#define CORPUS		128
+#define TEXT_MAX	(4 << 20)	/* bytes of .text the bitmap covers */
+
+struct call {
+	struct ib_uverbs_ioctl_hdr hdr;
+	struct ib_uverbs_attr attrs[MAX_ATTRS];
+};
+
+struct input {
+	uint16_t len;
+	uint8_t buf[MAX_MBOX];
+};
+
+static __thread struct {
+	struct ibv_context *ctx;
+	int fd;
+	uint32_t objs[MAX_HANDLES], umems[MAX_HANDLES], uars[MAX_HANDLES];
+	unsigned int nobjs, numems, nuars;
+	int async_fd, event_fd;
+	struct ibv_pd *pds[16];
+	unsigned int npds;
+	void *buf;
+	size_t buf_len;
+	uint64_t *kcov;
+	int kcov_fd;
+	struct input corpus[CORPUS];
+	unsigned int ncorpus;
+	uint64_t rng;
+	bool ok;	/* the last call succeeded */
+} w;
+
+static const char *dev_name;
+static bool resilient;
+static unsigned int nthreads = 1;
+
+/* shared between workers: coverage bitmap and call counter */
+static uint8_t *cover;
+static unsigned long long *shared_calls;
+static uint64_t text_base, text_len;
+
+static uint64_t rnd(void)
+{
+	w.rng ^= w.rng << 13;
+	w.rng ^= w.rng >> 7;
+	w.rng ^= w.rng << 17;
+	return w.rng;
+}
+
+static unsigned int below(unsigned int n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/* Lengths at and around the edges of a mailbox of @unit bytes. */
+static unsigned int edge_len(unsigned int unit)
+{
+	static const unsigned int edges[] = {
+		0, 1, 7, 8, 15, 16, 17, 64, 256, 512, 1024, 4095, 4096, 4097,
+	};
+
+	switch (below(4)) {
+	case 0:
+		return edges[below(MT_ARRAY_SIZE(edges))];
+	case 1:
+		return unit + below(9) - 4 > MAX_MBOX ? unit : unit + below(9) - 4;
+	default:
+		return 16 + below(MAX_MBOX - 16) / 4 * 4;
+	}
+}
+
+static void attr_in(struct call *c, uint16_t id, const void *p, size_t len)
+{
+	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
+
+	memset(a, 0, sizeof(*a));
+	a->attr_id = id;
+	a->len = len;
+	if (len <= sizeof(a->data))
+		memcpy(&a->data, p, len);
+	else
+		a->data = (uintptr_t)p;
+}
+
+static void attr_out(struct call *c, uint16_t id, void *p, size_t len)
+{
+	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
+
+	memset(a, 0, sizeof(*a));
+	a->attr_id = id;
+	a->len = len;
+	a->data = (uintptr_t)p;
+}
+
+static void attr_val(struct call *c, uint16_t id, uint64_t val)
+{
+	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
+
+	memset(a, 0, sizeof(*a));
+	a->attr_id = id;
+	a->data = val;
+}
+
+/* A number of @len bytes, inline (CONST_IN, FLAGS_IN). */
+static void attr_num(struct call *c, uint16_t id, uint64_t val, size_t len)
+{
+	attr_in(c, id, &val, len);
+}
+
+static void call_init(struct call *c, uint16_t obj, uint16_t method)
+{
+	memset(&c->hdr, 0, sizeof(c->hdr));
+	c->hdr.object_id = obj;
+	c->hdr.method_id = method;
+	c->hdr.driver_id = RDMA_DRIVER_MLX5;
+}
+
+/* Run one ioctl under KCOV; true if it reached code no call had reached. */
+static bool run(struct call *c)
+{
+	unsigned long n, i;
+	bool fresh = false;
+
+	c->hdr.length = sizeof(c->hdr) + c->hdr.num_attrs * sizeof(c->attrs[0]);
+	if (w.kcov)
+		__atomic_store_n(&w.kcov[0], 0, __ATOMIC_RELAXED);
+	w.ok = false;
+	if (!w.ctx)
+		return false;
+	/* uverbs writes a new handle or FD back even if the call then fails */
+	w.ok = !ioctl(w.fd, RDMA_VERBS_IOCTL, c);
+	if (w.ok)
+		__atomic_fetch_add(&shared_calls[1], 1, __ATOMIC_RELAXED);
+	else if (errno < 256)
+		__atomic_fetch_add(&shared_calls[2 + errno], 1,
+				   __ATOMIC_RELAXED);
+	__atomic_fetch_add(shared_calls, 1, __ATOMIC_RELAXED);
+	if (!w.kcov)
+		return false;
+	n = __atomic_load_n(&w.kcov[0], __ATOMIC_RELAXED);
+	for (i = 0; i < n && i < KCOV_WORDS - 1; i++) {
+		uint64_t off = w.kcov[i + 1] - text_base;
+		uint8_t bit;
+
+		if (off >= text_len)
+			continue;
+		bit = 1 << (off % 8);
+		if (!(__atomic_fetch_or(&cover[off / 8], bit,
+					__ATOMIC_RELAXED) & bit))
+			fresh = true;
+	}
+	return fresh;
+}
+
+static const uint16_t create_ops[] = {
+	0x800, 0x816, 0x771, 0x939, 0x930, 0x933, 0x936, 0x940, 0x93d,
+	0x200, 0xa00, 0x400, 0x900, 0x904, 0x908, 0x912, 0x916, 0x500,
+	0x806, 0xa01, 0x502,
+};
+static const uint16_t other_ops[] = {
+	0x100, 0x101, 0x750, 0x752, 0x754, 0x762, 0x773, 0x93b, 0x402,
+	0x907, 0x90b, 0x913, 0x917, 0x932, 0x934, 0x937, 0x942,
+};
+
+/* A mailbox: from the corpus, mutated, or fresh with a valid header. */
+static unsigned int make_mbox(uint8_t *in, const uint16_t *ops,
+			      unsigned int nops)
+{
+	unsigned int len, i, n;
+
+	if (w.ncorpus && below(2)) {
+		struct input *s = &w.corpus[below(w.ncorpus)];
+
+		len = s->len;
+		memcpy(in, s->buf, len);
+		n = 1 + below(8);
+		for (i = 0; i < n && len; i++) {
+			switch (below(4)) {
+			case 0:
+				in[below(len)] ^= 1 << below(8);
+				break;
+			case 1:
+				in[below(len)] = rnd();
+				break;
+			case 2:
+				if (len > 16)
+					*(uint32_t *)&in[16 + below(len - 16) / 4 * 4] =
+						below(2) ? rnd() : below(64);
+				break;
+			default:
+				len = edge_len(len);
+				break;
+			}
+		}
+		return len;
+	}
+	len = edge_len(below(2) ? 64 : 256);
+	for (i = 0; i < len; i++)
+		in[i] = below(4) ? 0 : rnd();
+	if (len >= 2) {
+		uint16_t op = below(8) ? ops[below(nops)] : rnd();
+
+		in[0] = op >> 8;
+		in[1] = op;
+	}
+	if (len >= 8 && below(2)) {
+		in[4] = 0;
+		in[5] = 0;	/* op_mod 0 */
+	}
+	return len;
+}
+
+static void keep(const uint8_t *in, unsigned int len)
+{
+	struct input *s;
+
+	if (len > MAX_MBOX)
+		return;
+	s = &w.corpus[w.ncorpus < CORPUS ? w.ncorpus++ : below(CORPUS)];
+	s->len = len;
+	memcpy(s->buf, in, len);
+}
+
+static uint32_t pick(uint32_t *h, unsigned int n)
+{
+	return n && below(8) ? h[below(n)] : rnd() % 200;
+}
+
+static void drop(uint32_t *h, unsigned int *n, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (h[i] == id) {
+			h[i] = h[--*n];
+			return;
+		}
+}
+
+static void op_obj_create(void)
+{
+	static __thread uint8_t in[MAX_MBOX], out[MAX_MBOX];
+	unsigned int len = make_mbox(in, create_ops, MT_ARRAY_SIZE(create_ops));
+	struct call c;
+	bool fresh;
+
+	call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ, MLX5_IB_METHOD_DEVX_OBJ_CREATE);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE, 0);
+	attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN, in, len);
+	attr_out(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out, edge_len(16));
+	fresh = run(&c);
+	if (fresh)
+		keep(in, len);
+	if (w.ok && w.nobjs < MAX_HANDLES)
+		w.objs[w.nobjs++] = c.attrs[0].data;
+}
+
+static void op_obj_destroy(void)
+{
+	uint32_t h = pick(w.objs, w.nobjs);
+	struct call c;
+
+	call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ, MLX5_IB_METHOD_DEVX_OBJ_DESTROY);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_DESTROY_HANDLE, h);
+	run(&c);
+	drop(w.objs, &w.nobjs, h);
+}
+
+static void op_obj_cmd(void)
+{
+	static __thread uint8_t in[MAX_MBOX], out[MAX_MBOX];
+	unsigned int len = make_mbox(in, other_ops, MT_ARRAY_SIZE(other_ops));
+	unsigned int m = below(3);
+	struct call c;
+
+	if (m == 2) {	/* the general command, on no object */
+		call_init(&c, MLX5_IB_OBJECT_DEVX, MLX5_IB_METHOD_DEVX_OTHER);
+		attr_in(&c, MLX5_IB_ATTR_DEVX_OTHER_CMD_IN, in, len);
+		attr_out(&c, MLX5_IB_ATTR_DEVX_OTHER_CMD_OUT, out,
+			 edge_len(256));
+	} else {
+		call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ,
+			  m ? MLX5_IB_METHOD_DEVX_OBJ_QUERY :
+			  MLX5_IB_METHOD_DEVX_OBJ_MODIFY);
+		attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_HANDLE,
+			 pick(w.objs, w.nobjs));
+		attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_CMD_IN, in, len);
+		attr_out(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_CMD_OUT, out,
+			 edge_len(256));
+	}
+	if (run(&c))
+		keep(in, len);
+}
+
+static void op_async(void)
+{
+	static __thread uint8_t in[MAX_MBOX], out[8192];
+	struct call c;
+	uint64_t wr_id = rnd();
+	unsigned int len;
+
+	if (w.async_fd < 0 || !below(16)) {
+		if (w.async_fd >= 0)
+			close(w.async_fd);
+		call_init(&c, MLX5_IB_OBJECT_DEVX_ASYNC_CMD_FD,
+			  MLX5_IB_METHOD_DEVX_ASYNC_CMD_FD_ALLOC);
+		attr_val(&c, MLX5_IB_ATTR_DEVX_ASYNC_CMD_FD_ALLOC_HANDLE, 0);
+		c.attrs[0].data = -1;
+		run(&c);
+		w.async_fd = w.ok ? (int)c.attrs[0].data : -1;
+		if (w.async_fd >= 0)
+			fcntl(w.async_fd, F_SETFL, O_NONBLOCK);
+	}
+	if (below(2)) {
+		len = make_mbox(in, other_ops, MT_ARRAY_SIZE(other_ops));
+		call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ,
+			  MLX5_IB_METHOD_DEVX_OBJ_ASYNC_QUERY);
+		attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_HANDLE,
+			 pick(w.objs, w.nobjs));
+		attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_CMD_IN, in, len);
+		attr_num(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_OUT_LEN,
+			 below(2) ? edge_len(256) : rnd(), 2);
+		attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_FD,
+			 below(8) ? (uint64_t)w.async_fd : rnd() % 64);
+		attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_WR_ID, &wr_id,
+			sizeof(wr_id));
+		if (run(&c))
+			keep(in, len);
+	}
+	if (w.async_fd >= 0)
+		(void)!read(w.async_fd, out, below(2) ? sizeof(out) : below(64));
+}
+
+static void op_events(void)
+{
+	uint16_t list[16];
+	uint64_t cookie = rnd();
+	uint32_t fdnum = rnd();
+	unsigned int i, n = below(17);
+	uint8_t buf[512];
+	struct call c;
+
+	if (w.event_fd < 0 || !below(16)) {
+		if (w.event_fd >= 0)
+			close(w.event_fd);
+		call_init(&c, MLX5_IB_OBJECT_DEVX_ASYNC_EVENT_FD,
+			  MLX5_IB_METHOD_DEVX_ASYNC_EVENT_FD_ALLOC);
+		attr_val(&c, MLX5_IB_ATTR_DEVX_ASYNC_EVENT_FD_ALLOC_HANDLE, 0);
+		c.attrs[0].data = -1;
+		attr_num(&c, MLX5_IB_ATTR_DEVX_ASYNC_EVENT_FD_ALLOC_FLAGS,
+			 below(4) ? below(2) : rnd(), 8);
+		run(&c);
+		w.event_fd = w.ok ? (int)c.attrs[0].data : -1;
+		if (w.event_fd >= 0)
+			fcntl(w.event_fd, F_SETFL, O_NONBLOCK);
+	}
+	for (i = 0; i < n; i++)
+		list[i] = below(4) ? below(0x30) : rnd();
+	call_init(&c, MLX5_IB_OBJECT_DEVX, MLX5_IB_METHOD_DEVX_SUBSCRIBE_EVENT);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_SUBSCRIBE_EVENT_FD_HANDLE,
+		 below(8) ? (uint64_t)w.event_fd : rnd() % 64);
+	if (below(2))
+		attr_val(&c, MLX5_IB_ATTR_DEVX_SUBSCRIBE_EVENT_OBJ_HANDLE,
+			 pick(w.objs, w.nobjs));
+	attr_in(&c, MLX5_IB_ATTR_DEVX_SUBSCRIBE_EVENT_TYPE_NUM_LIST, list,
+		n * 2 + (below(8) ? 0 : 1));
+	if (below(2))
+		attr_in(&c, MLX5_IB_ATTR_DEVX_SUBSCRIBE_EVENT_COOKIE, &cookie,
+			sizeof(cookie));
+	if (below(2))
+		attr_in(&c, MLX5_IB_ATTR_DEVX_SUBSCRIBE_EVENT_FD_NUM, &fdnum,
+			sizeof(fdnum));
+	run(&c);
+	if (w.event_fd >= 0)
+		(void)!read(w.event_fd, buf, below(2) ? sizeof(buf) : below(40));
+}
+
+static void op_umem(void)
+{
+	struct call c;
+	uint64_t addr, len;
+	uint32_t id = 0;
+
+	if (w.numems && below(2)) {
+		uint32_t h = pick(w.umems, w.numems);
+
+		call_init(&c, MLX5_IB_OBJECT_DEVX_UMEM,
+			  MLX5_IB_METHOD_DEVX_UMEM_DEREG);
+		attr_val(&c, MLX5_IB_ATTR_DEVX_UMEM_DEREG_HANDLE, h);
+		run(&c);
+		drop(w.umems, &w.numems, h);
+		return;
+	}
+	addr = (uintptr_t)w.buf + (below(4) ? below(w.buf_len) : 0);
+	len = below(4) ? below(w.buf_len - (addr - (uintptr_t)w.buf)) + 1 :
+	      (below(2) ? 0 : rnd());
+	if (!below(16))
+		addr = rnd();
+	call_init(&c, MLX5_IB_OBJECT_DEVX_UMEM, MLX5_IB_METHOD_DEVX_UMEM_REG);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_HANDLE, 0);
+	attr_in(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_ADDR, &addr, sizeof(addr));
+	attr_in(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_LEN, &len, sizeof(len));
+	attr_num(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_ACCESS,
+		 below(4) ? IBV_ACCESS_LOCAL_WRITE : rnd(), 8);
+	if (below(2))
+		attr_num(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_PGSZ_BITMAP,
+			 below(2) ? 0x1000 : rnd(), 8);
+	attr_out(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_OUT_ID, &id, sizeof(id));
+	run(&c);
+	if (w.ok && w.numems < MAX_HANDLES)
+		w.umems[w.numems++] = c.attrs[0].data;
+}
+
+static void op_uar(void)
+{
+	uint64_t off, len;
+	uint32_t page;
+	struct call c;
+
+	if (w.nuars && below(2)) {
+		uint32_t h = pick(w.uars, w.nuars);
+
+		call_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_DESTROY);
+		attr_val(&c, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, h);
+		run(&c);
+		drop(w.uars, &w.nuars, h);
+		return;
+	}
+	call_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
+	attr_val(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0);
+	attr_num(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
+		 below(4) ? below(2) : rnd(), 4);
+	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &page, sizeof(page));
+	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len, sizeof(len));
+	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off, sizeof(off));
+	run(&c);
+	if (w.ok && w.nuars < MAX_HANDLES)
+		w.uars[w.nuars++] = c.attrs[0].data;
+}
+
+static void op_queries(void)
+{
+	uint32_t user = below(4) ? below(4) : rnd(), dev = 0;
+	uint8_t port = below(4), pbuf[256];
+	struct call c;
+
+	switch (below(4)) {
+	case 0:
+		call_init(&c, MLX5_IB_OBJECT_DEVX, MLX5_IB_METHOD_DEVX_QUERY_EQN);
+		attr_in(&c, MLX5_IB_ATTR_DEVX_QUERY_EQN_USER_VEC, &user, 4);
+		attr_out(&c, MLX5_IB_ATTR_DEVX_QUERY_EQN_DEV_EQN, &dev, 4);
+		break;
+	case 1:
+		call_init(&c, MLX5_IB_OBJECT_DEVX, MLX5_IB_METHOD_DEVX_QUERY_UAR);
+		attr_in(&c, MLX5_IB_ATTR_DEVX_QUERY_UAR_USER_IDX, &user, 4);
+		attr_out(&c, MLX5_IB_ATTR_DEVX_QUERY_UAR_DEV_IDX, &dev, 4);
+		break;
+	case 2:
+		call_init(&c, UVERBS_OBJECT_DEVICE, MLX5_IB_METHOD_QUERY_PORT);
+		attr_in(&c, MLX5_IB_ATTR_QUERY_PORT_PORT_NUM, &port, 1);
+		attr_out(&c, MLX5_IB_ATTR_QUERY_PORT, pbuf, edge_len(64) % 256);
+		break;
+	default: {	/* any method, any attributes */
+		uint64_t blob[8];
+		unsigned int i, n = below(MAX_ATTRS);
+
+		for (i = 0; i < 8; i++)
+			blob[i] = rnd();
+		call_init(&c, below(2) ? (1U << UVERBS_ID_NS_SHIFT) + below(12) :
+			  below(24), (1U << UVERBS_ID_NS_SHIFT) * below(2) + below(8));
+		for (i = 0; i < n; i++) {
+			uint16_t id = (1U << UVERBS_ID_NS_SHIFT) * below(2) +
+				      below(8);
+
+			if (below(2))
+				attr_val(&c, id, rnd() % 64);
+			else if (below(2))
+				attr_num(&c, id, rnd(), 1 << below(4));
+			else
+				attr_in(&c, id, blob, below(sizeof(blob) + 1));
+		}
+		break;
+	}
+	}
+	run(&c);
+}
+
+static void op_pd(void)
+{
+	if (!w.ctx)
+		return;
+	if (w.npds && below(2)) {
+		unsigned int i = below(w.npds);
+
+		ibv_dealloc_pd(w.pds[i]);
+		w.pds[i] = w.pds[--w.npds];
+	} else if (w.npds < 16) {
+		struct ibv_pd *pd = ibv_alloc_pd(w.ctx);
+
+		if (pd)
+			w.pds[w.npds++] = pd;
+	}
+	__atomic_fetch_add(shared_calls, 1, __ATOMIC_RELAXED);
+}
+
+static int ctx_open(void)
+{
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct ibv_device **list;
+	int i, n;
+
+	w.ctx = NULL;
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
+			w.ctx = mlx5dv_open_device(list[i], &attr);
+	if (list)
+		ibv_free_device_list(list);
+	if (!w.ctx)
+		return -1;
+	w.fd = w.ctx->cmd_fd;
+	return 0;
+}
+
+/* Close the context with whatever it holds: the driver must free it all. */
+static void ctx_close(void)
+{
+	if (w.async_fd >= 0)
+		close(w.async_fd);
+	if (w.event_fd >= 0)
+		close(w.event_fd);
+	w.async_fd = w.event_fd = -1;
+	while (w.npds)
+		ibv_dealloc_pd(w.pds[--w.npds]);
+	if (w.ctx)
+		ibv_close_device(w.ctx);
+	w.ctx = NULL;
+	w.nobjs = w.numems = w.nuars = 0;
+}
+
+struct job {
+	uint64_t seed;
+	time_t end;
+	unsigned long long max;
+	int rc;
+};
+
+static void *fuzz_thread(void *arg)
+{
+	static void (*const ops[])(void) = {
+		op_obj_create, op_obj_create, op_obj_create, op_obj_destroy,
+		op_obj_cmd, op_obj_cmd, op_async, op_events, op_umem, op_uar,
+		op_queries, op_pd,
+	};
+	struct job *j = arg;
+
+	w.async_fd = w.event_fd = w.kcov_fd = -1;
+	w.rng = j->seed | 1;
+	w.buf_len = 1 << 20;
+	w.buf = mmap(NULL, w.buf_len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w.buf == MAP_FAILED) {
+		j->rc = 2;
+		return NULL;
+	}
+	w.kcov_fd = text_len ? open("/sys/kernel/debug/kcov", O_RDWR) : -1;
+	if (w.kcov_fd >= 0 &&
+	    !ioctl(w.kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
+		w.kcov = mmap(NULL, KCOV_WORDS * 8, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, w.kcov_fd, 0);
+		if (w.kcov == MAP_FAILED ||
+		    ioctl(w.kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC))
+			w.kcov = NULL;
+	}
+	if (ctx_open() && !resilient) {
+		j->rc = 2;
+		return NULL;
+	}
+	while (time(NULL) < j->end &&
+	       __atomic_load_n(shared_calls, __ATOMIC_RELAXED) < j->max) {
+		if (!w.ctx) {	/* resilient: the device is away */
+			usleep(20000);
+			ctx_open();
+			continue;
+		}
+		errno = 0;
+		ops[below(MT_ARRAY_SIZE(ops))]();
+		if (!below(500) || (resilient && errno == EIO)) {
+			ctx_close();
+			if (ctx_open() && !resilient) {
+				j->rc = 2;
+				return NULL;
+			}
+		}
+	}
+	ctx_close();
+	j->rc = 0;
+	return NULL;
+}
+
+static int worker(uint64_t seed, time_t end, unsigned long long max)
+{
+	struct job jobs[64];
+	pthread_t th[64];
+	unsigned int i, n = nthreads > 64 ? 64 : nthreads;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		jobs[i] = (struct job){ seed * 31 + i, end, max, 2 };
+		if (pthread_create(&th[i], NULL, fuzz_thread, &jobs[i]))
+			return 2;
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		rc |= jobs[i].rc;
+	}
+	return rc;
+}
+
+/* mlx5x's .text: where KCOV's PCs are counted (root only). */
+static void text_range(void)
+{
+	FILE *f = fopen("/sys/module/mlx5x/sections/.text", "r");
+	unsigned long long base = 0;
+
+	if (f && fscanf(f, "%llx", &base) == 1 && base) {
+		text_base = base;
+		text_len = TEXT_MAX;
+	}
+	if (f)
+		fclose(f);
+	if (access("/sys/kernel/debug/kcov", R_OK))
+		text_len = 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long max = 100000, calls;
+	unsigned int procs = 4, i, pcs = 0, bad = 0;
+	const char *want = getenv("MLX5X_DEV");
+	uint64_t seed = time(NULL);
+	struct ibv_device **list, *dev = NULL;
+	struct timespec t0, t1;
+	int secs = 30, opt, n;
+
+	while ((opt = getopt(argc, argv, "p:T:t:n:s:r")) != -1) {
+		switch (opt) {
+		case 'T':
+			nthreads = atoi(optarg);
+			break;
+		case 'r':
+			resilient = true;
+			break;
+		case 'p':
+			procs = atoi(optarg);
+			break;
+		case 't':
+			secs = atoi(optarg);
+			break;
+		case 'n':
+			max = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-p PROCS] [-t SECONDS] [-n CALLS] [-s SEED]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < (unsigned int)n; i++)
+		if (want ? !strcmp(ibv_get_device_name(list[i]), want) :
+		    !strncmp(ibv_get_device_name(list[i]), "mlx5x", 5)) {
+			dev = list[i];
+			break;
+		}
+	if (!dev) {
+		fprintf(stderr, "fuzz: no mlx5x device\n");
+		return 2;
+	}
+	dev_name = strdup(ibv_get_device_name(dev));
+	text_range();
+	cover = mmap(NULL, TEXT_MAX / 8 + 4096 /* counters */, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	shared_calls = (void *)(cover + TEXT_MAX / 8);
+	if (cover == MAP_FAILED)
+		return 2;
+	printf("fuzz: seed %llu, %u processes x %u threads, %d s, %llu calls, KCOV %s\n",
+	       (unsigned long long)seed, procs, nthreads, secs, max,
+	       text_len ? "on" : "off");
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < procs; i++) {
+		if (fork() == 0)
+			_exit(worker(seed * 1000003 + i, time(NULL) + secs,
+				     max));
+	}
+	for (i = 0; i < procs; i++) {
+		int st;
+
+		if (wait(&st) < 0)
+			break;
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "fuzz: a worker %s %d\n",
+				WIFEXITED(st) ? "exited" : "died by signal",
+				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+			bad++;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (i = 0; i < TEXT_MAX / 8; i++)
+		pcs += __builtin_popcount(cover[i]);
+	calls = *shared_calls;
+	printf("# succeeded %llu;", shared_calls[1]);
+	for (i = 0; i < 256; i++)
+		if (shared_calls[2 + i])
+			printf(" %s %llu;", strerrorname_np(i), shared_calls[2 + i]);
+	printf("\n");
+	printf("fuzz: %llu calls in %.1f s, %u processes, coverage %u PCs%s\n",
+	       calls, t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+	       procs, pcs, text_len ? "" : " (no KCOV)");
+	ibv_free_device_list(list);
+	return bad ? 1 : 0;
+}
