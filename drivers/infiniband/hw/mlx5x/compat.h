@@ -33,4 +33,10 @@
 #define mlx5x_comp_eqn(mdev, vec, eqn)	mlx5_vector2eqn(mdev, vec, eqn)
 #endif
 
+/*
+ * The create_cq device operation takes the uverbs attribute bundle rather
+ * than the udata since 6.11: Kbuild defines MLX5X_CREATE_CQ_TAKES_ATTRS
+ * and cq.c and verbs.h declare the operation to match.
+ */
+
 #endif /* MLX5X_COMPAT_H */

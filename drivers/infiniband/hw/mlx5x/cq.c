@@ -79,8 +79,9 @@ static int mlx5x_cq_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_cq *cq)
 	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 }
 
-int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		    struct ib_udata *udata)
+static int mlx5x_cq_create(struct ib_cq *ibcq,
+			   const struct ib_cq_init_attr *attr,
+			   struct ib_udata *udata)
 {
 	struct mlx5x_dev *dev = to_mdev(ibcq->device);
 	struct mlx5_ib_create_cq_resp resp = {};
@@ -138,6 +139,21 @@ err_buf:
 	mlx5x_ubuf_put(dev, &cq->buf);
 	return err;
 }
+
+/* The create_cq device operation; its last argument differs (compat.h). */
+#ifdef MLX5X_CREATE_CQ_TAKES_ATTRS
+int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct uverbs_attr_bundle *attrs)
+{
+	return mlx5x_cq_create(ibcq, attr, attrs ? &attrs->driver_udata : NULL);
+}
+#else
+int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	return mlx5x_cq_create(ibcq, attr, udata);
+}
+#endif
 
 int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {

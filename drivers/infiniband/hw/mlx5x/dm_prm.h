@@ -16,8 +16,8 @@
 /* device_mem_cap.memic_atomic_test_and_set: likewise */
 #define DM_CAP_MEMIC_TAS_SIZES_OFF	0x30
 #define DM_CAP_MEMIC_SIZES_BITS		8
-/* device_mem_cap.log_indirect_encap_sw_icm_size (reserved_at_120) */
-#define DM_CAP_LOG_ENCAP_ICM_SIZE_OFF	PRM_BIT_OFF(device_mem_cap, reserved_at_120)
+/* device_mem_cap.log_indirect_encap_sw_icm_size (6.1: in reserved_at_120) */
+#define DM_CAP_LOG_ENCAP_ICM_SIZE_OFF	0x120
 #define DM_CAP_LOG_ENCAP_ICM_SIZE_BITS	8
 /* device_mem_cap.indirect_encap_sw_icm_start_address, 64 bits at 0x240 */
 #define DM_CAP_ENCAP_ICM_START_OFF	0x240

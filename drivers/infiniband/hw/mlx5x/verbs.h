@@ -76,8 +76,13 @@ int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);
 
 /* cq.c */
+#ifdef MLX5X_CREATE_CQ_TAKES_ATTRS
+int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct uverbs_attr_bundle *attrs);
+#else
 int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
+#endif
 int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
 
