@@ -21,6 +21,7 @@
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl.h>
 #include "mlx5x_test.h"
+#include "mlx5x_ioctl.h"
 #include "mlx5x_prm.h"
 
 #define OP_CREATE_MKEY		0x200
@@ -604,52 +605,28 @@ out:
 static int raw_create(struct ibv_context *ctx, struct mkey_in *m,
 		      uint32_t *out, size_t outlen, uint32_t *handle)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[3];
-	} cmd = {
-		.hdr = {
-			.length = sizeof(cmd),
-			.object_id = MLX5_IB_OBJECT_DEVX_OBJ,
-			.method_id = MLX5_IB_METHOD_DEVX_OBJ_CREATE,
-			.num_attrs = 3,
-			.driver_id = RDMA_DRIVER_MLX5,
-		},
-		.attrs = {
-			{ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE },
-			{ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN,
-			  .len = m->len, .data = (uintptr_t)m->b },
-			{ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT,
-			  .len = outlen, .data = (uintptr_t)out },
-		},
-	};
+	struct mt_ioctl c;
+	int h, err;
 
-	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
-	*handle = cmd.attrs[0].data;
-	return 0;
+	mt_ioctl_init(&c, MLX5_IB_OBJECT_DEVX_OBJ,
+		      MLX5_IB_METHOD_DEVX_OBJ_CREATE);
+	h = mt_ioctl_new(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE);
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN, m->b, m->len);
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out, outlen);
+	err = mt_ioctl_run(ctx, &c);
+	if (!err)
+		*handle = c.attrs[h].data;
+	return err;
 }
 
 static int raw_destroy(struct ibv_context *ctx, uint32_t handle)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[1];
-	} cmd = {
-		.hdr = {
-			.length = sizeof(cmd),
-			.object_id = MLX5_IB_OBJECT_DEVX_OBJ,
-			.method_id = MLX5_IB_METHOD_DEVX_OBJ_DESTROY,
-			.num_attrs = 1,
-			.driver_id = RDMA_DRIVER_MLX5,
-		},
-		.attrs = {
-			{ .attr_id = MLX5_IB_ATTR_DEVX_OBJ_DESTROY_HANDLE,
-			  .data = handle },
-		},
-	};
+	struct mt_ioctl c;
 
-	return ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd) ? errno : 0;
+	mt_ioctl_init(&c, MLX5_IB_OBJECT_DEVX_OBJ,
+		      MLX5_IB_METHOD_DEVX_OBJ_DESTROY);
+	mt_ioctl_handle(&c, MLX5_IB_ATTR_DEVX_OBJ_DESTROY_HANDLE, handle);
+	return mt_ioctl_run(ctx, &c);
 }
 
 /* The second destroy of one handle finds nothing: uverbs says so. */

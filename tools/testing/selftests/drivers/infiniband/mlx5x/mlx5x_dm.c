@@ -27,6 +27,7 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x_test.h"
+#include "mlx5x_ioctl.h"
 #include "mlx5x_prm.h"
 
 #define PAGE		4096
@@ -113,93 +114,50 @@ struct raw_dm {
 static int raw_dm_alloc(struct ibv_context *ctx, uint64_t length,
 			uint32_t log_align, uint64_t type, struct raw_dm *dm)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[6];
-	} cmd = {};
-	struct ib_uverbs_attr *a = cmd.attrs;
+	struct mt_ioctl c;
+	int h, err;
 
 	memset(dm, 0, sizeof(*dm));
-	cmd.hdr.length = sizeof(cmd);
-	cmd.hdr.object_id = UVERBS_OBJECT_DM;
-	cmd.hdr.method_id = UVERBS_METHOD_DM_ALLOC;
-	cmd.hdr.num_attrs = MT_ARRAY_SIZE(cmd.attrs);
-	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
-	a[0].attr_id = UVERBS_ATTR_ALLOC_DM_HANDLE;
-	a[0].flags = UVERBS_ATTR_F_MANDATORY;
-	a[1].attr_id = UVERBS_ATTR_ALLOC_DM_LENGTH;
-	/* inputs of up to 8 bytes are inline */
-	a[1].len = sizeof(length);
-	a[1].data = length;
-	a[1].flags = UVERBS_ATTR_F_MANDATORY;
-	a[2].attr_id = UVERBS_ATTR_ALLOC_DM_ALIGNMENT;
-	a[2].len = sizeof(log_align);
-	a[2].data = log_align;
-	a[2].flags = UVERBS_ATTR_F_MANDATORY;
-	a[3].attr_id = MLX5_IB_ATTR_ALLOC_DM_RESP_START_OFFSET;
-	a[3].len = sizeof(dm->start);
-	a[3].data = (uintptr_t)&dm->start;
-	a[4].attr_id = MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX;
-	a[4].len = sizeof(dm->page_idx);
-	a[4].data = (uintptr_t)&dm->page_idx;
-	a[5].attr_id = MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE;
-	a[5].len = sizeof(type);
-	a[5].data = type;
-	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
-	dm->handle = a[0].data;
-	return 0;
+	mt_ioctl_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+	h = mt_ioctl_new(&c, UVERBS_ATTR_ALLOC_DM_HANDLE);
+	mt_ioctl_in64(&c, UVERBS_ATTR_ALLOC_DM_LENGTH, length, sizeof(length));
+	mt_ioctl_in64(&c, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, log_align,
+		      sizeof(log_align));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_ALLOC_DM_RESP_START_OFFSET, &dm->start,
+		     sizeof(dm->start));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX, &dm->page_idx,
+		     sizeof(dm->page_idx));
+	/* optional: the kernel must take it inline, as upstream's does */
+	mt_ioctl_attr(&c, MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE, sizeof(type), type, 0);
+	err = mt_ioctl_run(ctx, &c);
+	if (!err)
+		dm->handle = c.attrs[h].data;
+	return err;
 }
 
 static int raw_dm_free(struct ibv_context *ctx, uint32_t handle)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[1];
-	} cmd = {};
+	struct mt_ioctl c;
 
-	cmd.hdr.length = sizeof(cmd);
-	cmd.hdr.object_id = UVERBS_OBJECT_DM;
-	cmd.hdr.method_id = UVERBS_METHOD_DM_FREE;
-	cmd.hdr.num_attrs = 1;
-	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
-	cmd.attrs[0].attr_id = UVERBS_ATTR_FREE_DM_HANDLE;
-	cmd.attrs[0].data = handle;
-	cmd.attrs[0].flags = UVERBS_ATTR_F_MANDATORY;
-	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
-	return 0;
+	mt_ioctl_init(&c, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
+	mt_ioctl_handle(&c, UVERBS_ATTR_FREE_DM_HANDLE, handle);
+	return mt_ioctl_run(ctx, &c);
 }
 
 static int raw_dm_query(struct ibv_context *ctx, uint32_t handle,
 			uint64_t *start, uint16_t *page_idx, uint64_t *length)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[4];
-	} cmd = {};
-	struct ib_uverbs_attr *a = cmd.attrs;
+	struct mt_ioctl c;
 
-	cmd.hdr.length = sizeof(cmd);
-	cmd.hdr.object_id = UVERBS_OBJECT_DM;
-	cmd.hdr.method_id = MLX5_IB_METHOD_DM_QUERY;
-	cmd.hdr.num_attrs = MT_ARRAY_SIZE(cmd.attrs);
-	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
-	a[0].attr_id = MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE;
-	a[0].data = handle;
-	a[0].flags = UVERBS_ATTR_F_MANDATORY;
-	a[1].attr_id = MLX5_IB_ATTR_QUERY_DM_RESP_START_OFFSET;
-	a[1].len = sizeof(*start);
-	a[1].data = (uintptr_t)start;
-	a[2].attr_id = MLX5_IB_ATTR_QUERY_DM_RESP_PAGE_INDEX;
-	a[2].len = sizeof(*page_idx);
-	a[2].data = (uintptr_t)page_idx;
-	a[3].attr_id = MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH;
-	a[3].len = sizeof(*length);
-	a[3].data = (uintptr_t)length;
-	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
-	return 0;
+	mt_ioctl_init(&c, UVERBS_OBJECT_DM, MLX5_IB_METHOD_DM_QUERY);
+	mt_ioctl_handle(&c, MLX5_IB_ATTR_QUERY_DM_REQ_HANDLE, handle);
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_QUERY_DM_RESP_START_OFFSET, start,
+		     sizeof(*start));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_QUERY_DM_RESP_PAGE_INDEX, page_idx,
+		     sizeof(*page_idx));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_QUERY_DM_RESP_LENGTH, length,
+		     sizeof(*length));
+	return mt_ioctl_run(ctx, &c);
 }
 
 /* The offset libmlx5 maps a device memory page index at. */

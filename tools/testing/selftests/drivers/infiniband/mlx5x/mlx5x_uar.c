@@ -20,6 +20,7 @@
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x_test.h"
+#include "mlx5x_ioctl.h"
 
 #define MANY_UARS	100
 #define UAR_PAGE	4096
@@ -228,57 +229,32 @@ struct raw_uar {
 static int raw_uar_alloc(struct ibv_context *ctx, uint64_t type,
 			 struct raw_uar *u)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[5];
-	} cmd = {};
-	struct ib_uverbs_attr *a = cmd.attrs;
+	struct mt_ioctl c;
+	int h, err;
 
 	memset(u, 0, sizeof(*u));
-	cmd.hdr.length = sizeof(cmd);
-	cmd.hdr.object_id = MLX5_IB_OBJECT_UAR;
-	cmd.hdr.method_id = MLX5_IB_METHOD_UAR_OBJ_ALLOC;
-	cmd.hdr.num_attrs = MT_ARRAY_SIZE(cmd.attrs);
-	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
-	a[0].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE;
-	a[0].flags = UVERBS_ATTR_F_MANDATORY;
-	a[1].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE;
-	a[1].len = sizeof(uint64_t);
-	a[1].data = type;
-	a[1].flags = UVERBS_ATTR_F_MANDATORY;
-	a[2].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID;
-	a[2].len = sizeof(u->page_id);
-	a[2].data = (uintptr_t)&u->page_id;
-	a[3].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH;
-	a[3].len = sizeof(u->length);
-	a[3].data = (uintptr_t)&u->length;
-	a[4].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET;
-	a[4].len = sizeof(u->offset);
-	a[4].data = (uintptr_t)&u->offset;
-	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
-	u->handle = a[0].data;
-	return 0;
+	mt_ioctl_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
+	h = mt_ioctl_new(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
+	mt_ioctl_in64(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE, type, sizeof(type));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &u->page_id,
+		     sizeof(u->page_id));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &u->length,
+		     sizeof(u->length));
+	mt_ioctl_ptr(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &u->offset,
+		     sizeof(u->offset));
+	err = mt_ioctl_run(ctx, &c);
+	if (!err)
+		u->handle = c.attrs[h].data;
+	return err;
 }
 
 static int raw_uar_destroy(struct ibv_context *ctx, uint32_t handle)
 {
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[1];
-	} cmd = {};
+	struct mt_ioctl c;
 
-	cmd.hdr.length = sizeof(cmd);
-	cmd.hdr.object_id = MLX5_IB_OBJECT_UAR;
-	cmd.hdr.method_id = MLX5_IB_METHOD_UAR_OBJ_DESTROY;
-	cmd.hdr.num_attrs = 1;
-	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
-	cmd.attrs[0].attr_id = MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE;
-	cmd.attrs[0].data = handle;
-	cmd.attrs[0].flags = UVERBS_ATTR_F_MANDATORY;
-	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
-		return errno;
-	return 0;
+	mt_ioctl_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_DESTROY);
+	mt_ioctl_handle(&c, MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE, handle);
+	return mt_ioctl_run(ctx, &c);
 }
 
 /* The kernel's own check of the type: neither BF nor NC is EOPNOTSUPP. */
