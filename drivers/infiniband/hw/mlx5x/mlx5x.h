@@ -275,9 +275,14 @@ void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
 /* devx_mkey.c */
 void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
 
-/* hw_bus.c: devices over mlx5_core functions */
+/* hw_bus.c: devices over mlx5_core functions, when the kernel has it */
+#if IS_ENABLED(CONFIG_MLX5_CORE)
 int mlx5x_hw_init(void);
 void mlx5x_hw_exit(void);
+#else
+static inline int mlx5x_hw_init(void) { return 0; }
+static inline void mlx5x_hw_exit(void) { }
+#endif
 
 /* dm_dev.c, dm.c, dm_memic.c, dm_mr.c, mr.c: device memory, MRs over it */
 int mlx5x_dm_dev_init(struct mlx5x_dev *dev);
