@@ -2,7 +2,7 @@
 # The debug kernel: Debian's linux-source-6.1 configured by
 # scripts/debug-kernel/config (KASAN, kmemleak, lockdep, failslab,
 # KCOV, the RDMA core as modules) and laid out like an unpacked Debian
-# kernel (boot/vmlinuz-KVER, vmlinux, lib/modules/KVER) so that
+# kernel (boot/vmlinuz-KVER, boot/vmlinux-KVER, lib/modules/KVER) so that
 # scripts/vm/run.sh --kver KVER boots it.
 #
 # Built once per (config, source tarball, compiler) in a cache outside
@@ -48,6 +48,10 @@ fi
 link() {
 	local kver
 	kver=$(cat "$D/.done")
+	# caches built before the vmlinux moved to boot/
+	if [[ -e $D/root/vmlinux ]]; then
+		mv "$D/root/vmlinux" "$D/root/boot/vmlinux-$kver"
+	fi
 	mkdir -p "$ROOT/build/kernels"
 	ln -sfn "$D/root" "$ROOT/build/kernels/$kver"
 	if ((print_kver)); then echo "$kver"; else say "$kver in $D"; fi
@@ -92,7 +96,10 @@ mkdir -p "$D/root/boot"
 	die "modules_install failed"
 rm -f "$D/root/lib/modules/$kver/build" "$D/root/lib/modules/$kver/source"
 cp "$D/obj/arch/x86/boot/bzImage" "$D/root/boot/vmlinuz-$kver"
-cp "$D/obj/vmlinux" "$D/root/vmlinux"
+# vmlinux for symbols only, in boot/: scripts/vm/run.sh boots a top-level
+# vmlinux by its PVH entry, which this KASAN kernel never leaves (QEMU
+# exits at once); the bzImage boots.
+cp "$D/obj/vmlinux" "$D/root/boot/vmlinux-$kver"
 depmod -b "$D/root" "$kver"
 touch "$D/root/.unpacked" # what scripts/get-kernel.sh looks for
 echo "$kver" >"$D/.done"
