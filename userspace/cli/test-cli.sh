@@ -119,7 +119,7 @@ assert [(x["type"], x["id"], x["users"], x["pid"]) for x in o] == [("mkey", 16, 
 
 live() {
 	local cli=$1 hold=$2 dev=$3 pid uid out rc
-	"$hold" 30 >/tmp/cli-hold.log 2>&1 &
+	"$hold" 600 >/tmp/cli-hold.log 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
 		grep -q '^held' /tmp/cli-hold.log && break
