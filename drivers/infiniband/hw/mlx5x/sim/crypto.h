@@ -34,8 +34,12 @@
 #define SIM_CRC_FAILED_SELFTESTS_OFF	0x40	/* 16 bits */
 #define SIM_CRC_NUM_NV_IMPORT_KEKS_OFF	0x50	/* 8 bits */
 #define SIM_CRC_NUM_NV_CREDENTIALS_OFF	0x58	/* 8 bits */
-/* wrapped_import_method: AES key wrap (MLX5_CRYPTO_CAPS_..._AES) */
-#define SIM_CRYPTO_IMPORT_AES		0x2
+/*
+ * wrapped_import_method: bit 2, AES-XTS keys wrapped by AES key wrap
+ * (MLX5_CRYPTO_WRAPPED_IMPORT_METHOD_CAP_AES_XTS of newer kernels, what
+ * libmlx5 44 tests for: measured by mlx5x_crypto crypto_caps)
+ */
+#define SIM_CRYPTO_IMPORT_AES		0x4
 
 /* The profile's crypto limits */
 #define SIM_CRYPTO_LOG_MAX_DEKS		12
