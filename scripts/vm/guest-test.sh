@@ -66,10 +66,12 @@ for t in "$ROOT/build/mlx5x_shim_test mlx5x_0" \
 done
 
 echo "# rdma-core tests that must pass on the simulated device"
-"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
+# (with the model's crypto in the wrapped mode, for test_mlx5_crypto)
+"$ROOT/scripts/vm/guest-crypto.sh" mlx5x_0 wrapped \
+	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar test_device.DMTest \
 	test_device.SharedDMTest test_mr.DeviceMemoryAPITest \
-	test_cq.CQAPITest >"$log" 2>&1
+	test_cq.CQAPITest test_mlx5_crypto.Mlx5CryptoAPITest >"$log" 2>&1
 rc=$?
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \

@@ -8,6 +8,7 @@
 #include "sim_priv.h"
 #include "general.h"
 #include "dm.h"
+#include "crypto.h"
 
 enum {
 	SIM_CAP_GENERAL		= 0x00,
@@ -89,7 +90,7 @@ static void sim_caps_general(void *c)
 	/*
 	 * Signature offload: sho, and sigerr_domain_and_sig_type (bit 0x480,
 	 * reserved in 6.1's mlx5_ifc.h), which libmlx5 needs both of before
-	 * it offers mlx5dv_create_mkey(3) BLOCK_SIGNATURE.  No crypto.
+	 * it offers mlx5dv_create_mkey(3) BLOCK_SIGNATURE.  Crypto: crypto_caps.c.
 	 */
 	PRM_SET(cmd_hca_cap, c, sho, 1);
 	prm_set_bits(c, SIM_CAP_SIGERR_DOMAIN_OFF, 1, 1);
@@ -123,6 +124,7 @@ static const struct sim_cap_page sim_cap_pages[] = {
 	{ SIM_CAP_QOS, NULL },
 	{ SIM_CAP_DEV_MEM, sim_dev_mem_caps_fill },
 	{ SIM_CAP_DEV_EVENT, sim_events_fill_cap },
+	{ SIM_CAP_CRYPTO_TYPE, sim_crypto_caps_fill },
 	{ SIM_CAP_GENERAL_2, NULL },
 };
 
@@ -143,6 +145,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 		sim->caps[cp->type] = page;
 	}
 	sim_general_caps(sim->caps[SIM_CAP_GENERAL], sim->caps[SIM_CAP_QOS]);
+	sim_crypto_set_mode(sim, SIM_CRYPTO_NONE);
 	sim->max_id[SIM_OBJ_UCTX] = 1U << SIM_CAP_GEN(sim, log_max_uctx);
 	sim->max_id[SIM_OBJ_PD] = 1U << SIM_CAP_GEN(sim, log_max_pd);
 	sim->max_id[SIM_OBJ_UAR] = 1U << 16;

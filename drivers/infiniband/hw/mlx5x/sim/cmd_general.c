@@ -14,12 +14,19 @@ static const struct sim_gen_type *const sim_gen_types[] = {
 	&sim_gen_match_definer,
 	&sim_gen_flow_meter_aso,
 	&sim_gen_sw_icm,
+	&sim_gen_dek,
+	&sim_gen_crypto_login,
 };
 
-static const struct sim_gen_type *sim_gen_type_of(u16 obj_type)
+/* The type's handlers, if the profile offers it now (general_obj_types). */
+static const struct sim_gen_type *sim_gen_type_of(struct mlx5x_sim *sim,
+						  u16 obj_type)
 {
+	size_t off = PRM_BIT_OFF(cmd_hca_cap, general_obj_types);
 	unsigned int i;
 
+	if (obj_type >= 64 || !prm_get_bits(sim->caps[0], off + 63 - obj_type, 1))
+		return NULL;
 	for (i = 0; i < ARRAY_SIZE(sim_gen_types); i++)
 		if (sim_gen_types[i]->obj_type == obj_type)
 			return sim_gen_types[i];
@@ -138,7 +145,7 @@ static u8 sim_general_no_type(struct sim_cmd_ctx *ctx)
 
 static u8 sim_create_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
-	const struct sim_gen_type *type = sim_gen_type_of(ctx->op_mod);
+	const struct sim_gen_type *type = sim_gen_type_of(sim, ctx->op_mod);
 	struct sim_general *gen;
 	struct sim_obj *obj;
 	void *priv;
@@ -191,7 +198,7 @@ static u8 sim_query_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	struct sim_general *gen;
 	u8 status;
 
-	if (!sim_gen_type_of(ctx->op_mod))
+	if (!sim_gen_type_of(sim, ctx->op_mod))
 		return sim_general_no_type(ctx);
 	status = sim_general_lookup(sim, ctx, &gen);
 	if (status)
@@ -205,7 +212,7 @@ static u8 sim_query_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 
 static u8 sim_modify_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
-	const struct sim_gen_type *type = sim_gen_type_of(ctx->op_mod);
+	const struct sim_gen_type *type = sim_gen_type_of(sim, ctx->op_mod);
 	struct sim_general *gen;
 	u8 status;
 
@@ -225,7 +232,7 @@ static u8 sim_destroy_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	struct sim_general *gen;
 	u8 status;
 
-	if (!sim_gen_type_of(ctx->op_mod))
+	if (!sim_gen_type_of(sim, ctx->op_mod))
 		return sim_general_no_type(ctx);
 	status = sim_general_lookup(sim, ctx, &gen);
 	if (status)

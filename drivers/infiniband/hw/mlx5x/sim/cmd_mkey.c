@@ -13,6 +13,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include "mkey.h"
+#include "crypto.h"
 
 void sim_mkey_release(struct sim_obj *obj)
 {
@@ -38,23 +39,57 @@ static u8 sim_mkey_bad(struct sim_cmd_ctx *ctx)
  * A signature mkey (bsf_en) carries one BSF, which UMR writes: it needs
  * the profile's signature offload (sho), an indirect access mode, umr_en
  * and a BSF of 4 octwords.  Its signature state lives in PSVs
- * (cmd_psv.c).  Without bsf_en there is no BSF and no signature error to
- * expect.
+ * (cmd_psv.c).  A crypto mkey's BSF has 4 more octwords for the crypto
+ * BSF (libmlx5 asks for 4 for crypto alone, 8 with a signature).
+ * Without bsf_en there is no BSF and no signature error to expect.
  */
-static u8 sim_mkey_check_sig(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+static u8 sim_mkey_check_bsf(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			     const void *mkc, u8 mode)
 {
 	u32 bsf_size = PRM_GET(mkc, mkc, bsf_octword_size);
+	u32 crypto = prm_get_bits(mkc, SIM_MKC_CRYPTO_EN_OFF,
+				  SIM_MKC_CRYPTO_EN_BITS) ?
+		     SIM_MKEY_CRYPTO_BSF_OCTWORDS : 0;
+	u32 sig;
 
 	if (!PRM_GET(mkc, mkc, bsf_en)) {
 		if (bsf_size || PRM_GET(mkc, mkc, expected_sigerr_count))
 			return sim_mkey_bad(ctx);
 		return PRM_STAT_OK;
 	}
-	if (!SIM_CAP_GEN(sim, sho))
+	if (bsf_size < crypto)
+		return sim_mkey_bad(ctx);
+	sig = bsf_size - crypto;
+	if (sig && !SIM_CAP_GEN(sim, sho))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 	if (mode == MLX5_MKC_ACCESS_MODE_MTT || !PRM_GET(mkc, mkc, umr_en) ||
-	    bsf_size != SIM_MKEY_SIG_BSF_OCTWORDS)
+	    !bsf_size || (sig && sig != SIM_MKEY_SIG_BSF_OCTWORDS))
+		return sim_mkey_bad(ctx);
+	return PRM_STAT_OK;
+}
+
+/*
+ * A crypto mkey (crypto_en 1) encrypts or decrypts what passes through
+ * it with the DEK its crypto BSF names.  UMR writes that BSF, so the mkey
+ * needs the profile's crypto (BAD_CAP), an indirect access mode, umr_en
+ * and bsf_en (BAD_FIELD).  crypto_en 2 and 3 are reserved.
+ */
+static u8 sim_mkey_check_crypto(struct mlx5x_sim *sim,
+				struct sim_cmd_ctx *ctx, const void *mkc,
+				u8 mode)
+{
+	u32 en = prm_get_bits(mkc, SIM_MKC_CRYPTO_EN_OFF,
+			      SIM_MKC_CRYPTO_EN_BITS);
+
+	if (!en)
+		return PRM_STAT_OK;
+	if (en > 1)
+		return sim_mkey_bad(ctx);
+	if (sim_crypto_mode(sim) == SIM_CRYPTO_NONE)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	if ((mode != MLX5_MKC_ACCESS_MODE_KLMS &&
+	     mode != MLX5_MKC_ACCESS_MODE_KSM) ||
+	    !PRM_GET(mkc, mkc, umr_en) || !PRM_GET(mkc, mkc, bsf_en))
 		return sim_mkey_bad(ctx);
 	return PRM_STAT_OK;
 }
@@ -78,10 +113,9 @@ static u8 sim_mkey_check_mkc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	/* an mkey bound to a QP is a firmware-internal thing */
 	if (PRM_GET(mkc, mkc, qpn) != SIM_MKEY_QPN_NONE)
 		return sim_mkey_bad(ctx);
-	/* crypto mkeys: the profile offers no crypto (no crypto cap bit) */
-	if (prm_get_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS))
-		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
-	status = sim_mkey_check_sig(sim, ctx, mkc, *mode);
+	status = sim_mkey_check_crypto(sim, ctx, mkc, *mode);
+	if (!status)
+		status = sim_mkey_check_bsf(sim, ctx, mkc, *mode);
 	if (status)
 		return status;
 	/*

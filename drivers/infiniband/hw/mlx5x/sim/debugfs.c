@@ -9,10 +9,14 @@
  *   fail_opcode  write an opcode: every command with it fails; -1 clears
  *   raise_event  write "EVENT_TYPE [SUB_TYPE] [KIND ID]": see events.c
  *   classify     write "rx|tx PORT HEX", read the trace: see classify.c
+ *   crypto       the crypto the profile offers: none|plaintext|wrapped
+ *   mkey_access  write "KEY VA LEN RIGHTS", read the verdict: mkey_access.c
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include "sim_priv.h"
+#include "crypto.h"
+#include "mkey.h"
 
 static int sim_objects_show(struct seq_file *m, void *unused)
 {
@@ -135,4 +139,6 @@ void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent)
 				   &sim_fail_opcode_fops);
 	sim_events_debugfs_init(sim);
 	sim_classify_debugfs_init(sim);
+	sim_crypto_debugfs_init(sim);
+	sim_mkey_access_debugfs_init(sim);
 }

@@ -61,6 +61,8 @@ struct sim_gen_type {
 extern const struct sim_gen_type sim_gen_match_definer;
 extern const struct sim_gen_type sim_gen_flow_meter_aso;
 extern const struct sim_gen_type sim_gen_sw_icm;
+extern const struct sim_gen_type sim_gen_dek;
+extern const struct sim_gen_type sim_gen_crypto_login;
 
 void sim_general_release(struct sim_obj *obj);
 void sim_general_caps(void *cap, void *qos);

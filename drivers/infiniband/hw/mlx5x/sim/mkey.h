@@ -17,6 +17,8 @@
 #define SIM_MKC_CRYPTO_EN_BITS	2
 /* a signature mkey's BSF: one 64-byte struct mlx5_bsf, 4 octwords */
 #define SIM_MKEY_SIG_BSF_OCTWORDS	4
+/* a crypto mkey's BSF: one 64-byte crypto BSF, after the signature one */
+#define SIM_MKEY_CRYPTO_BSF_OCTWORDS	4
 
 /*
  * One KLM or KSM entry of klm_pas_mtt, 16 bytes, as <linux/mlx5/qp.h>
@@ -61,6 +63,10 @@ struct sim_mkey_ent {
  *	  translation)
  * @dm: the MEMIC allocation or SW_ICM object a device memory mkey covers,
  *	referenced
+ * @crypto_configured: a crypto mkey (crypto_en) has had its crypto BSF
+ *	(DEK, tweak, data unit) written by a UMR WQE.  Created false; the
+ *	model runs no UMR yet, so it stays false and every access through a
+ *	crypto mkey is refused (sim_mkey_access()).
  */
 struct sim_mkey {
 	struct sim_obj obj;
@@ -72,6 +78,7 @@ struct sim_mkey {
 	struct sim_obj *pd;
 	struct sim_umem *umem;
 	struct sim_obj *dm;
+	bool crypto_configured;
 };
 
 static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
@@ -90,5 +97,65 @@ static inline bool sim_mkey_mode_dm(u8 mode)
 
 u8 sim_mkey_dm(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	       struct sim_mkey *mkey, u64 octwords);
+
+static inline bool sim_mkey_crypto(const struct sim_mkey *mkey)
+{
+	return prm_get_bits(mkey->mkc, SIM_MKC_CRYPTO_EN_OFF,
+			    SIM_MKC_CRYPTO_EN_BITS);
+}
+
+/* mkey_access.c: what a memory access through a key resolves to */
+
+/* rights an access needs, one per access bit of the mkey context */
+enum sim_mkey_rights {
+	SIM_MKEY_LOCAL_READ	= BIT(0),	/* lr */
+	SIM_MKEY_LOCAL_WRITE	= BIT(1),	/* lw */
+	SIM_MKEY_REMOTE_READ	= BIT(2),	/* rr */
+	SIM_MKEY_REMOTE_WRITE	= BIT(3),	/* rw */
+	SIM_MKEY_ATOMIC		= BIT(4),	/* a */
+	SIM_MKEY_RIGHTS_ALL	= BIT(5) - 1,
+};
+
+/**
+ * typedef sim_mkey_seg_fn - one piece of an access, on a direct mkey
+ * @arg: &struct sim_mkey_access.arg
+ * @direct: the direct mkey (MTT, MEMIC or SW_ICM access mode) that holds it
+ * @va: its first byte, in @direct's address space (start_addr based)
+ * @len: its bytes
+ *
+ * Return: 0 to go on; a sim_syndrome stops the walk and is returned.
+ */
+typedef u32 (*sim_mkey_seg_fn)(void *arg, const struct sim_mkey *direct,
+			       u64 va, u64 len);
+
+/**
+ * struct sim_mkey_access - one memory access through a key
+ * @uid: the context making it (its QP's uid); the key must be its own
+ * @pdn: the accessing QP's PD, which must be the key's; SIM_MKEY_ANY_PD
+ *	 skips that check (the debugfs probe)
+ * @key: the lkey or rkey: mkey index << 8 | tag
+ * @va: first byte, in the key's address space
+ * @len: bytes
+ * @rights: enum sim_mkey_rights the access needs, at every mkey it crosses
+ * @seg: called for each piece on a direct mkey, in address order; NULL
+ *	 only checks
+ * @arg: for @seg
+ */
+struct sim_mkey_access {
+	u16 uid;
+	u32 pdn;
+	u32 key;
+	u64 va;
+	u64 len;
+	unsigned int rights;
+	sim_mkey_seg_fn seg;
+	void *arg;
+};
+
+#define SIM_MKEY_ANY_PD		U32_MAX
+
+u32 sim_mkey_access(struct mlx5x_sim *sim, const struct sim_mkey_access *acc);
+const char *sim_mkey_access_verdict(u32 syndrome);
+void sim_mkey_access_debugfs_init(struct mlx5x_sim *sim);
 
 #endif /* MLX5X_SIM_MKEY_H */

@@ -135,6 +135,12 @@ enum sim_syndrome {
 	SIM_SYND_ICM_RANGE	= 0x53000101,	/* outside every ICM region */
 	SIM_SYND_ICM_OVERLAP	= 0x53000102,	/* another SW_ICM holds it */
 	SIM_SYND_ICM_PRIV	= 0x53000103,	/* uctx lacks INTERNAL_DEV_RES */
+	SIM_SYND_NO_LOGIN	= 0x53000800,	/* wrapped DEK, no crypto login */
+	SIM_SYND_MKEY_FREE	= 0x53000801,	/* access through a free mkey */
+	SIM_SYND_MKEY_ACCESS	= 0x53000802,	/* the mkey lacks the right */
+	SIM_SYND_MKEY_RANGE	= 0x53000803,	/* outside the mkey's range */
+	SIM_SYND_MKEY_PD	= 0x53000804,	/* not the accessor's PD */
+	SIM_SYND_CRYPTO_UNCONF	= 0x53000805,	/* crypto mkey without BSF */
 };
 
 struct sim_flow_table;

@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Crypto offload: the crypto caps mlx5dv_query_device(3) reports in each
+ * mode of the model (debugfs fw/crypto: none, plaintext, wrapped),
+ * mlx5dv_create_mkey(3) with MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO,
+ * mlx5dv_dek_create(3) / query / destroy, mlx5dv_crypto_login(3) and
+ * mlx5dv_crypto_login_create(3), then the same objects through raw DEVX
+ * mailboxes (every firmware rule, another process's objects), and the
+ * access check of fw/mkey_access: traffic through a crypto mkey no UMR
+ * configured is an error.
+ *
+ * Every case sets the mode it needs and leaves the model in "none"; on
+ * hardware (no model) they skip.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+#include "mlx5x_prm.h"
+
+#define OP_CREATE_MKEY		0x200
+#define OP_CREATE_GENERAL	0xa00
+#define OP_QUERY_GENERAL	0xa02
+#define TYPE_DEK		0x0c
+#define TYPE_CRYPTO_LOGIN	0x1f
+
+/* Status and syndromes of the firmware model (sim_priv.h). */
+#define STAT_BAD_PARAM		0x03
+#define STAT_BAD_RESOURCE	0x05
+#define SYND_BAD_OPMOD		0x53000004
+#define SYND_NOT_OWNER		0x53000007
+#define SYND_BAD_CAP		0x5300000a
+#define SYND_BAD_FIELD		0x5300000d
+#define SYND_NO_LOGIN		0x53000800
+#define SYND_MKEY_FREE		0x53000801
+#define SYND_MKEY_RANGE		0x53000803
+#define SYND_CRYPTO_UNCONF	0x53000805
+
+#define MODE_MTT		1
+#define MODE_KLM		2
+#define PAGE			4096
+#define NPAGES			4
+#define VA			0x7f0000000000ULL
+#define KLM_BYTES		16
+
+#define IN(f)			PRM_CREATE_MKEY_IN_##f
+#define MKC(f)			PRM_CREATE_MKEY_IN_MEMORY_KEY_MKEY_ENTRY_##f
+#define HDR(f)			PRM_GENERAL_OBJ_IN_CMD_HDR_##f
+/* create_mkey_in fields 6.1's mlx5_ifc.h still calls reserved */
+#define MKEY_UMEM_ID		MT_FIELD(0x320, 32)
+#define MKEY_UMEM_OFFSET_OFF	0x340
+#define MKC_CRYPTO_EN		MT_FIELD(0x80 + 0x1e3, 2)
+
+/* An ENCRYPTION_KEY (DEK) or CRYPTO_LOGIN object after the header. */
+#define OBJ_BYTES		256
+#define GEN_IN_BYTES		(16 + OBJ_BYTES)
+#define O(off, sz)		MT_FIELD(16 * 8 + (off), (sz))
+#define DEK_STATE		O(0x40, 8)
+#define DEK_SW_WRAPPED		O(0x48, 1)
+#define DEK_KEY_SIZE		O(0x54, 4)
+#define DEK_HAS_KEYTAG		O(0x58, 1)
+#define DEK_PURPOSE		O(0x5c, 4)
+#define DEK_PD			O(0x68, 24)
+#define DEK_OPAQUE_BYTE		(16 + 0x30)
+#define DEK_KEY_BYTE		(16 + 0x40)
+#define PURPOSE_TLS		1
+#define PURPOSE_AES_XTS		3
+#define LOGIN_STATE		O(0x84, 4)
+#define LOGIN_CREDENTIAL	O(0x88, 24)
+#define LOGIN_IMPORT_KEK	O(0xa8, 24)
+
+static const char opaque[8] = "crypto";
+
+static bool set_mode(const char *mode)
+{
+	return CHECK_ERR(mt_fw_write("crypto", mode), 0);
+}
+
+static bool need_model(void)
+{
+	return mt_sim();
+}
+
+/* A context with a PD and a umem of NPAGES pages. */
+struct env {
+	struct ibv_context *ctx;
+	int uid;
+	struct ibv_pd *pd;
+	uint32_t pdn;
+	void *buf;
+	struct mlx5dv_devx_umem *umem;
+};
+
+static bool env_open(struct env *e)
+{
+	struct mlx5dv_pd dvpd = {};
+	struct mlx5dv_obj obj = { .pd = { .out = &dvpd } };
+	struct mlx5dv_devx_umem_in uin = {};
+
+	memset(e, 0, sizeof(*e));
+	e->ctx = mt_open(MT_OPEN_DEVX, &e->uid);
+	if (!CHECK(e->ctx))
+		return false;
+	e->pd = ibv_alloc_pd(e->ctx);
+	if (!CHECK(e->pd))
+		return false;
+	obj.pd.in = e->pd;
+	if (!CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), 0))
+		return false;
+	e->pdn = dvpd.pdn;
+	if (posix_memalign(&e->buf, PAGE, NPAGES * PAGE))
+		return CHECK(false);
+	memset(e->buf, 0, NPAGES * PAGE);
+	uin.addr = e->buf;
+	uin.size = NPAGES * PAGE;
+	uin.access = IBV_ACCESS_LOCAL_WRITE;
+	uin.pgsz_bitmap = PAGE;
+	e->umem = mlx5dv_devx_umem_reg_ex(e->ctx, &uin);
+	return CHECK(e->umem);
+}
+
+static void env_close(struct env *e)
+{
+	if (e->umem)
+		CHECK_ERR(mlx5dv_devx_umem_dereg(e->umem), 0);
+	if (e->pd)
+		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
+	if (e->ctx)
+		CHECK_EQ(ibv_close_device(e->ctx), 0);
+	if (e->ctx && e->uid > 0)
+		CHECK_EQ(mt_fw_count(NULL, e->uid), 0);
+	free(e->buf);
+}
+
+/* What libmlx5 reports of crypto in each mode. */
+static int test_caps(void)
+{
+	static const struct {
+		const char *mode;
+		uint64_t flags;
+		uint8_t import;
+	} modes[] = {
+		{ "none", 0, 0 },
+		{ "plaintext", MLX5DV_CRYPTO_CAPS_CRYPTO, 0 },
+		{ "wrapped", MLX5DV_CRYPTO_CAPS_CRYPTO |
+			     MLX5DV_CRYPTO_CAPS_WRAPPED_CRYPTO_OPERATIONAL,
+		  MLX5DV_CRYPTO_WRAPPED_IMPORT_METHOD_CAP_AES_XTS },
+	};
+	const uint8_t engines = MLX5DV_CRYPTO_ENGINES_CAP_AES_XTS_SINGLE_BLOCK |
+				MLX5DV_CRYPTO_ENGINES_CAP_AES_XTS_MULTI_BLOCK;
+	struct mlx5dv_context dv;
+	struct ibv_context *ctx;
+	char buf[32];
+	unsigned int i;
+
+	if (!need_model())
+		return mt_skip("fw/crypto is the model's");
+	for (i = 0; i < MT_ARRAY_SIZE(modes); i++) {
+		if (!set_mode(modes[i].mode))
+			break;
+		if (CHECK_ERR(mt_fw_knob("crypto", buf, sizeof(buf)), 0))
+			CHECK(!strcmp(buf, modes[i].mode));
+		ctx = mt_open(MT_OPEN_DEVX, NULL);
+		if (!CHECK(ctx))
+			break;
+		memset(&dv, 0, sizeof(dv));
+		dv.comp_mask = MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD;
+		if (CHECK_ERR(mlx5dv_query_device(ctx, &dv), 0)) {
+			mt_diag("%s: comp_mask %#llx flags %#x engines %#x import %#x log_max_num_deks %u failed_selftests %#x",
+				modes[i].mode,
+				(unsigned long long)dv.comp_mask,
+				dv.crypto_caps.flags,
+				dv.crypto_caps.crypto_engines,
+				dv.crypto_caps.wrapped_import_method,
+				dv.crypto_caps.log_max_num_deks,
+				dv.crypto_caps.failed_selftests);
+			CHECK(dv.comp_mask & MLX5DV_CONTEXT_MASK_CRYPTO_OFFLOAD);
+			CHECK_EQ(dv.crypto_caps.flags, modes[i].flags);
+			CHECK_EQ(dv.crypto_caps.wrapped_import_method,
+				 modes[i].import);
+			CHECK_EQ(dv.crypto_caps.failed_selftests, 0);
+			if (modes[i].flags) {
+				CHECK_EQ(dv.crypto_caps.crypto_engines &
+					 engines, engines);
+				CHECK_EQ(dv.crypto_caps.log_max_num_deks, 12);
+			} else {
+				CHECK_EQ(dv.crypto_caps.crypto_engines, 0);
+			}
+		}
+		CHECK_EQ(ibv_close_device(ctx), 0);
+	}
+	/* nothing else is a mode */
+	CHECK_ERR(mt_fw_write("crypto", "aes"), -EINVAL);
+	set_mode("none");
+	return KSFT_PASS;
+}
+
+static bool imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
+		       size_t len)
+{
+	char path[256], want[16];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5x/%s/indirect_mkeys",
+		 ctx->device->name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "0x%08x ", key);
+	line[0] = '\0';
+	while (!found && fgets(line, len, f))
+		found = !strncmp(line, want, strlen(want));
+	if (!found)
+		line[0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	fclose(f);
+	return found;
+}
+
+/*
+ * fw/mkey_access: write "KEY VA LEN RIGHTS" and read the verdict from
+ * the same open file.
+ */
+static bool probe(uint32_t key, uint64_t va, uint64_t len, const char *rights,
+		  char *out, size_t outlen)
+{
+	char path[sizeof(mt.dbg) + 16], cmd[96];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/mkey_access", mt.dbg);
+	fd = open(path, O_RDWR);
+	if (!CHECK(fd >= 0))
+		return false;
+	snprintf(cmd, sizeof(cmd), "0x%x 0x%llx %llu %s", key,
+		 (unsigned long long)va, (unsigned long long)len, rights);
+	n = write(fd, cmd, strlen(cmd));
+	if (!CHECK_EQ(n, (ssize_t)strlen(cmd))) {
+		close(fd);
+		return false;
+	}
+	n = read(fd, out, outlen - 1);
+	close(fd);
+	if (!CHECK(n > 0))
+		return false;
+	out[n] = '\0';
+	mt_diag("mkey_access %s -> %.*s", cmd, (int)strcspn(out, "\n"), out);
+	return true;
+}
+
+static bool probe_verdict(uint32_t key, uint64_t va, uint64_t len,
+			  const char *rights, const char *want)
+{
+	char out[512];
+
+	return probe(key, va, len, rights, out, sizeof(out)) &&
+	       CHECK(!strncmp(out, want, strlen(want)));
+}
+
+/*
+ * mlx5dv_create_mkey(3) CRYPTO: EOPNOTSUPP from libmlx5 while the caps
+ * offer none (no command reaches the device); a free KLM mkey with
+ * crypto_en and a crypto BSF (8 octwords with a signature too) once they
+ * do.  Nothing can pass through it: it is free, and no UMR configured its
+ * crypto BSF.
+ */
+static int test_dv_create_mkey(void)
+{
+	struct mlx5dv_mkey_init_attr attr = {};
+	struct mlx5dv_mkey *mk;
+	char line[128], want[128];
+	long long cmds;
+	struct env e;
+
+	if (!need_model())
+		return mt_skip("fw/crypto is the model's");
+	if (!set_mode("none") || !env_open(&e))
+		goto out;
+	attr.pd = e.pd;
+	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+			    MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
+	attr.max_entries = 1;
+	cmds = mt_fw_stat("commands");
+	errno = 0;
+	mk = mlx5dv_create_mkey(&attr);
+	CHECK(!mk);
+	CHECK_ERR(errno, EOPNOTSUPP);
+	CHECK_EQ(mt_fw_stat("commands"), cmds);
+	env_close(&e);
+
+	if (!set_mode("plaintext") || !env_open(&e))
+		goto out;
+	attr.pd = e.pd;
+	attr.max_entries = 3;
+	errno = 0;
+	mk = mlx5dv_create_mkey(&attr);
+	mt_diag("crypto: %s", mk ? "created" : strerror(errno));
+	if (CHECK(mk)) {
+		CHECK_EQ(attr.max_entries, 4);
+		mt_fw_check_owner("mkey", mk->lkey >> 8, e.uid);
+		if (CHECK(imkey_line(e.ctx, mk->lkey, line, sizeof(line)))) {
+			snprintf(want, sizeof(want),
+				 "0x%08x %d klm 4 free umr sig crypto",
+				 mk->lkey, e.uid);
+			mt_diag("indirect_mkeys: %s", line);
+			CHECK(!strcmp(line, want));
+		}
+		probe_verdict(mk->lkey, 0, 16, "r", "error free 0x53000801");
+		CHECK_ERR(mlx5dv_destroy_mkey(mk), 0);
+	}
+	/* with a signature: two PSVs, and a BSF for both */
+	attr.create_flags |= MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
+	attr.max_entries = 1;
+	errno = 0;
+	mk = mlx5dv_create_mkey(&attr);
+	mt_diag("crypto + signature: %s", mk ? "created" : strerror(errno));
+	if (CHECK(mk)) {
+		CHECK_EQ(mt_fw_count("psv", e.uid), 2);
+		CHECK_ERR(mlx5dv_destroy_mkey(mk), 0);
+	}
+	CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
+	env_close(&e);
+out:
+	set_mode("none");
+	return KSFT_PASS;
+}
+
+static void dek_attr(struct mlx5dv_dek_init_attr *a, struct ibv_pd *pd,
+		     enum mlx5dv_crypto_key_size size)
+{
+	memset(a, 0, sizeof(*a));
+	a->key_size = size;
+	a->key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS;
+	a->pd = pd;
+	memcpy(a->opaque, opaque, sizeof(a->opaque));
+	memset(a->key, 0x42, sizeof(a->key));
+}
+
+static void dek_query_ok(struct mlx5dv_dek *dek)
+{
+	struct mlx5dv_dek_attr qa = {};
+
+	if (CHECK_ERR(mlx5dv_dek_query(dek, &qa), 0)) {
+		CHECK_EQ(qa.state, MLX5DV_DEK_STATE_READY);
+		CHECK(!memcmp(qa.opaque, opaque, sizeof(opaque)));
+	}
+}
+
+/*
+ * Plaintext DEKs through mlx5dv_dek_create(3): MLX5DV_DEK_INIT_ATTR_
+ * CRYPTO_LOGIN with no login object says plaintext; without it libmlx5
+ * wants a login (EINVAL).  Bad sizes and purposes are libmlx5's EINVAL;
+ * no crypto at all is EOPNOTSUPP.  fw/crypto cannot change under a DEK.
+ */
+static int test_dek_plaintext(void)
+{
+	struct mlx5dv_dek_init_attr a;
+	struct mlx5dv_dek *dek;
+	struct env e;
+
+	if (!need_model())
+		return mt_skip("fw/crypto is the model's");
+	if (!set_mode("none") || !env_open(&e))
+		goto out;
+	dek_attr(&a, e.pd, MLX5DV_CRYPTO_KEY_SIZE_128);
+	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+	errno = 0;
+	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK_ERR(errno, EOPNOTSUPP);
+	env_close(&e);
+
+	if (!set_mode("plaintext") || !env_open(&e))
+		goto out;
+	dek_attr(&a, e.pd, MLX5DV_CRYPTO_KEY_SIZE_256);
+	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+	a.has_keytag = true;
+	errno = 0;
+	dek = mlx5dv_dek_create(e.ctx, &a);
+	mt_diag("plaintext DEK: %s", dek ? "created" : strerror(errno));
+	if (CHECK(dek)) {
+		dek_query_ok(dek);
+		CHECK_EQ(mt_fw_count("general", e.uid), 1);
+		/* the mode holds while a DEK exists; the PD too */
+		CHECK_ERR(mt_fw_write("crypto", "none"), -EBUSY);
+		CHECK_ERR(ibv_dealloc_pd(e.pd), EBUSY);
+		CHECK_ERR(mlx5dv_dek_destroy(dek), 0);
+	}
+	/* no login: libmlx5 takes it for a wrapped key */
+	a.comp_mask = 0;
+	errno = 0;
+	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK_ERR(errno, EINVAL);
+	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+	a.key_size = 7;
+	errno = 0;
+	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK_ERR(errno, EINVAL);
+	a.key_size = MLX5DV_CRYPTO_KEY_SIZE_128;
+	a.key_purpose = 5;
+	errno = 0;
+	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK_ERR(errno, EINVAL);
+	CHECK_EQ(mt_fw_count("general", e.uid), 0);
+	env_close(&e);
+out:
+	set_mode("none");
+	return KSFT_PASS;
+}
+
+/*
+ * Wrapped DEKs: mlx5dv_crypto_login(3) (one session per context),
+ * its state, logout; mlx5dv_crypto_login_create(3) objects; a DEK under
+ * either, and none without.
+ */
+static int test_dek_wrapped(void)
+{
+	struct mlx5dv_crypto_login_attr la = {};
+	struct mlx5dv_crypto_login_attr_ex lax = {};
+	struct mlx5dv_crypto_login_query_attr lq = {};
+	struct mlx5dv_crypto_login_obj *lo;
+	enum mlx5dv_crypto_login_state st;
+	struct mlx5dv_dek_init_attr a;
+	struct mlx5dv_dek *dek;
+	char cred[48];
+	struct env e;
+
+	if (!need_model())
+		return mt_skip("fw/crypto is the model's");
+	if (!set_mode("wrapped") || !env_open(&e))
+		goto out;
+	dek_attr(&a, e.pd, MLX5DV_CRYPTO_KEY_SIZE_128);
+	errno = 0;
+	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK_ERR(errno, EINVAL);
+	/* a plaintext key in the wrapped mode: EINVAL too */
+	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+	errno = 0;
+	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK_ERR(errno, EINVAL);
+	a.comp_mask = 0;
+	if (CHECK_ERR(mlx5dv_crypto_login_query_state(e.ctx, &st), 0))
+		CHECK_EQ(st, MLX5DV_CRYPTO_LOGIN_STATE_NO_LOGIN);
+	CHECK_ERR(mlx5dv_crypto_logout(e.ctx), ENOENT);
+
+	/*
+	 * a credential the device has not: firmware refuses (BAD_PARAM,
+	 * which libmlx5 turns into EINVAL), and nothing is left
+	 */
+	memset(la.credential, 0xc3, sizeof(la.credential));
+	la.credential_id = 1;
+	CHECK_ERR(mlx5dv_crypto_login(e.ctx, &la), EINVAL);
+	CHECK_EQ(mt_fw_count("general", e.uid), 0);
+	la.credential_id = 0;
+	if (CHECK_ERR(mlx5dv_crypto_login(e.ctx, &la), 0)) {
+		if (CHECK_ERR(mlx5dv_crypto_login_query_state(e.ctx, &st), 0))
+			CHECK_EQ(st, MLX5DV_CRYPTO_LOGIN_STATE_VALID);
+		CHECK_ERR(mlx5dv_crypto_login(e.ctx, &la), EEXIST);
+		errno = 0;
+		dek = mlx5dv_dek_create(e.ctx, &a);
+		mt_diag("wrapped DEK: %s", dek ? "created" : strerror(errno));
+		if (CHECK(dek)) {
+			dek_query_ok(dek);
+			/* logout: the DEK stays, queried still */
+			CHECK_ERR(mlx5dv_crypto_logout(e.ctx), 0);
+			dek_query_ok(dek);
+			CHECK_ERR(mlx5dv_dek_destroy(dek), 0);
+		} else {
+			CHECK_ERR(mlx5dv_crypto_logout(e.ctx), 0);
+		}
+		if (CHECK_ERR(mlx5dv_crypto_login_query_state(e.ctx, &st), 0))
+			CHECK_EQ(st, MLX5DV_CRYPTO_LOGIN_STATE_NO_LOGIN);
+	}
+
+	/* the login object API */
+	memset(cred, 0x3c, sizeof(cred));
+	lax.credential = cred;
+	lax.credential_len = sizeof(cred);
+	errno = 0;
+	lo = mlx5dv_crypto_login_create(e.ctx, &lax);
+	mt_diag("login object: %s", lo ? "created" : strerror(errno));
+	if (CHECK(lo)) {
+		if (CHECK_ERR(mlx5dv_crypto_login_query(lo, &lq), 0))
+			CHECK_EQ(lq.state, MLX5DV_CRYPTO_LOGIN_STATE_VALID);
+		a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
+		a.crypto_login = lo;
+		dek = mlx5dv_dek_create(e.ctx, &a);
+		if (CHECK(dek)) {
+			dek_query_ok(dek);
+			CHECK_ERR(mlx5dv_dek_destroy(dek), 0);
+		}
+		CHECK_ERR(mlx5dv_crypto_login_destroy(lo), 0);
+	}
+	CHECK_EQ(mt_fw_count("general", e.uid), 0);
+	env_close(&e);
+out:
+	set_mode("none");
+	return KSFT_PASS;
+}
+
+/* Raw DEVX: a DEK mailbox as libmlx5 builds it. */
+static void dek_in(uint8_t *in, uint32_t pdn)
+{
+	memset(in, 0, GEN_IN_BYTES);
+	mt_set(in, HDR(OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, HDR(OBJ_TYPE), TYPE_DEK);
+	mt_set(in, DEK_KEY_SIZE, 0);
+	mt_set(in, DEK_PURPOSE, PURPOSE_AES_XTS);
+	mt_set(in, DEK_PD, pdn);
+	memcpy(in + DEK_OPAQUE_BYTE, opaque, sizeof(opaque));
+	memset(in + DEK_KEY_BYTE, 0x42, 32);
+}
+
+static struct mlx5dv_devx_obj *gen_create(struct ibv_context *ctx,
+					  uint8_t *in, uint32_t *out,
+					  uint32_t *id)
+{
+	struct mlx5dv_devx_obj *obj;
+
+	memset(out, 0, 16);
+	errno = 0;
+	obj = mlx5dv_devx_obj_create(ctx, in, GEN_IN_BYTES, out, 16);
+	if (obj && id)
+		*id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+	return obj;
+}
+
+static bool refused(struct ibv_context *ctx, uint8_t *in, uint8_t status,
+		    uint32_t synd, const char *what)
+{
+	struct mlx5dv_devx_obj *obj;
+	uint32_t out[4];
+	bool ok = true;
+
+	mt_diag("expect a refusal: %s", what);
+	obj = gen_create(ctx, in, out, NULL);
+	if (!CHECK(!obj)) {
+		mlx5dv_devx_obj_destroy(obj);
+		return false;
+	}
+	ok &= CHECK_ERR(errno, EREMOTEIO);
+	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), status);
+	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	return ok;
+}
+
+static int gen_query(struct mlx5dv_devx_obj *obj, uint16_t type, uint32_t id,
+		     uint8_t *out)
+{
+	uint32_t in[4] = {};
+
+	mt_set(in, HDR(OPCODE), OP_QUERY_GENERAL);
+	mt_set(in, HDR(OBJ_TYPE), type);
+	mt_set(in, HDR(OBJ_ID), id);
+	memset(out, 0, GEN_IN_BYTES);
+	return mlx5dv_devx_obj_query(obj, in, sizeof(in), out, GEN_IN_BYTES);
+}
+
+/*
+ * DEKs and logins through raw DEVX mailboxes: each firmware rule, and
+ * another process's DEK, PD and login.
+ */
+static int test_devx_dek(void)
+{
+	uint8_t in[GEN_IN_BYTES], q[GEN_IN_BYTES];
+	struct mlx5dv_devx_obj *dek;
+	uint32_t out[4], id = 0;
+	int status = -1;
+	struct env e;
+	pid_t pid;
+
+	if (!need_model())
+		return mt_skip("fw/crypto is the model's");
+	if (!set_mode("none") || !env_open(&e))
+		goto out;
+	dek_in(in, e.pdn);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_OPMOD, "no crypto");
+	env_close(&e);
+
+	if (!set_mode("plaintext") || !env_open(&e))
+		goto out;
+	dek_in(in, e.pdn);
+	mt_set(in, DEK_KEY_SIZE, 2);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "key size 2");
+	dek_in(in, e.pdn);
+	mt_set(in, DEK_PURPOSE, PURPOSE_TLS);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_CAP, "TLS key");
+	dek_in(in, e.pdn);
+	mt_set(in, DEK_SW_WRAPPED, 1);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_CAP, "sw_wrapped");
+	dek_in(in, e.pdn);
+	mt_set(in, DEK_STATE, 1);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "state set");
+	dek_in(in, e.pdn + 0x1000);
+	refused(e.ctx, in, STAT_BAD_RESOURCE, 0x53000006, "no such PD");
+	memset(in, 0, GEN_IN_BYTES);
+	mt_set(in, HDR(OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, HDR(OBJ_TYPE), TYPE_CRYPTO_LOGIN);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_OPMOD,
+		"a login in the plaintext mode");
+
+	dek_in(in, e.pdn);
+	mt_set(in, DEK_KEY_SIZE, 1);
+	dek = gen_create(e.ctx, in, out, &id);
+	if (!CHECK(dek))
+		goto close;
+	if (CHECK_ERR(gen_query(dek, TYPE_DEK, id, q), 0)) {
+		CHECK_EQ(mt_get(q, DEK_STATE), 0);
+		CHECK_EQ(mt_get(q, DEK_KEY_SIZE), 1);
+		CHECK_EQ(mt_get(q, DEK_PURPOSE), PURPOSE_AES_XTS);
+		CHECK_EQ(mt_get(q, DEK_PD), e.pdn);
+		CHECK(!memcmp(q + DEK_OPAQUE_BYTE, opaque, sizeof(opaque)));
+		/* the key never comes back */
+		CHECK_EQ(mt_get(q, O(0x200, 32)), 0);
+	}
+	mt_fw_check_owner("general", id, e.uid);
+	pid = fork();
+	if (pid == 0) {
+		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
+		struct mlx5dv_devx_obj *theirs;
+		struct mlx5dv_pd dvpd = {};
+		struct mlx5dv_obj o = { .pd = { .out = &dvpd } };
+		struct ibv_pd *pd2;
+		uint32_t tid, o2[4];
+		int bad = 0;
+
+		if (!c2)
+			_exit(2);
+		pd2 = ibv_alloc_pd(c2);
+		o.pd.in = pd2;
+		if (!pd2 || mlx5dv_init_obj(&o, MLX5DV_OBJ_PD))
+			_exit(2);
+		/* a DEK under the parent's PD: not this context's */
+		dek_in(in, e.pdn);
+		theirs = gen_create(c2, in, o2, NULL);
+		bad |= theirs || mt_get(o2, MT_OUT_SYNDROME) != SYND_NOT_OWNER;
+		dek_in(in, dvpd.pdn);
+		theirs = gen_create(c2, in, o2, &tid);
+		if (!theirs)
+			_exit(3);
+		/* its own handle naming the parent's DEK: refused */
+		bad |= (gen_query(theirs, TYPE_DEK, id, q) != EINVAL) << 1;
+		bad |= (gen_query(theirs, TYPE_DEK, tid, q) != 0) << 2;
+		bad |= (mlx5dv_devx_obj_destroy(theirs) != 0) << 3;
+		ibv_dealloc_pd(pd2);
+		ibv_close_device(c2);
+		_exit(bad);
+	}
+	if (CHECK(pid > 0)) {
+		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK(WIFEXITED(status));
+		CHECK_EQ(WEXITSTATUS(status), 0);
+	}
+	CHECK_ERR(mt_fw_write("crypto", "wrapped"), -EBUSY);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(dek), 0);
+
+	/* wrapped: no DEK before a login of this very context */
+	if (!set_mode("wrapped"))
+		goto close;
+	dek_in(in, e.pdn);
+	refused(e.ctx, in, STAT_BAD_PARAM, SYND_NO_LOGIN, "no login");
+close:
+	env_close(&e);
+out:
+	set_mode("none");
+	return KSFT_PASS;
+}
+
+/* An mkey mailbox over the env's umem (direct) or the key (indirect). */
+static void mkey_init(uint8_t *in, int mode, uint32_t pdn, unsigned int nent)
+{
+	memset(in, 0, PRM_CREATE_MKEY_IN_BYTES + nent * KLM_BYTES);
+	mt_set(in, IN(OPCODE), OP_CREATE_MKEY);
+	mt_set(in, MKC(ACCESS_MODE_1_0), mode);
+	mt_set(in, MKC(QPN), 0xffffff);
+	mt_set(in, MKC(LR), 1);
+	mt_set(in, MKC(LW), 1);
+	mt_set(in, MKC(PD), pdn);
+}
+
+static void set64(void *p, unsigned int off, uint64_t v)
+{
+	mt_set(p, MT_FIELD(off, 32), v >> 32);
+	mt_set(p, MT_FIELD(off + 32, 32), (uint32_t)v);
+}
+
+static struct mlx5dv_devx_obj *mkey_create(struct ibv_context *ctx,
+					   uint8_t *in, size_t len,
+					   uint32_t *key, uint32_t *out)
+{
+	struct mlx5dv_devx_obj *obj;
+
+	memset(out, 0, PRM_CREATE_MKEY_OUT_BYTES);
+	errno = 0;
+	obj = mlx5dv_devx_obj_create(ctx, in, len, out,
+				     PRM_CREATE_MKEY_OUT_BYTES);
+	if (obj && key)
+		*key = mt_get(out, PRM_CREATE_MKEY_OUT_MKEY_INDEX) << 8 |
+		       mt_get(in, MKC(MKEY_7_0));
+	return obj;
+}
+
+static struct mlx5dv_devx_obj *direct_mkey(struct env *e, uint32_t *key)
+{
+	uint8_t in[PRM_CREATE_MKEY_IN_BYTES];
+	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
+
+	mkey_init(in, MODE_MTT, e->pdn, 0);
+	mt_set(in, MKEY_UMEM_ID, e->umem->umem_id);
+	set64(in, MKEY_UMEM_OFFSET_OFF, 0);
+	set64(in, MKC(START_ADDR_OFF), VA);
+	set64(in, MKC(LEN_OFF), NPAGES * PAGE);
+	mt_set(in, MKC(LOG_PAGE_SIZE), 12);
+	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), NPAGES / 2);
+	mt_set(in, MKC(MKEY_7_0), 0x3c);
+	return mkey_create(e->ctx, in, sizeof(in), key, out);
+}
+
+/* A KLM mkey in use with one entry over @key, crypto or not. */
+static void klm_in(uint8_t *in, uint32_t pdn, uint32_t key, bool crypto)
+{
+	unsigned int off = IN(KLM_PAS_MTT_OFF);
+
+	mkey_init(in, MODE_KLM, pdn, 1);
+	mt_set(in, MKC(UMR_EN), 1);
+	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), 4);
+	mt_set(in, IN(TRANSLATIONS_OCTWORD_ACTUAL_SIZE), 1);
+	set64(in, MKC(LEN_OFF), PAGE);
+	mt_set(in, MT_FIELD(off, 32), PAGE);
+	mt_set(in, MT_FIELD(off + 32, 32), key);
+	set64(in, off + 64, VA + PAGE);
+	if (crypto) {
+		mt_set(in, MKC_CRYPTO_EN, 1);
+		mt_set(in, MKC(BSF_EN), 1);
+		mt_set(in, MKC(BSF_OCTWORD_SIZE), 4);
+	}
+}
+
+static bool mkey_refused(struct ibv_context *ctx, uint8_t *in, size_t len,
+			 uint32_t synd, const char *what)
+{
+	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
+	struct mlx5dv_devx_obj *obj;
+	bool ok = true;
+
+	mt_diag("expect a refusal: %s", what);
+	obj = mkey_create(ctx, in, len, NULL, out);
+	if (!CHECK(!obj)) {
+		mlx5dv_devx_obj_destroy(obj);
+		return false;
+	}
+	ok &= CHECK_ERR(errno, EREMOTEIO);
+	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), STAT_BAD_PARAM);
+	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	return ok;
+}
+
+/*
+ * crypto_en through raw CREATE_MKEY: BAD_CAP without crypto; only on an
+ * indirect umr_en mkey with a crypto BSF; crypto_en 2 is reserved.  Then
+ * the access check: a KLM mkey in use passes traffic to its direct mkey,
+ * the same with crypto_en does not until a UMR configures it.
+ */
+static int test_crypto_mkey_access(void)
+{
+	uint8_t in[PRM_CREATE_MKEY_IN_BYTES + KLM_BYTES];
+	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
+	struct mlx5dv_devx_obj *direct = NULL, *plain = NULL, *crypto = NULL;
+	uint32_t dkey = 0, pkey = 0, ckey = 0;
+	char verdict[512], want[96];
+	struct env e;
+
+	if (!need_model())
+		return mt_skip("fw/crypto and fw/mkey_access are the model's");
+	if (!set_mode("none") || !env_open(&e))
+		goto out;
+	direct = direct_mkey(&e, &dkey);
+	if (!CHECK(direct))
+		goto close;
+	klm_in(in, e.pdn, dkey, true);
+	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_CAP, "crypto_en, no caps");
+	if (!set_mode("plaintext"))
+		goto close;
+	klm_in(in, e.pdn, dkey, true);
+	mt_set(in, MKC(UMR_EN), 0);
+	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_FIELD, "no umr_en");
+	klm_in(in, e.pdn, dkey, true);
+	mt_set(in, MKC(BSF_EN), 0);
+	mt_set(in, MKC(BSF_OCTWORD_SIZE), 0);
+	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_FIELD, "no BSF");
+	klm_in(in, e.pdn, dkey, true);
+	mt_set(in, MKC_CRYPTO_EN, 2);
+	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_FIELD, "crypto_en 2");
+	mkey_init(in, MODE_MTT, e.pdn, 0);
+	mt_set(in, MKEY_UMEM_ID, e.umem->umem_id);
+	set64(in, MKC(LEN_OFF), PAGE);
+	mt_set(in, MKC(LOG_PAGE_SIZE), 12);
+	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), 1);
+	mt_set(in, MKC_CRYPTO_EN, 1);
+	mkey_refused(e.ctx, in, PRM_CREATE_MKEY_IN_BYTES, SYND_BAD_FIELD,
+		     "crypto_en on a direct mkey");
+
+	klm_in(in, e.pdn, dkey, false);
+	plain = mkey_create(e.ctx, in, sizeof(in), &pkey, out);
+	klm_in(in, e.pdn, dkey, true);
+	crypto = mkey_create(e.ctx, in, sizeof(in), &ckey, out);
+	if (!CHECK(plain) || !CHECK(crypto))
+		goto close;
+	/* the direct mkey: its pages, its range */
+	if (probe(dkey, VA + 16, 100, "rw", verdict, sizeof(verdict))) {
+		snprintf(want, sizeof(want), "ok\nseg 0x%x 0x%llx 100\n", dkey,
+			 (unsigned long long)VA + 16);
+		CHECK(!strcmp(verdict, want));
+	}
+	probe_verdict(dkey, VA + NPAGES * PAGE - 8, 16, "r",
+		      "error range 0x53000803");
+	probe_verdict(dkey, VA, 8, "W", "error access 0x53000802");
+	/* through the KLM mkey: its one entry, a page into the direct one */
+	if (probe(pkey, 8, 64, "r", verdict, sizeof(verdict))) {
+		snprintf(want, sizeof(want), "ok\nseg 0x%x 0x%llx 64\n", dkey,
+			 (unsigned long long)VA + PAGE + 8);
+		CHECK(!strcmp(verdict, want));
+	}
+	probe_verdict(pkey, PAGE - 8, 16, "r", "error range 0x53000803");
+	/* the crypto one: no UMR wrote its crypto BSF */
+	probe_verdict(ckey, 8, 64, "r", "error crypto_unconfigured 0x53000805");
+	probe_verdict(ckey + 1, 8, 64, "r", "error no_object");
+	CHECK_ERR(mt_fw_write("mkey_access", "1 2"), -EINVAL);
+close:
+	if (crypto)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(crypto), 0);
+	if (plain)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(plain), 0);
+	if (direct)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(direct), 0);
+	env_close(&e);
+out:
+	set_mode("none");
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "crypto_caps", test_caps },
+	{ "dv_create_mkey_crypto", test_dv_create_mkey },
+	{ "dek_plaintext", test_dek_plaintext },
+	{ "dek_wrapped_login", test_dek_wrapped },
+	{ "devx_dek_rules", test_devx_dek },
+	{ "crypto_mkey_access", test_crypto_mkey_access },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
