@@ -5,6 +5,7 @@
  * forwards, misses, replication, loops) and its cost.
  */
 #include <linux/ktime.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include "sim_kunit.h"
 #include "../fs.h"
@@ -183,9 +184,12 @@ static void sc_teardown(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		do {
 			again = false;
-			xa_for_each(&sim->objs[order[i]], id, obj)
+			xa_for_each(&sim->objs[order[i]], id, obj) {
 				if (!sim_obj_destroy(sim, &ctx, order[i], id))
 					again = true;
+				/* 64k entries: a kernel without preemption */
+				cond_resched();
+			}
 		} while (again);
 	}
 	mutex_unlock(&sim->lock);
@@ -488,9 +492,11 @@ static u64 sc_cost(struct kunit *test, u16 dport, unsigned int n)
 
 	KUNIT_ASSERT_NOT_NULL(test, trace);
 	t0 = ktime_get_ns();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		mlx5x_sim_classify(sk_sim(test), false, 1, pkt, len, trace,
 				   TRACE);
+		cond_resched();
+	}
 	return (ktime_get_ns() - t0) / n;
 }
 
@@ -514,6 +520,7 @@ static u64 sc_fill(struct kunit *test, u32 ft, u32 fg, u32 from, u32 n)
 		PRM_SET(fte_match_param, v, outer_headers.tcp_dport, i);
 		if (sk_exec(test, in, inlen, out, PRM_BYTES(set_fte_out)))
 			break;
+		cond_resched();
 	}
 	KUNIT_EXPECT_EQ(test, i, from + n);
 	return ktime_get_ns() - t0;
