@@ -1036,8 +1036,8 @@ static int test_counters(void)
 	struct ibv_counter_attach_attr at = {};
 	struct ibv_flow_spec_counter_action *cs;
 	struct ibv_counters_init_attr ia = {};
+	struct ibv_flow *flow, *flow2;
 	struct ibv_counters *cnt;
-	struct ibv_flow *flow;
 	uint64_t v[3] = {};
 	struct pkt p = {};
 	struct flow f;
@@ -1074,6 +1074,24 @@ static int test_counters(void)
 		CHECK_EQ(v[2], 2 * p.len);
 		/* the binding names index 2: a shorter array is refused */
 		CHECK_ERR(ibv_read_counters(cnt, v, 2, 0), EINVAL);
+		/*
+		 * a second flow counting into the same object (libmlx5
+		 * sends no binding for it): the values add up
+		 */
+		flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
+		spec_l4(&f, IBV_FLOW_SPEC_UDP, 9202);
+		cs = spec(&f, IBV_FLOW_SPEC_ACTION_COUNT, sizeof(*cs));
+		cs->counters = cnt;
+		flow2 = flow_create(&e, 0, &f);
+		if (CHECK(flow2)) {
+			pkt_udp(&p, mac_b, "1.1.1.1", 9202);
+			CHECK(rx_to(&e, &p, 1));
+			memset(v, 0, sizeof(v));
+			CHECK_ERR(ibv_read_counters(cnt, v, 3, 0), 0);
+			CHECK_EQ(v[0], 3);
+			CHECK_EQ(v[2], 3 * p.len);
+			CHECK_ERR(ibv_destroy_flow(flow2), 0);
+		}
 		CHECK_ERR(ibv_destroy_flow(flow), 0);
 	}
 	CHECK_ERR(ibv_destroy_counters(cnt), 0);
