@@ -6,6 +6,7 @@
 #include <linux/debugfs.h>
 #include <linux/slab.h>
 #include "mlx5x.h"
+#include "fs_verbs.h"
 #include "steering.h"
 #include "verbs.h"
 
@@ -27,13 +28,17 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.alloc_pd = mlx5x_alloc_pd,
 	.alloc_ucontext = mlx5x_alloc_ucontext,
 	.dealloc_dm = mlx5x_dealloc_dm,
+	.create_counters = mlx5x_create_counters,
 	.create_cq = mlx5x_create_cq,
+	.create_flow = mlx5x_create_flow,
 	.create_qp = mlx5x_create_qp,
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
 	.dereg_mr = mlx5x_dereg_mr,
+	.destroy_counters = mlx5x_destroy_counters,
 	.destroy_cq = mlx5x_destroy_cq,
+	.destroy_flow = mlx5x_destroy_flow,
 	.destroy_qp = mlx5x_destroy_qp,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
@@ -48,9 +53,11 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.query_port = mlx5x_query_port,
 	.query_qp = mlx5x_query_qp,
 	.query_ucontext = mlx5x_query_ucontext,
+	.read_counters = mlx5x_read_counters,
 	.reg_dm_mr = mlx5x_reg_dm_mr,
 	.reg_user_mr = mlx5x_reg_user_mr,
 
+	INIT_RDMA_OBJ_SIZE(ib_counters, mlx5x_counters, ib),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_cq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mlx5x_qp, ib),

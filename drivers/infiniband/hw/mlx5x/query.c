@@ -42,6 +42,8 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
 			      IB_DEVICE_RC_RNR_NAK_GEN;
+	if (dev->fs)	/* ibv_create_flow: fs_verbs.c */
+		a->device_cap_flags |= IB_DEVICE_MANAGED_FLOW_STEERING;
 	a->kernel_cap_flags = dev->backend->user_unreg ?
 			      IBK_ALLOW_USER_UNREG : 0;
 }

@@ -3,19 +3,28 @@
  * The kernel's flow steering.  At probe the kernel (uid 0) creates one
  * table per namespace and priority and chains them by their miss tables:
  *
- *   NIC RX root: bypass 0 -> bypass 1 -> ... -> bypass 15 -> leftovers 0
- *                -> the port's default
- *   NIC TX root: egress 0 -> ... -> egress 15 -> the wire
+ *   NIC RX root: bypass-dt 0 -> bypass 0 -> bypass-dt 1 -> ... -> bypass 15
+ *                -> mcast -> leftovers 0 -> the port's default
+ *   NIC TX root: egress-dt 0 -> egress 0 -> ... -> egress 15 -> the wire
+ *   sniffer RX root / sniffer TX root: one table each, when offered, made
+ *                with the first rule and gone with the last (as fs_core
+ *                does), so the device copies no packet while none is wanted
  *
  * so a packet no rule of a priority takes goes on to the next priority,
- * as mlx5_core's fs_core arranges on a ConnectX.  Levels rise along each
- * chain (bypass p at level 1 + p), so every miss goes deeper.
+ * as mlx5_core's fs_core arranges on a ConnectX (where user priority p is
+ * core priority 2p, don't-trap, and 2p + 1).  Levels rise along each
+ * chain (the n-th table of a chain at level n + 1), so every miss goes
+ * deeper.
  *
  * Rules are added into (namespace, priority) with a mask and value: the
  * table's groups are made on demand, one per mask (another when full),
- * each MLX5X_FS_GROUP_SIZE flow indexes long.
+ * each MLX5X_FS_GROUP_SIZE flow indexes long.  Rules of a priority with
+ * the same mask and value share one entry, as fs_core merges them: its
+ * destinations and counters are the union of its rules', each counted,
+ * and the entry is rewritten (SET_FTE modify) as rules come and go.
  */
 #include <linux/bitmap.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include "steering.h"
 
@@ -32,6 +41,7 @@ struct mlx5x_fs_group {
 	u8 criteria;
 	u8 mask[MLX5X_FS_MATCH_BYTES];
 	unsigned int used;
+	struct rhashtable ftes;		/* mlx5x_fs_fte by value */
 	DECLARE_BITMAP(busy, MLX5X_FS_GROUP_SIZE);
 };
 
@@ -39,25 +49,84 @@ struct mlx5x_fs_group {
 struct mlx5x_fs_prio {
 	u32 type;
 	u32 id;
+	u32 miss;			/* the next table of the chain, or 0 */
 	struct list_head groups;
 	DECLARE_BITMAP(slots, MLX5X_FS_NGROUPS);
 };
 
+/* A destination or counter of an entry, and how many rules want it. */
+struct mlx5x_fs_ref {
+	u8 type;
+	u32 id;
+	unsigned int refs;
+};
+
+/* One entry of a group: the rules that match its value, merged. */
+struct mlx5x_fs_fte {
+	struct rhash_head node;
+	u8 value[MLX5X_FS_MATCH_BYTES];
+	u32 index;			/* in its group's slot */
+	bool in_hw;			/* firmware holds it */
+	u32 action;			/* the rules' action, dests aside */
+	u32 flow_tag;
+	u32 modify_header_id;
+	u32 reformat_id;
+	unsigned int nrules;
+	u32 ndest;
+	struct mlx5x_fs_ref dest[MLX5X_FS_FTE_MAX_DEST];
+	u32 ncounter;
+	struct mlx5x_fs_ref counter[MLX5X_FS_FTE_MAX_COUNTERS];
+};
+
+/* A rule: its part of an entry. */
 struct mlx5x_fs_rule {
 	struct mlx5x_fs_prio *prio;
 	struct mlx5x_fs_group *fg;
-	u32 index;
+	struct mlx5x_fs_fte *fte;
+	u32 ndest;
+	struct mlx5x_fs_dest dest[MLX5X_FS_MAX_DEST + 1];
+	u32 ncounter;
+	u32 counter[MLX5X_FS_MAX_COUNTERS];
+};
+
+static const struct rhashtable_params mlx5x_fs_fte_params = {
+	.key_len = MLX5X_FS_MATCH_BYTES,
+	.key_offset = offsetof(struct mlx5x_fs_fte, value),
+	.head_offset = offsetof(struct mlx5x_fs_fte, node),
+	.automatic_shrinking = true,
 };
 
 u32 mlx5x_fs_table_type(enum mlx5x_fs_ns ns)
 {
-	return ns == MLX5X_FS_NS_EGRESS ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
-					  MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	switch (ns) {
+	case MLX5X_FS_NS_EGRESS:
+	case MLX5X_FS_NS_EGRESS_DT:
+		return MLX5_FLOW_TABLE_TYPE_NIC_TX;
+	case MLX5X_FS_NS_SNIFFER_RX:
+		return MLX5_FLOW_TABLE_TYPE_SNIFFER_RX;
+	case MLX5X_FS_NS_SNIFFER_TX:
+		return MLX5_FLOW_TABLE_TYPE_SNIFFER_TX;
+	default:
+		return MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	}
 }
 
 unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns)
 {
-	return ns == MLX5X_FS_NS_LEFTOVERS ? 1 : MLX5X_FS_PRIOS;
+	switch (ns) {
+	case MLX5X_FS_NS_BYPASS:
+	case MLX5X_FS_NS_EGRESS:
+	case MLX5X_FS_NS_BYPASS_DT:
+	case MLX5X_FS_NS_EGRESS_DT:
+		return MLX5X_FS_PRIOS;
+	case MLX5X_FS_NS_LEFTOVERS:
+	case MLX5X_FS_NS_MCAST:
+	case MLX5X_FS_NS_SNIFFER_RX:
+	case MLX5X_FS_NS_SNIFFER_TX:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* ---- commands ---- */
@@ -253,15 +322,85 @@ u32 mlx5x_fs_prio_table_id(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	return p ? p->id : 0;
 }
 
-/* Its level: rising along the chain of its table type. */
-static u32 mlx5x_fs_level(enum mlx5x_fs_ns ns, unsigned int prio)
+/* A table of a chain: its namespace and priority. */
+struct mlx5x_fs_link {
+	u8 ns;
+	u8 prio;
+};
+
+#define MLX5X_FS_CHAIN_MAX	(2 * MLX5X_FS_PRIOS + 2)
+
+/*
+ * The tables of the chain a root starts, in the order a packet meets
+ * them, into @link.  Return: how many.
+ */
+static unsigned int mlx5x_fs_chain(u32 type, struct mlx5x_fs_link *link)
 {
-	return ns == MLX5X_FS_NS_LEFTOVERS ? 1 + MLX5X_FS_PRIOS + prio :
-					     1 + prio;
+	bool rx = type == MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	unsigned int n = 0, prio;
+
+	switch (type) {
+	case MLX5_FLOW_TABLE_TYPE_NIC_RX:
+	case MLX5_FLOW_TABLE_TYPE_NIC_TX:
+		for (prio = 0; prio < MLX5X_FS_PRIOS; prio++) {
+			link[n].ns = rx ? MLX5X_FS_NS_BYPASS_DT :
+					  MLX5X_FS_NS_EGRESS_DT;
+			link[n++].prio = prio;
+			link[n].ns = rx ? MLX5X_FS_NS_BYPASS :
+					  MLX5X_FS_NS_EGRESS;
+			link[n++].prio = prio;
+		}
+		if (rx) {
+			link[n].ns = MLX5X_FS_NS_MCAST;
+			link[n++].prio = 0;
+			link[n].ns = MLX5X_FS_NS_LEFTOVERS;
+			link[n++].prio = 0;
+		}
+		break;
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_RX:
+		link[n].ns = MLX5X_FS_NS_SNIFFER_RX;
+		link[n++].prio = 0;
+		break;
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
+		link[n].ns = MLX5X_FS_NS_SNIFFER_TX;
+		link[n++].prio = 0;
+		break;
+	}
+	return n;
+}
+
+/* The table types whose chains the kernel builds, roots set in order. */
+static const u32 mlx5x_fs_types[] = {
+	MLX5_FLOW_TABLE_TYPE_NIC_RX, MLX5_FLOW_TABLE_TYPE_NIC_TX,
+	MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, MLX5_FLOW_TABLE_TYPE_SNIFFER_TX,
+};
+
+/* Does the device offer tables of @type (flow table capabilities)? */
+static bool mlx5x_fs_type_offered(struct mlx5x_dev *dev, u32 type)
+{
+	void *c = dev->fs->ft_cap;
+
+	switch (type) {
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_RX:
+		return PRM_GET(flow_table_nic_cap, c,
+			       flow_table_properties_nic_receive_sniffer.ft_support);
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
+		return PRM_GET(flow_table_nic_cap, c,
+			       flow_table_properties_nic_transmit_sniffer.ft_support);
+	default:
+		return true;
+	}
+}
+
+/* Tables of @type exist only while rules want them. */
+static bool mlx5x_fs_on_demand(u32 type)
+{
+	return type == MLX5_FLOW_TABLE_TYPE_SNIFFER_RX ||
+	       type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX;
 }
 
 static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
-				unsigned int prio, u32 miss)
+				unsigned int prio, u32 level, u32 miss)
 {
 	struct mlx5x_fs_prio *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	int err;
@@ -269,9 +408,9 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	if (!p)
 		return -ENOMEM;
 	p->type = mlx5x_fs_table_type(ns);
+	p->miss = miss;
 	INIT_LIST_HEAD(&p->groups);
-	err = mlx5x_fs_cmd_create_table(dev, 0, p->type,
-					mlx5x_fs_level(ns, prio),
+	err = mlx5x_fs_cmd_create_table(dev, 0, p->type, level,
 					MLX5X_FS_LOG_SIZE, miss, &p->id);
 	if (err) {
 		kfree(p);
@@ -281,41 +420,40 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	return 0;
 }
 
-/* Destroy the tables, first first: each is the miss of the one before. */
-static void mlx5x_fs_prios_destroy(struct mlx5x_dev *dev)
+/* Destroy a chain's tables, first first: each is the miss of the one before. */
+static void mlx5x_fs_chain_destroy(struct mlx5x_dev *dev, u32 type)
 {
-	static const enum mlx5x_fs_ns order[] = {
-		MLX5X_FS_NS_BYPASS, MLX5X_FS_NS_LEFTOVERS, MLX5X_FS_NS_EGRESS,
-	};
+	struct mlx5x_fs_link link[MLX5X_FS_CHAIN_MAX];
+	unsigned int i, n = mlx5x_fs_chain(type, link);
 	struct mlx5x_fs_prio *p;
-	unsigned int i, prio;
 
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		for (prio = 0; prio < MLX5X_FS_PRIOS; prio++) {
-			p = dev->fs->prio[order[i]][prio];
-			if (!p)
-				continue;
-			WARN_ON(!list_empty(&p->groups));
-			mlx5x_fs_cmd_destroy_table(dev, 0, p->type, p->id);
-			kfree(p);
-			dev->fs->prio[order[i]][prio] = NULL;
-		}
+	for (i = 0; i < n; i++) {
+		p = dev->fs->prio[link[i].ns][link[i].prio];
+		if (!p)
+			continue;
+		WARN_ON(!list_empty(&p->groups));
+		mlx5x_fs_cmd_destroy_table(dev, 0, p->type, p->id);
+		kfree(p);
+		dev->fs->prio[link[i].ns][link[i].prio] = NULL;
 	}
 }
 
 /* One chain, last first so each table names its miss at creation. */
-static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
-				 u32 miss)
+static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, u32 type)
 {
-	int prio, err;
+	struct mlx5x_fs_link link[MLX5X_FS_CHAIN_MAX];
+	unsigned int n = mlx5x_fs_chain(type, link);
+	u32 miss = 0;
+	int i, err;
 
-	for (prio = mlx5x_fs_nprios(ns) - 1; prio >= 0; prio--) {
-		err = mlx5x_fs_prio_create(dev, ns, prio, miss);
+	for (i = n - 1; i >= 0; i--) {
+		err = mlx5x_fs_prio_create(dev, link[i].ns, link[i].prio,
+					   i + 1, miss);
 		if (err)
 			return err;
-		miss = dev->fs->prio[ns][prio]->id;
+		miss = dev->fs->prio[link[i].ns][link[i].prio]->id;
 	}
-	return 0;
+	return mlx5x_fs_cmd_root(dev, type, miss);
 }
 
 /**
@@ -326,27 +464,18 @@ static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
  */
 int mlx5x_fs_init(struct mlx5x_dev *dev)
 {
+	unsigned int i;
 	int err;
 
 	dev->fs = kzalloc(sizeof(*dev->fs), GFP_KERNEL);
 	if (!dev->fs)
 		return -ENOMEM;
 	mutex_init(&dev->fs->lock);
-	err = mlx5x_fs_chain_create(dev, MLX5X_FS_NS_LEFTOVERS, 0);
-	if (!err)
-		err = mlx5x_fs_chain_create(dev, MLX5X_FS_NS_BYPASS,
-					    mlx5x_fs_prio_table_id(dev,
-						MLX5X_FS_NS_LEFTOVERS, 0));
-	if (!err)
-		err = mlx5x_fs_chain_create(dev, MLX5X_FS_NS_EGRESS, 0);
-	if (!err)
-		err = mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_RX,
-					mlx5x_fs_prio_table_id(dev,
-						MLX5X_FS_NS_BYPASS, 0));
-	if (!err)
-		err = mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_TX,
-					mlx5x_fs_prio_table_id(dev,
-						MLX5X_FS_NS_EGRESS, 0));
+	err = mlx5x_query_hca_cap(dev, 0x7, &dev->fs->ft_cap);
+	for (i = 0; !err && i < ARRAY_SIZE(mlx5x_fs_types); i++)
+		if (mlx5x_fs_type_offered(dev, mlx5x_fs_types[i]) &&
+		    !mlx5x_fs_on_demand(mlx5x_fs_types[i]))
+			err = mlx5x_fs_chain_create(dev, mlx5x_fs_types[i]);
 	if (err)
 		mlx5x_fs_cleanup(dev);
 	return err;
@@ -358,18 +487,54 @@ int mlx5x_fs_init(struct mlx5x_dev *dev)
  */
 void mlx5x_fs_cleanup(struct mlx5x_dev *dev)
 {
+	unsigned int i;
+
 	if (!dev->fs)
 		return;
 	mlx5x_fs_anchors_cleanup(dev);
-	mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_RX, 0);
-	mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_TX, 0);
-	mlx5x_fs_prios_destroy(dev);
+	for (i = 0; dev->fs->ft_cap && i < ARRAY_SIZE(mlx5x_fs_types); i++) {
+		if (!mlx5x_fs_type_offered(dev, mlx5x_fs_types[i]))
+			continue;
+		mlx5x_fs_cmd_root(dev, mlx5x_fs_types[i], 0);
+		mlx5x_fs_chain_destroy(dev, mlx5x_fs_types[i]);
+	}
+	kfree(dev->fs->ft_cap);
 	mutex_destroy(&dev->fs->lock);
 	kfree(dev->fs);
 	dev->fs = NULL;
 }
 
 /* ---- rules ---- */
+
+/* The table of (@ns, @prio), made if it is made on demand; under the lock. */
+static struct mlx5x_fs_prio *mlx5x_fs_prio_get(struct mlx5x_dev *dev,
+					       enum mlx5x_fs_ns ns,
+					       unsigned int prio)
+{
+	u32 type = mlx5x_fs_table_type(ns);
+	int err;
+
+	if (dev->fs->prio[ns][prio])
+		return dev->fs->prio[ns][prio];
+	if (!mlx5x_fs_on_demand(type) || !mlx5x_fs_type_offered(dev, type))
+		return ERR_PTR(-EOPNOTSUPP);
+	err = mlx5x_fs_chain_create(dev, type);
+	if (err) {
+		mlx5x_fs_cmd_root(dev, type, 0);
+		mlx5x_fs_chain_destroy(dev, type);
+		return ERR_PTR(err);
+	}
+	return dev->fs->prio[ns][prio];
+}
+
+/* An on-demand table no rule uses any more goes; under the lock. */
+static void mlx5x_fs_prio_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p)
+{
+	if (!mlx5x_fs_on_demand(p->type) || !list_empty(&p->groups))
+		return;
+	mlx5x_fs_cmd_root(dev, p->type, 0);
+	mlx5x_fs_chain_destroy(dev, p->type);
+}
 
 /* A group of @p with this mask and a free index, made if need be. */
 static struct mlx5x_fs_group *
@@ -393,11 +558,17 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	fg->slot = slot;
 	fg->criteria = criteria;
 	memcpy(fg->mask, mask, MLX5X_FS_MATCH_BYTES);
+	err = rhashtable_init(&fg->ftes, &mlx5x_fs_fte_params);
+	if (err) {
+		kfree(fg);
+		return ERR_PTR(err);
+	}
 	err = mlx5x_fs_cmd_create_group(dev, 0, p->type, p->id,
 					slot * MLX5X_FS_GROUP_SIZE,
 					(slot + 1) * MLX5X_FS_GROUP_SIZE - 1,
 					criteria, mask, &fg->id);
 	if (err) {
+		rhashtable_destroy(&fg->ftes);
 		kfree(fg);
 		return ERR_PTR(err);
 	}
@@ -414,7 +585,254 @@ static void mlx5x_fs_group_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	mlx5x_fs_cmd_destroy_group(dev, 0, p->type, p->id, fg->id);
 	clear_bit(fg->slot, p->slots);
 	list_del(&fg->node);
+	rhashtable_destroy(&fg->ftes);
 	kfree(fg);
+}
+
+/* Does @fte forward to a table (which may sit at any level)? */
+static bool mlx5x_fs_fte_to_table(const struct mlx5x_fs_fte *fte)
+{
+	u32 i;
+
+	for (i = 0; i < fte->ndest; i++)
+		if (fte->dest[i].type ==
+		    MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE)
+			return true;
+	return false;
+}
+
+/*
+ * Write @fte to firmware: SET_FTE creating it, or modifying its action,
+ * destinations and counters when firmware holds it already.
+ */
+static int mlx5x_fs_fte_write(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
+			      struct mlx5x_fs_group *fg,
+			      struct mlx5x_fs_fte *fte)
+{
+	size_t inlen = PRM_BYTES(set_fte_in) +
+		       (fte->ndest + fte->ncounter) *
+		       PRM_BYTES(dest_format_struct);
+	u32 out[PRM_BYTES(set_fte_out) / 4] = {};
+	u32 action = fte->action;
+	void *in, *fc;
+	u8 *list;
+	u32 i;
+	int err;
+
+	in = kzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	if (fte->ndest)
+		action |= MLX5_FLOW_CONTEXT_ACTION_FWD_DEST;
+	if (fte->ncounter)
+		action |= MLX5_FLOW_CONTEXT_ACTION_COUNT;
+	fc = PRM_ADDR(set_fte_in, in, flow_context);
+	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
+	PRM_SET(set_fte_in, in, table_type, p->type);
+	PRM_SET(set_fte_in, in, table_id, p->id);
+	PRM_SET(set_fte_in, in, flow_index,
+		fg->slot * MLX5X_FS_GROUP_SIZE + fte->index);
+	PRM_SET(set_fte_in, in, ignore_flow_level, mlx5x_fs_fte_to_table(fte));
+	if (fte->in_hw) {
+		PRM_SET(set_fte_in, in, op_mod, 1);
+		PRM_SET(set_fte_in, in, modify_enable_mask,
+			BIT(MLX5_SET_FTE_MODIFY_ENABLE_MASK_ACTION) |
+			BIT(MLX5_SET_FTE_MODIFY_ENABLE_MASK_DESTINATION_LIST) |
+			BIT(MLX5_SET_FTE_MODIFY_ENABLE_MASK_FLOW_COUNTERS));
+	}
+	PRM_SET(flow_context, fc, group_id, fg->id);
+	PRM_SET(flow_context, fc, action, action);
+	PRM_SET(flow_context, fc, flow_tag, fte->flow_tag);
+	PRM_SET(flow_context, fc, modify_header_id, fte->modify_header_id);
+	PRM_SET(flow_context, fc, packet_reformat_id, fte->reformat_id);
+	PRM_SET(flow_context, fc, destination_list_size, fte->ndest);
+	PRM_SET(flow_context, fc, flow_counter_list_size, fte->ncounter);
+	memcpy(PRM_ADDR(flow_context, fc, match_value), fte->value,
+	       MLX5X_FS_MATCH_BYTES);
+	list = (u8 *)in + PRM_BYTES(set_fte_in);
+	for (i = 0; i < fte->ndest; i++) {
+		PRM_SET(dest_format_struct, list, destination_type,
+			fte->dest[i].type);
+		PRM_SET(dest_format_struct, list, destination_id,
+			fte->dest[i].id);
+		list += PRM_BYTES(dest_format_struct);
+	}
+	for (i = 0; i < fte->ncounter; i++) {
+		PRM_SET(flow_counter_list, list, flow_counter_id,
+			fte->counter[i].id);
+		list += PRM_BYTES(dest_format_struct);
+	}
+	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
+	kfree(in);
+	if (!err)
+		fte->in_hw = true;
+	return err;
+}
+
+static void mlx5x_fs_fte_erase(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
+			       struct mlx5x_fs_group *fg,
+			       struct mlx5x_fs_fte *fte)
+{
+	if (fte->in_hw)
+		mlx5x_fs_cmd_delete_fte(dev, 0, p->type, p->id,
+					fg->slot * MLX5X_FS_GROUP_SIZE +
+					fte->index);
+	fte->in_hw = false;
+}
+
+/* Take (@add) or drop one rule's want of (@type, @id) in @refs. */
+static int mlx5x_fs_ref_change(struct mlx5x_fs_ref *refs, u32 *n, u32 max,
+			       u8 type, u32 id, bool add)
+{
+	u32 i;
+
+	for (i = 0; i < *n; i++)
+		if (refs[i].type == type && refs[i].id == id)
+			break;
+	if (add) {
+		if (i == *n) {
+			if (*n == max)
+				return -ENOSPC;
+			refs[i].type = type;
+			refs[i].id = id;
+			refs[i].refs = 0;
+			(*n)++;
+		}
+		refs[i].refs++;
+		return 0;
+	}
+	if (i < *n && !--refs[i].refs) {
+		memmove(&refs[i], &refs[i + 1], (*n - i - 1) * sizeof(*refs));
+		(*n)--;
+	}
+	return 0;
+}
+
+/* Add (@add) or remove @rule's destinations and counters from its entry. */
+static int mlx5x_fs_fte_apply(struct mlx5x_fs_fte *fte,
+			      const struct mlx5x_fs_rule *rule, bool add)
+{
+	u32 i;
+	int err = 0;
+
+	for (i = 0; !err && i < rule->ndest; i++)
+		err = mlx5x_fs_ref_change(fte->dest, &fte->ndest,
+					  MLX5X_FS_FTE_MAX_DEST,
+					  rule->dest[i].type, rule->dest[i].id,
+					  add);
+	for (i = 0; !err && i < rule->ncounter; i++)
+		err = mlx5x_fs_ref_change(fte->counter, &fte->ncounter,
+					  MLX5X_FS_FTE_MAX_COUNTERS, 0,
+					  rule->counter[i], add);
+	return err;
+}
+
+/* The rule's own view of @attr: its destinations (and the next table). */
+static int mlx5x_fs_rule_init(struct mlx5x_fs_rule *rule,
+			      struct mlx5x_fs_prio *p,
+			      const struct mlx5x_fs_rule_attr *attr)
+{
+	if (attr->ndest > MLX5X_FS_MAX_DEST ||
+	    attr->ncounter > MLX5X_FS_MAX_COUNTERS)
+		return -EINVAL;
+	rule->ndest = attr->ndest;
+	memcpy(rule->dest, attr->dest, attr->ndest * sizeof(*attr->dest));
+	if (attr->fwd_next) {
+		if (!p->miss)
+			return -EOPNOTSUPP;
+		rule->dest[rule->ndest].type =
+			MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE;
+		rule->dest[rule->ndest++].id = p->miss;
+	}
+	rule->ncounter = attr->ncounter;
+	memcpy(rule->counter, attr->counter,
+	       attr->ncounter * sizeof(*attr->counter));
+	return 0;
+}
+
+static bool mlx5x_fs_fte_same_acts(const struct mlx5x_fs_fte *fte,
+				   const struct mlx5x_fs_rule_attr *attr)
+{
+	u32 action = attr->action & ~(MLX5_FLOW_CONTEXT_ACTION_FWD_DEST |
+				      MLX5_FLOW_CONTEXT_ACTION_COUNT);
+
+	return fte->action == action && fte->flow_tag == attr->flow_tag &&
+	       fte->modify_header_id == attr->modify_header_id &&
+	       fte->reformat_id == attr->reformat_id;
+}
+
+/* A new entry of @fg for @attr's value, not yet written. */
+static struct mlx5x_fs_fte *mlx5x_fs_fte_new(struct mlx5x_fs_group *fg,
+					     const struct mlx5x_fs_rule_attr *attr)
+{
+	const u8 *mask = attr->mask, *value = attr->value;
+	struct mlx5x_fs_fte *fte;
+	unsigned int i;
+
+	fte = kzalloc(sizeof(*fte), GFP_KERNEL);
+	if (!fte)
+		return NULL;
+	for (i = 0; i < MLX5X_FS_MATCH_BYTES; i++)
+		fte->value[i] = value[i] & mask[i];
+	fte->action = attr->action & ~(MLX5_FLOW_CONTEXT_ACTION_FWD_DEST |
+				       MLX5_FLOW_CONTEXT_ACTION_COUNT);
+	fte->flow_tag = attr->flow_tag;
+	fte->modify_header_id = attr->modify_header_id;
+	fte->reformat_id = attr->reformat_id;
+	fte->index = find_first_zero_bit(fg->busy, MLX5X_FS_GROUP_SIZE);
+	return fte;
+}
+
+/* Join @rule to an entry of @fg; under the lock. */
+static int mlx5x_fs_rule_join(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
+			      struct mlx5x_fs_group *fg,
+			      struct mlx5x_fs_rule *rule,
+			      const struct mlx5x_fs_rule_attr *attr)
+{
+	struct mlx5x_fs_fte *fte, *key;
+	int err;
+
+	key = mlx5x_fs_fte_new(fg, attr);
+	if (!key)
+		return -ENOMEM;
+	fte = rhashtable_lookup_fast(&fg->ftes, key->value,
+				     mlx5x_fs_fte_params);
+	if (fte) {
+		kfree(key);
+		if (!mlx5x_fs_fte_same_acts(fte, attr))
+			return -EEXIST;
+		err = mlx5x_fs_fte_apply(fte, rule, true);
+		if (!err)
+			err = mlx5x_fs_fte_write(dev, p, fg, fte);
+		if (err) {
+			mlx5x_fs_fte_apply(fte, rule, false);
+			return err;
+		}
+		fte->nrules++;
+		rule->fte = fte;
+		return 0;
+	}
+	fte = key;
+	err = mlx5x_fs_fte_apply(fte, rule, true);
+	if (!err)
+		err = rhashtable_insert_fast(&fg->ftes, &fte->node,
+					     mlx5x_fs_fte_params);
+	if (err) {
+		kfree(fte);
+		return err;
+	}
+	err = mlx5x_fs_fte_write(dev, p, fg, fte);
+	if (err) {
+		rhashtable_remove_fast(&fg->ftes, &fte->node,
+				       mlx5x_fs_fte_params);
+		kfree(fte);
+		return err;
+	}
+	set_bit(fte->index, fg->busy);
+	fg->used++;
+	fte->nrules = 1;
+	rule->fte = fte;
+	return 0;
 }
 
 /**
@@ -425,9 +843,14 @@ static void mlx5x_fs_group_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
  * @attr: what it matches and does; destinations are forwarded to
  *	  ignoring levels (a user's table may sit at any level)
  *
+ * A rule matching what a rule of the priority matches joins its entry
+ * (see struct mlx5x_fs_rule_attr).
+ *
  * Return: the rule, or an ERR_PTR: -EINVAL for a bad namespace or
- * priority, -ENOSPC when the table is full, -EEXIST when a rule of the
- * priority matches the same, or the errno of a refused command.
+ * priority, -EOPNOTSUPP when the device has no such table (or no next
+ * priority for @attr->fwd_next), -ENOSPC when the table or the entry is
+ * full, -EEXIST when a rule of the priority matches the same with other
+ * actions, or the errno of a refused command.
  */
 struct mlx5x_fs_rule *mlx5x_fs_rule_add(struct mlx5x_dev *dev,
 					enum mlx5x_fs_ns ns, unsigned int prio,
@@ -436,40 +859,40 @@ struct mlx5x_fs_rule *mlx5x_fs_rule_add(struct mlx5x_dev *dev,
 	struct mlx5x_fs_rule *rule;
 	struct mlx5x_fs_group *fg;
 	struct mlx5x_fs_prio *p;
-	bool ignore_level;
 	int err;
 
 	if (!dev->fs || ns >= MLX5X_FS_NS_NUM || prio >= mlx5x_fs_nprios(ns) ||
 	    !attr->mask || !attr->value)
 		return ERR_PTR(-EINVAL);
-	p = dev->fs->prio[ns][prio];
-	if (!p)
-		return ERR_PTR(-EOPNOTSUPP);
 	rule = kzalloc(sizeof(*rule), GFP_KERNEL);
 	if (!rule)
 		return ERR_PTR(-ENOMEM);
-	ignore_level = attr->ndest > 0;
 	mutex_lock(&dev->fs->lock);
+	p = mlx5x_fs_prio_get(dev, ns, prio);
+	if (IS_ERR(p)) {
+		err = PTR_ERR(p);
+		goto err_unlock;
+	}
+	err = mlx5x_fs_rule_init(rule, p, attr);
+	if (err)
+		goto err_put;
 	fg = mlx5x_fs_group_get(dev, p, attr->criteria, attr->mask);
 	if (IS_ERR(fg)) {
 		err = PTR_ERR(fg);
-		goto err_unlock;
+		goto err_put;
 	}
-	rule->index = find_first_zero_bit(fg->busy, MLX5X_FS_GROUP_SIZE);
-	err = mlx5x_fs_cmd_set_fte(dev, 0, p->type, p->id, fg->id,
-				   fg->slot * MLX5X_FS_GROUP_SIZE + rule->index,
-				   ignore_level, attr);
+	err = mlx5x_fs_rule_join(dev, p, fg, rule, attr);
 	if (err) {
 		mlx5x_fs_group_put(dev, p, fg);
-		goto err_unlock;
+		goto err_put;
 	}
-	set_bit(rule->index, fg->busy);
-	fg->used++;
 	mutex_unlock(&dev->fs->lock);
 	rule->prio = p;
 	rule->fg = fg;
 	return rule;
 
+err_put:
+	mlx5x_fs_prio_put(dev, p);
 err_unlock:
 	mutex_unlock(&dev->fs->lock);
 	kfree(rule);
@@ -480,18 +903,40 @@ err_unlock:
  * mlx5x_fs_rule_del() - delete a rule mlx5x_fs_rule_add() added
  * @dev: device
  * @rule: the rule, freed
+ *
+ * Its entry loses what no other rule of it wants; the last rule's going
+ * deletes it.
  */
 void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule)
 {
 	struct mlx5x_fs_prio *p = rule->prio;
 	struct mlx5x_fs_group *fg = rule->fg;
+	struct mlx5x_fs_fte *fte = rule->fte;
 
 	mutex_lock(&dev->fs->lock);
-	mlx5x_fs_cmd_delete_fte(dev, 0, p->type, p->id,
-				fg->slot * MLX5X_FS_GROUP_SIZE + rule->index);
-	clear_bit(rule->index, fg->busy);
+	mlx5x_fs_fte_apply(fte, rule, false);
+	if (--fte->nrules) {
+		/*
+		 * Shrink it; should firmware refuse, write it anew rather
+		 * than leave a destination behind that no rule wants.
+		 */
+		if (mlx5x_fs_fte_write(dev, p, fg, fte)) {
+			mlx5x_fs_fte_erase(dev, p, fg, fte);
+			if (mlx5x_fs_fte_write(dev, p, fg, fte))
+				dev_warn_ratelimited(&dev->ib.dev,
+						     "flow entry %u of table 0x%x lost\n",
+						     fte->index, p->id);
+		}
+		goto out;
+	}
+	mlx5x_fs_fte_erase(dev, p, fg, fte);
+	rhashtable_remove_fast(&fg->ftes, &fte->node, mlx5x_fs_fte_params);
+	clear_bit(fte->index, fg->busy);
 	fg->used--;
+	kfree(fte);
 	mlx5x_fs_group_put(dev, p, fg);
+	mlx5x_fs_prio_put(dev, p);
+out:
 	mutex_unlock(&dev->fs->lock);
 	kfree(rule);
 }

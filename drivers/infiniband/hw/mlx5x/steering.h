@@ -16,18 +16,33 @@
  * @MLX5X_FS_NS_BYPASS: NIC RX: user flows, MLX5X_FS_PRIOS priorities
  * @MLX5X_FS_NS_LEFTOVERS: NIC RX: what nothing else took (default rules)
  * @MLX5X_FS_NS_EGRESS: NIC TX: user flows, MLX5X_FS_PRIOS priorities
+ * @MLX5X_FS_NS_BYPASS_DT: NIC RX: the don't-trap rules of each bypass
+ *	priority, looked up just before it (MLX5X_FS_PRIOS priorities)
+ * @MLX5X_FS_NS_EGRESS_DT: NIC TX: the same before each egress priority
+ * @MLX5X_FS_NS_MCAST: NIC RX: multicast-only user flows, after bypass
+ * @MLX5X_FS_NS_SNIFFER_RX: sniffer RX: a copy of every received packet
+ *	(one priority; none when the device has no sniffer tables)
+ * @MLX5X_FS_NS_SNIFFER_TX: sniffer TX: a copy of every sent packet
  * @MLX5X_FS_NS_NUM: how many
  */
 enum mlx5x_fs_ns {
 	MLX5X_FS_NS_BYPASS,
 	MLX5X_FS_NS_LEFTOVERS,
 	MLX5X_FS_NS_EGRESS,
+	MLX5X_FS_NS_BYPASS_DT,
+	MLX5X_FS_NS_EGRESS_DT,
+	MLX5X_FS_NS_MCAST,
+	MLX5X_FS_NS_SNIFFER_RX,
+	MLX5X_FS_NS_SNIFFER_TX,
 	MLX5X_FS_NS_NUM,
 };
 
 #define MLX5X_FS_PRIOS		16
 #define MLX5X_FS_MAX_DEST	4
 #define MLX5X_FS_MAX_COUNTERS	4
+/* What one entry may hold when rules merge into it. */
+#define MLX5X_FS_FTE_MAX_DEST	32
+#define MLX5X_FS_FTE_MAX_COUNTERS 16
 
 /**
  * struct mlx5x_fs_dest - where a rule sends a packet
@@ -52,6 +67,12 @@ struct mlx5x_fs_dest {
  * @dest: them
  * @ncounter: flow counters
  * @counter: their ids
+ * @fwd_next: also forward to the next priority's table (don't trap)
+ *
+ * A rule whose mask and value equal those of a rule already in the
+ * priority joins its entry (fs_core does the same): the entry's
+ * destinations and counters are the union of its rules', and its other
+ * actions must be the same (-EEXIST otherwise).
  */
 struct mlx5x_fs_rule_attr {
 	u8 criteria;
@@ -65,6 +86,7 @@ struct mlx5x_fs_rule_attr {
 	struct mlx5x_fs_dest dest[MLX5X_FS_MAX_DEST];
 	u32 ncounter;
 	u32 counter[MLX5X_FS_MAX_COUNTERS];
+	bool fwd_next;
 };
 
 struct mlx5x_fs_rule;
@@ -88,9 +110,11 @@ struct mlx5x_fs_anchor {
  * @lock: serialises rule changes and anchors
  * @prio: per namespace and priority, its table (NULL: none)
  * @anchor: per namespace and priority, the anchor's table
+ * @ft_cap: QUERY_HCA_CAP flow table (NIC) capabilities, current
  */
 struct mlx5x_fs {
 	struct mutex lock;
+	void *ft_cap;
 	struct mlx5x_fs_prio *prio[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
 	struct mlx5x_fs_anchor anchor[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
 };

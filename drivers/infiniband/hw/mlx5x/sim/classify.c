@@ -23,6 +23,10 @@
  * copy) or allow.  A packet no group matches goes to the table's miss
  * table, or to the type's default: the port's own delivery on receive
  * (verdict to=default), the wire on transmit (verdict to=wire).
+ *
+ * When a sniffer root of the packet's direction is set, a copy of the
+ * packet walks it too, after the packet itself (tables type=sniffer_rx or
+ * sniffer_tx); a copy no entry takes is discarded (verdict to=discard).
  */
 #include <linux/debugfs.h>
 #include <linux/slab.h>
@@ -48,16 +52,37 @@ struct sim_walk_step {
  */
 struct sim_walk {
 	struct seq_buf *s;
-	bool tx;
 	unsigned int tables;
 	unsigned int npending;
 	struct sim_walk_step pending[SIM_WALK_MAX_PENDING];
 	u8 key[SIM_FS_MATCH_BYTES];
 };
 
-static void sim_verdict_default(struct sim_walk *w)
+static const char *sim_table_type_name(u8 type)
 {
-	seq_buf_printf(w->s, "verdict to=%s\n", w->tx ? "wire" : "default");
+	switch (type) {
+	case MLX5_FLOW_TABLE_TYPE_NIC_TX:
+		return "tx";
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_RX:
+		return "sniffer_rx";
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
+		return "sniffer_tx";
+	default:
+		return "rx";
+	}
+}
+
+/* Where a packet no entry of a table of @type sends on goes. */
+static void sim_verdict_default(struct sim_walk *w, u8 type)
+{
+	const char *to = "default";
+
+	if (type == MLX5_FLOW_TABLE_TYPE_NIC_TX)
+		to = "wire";
+	else if (type == MLX5_FLOW_TABLE_TYPE_SNIFFER_RX ||
+		 type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX)
+		to = "discard";
+	seq_buf_printf(w->s, "verdict to=%s\n", to);
 }
 
 static void sim_walk_push(struct sim_walk *w, struct sim_flow_table *ft,
@@ -233,7 +258,7 @@ static void sim_walk_fte(struct sim_walk *w, struct sim_fte *fte,
 	if (a->action & MLX5_FLOW_CONTEXT_ACTION_DROP)
 		seq_buf_printf(w->s, "verdict to=drop\n");
 	else
-		sim_verdict_default(w);
+		sim_verdict_default(w, fte->fg->ft->type);
 	kfree(p);
 }
 
@@ -252,8 +277,8 @@ static void sim_walk_table(struct sim_walk *w, struct sim_flow_table *ft,
 		return;
 	}
 	seq_buf_printf(w->s, "table id=0x%x type=%s level=%u uid=%u\n",
-		       ft->obj.id, ft->type == MLX5_FLOW_TABLE_TYPE_NIC_TX ?
-		       "tx" : "rx", ft->level, ft->obj.uid);
+		       ft->obj.id, sim_table_type_name(ft->type), ft->level,
+		       ft->obj.uid);
 	list_for_each_entry(fg, &ft->groups, node) {
 		for (i = 0; i < SIM_FS_MATCH_BYTES; i++)
 			w->key[i] = p->match[i] & fg->mask[i];
@@ -277,16 +302,27 @@ static void sim_walk_table(struct sim_walk *w, struct sim_flow_table *ft,
 		return;
 	}
 	seq_buf_printf(w->s, "miss table=default\n");
-	sim_verdict_default(w);
+	sim_verdict_default(w, ft->type);
 	kfree(p);
 }
 
-/* Walk @p (consumed) from @root until no copy is left. */
+/*
+ * Walk @p (consumed) from @root until no copy is left; a copy walks
+ * @sniffer (if any) after it.
+ */
 static void sim_walk(struct sim_walk *w, struct sim_flow_table *root,
-		     struct sim_pkt *p)
+		     struct sim_flow_table *sniffer, struct sim_pkt *p)
 {
 	struct sim_walk_step st;
+	struct sim_pkt *copy;
 
+	if (sniffer) {
+		copy = kmemdup(p, sizeof(*p), GFP_KERNEL);
+		if (copy)
+			sim_walk_push(w, sniffer, copy);
+		else
+			seq_buf_printf(w->s, "verdict to=error reason=nomem\n");
+	}
 	sim_walk_push(w, root, p);
 	while (w->npending) {
 		st = w->pending[--w->npending];
@@ -314,6 +350,8 @@ int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 {
 	u32 type = tx ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
 			MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	u32 sniffer = tx ? MLX5_FLOW_TABLE_TYPE_SNIFFER_TX :
+			   MLX5_FLOW_TABLE_TYPE_SNIFFER_RX;
 	struct sim_walk *w;
 	struct seq_buf s;
 	struct sim_pkt *p;
@@ -328,7 +366,6 @@ int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		return -ENOMEM;
 	}
 	w->s = &s;
-	w->tx = tx;
 	memcpy(p->data, bytes, len);
 	p->len = len;
 	sim_pkt_parse(p);
@@ -337,10 +374,10 @@ int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       port, len);
 	mutex_lock(&sim->lock);
 	if (sim->fs_root[type]) {
-		sim_walk(w, sim->fs_root[type], p);
+		sim_walk(w, sim->fs_root[type], sim->fs_root[sniffer], p);
 	} else {
 		seq_buf_printf(&s, "root table=none\n");
-		sim_verdict_default(w);
+		sim_verdict_default(w, type);
 		kfree(p);
 	}
 	mutex_unlock(&sim->lock);

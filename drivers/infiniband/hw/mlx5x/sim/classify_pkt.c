@@ -52,8 +52,8 @@ static void sim_parse_l4(const struct sim_pkt *p, void *h,
 	} else if (o->proto == IPPROTO_UDP && room >= 8) {
 		L24(h, udp_sport, rd16(d));
 		L24(h, udp_dport, rd16(d + 2));
-	} else {
-		o->l4 = 0;
+	} else if (o->proto != IPPROTO_GRE) {
+		o->l4 = 0;	/* GRE keeps it: its header is parsed next */
 	}
 }
 

@@ -94,7 +94,10 @@ static u8 sim_fte_dest_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		}
 		break;
 	case MLX5_IFC_FLOW_DESTINATION_TYPE_TIR:
-		if (ft->type != MLX5_FLOW_TABLE_TYPE_NIC_RX)
+		/* received packets, or a sniffer's copies of either way */
+		if (ft->type != MLX5_FLOW_TABLE_TYPE_NIC_RX &&
+		    ft->type != MLX5_FLOW_TABLE_TYPE_SNIFFER_RX &&
+		    ft->type != MLX5_FLOW_TABLE_TYPE_SNIFFER_TX)
 			return sim_fail(ctx, PRM_STAT_BAD_PARAM,
 					SIM_SYND_BAD_FIELD);
 		status = sim_obj_ref(sim, ctx, SIM_OBJ_TIR, id, &obj);

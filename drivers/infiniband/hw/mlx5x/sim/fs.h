@@ -34,7 +34,10 @@
 #define SIM_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
 
 /* Table types the model offers, as table_type in the mailboxes. */
-#define SIM_FS_NTYPES		2	/* NIC_RX (0), NIC_TX (1) */
+#define SIM_FS_NTYPES		7	/* NIC_RX (0), NIC_TX (1), SNIFFER_RX (5),
+					 * SNIFFER_TX (6); sim_fs_prop() says
+					 * which the profile offers
+					 */
 
 /* Actions an entry may carry; anything else is refused. */
 #define SIM_FS_ACTIONS	(MLX5_FLOW_CONTEXT_ACTION_ALLOW |		\

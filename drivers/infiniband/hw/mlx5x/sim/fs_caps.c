@@ -66,16 +66,45 @@ static void sim_fs_prop_fill(void *p, bool rx)
 			       ft_field_bitmask_support));
 }
 
+/*
+ * A sniffer type: tables whose entries take a copy of every packet of a
+ * direction to a TIR, beside its normal steering; no header changes.
+ */
+static void sim_fs_sniffer_fill(void *p)
+{
+	PRM_SET(flow_table_prop_layout, p, ft_support, 1);
+	PRM_SET(flow_table_prop_layout, p, flow_counter, 1);
+	PRM_SET(flow_table_prop_layout, p, flow_modify_en, 1);
+	PRM_SET(flow_table_prop_layout, p, identified_miss_table_mode, 1);
+	PRM_SET(flow_table_prop_layout, p, flow_table_modify, 1);
+	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, 16);
+	PRM_SET(flow_table_prop_layout, p, max_ft_level, 63);
+	PRM_SET(flow_table_prop_layout, p, log_max_ft_num, 8);
+	PRM_SET(flow_table_prop_layout, p, log_max_flow_counter, 4);
+	PRM_SET(flow_table_prop_layout, p, log_max_destination, 5);
+	PRM_SET(flow_table_prop_layout, p, log_max_flow, 16);
+	sim_fs_fields(PRM_ADDR(flow_table_prop_layout, p, ft_field_support));
+	sim_fs_fields(PRM_ADDR(flow_table_prop_layout, p,
+			       ft_field_bitmask_support));
+}
+
 /**
  * sim_fs_caps_fill() - fill the NIC flow table capability page
  * @page: the page, zeroed
  *
- * NIC RX and NIC TX tables; no RDMA or sniffer tables, no software
- * steering.  Encapsulation on transmit, decapsulation (L3 tunnel to L2)
- * on receive, headers up to 128 bytes.
+ * NIC RX and NIC TX tables, sniffer RX and TX tables (whose TIRs may be
+ * NIC RX destinations too); no RDMA tables, no software steering.
+ * Encapsulation on transmit, decapsulation (L3 tunnel to L2) on receive,
+ * headers up to 128 bytes.
  */
 void sim_fs_caps_fill(void *page)
 {
+	PRM_SET(flow_table_nic_cap, page, allow_sniffer_and_nic_rx_shared_tir,
+		1);
+	sim_fs_sniffer_fill(PRM_ADDR(flow_table_nic_cap, page,
+				     flow_table_properties_nic_receive_sniffer));
+	sim_fs_sniffer_fill(PRM_ADDR(flow_table_nic_cap, page,
+				     flow_table_properties_nic_transmit_sniffer));
 	PRM_SET(flow_table_nic_cap, page, log_max_packet_reformat_context, 16);
 	PRM_SET(flow_table_nic_cap, page, max_encap_header_size, 128);
 	sim_fs_prop_fill(PRM_ADDR(flow_table_nic_cap, page,
@@ -107,6 +136,14 @@ void *sim_fs_prop(struct mlx5x_sim *sim, u32 table_type)
 	case MLX5_FLOW_TABLE_TYPE_NIC_TX:
 		p = PRM_ADDR(flow_table_nic_cap, page,
 			     flow_table_properties_nic_transmit);
+		break;
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_RX:
+		p = PRM_ADDR(flow_table_nic_cap, page,
+			     flow_table_properties_nic_receive_sniffer);
+		break;
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
+		p = PRM_ADDR(flow_table_nic_cap, page,
+			     flow_table_properties_nic_transmit_sniffer);
 		break;
 	default:
 		return NULL;

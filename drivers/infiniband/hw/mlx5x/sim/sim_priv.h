@@ -103,6 +103,8 @@ struct sim_umem {
  * @shared: objects of this kind owned by the kernel (uid 0) may be
  *	    referenced by any context, as firmware lets a user CQ use the
  *	    kernel's EQ
+ * @kernel_ref: the kernel (uid 0) may reference any context's objects of
+ *	    this kind, as the kernel's flow entries forward to a user's TIR
  */
 struct sim_type_info {
 	const char *name;
@@ -110,6 +112,7 @@ struct sim_type_info {
 	size_t size;
 	void (*release)(struct sim_obj *obj);
 	bool shared;
+	bool kernel_ref;
 };
 
 /* Syndromes: each names the check that refused the command. */
@@ -165,7 +168,7 @@ struct mlx5x_sim {
 	void *event_ctx;
 	u64 events;
 	struct dentry *dbg;
-	struct sim_flow_table *fs_root[2];	/* per NIC table type (fs_root.c) */
+	struct sim_flow_table *fs_root[7];	/* per table type (fs_root.c) */
 	struct page **memic_pages;	/* cmd_memic.c: its BAR windows */
 };
 

@@ -8,7 +8,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include "sim_kunit.h"
-#include "../fs.h"
+#include "../classify.h"
 
 #define RX	MLX5_FLOW_TABLE_TYPE_NIC_RX
 #define TX	MLX5_FLOW_TABLE_TYPE_NIC_TX
@@ -285,7 +285,7 @@ static void sc_root_rules(struct kunit *test)
 		SIM_SYND_NOT_OWNER);
 	SC_FAIL(test, sc_root(test, 0, 0, TX, ft), PRM_STAT_BAD_RESOURCE,
 		SIM_SYND_NO_OBJECT);
-	SC_FAIL(test, sc_root(test, 0, 0, 5, ft), PRM_STAT_BAD_PARAM,
+	SC_FAIL(test, sc_root(test, 0, 0, 3, ft), PRM_STAT_BAD_PARAM,
 		SIM_SYND_BAD_FIELD);
 	SC_FAIL(test, sc_root(test, 0, 2, RX, ft), PRM_STAT_BAD_PARAM,
 		SIM_SYND_BAD_OPMOD);
@@ -587,6 +587,85 @@ static void sc_bench(struct kunit *test)
 	sc_teardown(test);
 }
 
+/*
+ * A sniffer root: every packet of its direction walks it too, after its
+ * own way; a copy no entry takes is discarded; TX tables see none.
+ */
+static void sc_sniffer(struct kunit *test)
+{
+	u32 t0, ts, gs, cnt;
+	struct sc_fte e;
+	char *trace;
+
+	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &t0), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
+				    0, 0, &ts), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sc_fg(test, MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, ts,
+				    0, 9, &gs), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, 0, &cnt),
+			PRM_STAT_OK);
+	e = (struct sc_fte){ .type = MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
+			     .ft = ts, .fg = gs, .dport = 80,
+			     .action = A_COUNT | MLX5_FLOW_CONTEXT_ACTION_ALLOW,
+			     .ncnt = 1, .cnt = cnt };
+	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, t0), PRM_STAT_OK);
+	/* a sniffer table forwards to no NIC table */
+	e = (struct sc_fte){ .type = MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
+			     .ft = ts, .fg = gs, .index = 1, .dport = 81,
+			     .action = A_FWD, .ndest = 1, .dest = { t0 },
+			     .ignore_level = true };
+	SC_FAIL(test, sc_fte_set(test, &e), PRM_STAT_BAD_PARAM,
+		SIM_SYND_BAD_FIELD);
+	trace = sc_classify(test, false, 80);
+	KUNIT_EXPECT_EQ(test, sc_count(trace, "type=sniffer_rx"), 0);
+	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0,
+				      MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, ts),
+			PRM_STAT_OK);
+	trace = sc_classify(test, false, 80);
+	SC_HAS(test, trace, "verdict to=default\ntable id=0x%x type=sniffer_rx level=0 uid=0\n", ts);
+	SC_HAS(test, trace, "counter id=0x%x packets=1 bytes=54\nverdict to=discard\n", cnt);
+	KUNIT_EXPECT_EQ(test, sc_count(trace, "verdict"), 2);
+	trace = sc_classify(test, false, 81);
+	SC_HAS(test, trace, "type=sniffer_rx level=0 uid=0\ngroup id=0x%x start=0 end=9 result=miss\nmiss table=default\nverdict to=discard\n", gs);
+	trace = sc_classify(test, true, 80);
+	KUNIT_EXPECT_EQ(test, sc_count(trace, "sniffer"), 0);
+	sc_teardown(test);
+}
+
+/* A GRE packet: its flags, protocol and key are what entries match. */
+static void sc_parse_gre(struct kunit *test)
+{
+	static const u8 gre[] = {
+		0x02, 0, 0, 0, 0, 0x01,  0x02, 0, 0, 0, 0, 0x02,  0x08, 0x00,
+		0x45, 0, 0, 48, 0, 0, 0x40, 0, 64, 47, 0, 0,
+		10, 0, 0, 1,  10, 0, 0, 2,
+		0x20, 0x00, 0x08, 0x00,  0x00, 0x00, 0xab, 0xcd,
+		0x45, 0, 0, 20, 0, 0, 0x40, 0, 64, 17, 0, 0,
+		192, 168, 0, 1,  192, 168, 0, 2,
+	};
+	struct sim_pkt *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	void *misc, *in;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memcpy(p->data, gre, sizeof(gre));
+	p->len = sizeof(gre);
+	sim_pkt_parse(p);
+	misc = PRM_ADDR(fte_match_param, p->match, misc_parameters);
+	in = PRM_ADDR(fte_match_param, p->match, inner_headers);
+	KUNIT_EXPECT_EQ(test, PRM_GET(fte_match_set_misc, misc, gre_k_present),
+			1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(fte_match_set_misc, misc, gre_c_present),
+			0);
+	KUNIT_EXPECT_EQ(test, PRM_GET(fte_match_set_misc, misc, gre_protocol),
+			0x0800);
+	KUNIT_EXPECT_EQ(test, PRM_GET(fte_match_set_misc, misc, gre_key.key),
+			0xabcd);
+	KUNIT_EXPECT_EQ(test, PRM_GET(fte_match_set_lyr_2_4, in, ip_protocol),
+			17);
+	KUNIT_EXPECT_EQ(test, p->tun_end, 42);
+}
+
 static struct kunit_case sc_cases[] = {
 	KUNIT_CASE(sc_no_root),
 	KUNIT_CASE(sc_root_rules),
@@ -594,6 +673,8 @@ static struct kunit_case sc_cases[] = {
 	KUNIT_CASE(sc_forward_count_drop),
 	KUNIT_CASE(sc_miss_replicate_loop),
 	KUNIT_CASE(sc_modify_header),
+	KUNIT_CASE(sc_sniffer),
+	KUNIT_CASE(sc_parse_gre),
 	KUNIT_CASE(sc_bench),
 	{}
 };
