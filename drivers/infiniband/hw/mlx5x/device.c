@@ -6,6 +6,7 @@
 #include <linux/debugfs.h>
 #include <linux/slab.h>
 #include "mlx5x.h"
+#include "fs_dv.h"
 #include "steering.h"
 #include "verbs.h"
 
@@ -34,6 +35,8 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
 	.dereg_mr = mlx5x_dereg_mr,
 	.destroy_cq = mlx5x_destroy_cq,
+	.destroy_flow = mlx5x_destroy_flow,
+	.destroy_flow_action = mlx5x_destroy_flow_action,
 	.destroy_qp = mlx5x_destroy_qp,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,

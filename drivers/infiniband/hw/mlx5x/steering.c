@@ -19,7 +19,7 @@
 #include <linux/slab.h>
 #include "steering.h"
 
-#define MLX5X_FS_LOG_SIZE	16
+#define MLX5X_FS_LOG_SIZE	20	/* 1M entries: room for 100k+ rules */
 #define MLX5X_FS_GROUP_SIZE	1024
 #define MLX5X_FS_NGROUPS	(BIT(MLX5X_FS_LOG_SIZE) / MLX5X_FS_GROUP_SIZE)
 #define MLX5X_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
@@ -51,8 +51,18 @@ struct mlx5x_fs_rule {
 
 u32 mlx5x_fs_table_type(enum mlx5x_fs_ns ns)
 {
-	return ns == MLX5X_FS_NS_EGRESS ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
-					  MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	switch (ns) {
+	case MLX5X_FS_NS_EGRESS:
+		return MLX5_FLOW_TABLE_TYPE_NIC_TX;
+	case MLX5X_FS_NS_FDB:
+		return MLX5_FLOW_TABLE_TYPE_FDB;
+	case MLX5X_FS_NS_RDMA_RX:
+		return MLX5X_FT_TYPE_RDMA_RX;
+	case MLX5X_FS_NS_RDMA_TX:
+		return MLX5X_FT_TYPE_RDMA_TX;
+	default:
+		return MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	}
 }
 
 unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns)
@@ -65,6 +75,14 @@ unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns)
 int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 			      u32 level, u32 log_size, u32 miss, u32 *id)
 {
+	return mlx5x_fs_cmd_create_table_re(dev, uid, type, level, log_size,
+					    miss, false, id);
+}
+
+int mlx5x_fs_cmd_create_table_re(struct mlx5x_dev *dev, u16 uid, u32 type,
+				 u32 level, u32 log_size, u32 miss,
+				 bool reformat_en, u32 *id)
+{
 	u32 in[PRM_BYTES(create_flow_table_in) / 4] = {};
 	u32 out[PRM_BYTES(create_flow_table_out) / 4] = {};
 	void *ftc = PRM_ADDR(create_flow_table_in, in, flow_table_context);
@@ -76,6 +94,7 @@ int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 	PRM_SET(create_flow_table_in, in, table_type, type);
 	PRM_SET(flow_table_context, ftc, level, level);
 	PRM_SET(flow_table_context, ftc, log_size, log_size);
+	PRM_SET(flow_table_context, ftc, reformat_en, reformat_en);
 	if (miss) {
 		PRM_SET(flow_table_context, ftc, table_miss_action,
 			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
@@ -270,9 +289,11 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 		return -ENOMEM;
 	p->type = mlx5x_fs_table_type(ns);
 	INIT_LIST_HEAD(&p->groups);
-	err = mlx5x_fs_cmd_create_table(dev, 0, p->type,
-					mlx5x_fs_level(ns, prio),
-					MLX5X_FS_LOG_SIZE, miss, &p->id);
+	err = mlx5x_fs_cmd_create_table_re(dev, 0, p->type,
+					   mlx5x_fs_level(ns, prio),
+					   MLX5X_FS_LOG_SIZE, miss,
+					   mlx5x_fs_reformat_en(dev, p->type),
+					   &p->id);
 	if (err) {
 		kfree(p);
 		return err;
@@ -286,6 +307,7 @@ static void mlx5x_fs_prios_destroy(struct mlx5x_dev *dev)
 {
 	static const enum mlx5x_fs_ns order[] = {
 		MLX5X_FS_NS_BYPASS, MLX5X_FS_NS_LEFTOVERS, MLX5X_FS_NS_EGRESS,
+		MLX5X_FS_NS_FDB, MLX5X_FS_NS_RDMA_RX, MLX5X_FS_NS_RDMA_TX,
 	};
 	struct mlx5x_fs_prio *p;
 	unsigned int i, prio;
@@ -326,12 +348,20 @@ static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
  */
 int mlx5x_fs_init(struct mlx5x_dev *dev)
 {
+	enum mlx5x_fs_ns ns;
 	int err;
 
 	dev->fs = kzalloc(sizeof(*dev->fs), GFP_KERNEL);
 	if (!dev->fs)
 		return -ENOMEM;
 	mutex_init(&dev->fs->lock);
+	err = mlx5x_query_hca_cap(dev, MLX5X_CAP_NIC_FLOW_TABLE,
+				  &dev->fs->ft_cap);
+	if (err) {
+		kfree(dev->fs);
+		dev->fs = NULL;
+		return err;
+	}
 	err = mlx5x_fs_chain_create(dev, MLX5X_FS_NS_LEFTOVERS, 0);
 	if (!err)
 		err = mlx5x_fs_chain_create(dev, MLX5X_FS_NS_BYPASS,
@@ -339,6 +369,15 @@ int mlx5x_fs_init(struct mlx5x_dev *dev)
 						MLX5X_FS_NS_LEFTOVERS, 0));
 	if (!err)
 		err = mlx5x_fs_chain_create(dev, MLX5X_FS_NS_EGRESS, 0);
+	/* the flow matchers' namespaces, where the device offers them */
+	for (ns = MLX5X_FS_NS_FDB; !err && ns <= MLX5X_FS_NS_RDMA_TX; ns++)
+		if (mlx5x_fs_ns_offered(dev, ns)) {
+			err = mlx5x_fs_chain_create(dev, ns, 0);
+			if (!err && ns != MLX5X_FS_NS_FDB)
+				err = mlx5x_fs_cmd_root(dev,
+					mlx5x_fs_table_type(ns),
+					mlx5x_fs_prio_table_id(dev, ns, 0));
+		}
 	if (!err)
 		err = mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_RX,
 					mlx5x_fs_prio_table_id(dev,
@@ -363,7 +402,12 @@ void mlx5x_fs_cleanup(struct mlx5x_dev *dev)
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_RX, 0);
 	mlx5x_fs_cmd_root(dev, MLX5_FLOW_TABLE_TYPE_NIC_TX, 0);
+	if (dev->fs->prio[MLX5X_FS_NS_RDMA_RX][0])
+		mlx5x_fs_cmd_root(dev, MLX5X_FT_TYPE_RDMA_RX, 0);
+	if (dev->fs->prio[MLX5X_FS_NS_RDMA_TX][0])
+		mlx5x_fs_cmd_root(dev, MLX5X_FT_TYPE_RDMA_TX, 0);
 	mlx5x_fs_prios_destroy(dev);
+	kfree(dev->fs->ft_cap);
 	mutex_destroy(&dev->fs->lock);
 	kfree(dev->fs);
 	dev->fs = NULL;
