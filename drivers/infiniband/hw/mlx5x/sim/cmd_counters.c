@@ -173,7 +173,8 @@ static u8 sim_fc_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 	*fcp = sim_fc_find(sim, id);
 	if (!*fcp)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
-	if ((*fcp)->obj.uid != ctx->uid)
+	/* the kernel (uid 0) reaches any, as sim_obj_ref() lets it */
+	if (ctx->uid && (*fcp)->obj.uid != ctx->uid)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	return PRM_STAT_OK;
 }
@@ -185,7 +186,8 @@ static u8 sim_fc_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
  * @id: a counter id, possibly one inside a bulk
  * @objp: the counter or bulk, whose users count now includes the caller
  *
- * Return: a PRM status; only the command's uid's own counters are found.
+ * Return: a PRM status; only the command's uid's own counters are found
+ * (the kernel's commands find every counter).
  */
 u8 sim_flow_counter_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			u32 id, struct sim_obj **objp)
