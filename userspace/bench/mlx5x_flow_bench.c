@@ -94,7 +94,7 @@ static double destroy(struct ibv_flow **flows, long from, long to)
 
 	for (i = to - 1; i >= from; i--)
 		if (ibv_destroy_flow(flows[i])) {
-			fprintf(stderr, "flow bench: destroy %ld failed\n", i);
+			fprintf(stderr, "flow bench: removing rule %ld failed\n", i);
 			return -1;
 		}
 	return now_s() - t0;
