@@ -1,6 +1,6 @@
 #!/bin/bash
 # In the guest: the benchmarks on a simulated device: DEVX latency, then
-# MEMIC copy bandwidth.
+# MEMIC copy bandwidth, mlx5dv flow rule insertion.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,5 +11,6 @@ modprobe mlx5x
 rdma link add mlx5x_0 type mlx5x netdev d0
 "$ROOT/build/mlx5x_bench" mlx5x_0 "${1:-20000}"
 "$ROOT/build/mlx5x_dm_bench" mlx5x_0 65536 2000
+"$ROOT/build/mlx5x_flow_bench" mlx5x_0 1000 100000
 rdma link delete mlx5x_0
 rmmod mlx5x

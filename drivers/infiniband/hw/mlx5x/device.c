@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include "mlx5x.h"
 #include "fs_verbs.h"
+#include "fs_dv.h"
 #include "steering.h"
 #include "verbs.h"
 
@@ -39,6 +40,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.destroy_counters = mlx5x_destroy_counters,
 	.destroy_cq = mlx5x_destroy_cq,
 	.destroy_flow = mlx5x_destroy_flow,
+	.destroy_flow_action = mlx5x_destroy_flow_action,
 	.destroy_qp = mlx5x_destroy_qp,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,

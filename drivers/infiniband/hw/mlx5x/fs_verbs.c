@@ -24,14 +24,14 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/mlx5-abi.h>
 #include <rdma/uverbs_ioctl.h>
+#include "fs_dv.h"
 #include "fs_verbs.h"
 #include "verbs.h"
 
 #define MLX5X_FLOW_MAX_RULES	2
 
-struct mlx5x_flow {
-	struct ib_flow ib;
-	struct mlx5x_dev *dev;
+struct mlx5x_verbs_flow {
+	struct mlx5x_flow base;
 	unsigned int nrules;
 	struct mlx5x_fs_rule *rule[MLX5X_FLOW_MAX_RULES];
 	struct ib_counters *counters;
@@ -73,22 +73,28 @@ static int mlx5x_flow_udata(struct ib_udata *udata,
 	return 0;
 }
 
-static void mlx5x_flow_free(struct mlx5x_flow *flow)
+static void mlx5x_flow_free(struct mlx5x_verbs_flow *flow)
 {
 	while (flow->nrules)
-		mlx5x_fs_rule_del(flow->dev, flow->rule[--flow->nrules]);
+		mlx5x_fs_rule_del(flow->base.dev, flow->rule[--flow->nrules]);
 	if (flow->counters)
 		mlx5x_counters_unbind(flow->counters);
 	kfree(flow);
 }
 
-static int mlx5x_flow_add(struct mlx5x_flow *flow, enum mlx5x_fs_ns ns,
+/* The destroy_flow device operation (fs_flow.c) for a verbs flow. */
+static void mlx5x_verbs_flow_destroy(struct mlx5x_flow *base)
+{
+	mlx5x_flow_free(container_of(base, struct mlx5x_verbs_flow, base));
+}
+
+static int mlx5x_flow_add(struct mlx5x_verbs_flow *flow, enum mlx5x_fs_ns ns,
 			  unsigned int prio,
 			  const struct mlx5x_fs_rule_attr *attr)
 {
 	struct mlx5x_fs_rule *rule;
 
-	rule = mlx5x_fs_rule_add(flow->dev, ns, prio, attr);
+	rule = mlx5x_fs_rule_add(flow->base.dev, ns, prio, attr);
 	if (IS_ERR(rule))
 		return PTR_ERR(rule);
 	flow->rule[flow->nrules++] = rule;
@@ -105,7 +111,7 @@ static void mlx5x_flow_to_tir(struct mlx5x_fs_rule_attr *r, u32 tirn)
 }
 
 /* ALL_DEFAULT and MC_DEFAULT: by the multicast bit of the destination MAC. */
-static int mlx5x_flow_leftovers(struct mlx5x_flow *flow,
+static int mlx5x_flow_leftovers(struct mlx5x_verbs_flow *flow,
 				const struct ib_flow_attr *attr, u32 tirn)
 {
 	struct mlx5x_flow_match *m;
@@ -138,7 +144,7 @@ static int mlx5x_flow_leftovers(struct mlx5x_flow *flow,
 }
 
 /* SNIFFER: every packet, received and sent, to the QP. */
-static int mlx5x_flow_sniffer(struct mlx5x_flow *flow, u32 tirn)
+static int mlx5x_flow_sniffer(struct mlx5x_verbs_flow *flow, u32 tirn)
 {
 	static const u8 none[PRM_BYTES(fte_match_param)];
 	struct mlx5x_fs_rule_attr r = {
@@ -156,7 +162,7 @@ static int mlx5x_flow_sniffer(struct mlx5x_flow *flow, u32 tirn)
 }
 
 /* NORMAL: the specs, in the priority (and table) the flags choose. */
-static int mlx5x_flow_normal(struct mlx5x_flow *flow,
+static int mlx5x_flow_normal(struct mlx5x_verbs_flow *flow,
 			     const struct ib_flow_attr *attr, u32 tirn,
 			     const struct mlx5_ib_flow_counters_data *data)
 {
@@ -171,7 +177,7 @@ static int mlx5x_flow_normal(struct mlx5x_flow *flow,
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	err = mlx5x_flow_specs_parse(flow->dev, attr, m);
+	err = mlx5x_flow_specs_parse(flow->base.dev, attr, m);
 	if (err)
 		goto out;
 	if (egress) {
@@ -199,7 +205,7 @@ static int mlx5x_flow_normal(struct mlx5x_flow *flow,
 		r.fwd_next = dont_trap;
 	}
 	if (m->counters) {
-		err = mlx5x_counters_bind(flow->dev, m->counters, data);
+		err = mlx5x_counters_bind(flow->base.dev, m->counters, data);
 		if (err)
 			goto out;
 		flow->counters = m->counters;
@@ -233,7 +239,7 @@ struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 	struct mlx5x_dev *dev = to_mdev(qp->device);
 	bool egress = attr->flags & IB_FLOW_ATTR_FLAGS_EGRESS;
 	struct mlx5_ib_flow_counters_data data;
-	struct mlx5x_flow *flow;
+	struct mlx5x_verbs_flow *flow;
 	bool has_data;
 	u32 tirn = 0;
 	int err;
@@ -257,7 +263,8 @@ struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 	flow = kzalloc(sizeof(*flow), GFP_KERNEL);
 	if (!flow)
 		return ERR_PTR(-ENOMEM);
-	flow->dev = dev;
+	flow->base.dev = dev;
+	flow->base.destroy = mlx5x_verbs_flow_destroy;
 	switch (attr->type) {
 	case IB_FLOW_ATTR_NORMAL:
 		err = mlx5x_flow_normal(flow, attr, tirn,
@@ -278,17 +285,5 @@ struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 		mlx5x_flow_free(flow);
 		return ERR_PTR(err);
 	}
-	return &flow->ib;
-}
-
-/**
- * mlx5x_destroy_flow() - the destroy_flow device operation
- * @ibflow: a flow mlx5x_create_flow() made
- *
- * Return: 0.
- */
-int mlx5x_destroy_flow(struct ib_flow *ibflow)
-{
-	mlx5x_flow_free(container_of(ibflow, struct mlx5x_flow, ib));
-	return 0;
+	return &flow->base.ib;
 }

@@ -65,7 +65,6 @@ bool mlx5x_flow_mcast_only(const struct ib_flow_attr *attr);
 /* fs_verbs.c */
 struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 				  struct ib_udata *udata);
-int mlx5x_destroy_flow(struct ib_flow *flow);
 
 /* fs_counters.c */
 int mlx5x_create_counters(struct ib_counters *counters,

@@ -28,7 +28,7 @@
 #include <linux/slab.h>
 #include "steering.h"
 
-#define MLX5X_FS_LOG_SIZE	16
+#define MLX5X_FS_LOG_SIZE	20	/* 1M entries: room for 100k+ rules */
 #define MLX5X_FS_GROUP_SIZE	1024
 #define MLX5X_FS_NGROUPS	(BIT(MLX5X_FS_LOG_SIZE) / MLX5X_FS_GROUP_SIZE)
 #define MLX5X_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
@@ -106,6 +106,12 @@ u32 mlx5x_fs_table_type(enum mlx5x_fs_ns ns)
 		return MLX5_FLOW_TABLE_TYPE_SNIFFER_RX;
 	case MLX5X_FS_NS_SNIFFER_TX:
 		return MLX5_FLOW_TABLE_TYPE_SNIFFER_TX;
+	case MLX5X_FS_NS_FDB:
+		return MLX5_FLOW_TABLE_TYPE_FDB;
+	case MLX5X_FS_NS_RDMA_RX:
+		return MLX5X_FT_TYPE_RDMA_RX;
+	case MLX5X_FS_NS_RDMA_TX:
+		return MLX5X_FT_TYPE_RDMA_TX;
 	default:
 		return MLX5_FLOW_TABLE_TYPE_NIC_RX;
 	}
@@ -118,6 +124,9 @@ unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns)
 	case MLX5X_FS_NS_EGRESS:
 	case MLX5X_FS_NS_BYPASS_DT:
 	case MLX5X_FS_NS_EGRESS_DT:
+	case MLX5X_FS_NS_FDB:
+	case MLX5X_FS_NS_RDMA_RX:
+	case MLX5X_FS_NS_RDMA_TX:
 		return MLX5X_FS_PRIOS;
 	case MLX5X_FS_NS_LEFTOVERS:
 	case MLX5X_FS_NS_MCAST:
@@ -134,6 +143,14 @@ unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns)
 int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 			      u32 level, u32 log_size, u32 miss, u32 *id)
 {
+	return mlx5x_fs_cmd_create_table_re(dev, uid, type, level, log_size,
+					    miss, false, id);
+}
+
+int mlx5x_fs_cmd_create_table_re(struct mlx5x_dev *dev, u16 uid, u32 type,
+				 u32 level, u32 log_size, u32 miss,
+				 bool reformat_en, u32 *id)
+{
 	u32 in[PRM_BYTES(create_flow_table_in) / 4] = {};
 	u32 out[PRM_BYTES(create_flow_table_out) / 4] = {};
 	void *ftc = PRM_ADDR(create_flow_table_in, in, flow_table_context);
@@ -145,6 +162,7 @@ int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 	PRM_SET(create_flow_table_in, in, table_type, type);
 	PRM_SET(flow_table_context, ftc, level, level);
 	PRM_SET(flow_table_context, ftc, log_size, log_size);
+	PRM_SET(flow_table_context, ftc, reformat_en, reformat_en);
 	if (miss) {
 		PRM_SET(flow_table_context, ftc, table_miss_action,
 			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
@@ -365,6 +383,16 @@ static unsigned int mlx5x_fs_chain(u32 type, struct mlx5x_fs_link *link)
 		link[n].ns = MLX5X_FS_NS_SNIFFER_TX;
 		link[n++].prio = 0;
 		break;
+	case MLX5_FLOW_TABLE_TYPE_FDB:
+	case MLX5X_FT_TYPE_RDMA_RX:
+	case MLX5X_FT_TYPE_RDMA_TX:
+		for (prio = 0; prio < MLX5X_FS_PRIOS; prio++) {
+			link[n].ns = type == MLX5_FLOW_TABLE_TYPE_FDB ?
+				MLX5X_FS_NS_FDB : type == MLX5X_FT_TYPE_RDMA_RX ?
+				MLX5X_FS_NS_RDMA_RX : MLX5X_FS_NS_RDMA_TX;
+			link[n++].prio = prio;
+		}
+		break;
 	}
 	return n;
 }
@@ -373,6 +401,7 @@ static unsigned int mlx5x_fs_chain(u32 type, struct mlx5x_fs_link *link)
 static const u32 mlx5x_fs_types[] = {
 	MLX5_FLOW_TABLE_TYPE_NIC_RX, MLX5_FLOW_TABLE_TYPE_NIC_TX,
 	MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, MLX5_FLOW_TABLE_TYPE_SNIFFER_TX,
+	MLX5_FLOW_TABLE_TYPE_FDB, MLX5X_FT_TYPE_RDMA_RX, MLX5X_FT_TYPE_RDMA_TX,
 };
 
 /* Does the device offer tables of @type (flow table capabilities)? */
@@ -387,6 +416,12 @@ static bool mlx5x_fs_type_offered(struct mlx5x_dev *dev, u32 type)
 	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
 		return PRM_GET(flow_table_nic_cap, c,
 			       flow_table_properties_nic_transmit_sniffer.ft_support);
+	case MLX5_FLOW_TABLE_TYPE_FDB:
+		return mlx5x_fs_ns_offered(dev, MLX5X_FS_NS_FDB);
+	case MLX5X_FT_TYPE_RDMA_RX:
+		return mlx5x_fs_ns_offered(dev, MLX5X_FS_NS_RDMA_RX);
+	case MLX5X_FT_TYPE_RDMA_TX:
+		return mlx5x_fs_ns_offered(dev, MLX5X_FS_NS_RDMA_TX);
 	default:
 		return true;
 	}
@@ -410,8 +445,10 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	p->type = mlx5x_fs_table_type(ns);
 	p->miss = miss;
 	INIT_LIST_HEAD(&p->groups);
-	err = mlx5x_fs_cmd_create_table(dev, 0, p->type, level,
-					MLX5X_FS_LOG_SIZE, miss, &p->id);
+	err = mlx5x_fs_cmd_create_table_re(dev, 0, p->type, level,
+					   MLX5X_FS_LOG_SIZE, miss,
+					   mlx5x_fs_reformat_en(dev, p->type),
+					   &p->id);
 	if (err) {
 		kfree(p);
 		return err;
@@ -453,7 +490,9 @@ static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, u32 type)
 			return err;
 		miss = dev->fs->prio[link[i].ns][link[i].prio]->id;
 	}
-	return mlx5x_fs_cmd_root(dev, type, miss);
+	/* the FDB's root is the eswitch's, not the kernel's to set */
+	return type == MLX5_FLOW_TABLE_TYPE_FDB ? 0 :
+	       mlx5x_fs_cmd_root(dev, type, miss);
 }
 
 /**
@@ -471,7 +510,8 @@ int mlx5x_fs_init(struct mlx5x_dev *dev)
 	if (!dev->fs)
 		return -ENOMEM;
 	mutex_init(&dev->fs->lock);
-	err = mlx5x_query_hca_cap(dev, 0x7, &dev->fs->ft_cap);
+	err = mlx5x_query_hca_cap(dev, MLX5X_CAP_NIC_FLOW_TABLE,
+				  &dev->fs->ft_cap);
 	for (i = 0; !err && i < ARRAY_SIZE(mlx5x_fs_types); i++)
 		if (mlx5x_fs_type_offered(dev, mlx5x_fs_types[i]) &&
 		    !mlx5x_fs_on_demand(mlx5x_fs_types[i]))
@@ -495,7 +535,8 @@ void mlx5x_fs_cleanup(struct mlx5x_dev *dev)
 	for (i = 0; dev->fs->ft_cap && i < ARRAY_SIZE(mlx5x_fs_types); i++) {
 		if (!mlx5x_fs_type_offered(dev, mlx5x_fs_types[i]))
 			continue;
-		mlx5x_fs_cmd_root(dev, mlx5x_fs_types[i], 0);
+		if (mlx5x_fs_types[i] != MLX5_FLOW_TABLE_TYPE_FDB)
+			mlx5x_fs_cmd_root(dev, mlx5x_fs_types[i], 0);
 		mlx5x_fs_chain_destroy(dev, mlx5x_fs_types[i]);
 	}
 	kfree(dev->fs->ft_cap);

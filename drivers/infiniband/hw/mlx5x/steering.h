@@ -23,6 +23,9 @@
  * @MLX5X_FS_NS_SNIFFER_RX: sniffer RX: a copy of every received packet
  *	(one priority; none when the device has no sniffer tables)
  * @MLX5X_FS_NS_SNIFFER_TX: sniffer TX: a copy of every sent packet
+ * @MLX5X_FS_NS_FDB: FDB (flow matchers), when the device offers it
+ * @MLX5X_FS_NS_RDMA_RX: RDMA RX (flow matchers), when offered
+ * @MLX5X_FS_NS_RDMA_TX: RDMA TX (flow matchers), when offered
  * @MLX5X_FS_NS_NUM: how many
  */
 enum mlx5x_fs_ns {
@@ -34,10 +37,18 @@ enum mlx5x_fs_ns {
 	MLX5X_FS_NS_MCAST,
 	MLX5X_FS_NS_SNIFFER_RX,
 	MLX5X_FS_NS_SNIFFER_TX,
+	MLX5X_FS_NS_FDB,
+	MLX5X_FS_NS_RDMA_RX,
+	MLX5X_FS_NS_RDMA_TX,
 	MLX5X_FS_NS_NUM,
 };
 
 #define MLX5X_FS_PRIOS		16
+/* Table types of the RDMA namespaces (mlx5_core's FS_FT_RDMA_RX/TX) */
+#define MLX5X_FT_TYPE_RDMA_RX	0x7
+#define MLX5X_FT_TYPE_RDMA_TX	0x8
+/* QUERY_HCA_CAP type of the NIC flow table page */
+#define MLX5X_CAP_NIC_FLOW_TABLE 0x7
 #define MLX5X_FS_MAX_DEST	4
 #define MLX5X_FS_MAX_COUNTERS	4
 /* What one entry may hold when rules merge into it. */
@@ -131,6 +142,9 @@ unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns);
 /* The commands, under any uid; for steering.c and steering_anchor.c. */
 int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 			      u32 level, u32 log_size, u32 miss, u32 *id);
+int mlx5x_fs_cmd_create_table_re(struct mlx5x_dev *dev, u16 uid, u32 type,
+				 u32 level, u32 log_size, u32 miss,
+				 bool reformat_en, u32 *id);
 void mlx5x_fs_cmd_destroy_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 				u32 id);
 int mlx5x_fs_cmd_create_group(struct mlx5x_dev *dev, u16 uid, u32 type,
@@ -145,6 +159,11 @@ void mlx5x_fs_cmd_delete_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
 			     u32 table, u32 index);
 u32 mlx5x_fs_prio_table_id(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 			   unsigned int prio);
+
+/* fs_caps.c: what the device's flow table capabilities offer */
+void *mlx5x_fs_prop(struct mlx5x_dev *dev, u32 table_type);
+bool mlx5x_fs_ns_offered(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns);
+bool mlx5x_fs_reformat_en(struct mlx5x_dev *dev, u32 table_type);
 
 /* steering_anchor.c */
 void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev);

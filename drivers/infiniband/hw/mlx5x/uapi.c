@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* The uverbs objects and methods mlx5x adds to ib_core's, in one tree. */
 #include "mlx5x.h"
+#include "fs_dv.h"
 
 const struct uapi_definition mlx5x_uapi_defs[] = {
 	UAPI_DEF_CHAIN(mlx5x_devx_defs),
@@ -14,5 +15,8 @@ const struct uapi_definition mlx5x_uapi_defs[] = {
 	UAPI_DEF_CHAIN(mlx5x_uar_defs),
 	UAPI_DEF_CHAIN(mlx5x_steering_anchor_defs),
 	UAPI_DEF_CHAIN(mlx5x_dm_defs),
+	UAPI_DEF_CHAIN(mlx5x_flow_matcher_defs),
+	UAPI_DEF_CHAIN(mlx5x_flow_defs),
+	UAPI_DEF_CHAIN(mlx5x_flow_action_defs),
 	{}
 };

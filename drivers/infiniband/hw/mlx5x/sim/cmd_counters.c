@@ -168,12 +168,13 @@ static struct sim_flow_counter *sim_fc_find(struct mlx5x_sim *sim, u32 id)
 }
 
 static u8 sim_fc_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
-		     struct sim_flow_counter **fcp)
+		     bool ref, struct sim_flow_counter **fcp)
 {
 	*fcp = sim_fc_find(sim, id);
 	if (!*fcp)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
-	if ((*fcp)->obj.uid != ctx->uid)
+	/* a reference by the kernel (uid 0) reaches any, as sim_obj_ref() */
+	if (!(ref && !ctx->uid) && (*fcp)->obj.uid != ctx->uid)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	return PRM_STAT_OK;
 }
@@ -185,7 +186,8 @@ static u8 sim_fc_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
  * @id: a counter id, possibly one inside a bulk
  * @objp: the counter or bulk, whose users count now includes the caller
  *
- * Return: a PRM status; only the command's uid's own counters are found.
+ * Return: a PRM status; only the command's uid's own counters are found
+ * (the kernel's entries may count into any counter).
  */
 u8 sim_flow_counter_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			u32 id, struct sim_obj **objp)
@@ -193,7 +195,7 @@ u8 sim_flow_counter_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	struct sim_flow_counter *fc;
 	u8 status;
 
-	status = sim_fc_get(sim, ctx, id, &fc);
+	status = sim_fc_get(sim, ctx, id, true, &fc);
 	if (status)
 		return status;
 	fc->obj.users++;
@@ -213,7 +215,7 @@ static u8 sim_query_flow_counter(struct mlx5x_sim *sim,
 	u32 i, first;
 	u8 status;
 
-	status = sim_fc_get(sim, ctx, id, &fc);
+	status = sim_fc_get(sim, ctx, id, false, &fc);
 	if (status)
 		return status;
 	first = id - fc->obj.id;

@@ -47,13 +47,13 @@ static void sim_fs_prop_fill(void *p, bool rx)
 	PRM_SET(flow_table_prop_layout, p, flow_table_modify, 1);
 	PRM_SET(flow_table_prop_layout, p, ignore_flow_level, 1);
 	PRM_SET(flow_table_prop_layout, p, reformat_and_modify_action, 1);
-	if (rx) {
+	/* encapsulation on both, as a ConnectX-6 Dx reports */
+	PRM_SET(flow_table_prop_layout, p, reformat, 1);
+	if (rx)
 		PRM_SET(flow_table_prop_layout, p, reformat_l3_tunnel_to_l2, 1);
-	} else {
-		PRM_SET(flow_table_prop_layout, p, reformat, 1);
+	else
 		PRM_SET(flow_table_prop_layout, p, reformat_l2_to_l3_tunnel, 1);
-	}
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, 16);
+	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, 23);
 	PRM_SET(flow_table_prop_layout, p, log_max_modify_header_context, 16);
 	PRM_SET(flow_table_prop_layout, p, max_modify_header_actions, 32);
 	PRM_SET(flow_table_prop_layout, p, max_ft_level, 63);
@@ -92,13 +92,15 @@ static void sim_fs_sniffer_fill(void *p)
  * sim_fs_caps_fill() - fill the NIC flow table capability page
  * @page: the page, zeroed
  *
- * NIC RX and NIC TX tables, sniffer RX and TX tables (whose TIRs may be
- * NIC RX destinations too); no RDMA tables, no software steering.
- * Encapsulation on transmit, decapsulation (L3 tunnel to L2) on receive,
- * headers up to 128 bytes.
+ * NIC RX and NIC TX tables of up to 2^23 entries, sniffer RX and TX
+ * tables (whose TIRs may be NIC RX destinations too); no RDMA tables, no
+ * software steering.  Encapsulation (general header) on both, L2 to L3
+ * tunnel on transmit, decapsulation (L3 tunnel to L2) on receive, headers
+ * up to 128 bytes.
  */
 void sim_fs_caps_fill(void *page)
 {
+	PRM_SET(flow_table_nic_cap, page, encap_general_header, 1);
 	PRM_SET(flow_table_nic_cap, page, allow_sniffer_and_nic_rx_shared_tir,
 		1);
 	sim_fs_sniffer_fill(PRM_ADDR(flow_table_nic_cap, page,

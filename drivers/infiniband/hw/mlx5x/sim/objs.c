@@ -40,8 +40,7 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_RQ] = { "rq", 1, sizeof(struct sim_wq), sim_q_release },
 	[SIM_OBJ_SQ] = { "sq", 1, sizeof(struct sim_wq), sim_q_release },
 	[SIM_OBJ_RQT] = { "rqt", 1, sizeof(struct sim_rqt), sim_rqt_release },
-	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_tir), sim_tir_release,
-			  .kernel_ref = true },
+	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_tir), sim_tir_release },
 	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_tis), sim_q_release },
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_qp), sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
@@ -135,7 +134,9 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
  *
  * A context may reference its own objects, and the kernel's objects of a
  * shared kind, and objects of the shared resource uid; never another
- * context's.  Drop with sim_obj_put().
+ * context's.  The kernel (uid 0) may reference any object, as a
+ * function's own driver does on a ConnectX: its steering rules forward
+ * into TIRs and tables that contexts created.  Drop with sim_obj_put().
  *
  * Return: a PRM status.
  */
@@ -146,8 +147,8 @@ u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 	if (!obj)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
-	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared) &&
-	    !(ctx->uid == 0 && sim_types[type].kernel_ref) &&
+	if (ctx->uid && obj->uid != ctx->uid &&
+	    !(obj->uid == 0 && sim_types[type].shared) &&
 	    !sim_shared_uid_ref(ctx->uid, obj->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	obj->users++;

@@ -103,8 +103,6 @@ struct sim_umem {
  * @shared: objects of this kind owned by the kernel (uid 0) may be
  *	    referenced by any context, as firmware lets a user CQ use the
  *	    kernel's EQ
- * @kernel_ref: the kernel (uid 0) may reference any context's objects of
- *	    this kind, as the kernel's flow entries forward to a user's TIR
  */
 struct sim_type_info {
 	const char *name;
@@ -112,7 +110,6 @@ struct sim_type_info {
 	size_t size;
 	void (*release)(struct sim_obj *obj);
 	bool shared;
-	bool kernel_ref;
 };
 
 /* Syndromes: each names the check that refused the command. */

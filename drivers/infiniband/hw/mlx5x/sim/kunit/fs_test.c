@@ -936,6 +936,43 @@ static void sk_fs_uid_isolation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, b), PRM_STAT_OK);
 }
 
+/*
+ * The kernel's entries may forward into a context's table and count into
+ * its counter (mlx5dv flows do); the context cannot then destroy them,
+ * and another context still cannot name them.
+ */
+static void sk_fs_kernel_refs(struct kunit *test)
+{
+	u16 a = sk_new_uctx(test), b = sk_new_uctx(test);
+	struct sk_tree ta, tk, tb;
+	struct sk_fte e;
+
+	sk_tree_build(test, a, &ta);
+	sk_tree_build(test, 0, &tk);
+	sk_tree_build(test, b, &tb);
+	e = sk_fwd_count(0, &tk, 0);
+	e.dest[0] = ta.next;
+	e.cnt[0] = ta.cnt;
+	KUNIT_EXPECT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	SK_EXPECT_FAIL(test, sk_ft_destroy(test, a, RX, ta.next),
+		       PRM_STAT_RESOURCE_BUSY, SIM_SYND_IN_USE);
+	SK_EXPECT_FAIL(test, sk_dealloc_flow_counter(test, a, ta.cnt),
+		       PRM_STAT_RESOURCE_BUSY, SIM_SYND_IN_USE);
+	/* b still cannot count into a's counter */
+	e = sk_fwd_count(b, &tb, 0);
+	e.cnt[0] = ta.cnt;
+	SK_EXPECT_FAIL(test, sk_fte_set(test, &e), PRM_STAT_BAD_RESOURCE,
+		       SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_fte_delete(test, 0, RX, tk.ft, 0),
+			PRM_STAT_OK);
+	sk_tree_free(test, a, &ta);
+	sk_tree_free(test, 0, &tk);
+	sk_tree_free(test, b, &tb);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, a), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, b), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 /* A group finds its entries by masked value, through its hash table. */
 static void sk_fte_hash_lookup(struct kunit *test)
 {
@@ -1230,6 +1267,7 @@ static struct kunit_case sk_fs_cases[] = {
 	KUNIT_CASE(sk_fte_modify),
 	KUNIT_CASE(sk_fte_tir_dest),
 	KUNIT_CASE(sk_fs_uid_isolation),
+	KUNIT_CASE(sk_fs_kernel_refs),
 	KUNIT_CASE(sk_fte_hash_lookup),
 	KUNIT_CASE(sk_modhdr),
 	KUNIT_CASE(sk_reformat),

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Rule insertion rate through the mlx5dv flow path (mlx5dv_create_flow
+ * into one flow matcher, each rule a distinct source IPv4 address with a
+ * drop): at SMALL rules (inserting the first SMALL into an empty
+ * priority) and at LARGE (inserting the last SMALL on top of LARGE -
+ * SMALL), each ROUNDS times, median and best, and their ratio.  The
+ * machine's other load moves single figures a lot; the median of rounds
+ * taken close together is the figure to compare.
+ *
+ * Usage: mlx5x_flow_bench [IBDEV] [SMALL] [LARGE]
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <infiniband/mlx5dv.h>
+
+#define MATCH_BYTES	512	/* fte_match_param */
+#define SRC_IPV4_OFF	44	/* outer_headers.src_ipv4, bytes */
+#define CRIT_OUTER	1
+#define ROUNDS		5
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct mlx5dv_flow_match_parameters *params(uint32_t ip)
+{
+	struct mlx5dv_flow_match_parameters *p;
+	uint32_t be = htonl(ip);
+
+	p = calloc(1, sizeof(*p) + MATCH_BYTES);
+	if (!p)
+		return NULL;
+	p->match_sz = MATCH_BYTES;
+	memcpy((uint8_t *)p->match_buf + SRC_IPV4_OFF, &be, 4);
+	return p;
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!name || !strcmp(ibv_get_device_name(list[i]), name)) {
+			ctx = ibv_open_device(list[i]);
+			break;
+		}
+	if (list)
+		ibv_free_device_list(list);
+	return ctx;
+}
+
+/* Insert rules [from, to) into @m; seconds, or < 0 on failure. */
+static double insert(struct mlx5dv_flow_matcher *m,
+		     struct mlx5dv_flow_match_parameters *val,
+		     struct ibv_flow **flows, long from, long to)
+{
+	struct mlx5dv_flow_action_attr drop = {
+		.type = MLX5DV_FLOW_ACTION_DROP,
+	};
+	double t0 = now_s();
+	long i;
+
+	for (i = from; i < to; i++) {
+		uint32_t ip = htonl(0x0a000000 + (uint32_t)i);
+
+		memcpy((uint8_t *)val->match_buf + SRC_IPV4_OFF, &ip, 4);
+		flows[i] = mlx5dv_create_flow(m, val, 1, &drop);
+		if (!flows[i]) {
+			fprintf(stderr, "flow bench: rule %ld: %s\n", i,
+				strerror(errno));
+			return -1;
+		}
+	}
+	return now_s() - t0;
+}
+
+/* Destroy rules [from, to), last first; seconds, or < 0. */
+static double destroy(struct ibv_flow **flows, long from, long to)
+{
+	double t0 = now_s();
+	long i;
+
+	for (i = to - 1; i >= from; i--)
+		if (ibv_destroy_flow(flows[i])) {
+			fprintf(stderr, "flow bench: removing rule %ld failed\n", i);
+			return -1;
+		}
+	return now_s() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Insert [from, to) ROUNDS times (destroying them between rounds):
+ * the median and the best rate.
+ */
+static int rates(struct mlx5dv_flow_matcher *m,
+		 struct mlx5dv_flow_match_parameters *val,
+		 struct ibv_flow **flows, long from, long to, double *median,
+		 double *best)
+{
+	double r[ROUNDS], t;
+	int i;
+
+	for (i = 0; i < ROUNDS; i++) {
+		t = insert(m, val, flows, from, to);
+		if (t < 0 || destroy(flows, from, to) < 0)
+			return -1;
+		r[i] = (to - from) / t;
+	}
+	qsort(r, ROUNDS, sizeof(r[0]), cmp_double);
+	*median = r[ROUNDS / 2];
+	*best = r[ROUNDS - 1];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+	long small = argc > 2 ? atol(argv[2]) : 1000;
+	long large = argc > 3 ? atol(argv[3]) : 100000;
+	struct mlx5dv_flow_matcher_attr ma = {
+		.type = IBV_FLOW_ATTR_NORMAL,
+		.match_criteria_enable = CRIT_OUTER,
+		.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE,
+		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
+	};
+	double med_s, best_s, med_l, best_l, t_fill, t_del;
+	struct mlx5dv_flow_match_parameters *val;
+	struct mlx5dv_flow_matcher *m;
+	struct ibv_context *ctx;
+	struct ibv_flow **flows;
+
+	if (small < 1 || large < small) {
+		fprintf(stderr, "usage: %s [IBDEV] [SMALL] [LARGE]\n", argv[0]);
+		return 2;
+	}
+	ctx = open_dev(name);
+	ma.match_mask = params(0xffffffff);
+	val = params(0);
+	flows = calloc(large, sizeof(*flows));
+	if (!ctx || !ma.match_mask || !val || !flows) {
+		fprintf(stderr, "flow bench: setup failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	m = mlx5dv_create_flow_matcher(ctx, &ma);
+	if (!m) {
+		fprintf(stderr, "flow bench: matcher: %s\n", strerror(errno));
+		return 1;
+	}
+	/* at SMALL: the first SMALL rules of an empty priority */
+	if (rates(m, val, flows, 0, small, &med_s, &best_s))
+		return 1;
+	/* at LARGE: the last SMALL rules, on top of LARGE - SMALL */
+	t_fill = insert(m, val, flows, 0, large - small);
+	if (t_fill < 0 ||
+	    rates(m, val, flows, large - small, large, &med_l, &best_l))
+		return 1;
+	t_del = destroy(flows, 0, large - small);
+	if (t_del < 0)
+		return 1;
+	printf("flow insert (mlx5dv_create_flow, one matcher, %d rounds):\n",
+	       ROUNDS);
+	printf("  at %6ld rules: median %7.0f/s, best %7.0f/s\n", small,
+	       med_s, best_s);
+	printf("  at %6ld rules: median %7.0f/s, best %7.0f/s\n", large,
+	       med_l, best_l);
+	printf("  ratio %ld/%ld: %.2f (median), %.2f (best)\n", large, small,
+	       med_l / med_s, best_l / best_s);
+	printf("  filling 0-%ld: %.0f/s; destroying them: %.0f/s\n",
+	       large - small, (large - small) / t_fill,
+	       (large - small) / t_del);
+	mlx5dv_destroy_flow_matcher(m);
+	free(flows);
+	free(val);
+	free(ma.match_mask);
+	ibv_close_device(ctx);
+	return 0;
+}
