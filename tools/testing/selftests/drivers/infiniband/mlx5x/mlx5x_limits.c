@@ -77,14 +77,16 @@ static void devx_free(struct ibv_context *ctx, void *slot)
 	CHECK_ERR(mlx5dv_devx_obj_destroy(slot), 0);
 }
 
-static char umem_buf[MAX_TRIES + 1][4096] __attribute__((aligned(4096)));
-
+/* Every UMEM over the same page: each registration is its own. */
 static int umem_alloc(struct ibv_context *ctx, void **slot)
 {
-	static unsigned int next;
+	static void *buf;
 
-	*slot = mlx5dv_devx_umem_reg(ctx, umem_buf[next++ % MAX_TRIES],
-				     4096, IBV_ACCESS_LOCAL_WRITE);
+	*slot = NULL;
+	errno = 0;
+	if (!buf && posix_memalign(&buf, 4096, 4096))
+		return -1;
+	*slot = mlx5dv_devx_umem_reg(ctx, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
 	return *slot ? 0 : errno;
 }
 
