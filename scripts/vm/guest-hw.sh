@@ -77,6 +77,35 @@ sim_device() {
 	rdma link delete mlx5x_0
 }
 
+# the mlx5_core calls of the backend's device memory and CQ events: the
+# module imports them and the loaded mlx5_core exports each
+HW_SYMS="mlx5_cmd_do mlx5_create_cq mlx5_core_destroy_cq
+	mlx5_dm_sw_icm_alloc mlx5_dm_sw_icm_dealloc mlx5_eq_notifier_register"
+symbols_resolve() {
+	local ko sym imports
+	ko=$(modinfo -n mlx5x) || return 1
+	imports=$(modprobe --dump-modversions "$ko" | awk '{ print $2 }')
+	for sym in $HW_SYMS; do
+		grep -qx "$sym" <<<"$imports" ||
+			{ echo "mlx5x does not import $sym"; return 1; }
+		grep -qE " $sym\s+\[mlx5_core\]$" /proc/kallsyms ||
+			{ echo "$sym not in mlx5_core"; return 1; }
+	done
+}
+
+# every operation of the hw backend wired (debugfs mlx5x/hw_backend)
+hw_ops_wired() {
+	local f=/sys/kernel/debug/mlx5x/hw_backend op
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	cat "$f" || return 1
+	for op in exec uar_pfn memic_pfn icm_alloc icm_free comp_vectors \
+		comp_eqn cq_events release; do
+		grep -qx "$op 1" "$f" || { echo "$op not wired"; return 1; }
+	done
+	# BAR pages are mapped write-combining, as mlx5_ib maps them
+	grep -qx "memic_cached 0" "$f" && grep -qx "uar_cached 0" "$f"
+}
+
 unload() {
 	rmmod mlx5x
 }
@@ -98,6 +127,8 @@ check "modprobe mlx5x" modprobe mlx5x
 check "mlx5x loaded" loaded mlx5x
 check "auxiliary bus watched" anchor_registered
 check "no function: no mlx5x device" no_mlx5x_device
+check "mlx5_core symbols of the backend resolve" symbols_resolve
+check "hw backend operations wired" hw_ops_wired
 check "simulated device beside mlx5_ib" sim_device
 check "mlx5_ib undisturbed with mlx5x loaded" \
 	test "$(mlx5_ib_state)" = "$before"

@@ -129,9 +129,14 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(
 	out = uverbs_zalloc(attrs, outlen);
 	if (IS_ERR(out))
 		return PTR_ERR(out);
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_DEVX_OBJS);
+	if (err)
+		return err;
 	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
-	if (!obj)
+	if (!obj) {
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_DEVX_OBJS);
 		return -ENOMEM;
+	}
 	obj->dev = to_mdev(uctx->ib.device);
 	obj->kind = kind;
 	INIT_LIST_HEAD(&obj->event_subs);
@@ -163,6 +168,7 @@ err_destroy:
 	mlx5x_devx_destroy(obj);
 err_free:
 	kfree(obj);
+	mlx5x_limit_put(uctx, MLX5X_LIMIT_DEVX_OBJS);
 	return err;
 }
 
@@ -287,6 +293,7 @@ static int mlx5x_devx_obj_cleanup(struct ib_uobject *uobj,
 		obj->kind->destroyed(obj);
 	mlx5x_devx_obj_unsubscribe(obj);
 	kfree(obj);
+	mlx5x_limit_put(to_mucontext(uobj->context), MLX5X_LIMIT_DEVX_OBJS);
 	return 0;
 }
 

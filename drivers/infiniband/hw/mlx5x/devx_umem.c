@@ -122,9 +122,14 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_UMEM_REG)(
 	if (!len || len > SIZE_MAX || addr + len < addr)
 		return -EINVAL;
 
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_UMEMS);
+	if (err)
+		return err;
 	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
-	if (!obj)
-		return -ENOMEM;
+	if (!obj) {
+		err = -ENOMEM;
+		goto err_limit;
+	}
 	obj->dev = to_mdev(uctx->ib.device);
 	obj->uid = uctx->devx_uid;
 	obj->umem = ib_umem_get(uctx->ib.device, addr, len, access);
@@ -151,6 +156,8 @@ err_release:
 	ib_umem_release(obj->umem);
 err_free:
 	kfree(obj);
+err_limit:
+	mlx5x_limit_put(uctx, MLX5X_LIMIT_UMEMS);
 	return err;
 }
 
@@ -170,6 +177,7 @@ static int mlx5x_devx_umem_cleanup(struct ib_uobject *uobj,
 		return err;
 	ib_umem_release(obj->umem);
 	kfree(obj);
+	mlx5x_limit_put(to_mucontext(uobj->context), MLX5X_LIMIT_UMEMS);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct ib_dm *mlx5x_alloc_dm(struct ib_device *ib, struct ib_ucontext *ibuctx,
 {
 	struct mlx5x_ucontext *uctx = to_mucontext(ibuctx);
 	enum mlx5_ib_uapi_dm_type type;
+	struct ib_dm *dm;
 	int err;
 
 	err = uverbs_get_const_default(&type, attrs,
@@ -37,17 +38,26 @@ struct ib_dm *mlx5x_alloc_dm(struct ib_device *ib, struct ib_ucontext *ibuctx,
 	/* no flags are defined */
 	if (attr->flags)
 		return ERR_PTR(-EOPNOTSUPP);
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_DM);
+	if (err)
+		return ERR_PTR(err);
 	switch ((u32)type) {
 	case MLX5_IB_UAPI_DM_TYPE_MEMIC:
-		return mlx5x_memic_alloc(uctx, attr, attrs);
+		dm = mlx5x_memic_alloc(uctx, attr, attrs);
+		break;
 	case MLX5_IB_UAPI_DM_TYPE_STEERING_SW_ICM:
 	case MLX5_IB_UAPI_DM_TYPE_HEADER_MODIFY_SW_ICM:
 	case MLX5_IB_UAPI_DM_TYPE_HEADER_MODIFY_PATTERN_SW_ICM:
 	case MLX5_IB_UAPI_DM_TYPE_ENCAP_SW_ICM:
-		return mlx5x_sw_icm_alloc(uctx, attr, attrs, type);
+		dm = mlx5x_sw_icm_alloc(uctx, attr, attrs, type);
+		break;
 	default:
-		return ERR_PTR(-EOPNOTSUPP);
+		dm = ERR_PTR(-EOPNOTSUPP);
+		break;
 	}
+	if (IS_ERR(dm))
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_DM);
+	return dm;
 }
 
 /**
@@ -57,13 +67,17 @@ struct ib_dm *mlx5x_alloc_dm(struct ib_device *ib, struct ib_ucontext *ibuctx,
  */
 int mlx5x_dealloc_dm(struct ib_dm *ibdm, struct uverbs_attr_bundle *attrs)
 {
+	struct mlx5x_ucontext *uctx = to_mucontext(ibdm->uobject->context);
 	struct mlx5x_dm *dm = to_mdm(ibdm);
+	int err = 0;
 
-	if (dm->type == MLX5_IB_UAPI_DM_TYPE_MEMIC) {
+	if (dm->type == MLX5_IB_UAPI_DM_TYPE_MEMIC)
 		mlx5x_memic_dealloc(dm);
-		return 0;
-	}
-	return mlx5x_sw_icm_dealloc(dm);
+	else
+		err = mlx5x_sw_icm_dealloc(dm);
+	if (!err)
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_DM);
+	return err;
 }
 
 static int UVERBS_HANDLER(MLX5_IB_METHOD_DM_QUERY)(

@@ -7,6 +7,7 @@
  * function's BAR, completion vectors are mlx5_core's, and the function's
  * async events reach the DEVX event FDs through mlx5_core's EQ notifier.
  */
+#include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/pci.h>
 #include <linux/rtnetlink.h>
@@ -28,12 +29,23 @@ static struct mlx5x_hw *to_hw(struct mlx5x_dev *dev)
 static int mlx5x_hw_exec(struct mlx5x_dev *dev, const void *in, size_t inlen,
 			 void *out, size_t outlen)
 {
+	struct mlx5x_hw *hw = to_hw(dev);
 	int err;
 
 	if (inlen > INT_MAX || outlen > INT_MAX)
 		return -EINVAL;
-	/* mlx5_cmd_do() copies the input mailbox; it does not write it */
-	err = mlx5_cmd_do(to_hw(dev)->mdev, (void *)in, inlen, out, outlen);
+	switch (prm_in_opcode(in)) {
+	case MLX5_CMD_OP_CREATE_CQ:	/* into mlx5_core's CQ table */
+		err = mlx5x_hw_cq_create(hw, in, inlen, out, outlen);
+		break;
+	case MLX5_CMD_OP_DESTROY_CQ:
+		err = mlx5x_hw_cq_destroy(hw, in, inlen, out, outlen);
+		break;
+	default:
+		/* mlx5_cmd_do() copies the input mailbox; it does not write it */
+		err = mlx5_cmd_do(hw->mdev, (void *)in, inlen, out, outlen);
+		break;
+	}
 	return err == -EREMOTEIO ? 0 : err;
 }
 
@@ -139,11 +151,50 @@ static const struct mlx5x_backend_ops mlx5x_hw_backend = {
 	.exec = mlx5x_hw_exec,
 	.uar_pfn = mlx5x_hw_uar_pfn,
 	.uar_cached = false,
+	.memic_pfn = mlx5x_hw_memic_pfn,
+	.memic_cached = false,		/* BAR pages, mapped write-combining */
+	.icm_alloc = mlx5x_hw_icm_alloc,
+	.icm_free = mlx5x_hw_icm_free,
 	.comp_vectors = mlx5x_hw_comp_vectors,
 	.comp_eqn = mlx5x_hw_comp_eqn,
 	.release = mlx5x_hw_release,
 	.user_unreg = false,	/* it goes with its function */
 };
+
+/* debugfs mlx5x/hw_backend: which operations the hw backend serves. */
+static int mlx5x_hw_backend_show(struct seq_file *m, void *unused)
+{
+	const struct mlx5x_backend_ops *ops = &mlx5x_hw_backend;
+
+	seq_printf(m, "exec %d\n", !!ops->exec);
+	seq_printf(m, "uar_pfn %d\n", !!ops->uar_pfn);
+	seq_printf(m, "uar_cached %d\n", ops->uar_cached);
+	seq_printf(m, "memic_pfn %d\n", !!ops->memic_pfn);
+	seq_printf(m, "memic_cached %d\n", ops->memic_cached);
+	seq_printf(m, "icm_alloc %d\n", !!ops->icm_alloc);
+	seq_printf(m, "icm_free %d\n", !!ops->icm_free);
+	seq_printf(m, "comp_vectors %d\n", !!ops->comp_vectors);
+	seq_printf(m, "comp_eqn %d\n", !!ops->comp_eqn);
+	seq_printf(m, "cq_events %d\n", ops->exec == mlx5x_hw_exec);
+	seq_printf(m, "release %d\n", !!ops->release);
+#ifdef MLX5X_HAVE_SW_ICM_TYPE_SW_ENCAP
+	seq_puts(m, "icm_encap 1\n");
+#else
+	seq_puts(m, "icm_encap 0\n");
+#endif
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mlx5x_hw_backend);
+
+/**
+ * mlx5x_hw_debugfs_init() - the hw_backend file of the module's directory
+ * @root: debugfs mlx5x/
+ */
+void mlx5x_hw_debugfs_init(struct dentry *root)
+{
+	debugfs_create_file("hw_backend", 0400, root, NULL,
+			    &mlx5x_hw_backend_fops);
+}
 
 /* The function's Ethernet netdev (mlx5e's, parented to the function). */
 static struct net_device *mlx5x_hw_find_netdev(struct mlx5x_dev *dev,
@@ -213,6 +264,7 @@ struct mlx5x_hw *mlx5x_hw_attach(struct auxiliary_device *adev,
 		return ERR_PTR(-ENOMEM);
 	hw->adev = adev;
 	hw->mdev = mdev;
+	xa_init(&hw->cqs);
 	dev = ib_alloc_device(mlx5x_dev, ib);
 	if (!dev) {
 		kfree(hw);
@@ -228,6 +280,7 @@ struct mlx5x_hw *mlx5x_hw_attach(struct auxiliary_device *adev,
 	if (err) {
 		mlx5x_hw_release(dev);
 		ib_dealloc_device(&dev->ib);
+		mlx5x_hw_cqs_cleanup(hw);
 		kfree(hw);
 		return ERR_PTR(err);
 	}
@@ -255,5 +308,6 @@ void mlx5x_hw_detach(struct mlx5x_hw *hw)
 	/* nothing to do if its netdev's unregistration already did it */
 	ib_unregister_device(&dev->ib);
 	put_device(&dev->ib.dev);
+	mlx5x_hw_cqs_cleanup(hw);
 	kfree(hw);
 }

@@ -141,6 +141,7 @@ int mlx5x_hw_init(void)
 		auxiliary_driver_unregister(&mlx5x_hw_anchor);
 		return err;
 	}
+	mlx5x_hw_debugfs_init(mlx5x_debugfs_root);
 	bus_for_each_dev(mlx5x_hw_anchor.driver.bus, NULL, NULL,
 			 mlx5x_hw_add_existing);
 	return 0;

@@ -91,6 +91,15 @@ struct mlx5x_dev {
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
 #define MLX5X_CAP_ROCE(dev, fld) PRM_GET(roce_cap, (dev)->roce_cap, fld)
 
+/* Per-context limits (limits.c). */
+enum mlx5x_limit {
+	MLX5X_LIMIT_DEVX_OBJS,
+	MLX5X_LIMIT_UMEMS,
+	MLX5X_LIMIT_UARS,
+	MLX5X_LIMIT_DM,
+	MLX5X_LIMIT_N,
+};
+
 struct mlx5x_ucontext {
 	struct ib_ucontext ib;
 	u16 devx_uid;		/* 0: DEVX not enabled for this context */
@@ -100,7 +109,11 @@ struct mlx5x_ucontext {
 	pid_t pid;		/* of the process that opened it */
 	char comm[TASK_COMM_LEN];
 	atomic_t devx_event_subs;	/* event subscriptions it holds */
+	atomic_t used[MLX5X_LIMIT_N];	/* counted against the limits */
 };
+
+int mlx5x_limit_take(struct mlx5x_ucontext *uctx, enum mlx5x_limit l);
+void mlx5x_limit_put(struct mlx5x_ucontext *uctx, enum mlx5x_limit l);
 
 struct mlx5x_pd {
 	struct ib_pd ib;

@@ -53,21 +53,28 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(
 	if (type == MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF && !MLX5X_CAP_GEN(dev, bf))
 		return -EOPNOTSUPP;
 
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_UARS);
+	if (err)
+		return err;
 	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
-	if (!ue)
+	if (!ue) {
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_UARS);
 		return -ENOMEM;
+	}
 	ue->mm.type = MLX5X_MMAP_UAR;
 	ue->uid = uctx->devx_uid;
 	ue->wc = type == MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF;
 	err = mlx5x_uar_alloc(dev, ue->uid, &ue->index);
 	if (err) {
 		kfree(ue);
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_UARS);
 		return err;
 	}
 	/* from here on the entry owns the UAR: mmap_free releases both */
 	err = mlx5x_mmap_entry_insert(&uctx->ib, &ue->mm, length);
 	if (err) {
 		mlx5x_mmap_free(&ue->mm.rdma);
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_UARS);
 		return err;
 	}
 	uobj->object = ue;
@@ -93,6 +100,7 @@ static int mlx5x_uar_obj_cleanup(struct ib_uobject *uobj,
 	struct mlx5x_uar_entry *ue = uobj->object;
 
 	rdma_user_mmap_entry_remove(&ue->mm.rdma);
+	mlx5x_limit_put(to_mucontext(uobj->context), MLX5X_LIMIT_UARS);
 	return 0;
 }
 

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Per-context limits on what a user can grow without bound otherwise:
+ * DEVX objects, UMEMs, UAR allocations (each an mmap entry) and device
+ * memory allocations.  Each is a module parameter, read at every
+ * allocation, so it can be changed at run time; a context at its limit
+ * gets ENOSPC, and freeing one lets the next allocation succeed.  The
+ * other per-context queues have fixed limits where they live: the async
+ * command FD's unread bytes (devx_async.c), an event FD's unread events
+ * and a context's subscriptions (devx_events.h).
+ */
+#include <linux/atomic.h>
+#include <linux/moduleparam.h>
+#include "mlx5x.h"
+
+static unsigned int max_devx_objs = 65536;
+module_param(max_devx_objs, uint, 0644);
+MODULE_PARM_DESC(max_devx_objs, "DEVX objects per context (default 65536)");
+
+static unsigned int max_umems = 4096;
+module_param(max_umems, uint, 0644);
+MODULE_PARM_DESC(max_umems, "DEVX UMEMs per context (default 4096)");
+
+static unsigned int max_uars = 512;
+module_param(max_uars, uint, 0644);
+MODULE_PARM_DESC(max_uars, "UAR allocations per context (default 512)");
+
+static unsigned int max_dm = 256;
+module_param(max_dm, uint, 0644);
+MODULE_PARM_DESC(max_dm, "device memory allocations per context (default 256)");
+
+static unsigned int mlx5x_limit_of(enum mlx5x_limit l)
+{
+	switch (l) {
+	case MLX5X_LIMIT_DEVX_OBJS:
+		return READ_ONCE(max_devx_objs);
+	case MLX5X_LIMIT_UMEMS:
+		return READ_ONCE(max_umems);
+	case MLX5X_LIMIT_UARS:
+		return READ_ONCE(max_uars);
+	default:
+		return READ_ONCE(max_dm);
+	}
+}
+
+/**
+ * mlx5x_limit_take() - count one more resource of a kind for a context
+ * @uctx: the context
+ * @l: the kind
+ *
+ * Return: 0, or -ENOSPC when the context holds its limit already.
+ */
+int mlx5x_limit_take(struct mlx5x_ucontext *uctx, enum mlx5x_limit l)
+{
+	if (atomic_inc_return(&uctx->used[l]) > mlx5x_limit_of(l)) {
+		atomic_dec(&uctx->used[l]);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/**
+ * mlx5x_limit_put() - one resource counted by mlx5x_limit_take() is gone
+ * @uctx: the context
+ * @l: the kind
+ */
+void mlx5x_limit_put(struct mlx5x_ucontext *uctx, enum mlx5x_limit l)
+{
+	atomic_dec(&uctx->used[l]);
+}

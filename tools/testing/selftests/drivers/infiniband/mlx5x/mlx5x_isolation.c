@@ -1,0 +1,696 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Isolation between users, and the capability checks, as processes that
+ * are not root: each case forks children that drop to uid 1000 or 1001
+ * (no capabilities, or only those named) before they open the device.
+ *
+ * One context cannot see or touch another's objects through any method:
+ * DEVX query/modify naming the other's ids with its own handles, the
+ * general command naming them (queries and destroys), creates that
+ * reference the other's UMEM, CQ or PD, mmap offsets the other was
+ * given, completions on the other's async FD, events of the other's
+ * objects; and mlx5x's debugfs is root's only.  The capability checks
+ * are upstream's: CAP_NET_RAW for RAW_PACKET QPs, ibv_create_flow and
+ * steering anchors, CAP_SYS_RAWIO and CAP_NET_RAW for SW ICM device
+ * memory, each EPERM without and accepted with.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+#include "mlx5x_prm.h"
+#include "mlx5x_queues.h"
+
+#define UID_OWNER	1000
+#define UID_OTHER	1001
+#define CAP(c)		(1ULL << (c))
+
+#define OP_DESTROY_CQ		0x401
+#define OP_ALLOC_Q_COUNTER	0x771
+#define OP_QUERY_Q_COUNTER	0x773
+#define QC_QUERY_ID		MT_FIELD(0xf8, 8)
+#define QC_OUT_ID		MT_FIELD(0x58, 8)
+#define EV_COMP			0x00
+#define EV_CQ_ERROR		0x04
+#define EXTRA_UARS		3
+
+/*
+ * Become @uid (and its gid, no supplementary groups) with only the
+ * capabilities in @keep, and stop using the model's debugfs as a user
+ * would.  Return: true when it worked.
+ */
+static bool drop_to(uid_t uid, uint64_t keep)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	unsigned int i;
+
+	mt.dbg[0] = '\0';
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    prctl(PR_SET_KEEPCAPS, 1) || setresuid(uid, uid, uid))
+		return false;
+	for (i = 0; i < 2; i++)
+		data[i].effective = data[i].permitted =
+			(uint32_t)(keep >> (32 * i));
+	if (syscall(SYS_capset, &hdr, data))
+		return false;
+	return geteuid() == uid && !prctl(PR_SET_KEEPCAPS, 0);
+}
+
+/* Wait for a child; its exit status, or -1 when it did not exit. */
+static int reap(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Run @fn in a child dropped to @uid with @keep. */
+static int run_as(uid_t uid, uint64_t keep, int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int rc = drop_to(uid, keep) ? fn(arg) : 100;
+
+		fflush(stdout);
+		_exit(rc);
+	}
+	return reap(pid);
+}
+
+static bool need_root(void)
+{
+	return geteuid() == 0;
+}
+
+/* What the owner tells the other process. */
+struct ids {
+	uint32_t pd, cqn, qpn, qc, umem, eqn, uar_page;
+	off_t uar_off;		/* of the owner's last UAR */
+	bool sim;		/* UAR pages are memory: MAGIC written */
+};
+
+/* Written by the owner into its UAR page where the model has memory. */
+#define MAGIC		0x6d6c7835786f776eULL
+#define MAGIC_OFF	0xf00
+
+/* The 64 bits at MAGIC_OFF of a mapped page, read once. */
+static uint64_t load64(void *map)
+{
+	return __atomic_load_n((uint64_t *)((char *)map + MAGIC_OFF),
+			       __ATOMIC_RELAXED);
+}
+
+static int pipe_read(int fd, void *p, size_t n)
+{
+	return read(fd, p, n) == (ssize_t)n ? 0 : -1;
+}
+
+static int pipe_write(int fd, const void *p, size_t n)
+{
+	return write(fd, p, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* No event and no completion arrives on @fd within 200 ms. */
+static bool quiet(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 200) == 0;
+}
+
+static bool alloc_qc(struct mq *q, struct mq_obj *o)
+{
+	uint32_t in[4] = {}, out[4] = {};
+
+	mt_set(in, MT_IN_OPCODE, OP_ALLOC_Q_COUNTER);
+	o->obj = mlx5dv_devx_obj_create(q->ctx, in, sizeof(in), out,
+					sizeof(out));
+	o->id = o->obj ? mt_get(out, QC_OUT_ID) : 0;
+	return CHECK(o->obj);
+}
+
+static int query_qc(struct mq_obj *o, uint32_t id)
+{
+	uint32_t in[8] = {}, out[64] = {};
+
+	mt_set(in, MT_IN_OPCODE, OP_QUERY_Q_COUNTER);
+	mt_set(in, QC_QUERY_ID, id);
+	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out, sizeof(out));
+}
+
+/*
+ * The other process: its own context and objects, and every way of
+ * naming the owner's.  Each refusal counted; 0 when all held.
+ */
+static int other_attacks(const struct ids *v, int go_fd, int ready_fd)
+{
+	uint32_t in[PRM_CREATE_QP_IN_BYTES / 4], out[PRM_QUERY_CQ_OUT_BYTES / 4];
+	struct mlx5dv_devx_event_channel *ch;
+	struct mlx5dv_devx_cmd_comp *comp;
+	struct mq_obj cq, qc, qp;
+	uint16_t evs[] = { EV_COMP, EV_CQ_ERROR };
+	long page = sysconf(_SC_PAGESIZE);
+	int bad = 0;
+	struct mq q;
+	void *map;
+	char c;
+
+	if (!mq_open(&q) || !mq_cq(&q, &cq) || !alloc_qc(&q, &qc))
+		return 10;
+
+	/* its own handles, the owner's ids: the kernel refuses */
+	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, v->cqn, out, sizeof(out)),
+			  EINVAL);
+	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_QP, v->qpn, out, sizeof(out)),
+			  EINVAL);
+	bad += !CHECK_ERR(query_qc(&qc, v->qc), EINVAL);
+	/* and its own ids still answer: the refusals are about ownership */
+	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out, sizeof(out)),
+			  0);
+	bad += !CHECK_ERR(query_qc(&qc, qc.id), 0);
+	memset(in, 0, PRM_MODIFY_CQ_IN_BYTES);
+	mt_set(in, MT_IN_OPCODE, OP_MODIFY_CQ);
+	mt_set(in, PRM_MODIFY_CQ_IN_CQN, v->cqn);
+	bad += !CHECK_ERR(mlx5dv_devx_obj_modify(cq.obj, in,
+						 PRM_MODIFY_CQ_IN_BYTES, out,
+						 16), EINVAL);
+
+	/* the general command names no object */
+	memset(in, 0, 16);
+	mt_set(in, MT_IN_OPCODE, OP_QUERY_CQ);
+	mt_set(in, IN_ID, v->cqn);
+	bad += !CHECK_ERR(mlx5dv_devx_general_cmd(q.ctx, in, 16, out,
+						  sizeof(out)), EINVAL);
+	mt_set(in, MT_IN_OPCODE, OP_DESTROY_CQ);
+	bad += !CHECK_ERR(mlx5dv_devx_general_cmd(q.ctx, in, 16, out, 16),
+			  EINVAL);
+
+	/* creates referencing the owner's UMEM, CQ, PD: firmware refuses */
+	mq_cq_in(&q, in);
+	mt_set(in, CQ_UMEM_ID, v->umem);
+	errno = 0;
+	bad += !CHECK(!mlx5dv_devx_obj_create(q.ctx, in,
+					      PRM_CREATE_CQ_IN_BYTES, out, 16));
+	bad += !CHECK_ERR(errno, EREMOTEIO);
+	mq_qp_in(&q, in, v->cqn);
+	errno = 0;
+	bad += !CHECK(!mlx5dv_devx_obj_create(q.ctx, in, sizeof(in), out, 16));
+	bad += !CHECK_ERR(errno, EREMOTEIO);
+	mq_qp_in(&q, in, cq.id);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_PD, v->pd);
+	errno = 0;
+	bad += !CHECK(!mlx5dv_devx_obj_create(q.ctx, in, sizeof(in), out, 16));
+	bad += !CHECK_ERR(errno, EREMOTEIO);
+	/* with its own, the same QP is made */
+	if (CHECK(mq_qp(&q, cq.id, &qp)))
+		mlx5dv_devx_obj_destroy(qp.obj);
+	else
+		bad++;
+
+	/*
+	 * The owner's mmap offset, on this context, is this context's own
+	 * (an entry of its own at that offset) or nothing: never the
+	 * owner's page, whose MAGIC the model lets us look for.
+	 */
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, q.ctx->cmd_fd,
+		   v->uar_off);
+	if (map != MAP_FAILED) {
+		if (v->sim)
+			bad += !CHECK(load64(map) != MAGIC);
+		munmap(map, page);
+	}
+	map = mmap(NULL, page, PROT_WRITE, MAP_SHARED, q.ctx->cmd_fd,
+		   q.uar->mmap_off);
+	bad += !CHECK(map != MAP_FAILED);
+	if (map != MAP_FAILED)
+		munmap(map, page);
+
+	/* nothing of the owner's reaches its async FD or its events */
+	comp = mlx5dv_devx_create_cmd_comp(q.ctx);
+	ch = mlx5dv_devx_create_event_channel(q.ctx, 0);
+	if (!CHECK(comp) || !CHECK(ch))
+		return 12;
+	bad += !CHECK_ERR(mlx5dv_devx_subscribe_devx_event(ch, cq.obj,
+							   sizeof(evs), evs,
+							   1), 0);
+	c = 'r';
+	if (pipe_write(ready_fd, &c, 1) || pipe_read(go_fd, &c, 1))
+		return 13;
+	bad += !CHECK(quiet(comp->fd));
+	bad += !CHECK(quiet(ch->fd));
+	mlx5dv_devx_destroy_event_channel(ch);
+	mlx5dv_devx_destroy_cmd_comp(comp);
+	mlx5dv_devx_obj_destroy(qc.obj);
+	mlx5dv_devx_obj_destroy(cq.obj);
+	mq_close(&q);
+	return bad ? 1 : 0;
+}
+
+/* The owner: objects, extra UARs, an async query left unread, events. */
+static int owner_run(int ids_fd, int go_fd, bool events)
+{
+	struct mlx5dv_devx_uar *uars[EXTRA_UARS] = {};
+	struct mlx5dv_devx_async_cmd_hdr *resp;
+	struct mlx5dv_devx_event_channel *ch;
+	struct mlx5dv_devx_cmd_comp *comp;
+	uint32_t in[4] = {}, out[PRM_QUERY_CQ_OUT_BYTES / 4];
+	uint16_t ev = EV_CQ_ERROR;
+	long page = sysconf(_SC_PAGESIZE);
+	struct mq_obj cq, qp, qc;
+	void *map = MAP_FAILED;
+	struct ids v = {};
+	int bad = 0, i;
+	struct mq q;
+	char c;
+
+	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp) ||
+	    !alloc_qc(&q, &qc))
+		return 20;
+	for (i = 0; i < EXTRA_UARS; i++) {
+		uars[i] = mlx5dv_devx_alloc_uar(q.ctx,
+						MLX5DV_UAR_ALLOC_TYPE_NC);
+		if (!CHECK(uars[i]))
+			return 22;
+	}
+	comp = mlx5dv_devx_create_cmd_comp(q.ctx);
+	ch = mlx5dv_devx_create_event_channel(q.ctx, 0);
+	if (!CHECK(comp) || !CHECK(ch) ||
+	    !CHECK_ERR(mlx5dv_devx_subscribe_devx_event(ch, cq.obj,
+							sizeof(ev), &ev, 7), 0))
+		return 23;
+	mt_set(in, MT_IN_OPCODE, OP_QUERY_CQ);
+	mt_set(in, IN_ID, cq.id);
+	if (!CHECK_ERR(mlx5dv_devx_obj_query_async(cq.obj, in, sizeof(in),
+						   sizeof(out), 42, comp), 0))
+		return 24;
+
+	v.pd = q.pd;
+	v.cqn = cq.id;
+	v.qpn = qp.id;
+	v.qc = qc.id;
+	v.umem = q.umem->umem_id;
+	v.eqn = q.eqn;
+	v.uar_off = uars[EXTRA_UARS - 1]->mmap_off;
+	v.sim = events;
+	if (events) {
+		map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   q.ctx->cmd_fd, v.uar_off);
+		if (!CHECK(map != MAP_FAILED))
+			return 27;
+		__atomic_store_n((uint64_t *)((char *)map + MAGIC_OFF), MAGIC,
+				 __ATOMIC_RELAXED);
+	}
+	if (pipe_write(ids_fd, &v, sizeof(v)) || pipe_read(go_fd, &c, 1))
+		return 25;
+
+	/* everything is still there and still the owner's */
+	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out, sizeof(out)),
+			  0);
+	bad += !CHECK_ERR(mq_query(&qp, OP_QUERY_QP, qp.id, out, sizeof(out)),
+			  0);
+	bad += !CHECK_ERR(query_qc(&qc, qc.id), 0);
+	/* its completion came to its own FD */
+	resp = calloc(1, sizeof(*resp) + sizeof(out));
+	if (!resp)
+		return 26;
+	bad += !CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp,
+							 sizeof(*resp) +
+							 sizeof(out)), 0);
+	bad += !CHECK_EQ(resp->wr_id, 42);
+	free(resp);
+	/* and the event raised on its CQ to its own channel */
+	if (events) {
+		struct mlx5dv_devx_async_event_hdr *eh;
+		char buf[sizeof(*eh) + 64];
+
+		eh = (void *)buf;
+		bad += !CHECK(!quiet(ch->fd));
+		bad += !CHECK_EQ(mlx5dv_devx_get_event(ch, eh, sizeof(buf)),
+				 sizeof(buf));
+		bad += !CHECK_EQ(eh->cookie, 7);
+	}
+	if (map != MAP_FAILED) {
+		/* still ours, as written */
+		bad += !CHECK_EQ(load64(map), MAGIC);
+		munmap(map, page);
+	}
+	mlx5dv_devx_destroy_event_channel(ch);
+	mlx5dv_devx_destroy_cmd_comp(comp);
+	for (i = 0; i < EXTRA_UARS; i++)
+		mlx5dv_devx_free_uar(uars[i]);
+	mlx5dv_devx_obj_destroy(qc.obj);
+	mlx5dv_devx_obj_destroy(qp.obj);
+	mlx5dv_devx_obj_destroy(cq.obj);
+	mq_close(&q);
+	return bad ? 1 : 0;
+}
+
+/*
+ * uid 1000 makes objects; uid 1001 names them every way it can.  The
+ * model (when there) raises a CQ error on the owner's CQ meanwhile.
+ */
+static int test_objects_of_another_user(void)
+{
+	int ids[2], ready[2], go_owner[2], go_other[2];
+	bool events = mt_sim();
+	pid_t owner, other;
+	struct ids v;
+	char c = 'g', line[64];
+
+	if (!need_root())
+		return mt_skip("needs root to become two users");
+	if (!CHECK(!pipe(ids)) || !CHECK(!pipe(ready)) ||
+	    !CHECK(!pipe(go_owner)) || !CHECK(!pipe(go_other)))
+		return KSFT_FAIL;
+	fflush(stdout);
+	owner = fork();
+	if (owner == 0) {
+		int rc = drop_to(UID_OWNER, 0) ?
+			 owner_run(ids[1], go_owner[0], events) : 100;
+
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (!CHECK(owner > 0) || !CHECK(!pipe_read(ids[0], &v, sizeof(v))))
+		goto out;
+	other = fork();
+	if (other == 0) {
+		int rc = drop_to(UID_OTHER, 0) ?
+			 other_attacks(&v, go_other[0], ready[1]) : 100;
+
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (CHECK(other > 0) && CHECK(!pipe_read(ready[0], &c, 1)) && events) {
+		snprintf(line, sizeof(line), "0x%x cq 0x%x", EV_CQ_ERROR,
+			 v.cqn);
+		CHECK_ERR(mt_fw_write("raise_event", line), 0);
+		snprintf(line, sizeof(line), "0x%x cq 0x%x", EV_COMP, v.cqn);
+		CHECK_ERR(mt_fw_write("raise_event", line), 0);
+	}
+	c = 'g';
+	CHECK(!pipe_write(go_other[1], &c, 1));
+	CHECK_EQ(reap(other), 0);
+out:
+	CHECK(!pipe_write(go_owner[1], &c, 1));
+	CHECK_EQ(reap(owner), 0);
+	return KSFT_PASS;
+}
+
+/* Every file of mlx5x's debugfs: mode 0?00, and closed to a user. */
+static int open_each(void *arg)
+{
+	const char *paths = arg;
+	int bad = 0;
+
+	for (; *paths; paths += strlen(paths) + 1) {
+		int fd = open(paths, O_RDONLY);
+
+		if (fd >= 0) {
+			mt_diag("%s opened by uid %d", paths, getuid());
+			close(fd);
+			bad++;
+		} else if (errno != EACCES) {
+			mt_diag("%s: %s", paths, strerror(errno));
+			bad++;
+		}
+	}
+	return bad ? 1 : 0;
+}
+
+static void walk(const char *dir, char **list, size_t *len, int *n, int *bad)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		char path[512];
+		struct stat st;
+		size_t l;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (lstat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			walk(path, list, len, n, bad);
+			continue;
+		}
+		if (st.st_mode & 0077) {
+			mt_diag("%s has mode %o", path, st.st_mode & 07777);
+			(*bad)++;
+		}
+		l = strlen(path) + 1;
+		*list = realloc(*list, *len + l + 1);
+		if (!*list)
+			return;
+		memcpy(*list + *len, path, l);
+		*len += l;
+		(*list)[*len] = '\0';
+		(*n)++;
+	}
+	closedir(dp);
+}
+
+static int test_debugfs_root_only(void)
+{
+	char *list = NULL;
+	size_t len = 0;
+	int n = 0, bad = 0;
+
+	if (!need_root())
+		return mt_skip("needs root to list debugfs");
+	if (access("/sys/kernel/debug/mlx5x", R_OK))
+		return mt_skip("no /sys/kernel/debug/mlx5x");
+	walk("/sys/kernel/debug/mlx5x", &list, &len, &n, &bad);
+	if (!CHECK(list) || !CHECK(n > 0))
+		return KSFT_FAIL;
+	mt_diag("%d debugfs files", n);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(run_as(UID_OWNER, 0, open_each, list), 0);
+	free(list);
+	return KSFT_PASS;
+}
+
+/* A verbs CQ and PD, and a QP of @type on them: errno of the create. */
+static int verbs_qp(void *arg)
+{
+	enum ibv_qp_type type = (enum ibv_qp_type)(long)arg;
+	struct ibv_qp_init_attr attr = {
+		.qp_type = type,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	int err;
+
+	if (!ctx)
+		return 90;
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (!pd || !cq)
+		return 91;
+	attr.send_cq = attr.recv_cq = cq;
+	qp = ibv_create_qp(pd, &attr);
+	err = qp ? 0 : errno;
+	if (qp)
+		ibv_destroy_qp(qp);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	return err;
+}
+
+static int test_raw_packet_qp(void)
+{
+	void *raw = (void *)(long)IBV_QPT_RAW_PACKET;
+
+	if (!need_root())
+		return mt_skip("needs root to drop from");
+	CHECK_ERR(run_as(UID_OWNER, 0, verbs_qp, raw), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), verbs_qp, raw), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), verbs_qp, raw), 0);
+	/* an RC QP needs nothing */
+	CHECK_ERR(run_as(UID_OWNER, 0, verbs_qp, (void *)(long)IBV_QPT_RC),
+		  0);
+	return KSFT_PASS;
+}
+
+/* ibv_create_flow(3) on a QP of @arg's type: errno. */
+static int verbs_flow(void *arg)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+	} f = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL, .size = sizeof(f),
+			  .num_of_specs = 1, .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH,
+			 .size = sizeof(struct ibv_flow_spec_eth),
+			 .val.dst_mac = { 2, 0, 0, 0, 0, 1 },
+			 .mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff,
+					   0xff } },
+	};
+	struct ibv_qp_init_attr attr = {
+		.qp_type = (enum ibv_qp_type)(long)arg,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
+	struct ibv_flow *flow;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	int err;
+
+	if (!ctx)
+		return 90;
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	if (!pd || !cq)
+		return 91;
+	attr.send_cq = attr.recv_cq = cq;
+	qp = ibv_create_qp(pd, &attr);
+	if (!qp)
+		return 92;
+	flow = ibv_create_flow(qp, &f.attr);
+	err = flow ? 0 : errno;
+	if (flow)
+		ibv_destroy_flow(flow);
+	ibv_destroy_qp(qp);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	return err;
+}
+
+static int test_create_flow(void)
+{
+	int with;
+
+	if (!need_root())
+		return mt_skip("needs root to drop from");
+	with = run_as(UID_OWNER, CAP(CAP_NET_RAW), verbs_flow,
+		      (void *)(long)IBV_QPT_RAW_PACKET);
+	/* ib_core refuses before the QP is looked at */
+	CHECK_ERR(run_as(UID_OWNER, 0, verbs_flow, (void *)(long)IBV_QPT_RC),
+		  with == EOPNOTSUPP ? with : EPERM);
+	if (with == EOPNOTSUPP)
+		return mt_skip("the device has no ibv_create_flow");
+	CHECK_ERR(with, 0);
+	return KSFT_PASS;
+}
+
+static int anchor(void *unused)
+{
+	struct mlx5dv_steering_anchor_attr attr = {
+		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
+		.priority = 0,
+	};
+	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
+	struct mlx5dv_steering_anchor *sa;
+	int err;
+
+	(void)unused;
+	if (!ctx)
+		return 90;
+	sa = mlx5dv_create_steering_anchor(ctx, &attr);
+	err = sa ? 0 : errno;
+	if (sa)
+		mlx5dv_destroy_steering_anchor(sa);
+	ibv_close_device(ctx);
+	return err;
+}
+
+static int test_steering_anchor(void)
+{
+	if (!need_root())
+		return mt_skip("needs root to drop from");
+	CHECK_ERR(run_as(UID_OWNER, 0, anchor, NULL), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), anchor, NULL), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), anchor, NULL), 0);
+	return KSFT_PASS;
+}
+
+/* mlx5dv_alloc_dm(3) of the type in @arg, one byte: errno. */
+static int alloc_dm(void *arg)
+{
+	struct mlx5dv_alloc_dm_attr dv = {
+		.type = (enum mlx5dv_alloc_dm_type)(long)arg,
+	};
+	struct ibv_alloc_dm_attr attr = { .length = 64 };
+	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
+	struct ibv_dm *dm;
+	int err;
+
+	if (!ctx)
+		return 90;
+	dm = mlx5dv_alloc_dm(ctx, &attr, &dv);
+	err = dm ? 0 : errno;
+	if (dm)
+		ibv_free_dm(dm);
+	ibv_close_device(ctx);
+	return err;
+}
+
+static int test_sw_icm(void)
+{
+	void *icm = (void *)(long)MLX5DV_DM_TYPE_STEERING_SW_ICM;
+	int both;
+
+	if (!need_root())
+		return mt_skip("needs root to drop from");
+	both = run_as(UID_OWNER, CAP(CAP_NET_RAW) | CAP(CAP_SYS_RAWIO),
+		      alloc_dm, icm);
+	if (both == EOPNOTSUPP)
+		return mt_skip("no steering SW ICM on the device");
+	CHECK_ERR(both, 0);
+	CHECK_ERR(run_as(UID_OWNER, 0, alloc_dm, icm), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), alloc_dm, icm), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), alloc_dm, icm), EPERM);
+	/* MEMIC needs no capability */
+	CHECK_ERR(run_as(UID_OWNER, 0, alloc_dm,
+			 (void *)(long)MLX5DV_DM_TYPE_MEMIC), 0);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "objects_of_another_user", test_objects_of_another_user },
+	{ "debugfs_root_only", test_debugfs_root_only },
+	{ "raw_packet_qp_needs_net_raw", test_raw_packet_qp },
+	{ "create_flow_needs_net_raw", test_create_flow },
+	{ "steering_anchor_needs_net_raw", test_steering_anchor },
+	{ "sw_icm_needs_sys_rawio_and_net_raw", test_sw_icm },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}

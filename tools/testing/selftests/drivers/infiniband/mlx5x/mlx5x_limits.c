@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Per-context limits (Documentation/reliability.rst, "Bounds"): DEVX
+ * objects, UMEMs, UAR allocations and device memory allocations, each a
+ * module parameter.  For each, with the limit lowered: one below it
+ * works, the limit reached gives ENOSPC, freeing one lets the next
+ * succeed, and another context is not counted against this one.  The
+ * fixed limits (async command bytes, event queue, subscriptions) are
+ * tested by mlx5x_devx_obj and mlx5x_devx_events.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <infiniband/mlx5dv.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include "mlx5x_test.h"
+
+#define PARAMS		"/sys/module/mlx5x/parameters"
+#define OP_ALLOC_PD	0x800
+#define MAX_TRIES	64
+#define LIMIT		8
+
+static int param_get(const char *name, long *val)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), PARAMS "/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%ld", val) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+static int param_set(const char *name, long val)
+{
+	char path[128];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), PARAMS "/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "%ld\n", val);
+	err = fclose(f) ? -errno : 0;
+	return err;
+}
+
+/* One kind of resource: allocate into slot @i, free slot @i. */
+struct kind {
+	const char *param;
+	int (*alloc)(struct ibv_context *ctx, void **slot);
+	void (*free)(struct ibv_context *ctx, void *slot);
+};
+
+static int devx_pd_alloc(struct ibv_context *ctx, void **slot)
+{
+	uint32_t in[4] = {}, out[4] = {};
+
+	mt_set(in, MT_IN_OPCODE, OP_ALLOC_PD);
+	*slot = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
+	return *slot ? 0 : errno;
+}
+
+static void devx_free(struct ibv_context *ctx, void *slot)
+{
+	(void)ctx;
+	CHECK_ERR(mlx5dv_devx_obj_destroy(slot), 0);
+}
+
+/* Every UMEM over the same page: each registration is its own. */
+static int umem_alloc(struct ibv_context *ctx, void **slot)
+{
+	static void *buf;
+
+	*slot = NULL;
+	errno = 0;
+	if (!buf && posix_memalign(&buf, 4096, 4096))
+		return -1;
+	*slot = mlx5dv_devx_umem_reg(ctx, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	return *slot ? 0 : errno;
+}
+
+static void umem_free(struct ibv_context *ctx, void *slot)
+{
+	(void)ctx;
+	CHECK_ERR(mlx5dv_devx_umem_dereg(slot), 0);
+}
+
+/*
+ * MLX5_IB_METHOD_UAR_OBJ_ALLOC itself: libmlx5's mlx5dv_devx_alloc_uar()
+ * shares UAR pages between its allocations.  The slot holds handle + 1.
+ */
+static int uar_alloc(struct ibv_context *ctx, void **slot)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attrs[5];
+	} cmd = {};
+	struct ib_uverbs_attr *a = cmd.attrs;
+	uint64_t off = 0;
+	uint32_t len = 0, page = 0;
+
+	*slot = NULL;
+	cmd.hdr.length = sizeof(cmd);
+	cmd.hdr.object_id = MLX5_IB_OBJECT_UAR;
+	cmd.hdr.method_id = MLX5_IB_METHOD_UAR_OBJ_ALLOC;
+	cmd.hdr.num_attrs = MT_ARRAY_SIZE(cmd.attrs);
+	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
+	a[0].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE;
+	a[0].flags = UVERBS_ATTR_F_MANDATORY;
+	a[1].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE;
+	a[1].len = sizeof(uint64_t);
+	a[1].data = MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC;
+	a[1].flags = UVERBS_ATTR_F_MANDATORY;
+	a[2].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID;
+	a[2].len = sizeof(page);
+	a[2].data = (uintptr_t)&page;
+	a[3].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH;
+	a[3].len = sizeof(len);
+	a[3].data = (uintptr_t)&len;
+	a[4].attr_id = MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET;
+	a[4].len = sizeof(off);
+	a[4].data = (uintptr_t)&off;
+	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
+		return errno;
+	*slot = (void *)(uintptr_t)(a[0].data + 1);
+	return 0;
+}
+
+static void uar_free(struct ibv_context *ctx, void *slot)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attrs[1];
+	} cmd = {};
+
+	cmd.hdr.length = sizeof(cmd);
+	cmd.hdr.object_id = MLX5_IB_OBJECT_UAR;
+	cmd.hdr.method_id = MLX5_IB_METHOD_UAR_OBJ_DESTROY;
+	cmd.hdr.num_attrs = 1;
+	cmd.hdr.driver_id = RDMA_DRIVER_MLX5;
+	cmd.attrs[0].attr_id = MLX5_IB_ATTR_UAR_OBJ_DESTROY_HANDLE;
+	cmd.attrs[0].flags = UVERBS_ATTR_F_MANDATORY;
+	cmd.attrs[0].data = (uintptr_t)slot - 1;
+	CHECK_ERR(ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd) ? errno : 0, 0);
+}
+
+static int dm_alloc(struct ibv_context *ctx, void **slot)
+{
+	struct ibv_alloc_dm_attr attr = { .length = 64 };
+
+	*slot = ibv_alloc_dm(ctx, &attr);
+	return *slot ? 0 : errno;
+}
+
+static void dm_free(struct ibv_context *ctx, void *slot)
+{
+	(void)ctx;
+	CHECK_ERR(ibv_free_dm(slot), 0);
+}
+
+/*
+ * With the limit at LIMIT: allocate until refused; the refusal is
+ * ENOSPC at the limit (@exact: nothing of the kind was there before),
+ * another context still allocates, freeing one lets one more in.
+ */
+static int at_limit(const struct kind *k, bool exact)
+{
+	void *slot[MAX_TRIES] = {}, *other;
+	struct ibv_context *ctx, *ctx2;
+	int n = 0, err = 0;
+	long saved;
+
+	if (geteuid())
+		return mt_skip("needs root to set %s", k->param);
+	if (param_get(k->param, &saved))
+		return mt_skip("no module parameter %s", k->param);
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	ctx2 = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx) || !CHECK(ctx2))
+		return KSFT_FAIL;
+	if (!CHECK_ERR(param_set(k->param, LIMIT), 0))
+		goto out;
+	while (n < MAX_TRIES && !(err = k->alloc(ctx, &slot[n])))
+		n++;
+	mt_diag("%s %d: %d allocated, then %s", k->param, LIMIT, n,
+		strerror(err));
+	if (n == 0 && err == EOPNOTSUPP) {
+		param_set(k->param, saved);
+		ibv_close_device(ctx2);
+		ibv_close_device(ctx);
+		return mt_skip("the device has none");
+	}
+	CHECK_ERR(err, ENOSPC);
+	CHECK(n > 0 && n <= LIMIT);
+	if (exact)
+		CHECK_EQ(n, LIMIT);
+	/* another context has its own count */
+	if (CHECK_ERR(k->alloc(ctx2, &other), 0))
+		k->free(ctx2, other);
+	/* free one: the next one goes in, and the one after is refused */
+	if (n > 0) {
+		k->free(ctx, slot[--n]);
+		if (CHECK_ERR(k->alloc(ctx, &slot[n]), 0))
+			n++;
+		if (!CHECK_ERR(k->alloc(ctx, &other), ENOSPC) && other)
+			k->free(ctx, other);
+	}
+	/* a higher limit lets one more in */
+	if (CHECK_ERR(param_set(k->param, LIMIT + 1), 0) &&
+	    CHECK_ERR(k->alloc(ctx, &slot[n]), 0))
+		n++;
+	while (n > 0)
+		k->free(ctx, slot[--n]);
+out:
+	CHECK_ERR(param_set(k->param, saved), 0);
+	CHECK_EQ(ibv_close_device(ctx2), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+static const struct kind devx_objs = {
+	"max_devx_objs", devx_pd_alloc, devx_free,
+};
+static const struct kind umems = { "max_umems", umem_alloc, umem_free };
+static const struct kind uars = { "max_uars", uar_alloc, uar_free };
+static const struct kind dms = { "max_dm", dm_alloc, dm_free };
+
+static int test_devx_objs(void)
+{
+	return at_limit(&devx_objs, true);
+}
+
+static int test_umems(void)
+{
+	return at_limit(&umems, true);
+}
+
+/* libmlx5 may allocate UARs of its own when the context opens */
+static int test_uars(void)
+{
+	return at_limit(&uars, false);
+}
+
+static int test_dm(void)
+{
+	return at_limit(&dms, true);
+}
+
+/*
+ * A context closed at its limit gives everything back: a new one starts
+ * from zero.
+ */
+static int test_close_at_limit(void)
+{
+	void *slot[LIMIT];
+	struct ibv_context *ctx;
+	long saved;
+	int i, n = 0, round;
+
+	if (geteuid())
+		return mt_skip("needs root to set max_devx_objs");
+	if (param_get("max_devx_objs", &saved))
+		return mt_skip("no module parameter max_devx_objs");
+	if (!CHECK_ERR(param_set("max_devx_objs", LIMIT), 0))
+		return KSFT_FAIL;
+	for (round = 0; round < 2; round++) {
+		ctx = mt_open(MT_OPEN_DEVX, NULL);
+		if (!CHECK(ctx))
+			break;
+		for (i = 0, n = 0; i < LIMIT; i++)
+			n += !devx_pd_alloc(ctx, &slot[i]);
+		CHECK_EQ(n, LIMIT);
+		CHECK_ERR(devx_pd_alloc(ctx, &slot[0]), ENOSPC);
+		CHECK_EQ(ibv_close_device(ctx), 0);
+	}
+	CHECK_ERR(param_set("max_devx_objs", saved), 0);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	{ "devx_objects_limit", test_devx_objs },
+	{ "umems_limit", test_umems },
+	{ "uars_limit", test_uars },
+	{ "dm_limit", test_dm },
+	{ "close_at_limit_frees_the_count", test_close_at_limit },
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
