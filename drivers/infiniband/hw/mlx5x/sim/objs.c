@@ -134,7 +134,9 @@ u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
  *
  * A context may reference its own objects, and the kernel's objects of a
  * shared kind, and objects of the shared resource uid; never another
- * context's.  Drop with sim_obj_put().
+ * context's.  The kernel (uid 0) may reference any object, as a
+ * function's own driver does on a ConnectX: its steering rules forward
+ * into TIRs and tables that contexts created.  Drop with sim_obj_put().
  *
  * Return: a PRM status.
  */
@@ -145,7 +147,8 @@ u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 	if (!obj)
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
-	if (obj->uid != ctx->uid && !(obj->uid == 0 && sim_types[type].shared) &&
+	if (ctx->uid && obj->uid != ctx->uid &&
+	    !(obj->uid == 0 && sim_types[type].shared) &&
 	    !sim_shared_uid_ref(ctx->uid, obj->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
 	obj->users++;
