@@ -59,6 +59,7 @@ struct sim_mkey_ent {
  * @pd: its protection domain, referenced
  * @umem: the umem of a direct mkey, referenced (NULL for the kernel's raw
  *	  translation)
+ * @umem_off: where in @umem its first byte (start_addr) is
  * @dm: the MEMIC allocation or SW_ICM object a device memory mkey covers,
  *	referenced
  */
@@ -71,6 +72,7 @@ struct sim_mkey {
 	struct sim_mkey_ent *ent;
 	struct sim_obj *pd;
 	struct sim_umem *umem;
+	u64 umem_off;
 	struct sim_obj *dm;
 };
 
@@ -90,5 +92,9 @@ static inline bool sim_mkey_mode_dm(u8 mode)
 
 u8 sim_mkey_dm(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	       struct sim_mkey *mkey, u64 octwords);
+
+/* mkey_xlate.c: the data path's translation of (lkey, address, length) */
+u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
+		   u32 len, bool write, struct sim_umem **umem, u64 *off);
 
 #endif /* MLX5X_SIM_MKEY_H */
