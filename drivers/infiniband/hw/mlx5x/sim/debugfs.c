@@ -13,6 +13,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include "sim_priv.h"
+#include "datapath.h"
 
 static int sim_objects_show(struct seq_file *m, void *unused)
 {
@@ -135,4 +136,5 @@ void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent)
 				   &sim_fail_opcode_fops);
 	sim_events_debugfs_init(sim);
 	sim_classify_debugfs_init(sim);
+	sim_dp_debugfs_init(sim);
 }

@@ -138,6 +138,7 @@ enum sim_syndrome {
 };
 
 struct sim_flow_table;
+struct sim_dp;
 
 #define SIM_COMP_VECTORS	1
 
@@ -161,6 +162,7 @@ struct mlx5x_sim {
 	struct dentry *dbg;
 	struct sim_flow_table *fs_root[2];	/* per NIC table type (fs_root.c) */
 	struct page **memic_pages;	/* cmd_memic.c: its BAR windows */
+	struct sim_dp *dp;		/* datapath.c */
 };
 
 /**
@@ -309,6 +311,8 @@ enum sim_event_type {
 
 int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
 		    unsigned int sub_type, int kind, u32 id);
+void sim_event_emit(struct mlx5x_sim *sim, unsigned int type,
+		    enum sim_obj_type kind, u32 id);
 int sim_event_knob(struct mlx5x_sim *sim, char *buf);
 void sim_events_fill_cap(void *page);
 void sim_events_debugfs_init(struct mlx5x_sim *sim);
