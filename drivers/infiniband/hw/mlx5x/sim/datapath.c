@@ -129,9 +129,9 @@ static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	/* a 128-byte CQE holds the 64-byte one in its second half */
 	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
 	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
-	/* the entry, then its op_own byte: software sees it whole */
 	if (sim_umem_io(buf, cq->dp.umem_off + slot, cqe, sizeof(cqe) - 1,
 			true)) {
+		/* the data and the entry before its op_own byte */
 		wmb();
 		sim_umem_io(buf, cq->dp.umem_off + slot + sizeof(cqe) - 1,
 			    cqe + sizeof(cqe) - 1, 1, true);
