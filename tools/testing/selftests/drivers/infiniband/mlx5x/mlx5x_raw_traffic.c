@@ -75,7 +75,7 @@ err:
 }
 
 /* Steer @mac to the server's TIR with @tag, through the steer file. */
-static bool steer(struct env *e, const char *mac, unsigned int tag)
+static bool steer_add(struct env *e, const char *mac, unsigned int tag)
 {
 	char line[80];
 	int len;
@@ -129,7 +129,7 @@ static bool env_open(struct env *e)
 		return false;
 	e->tirn = dv.tirn;
 	e->rqn = dv.rqn;
-	return CHECK(e->tirn) && steer(e, SERVER_MAC, TAG);
+	return CHECK(e->tirn) && steer_add(e, SERVER_MAC, TAG);
 }
 
 static void env_close(struct env *e)
@@ -258,7 +258,7 @@ static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
 }
 
 /* The server RQ's out_of_buffer count in fw/datapath, or -1. */
-static long long out_of_buffer(const struct env *e)
+static long long rq_drops(const struct env *e)
 {
 	char buf[8192], want[32], path[256], *l;
 	long long v = -1;
@@ -323,7 +323,7 @@ static int test_traffic(void)
 			CHECK(!memcmp(e.buf + (NPKT + i) * SLOT, want,
 				      PKT_LEN));
 		}
-	CHECK_EQ(out_of_buffer(&e), 0);
+	CHECK_EQ(rq_drops(&e), 0);
 out:
 	env_close(&e);
 	return KSFT_PASS;
@@ -344,13 +344,13 @@ static int test_no_rq_wqe(void)
 		post_send(&e, i, server_mac, e.mr->lkey);
 	CHECK_EQ(poll_n(e.ccq, wc, 3), 3);
 	CHECK_EQ(poll_n(e.scq, wc, 1), 0);
-	CHECK_EQ(out_of_buffer(&e), 3);
+	CHECK_EQ(rq_drops(&e), 3);
 	/* one posted now takes the next packet */
 	post_recv(&e, 0);
 	post_send(&e, 3, server_mac, e.mr->lkey);
 	CHECK_EQ(poll_n(e.scq, wc, 1), 1);
 	CHECK_EQ(wc[0].byte_len, PKT_LEN);
-	CHECK_EQ(out_of_buffer(&e), 3);
+	CHECK_EQ(rq_drops(&e), 3);
 out:
 	env_close(&e);
 	return KSFT_PASS;
@@ -371,7 +371,7 @@ static int test_unsteered(void)
 	CHECK_EQ(poll_n(e.ccq, wc, 1), 1);
 	CHECK_EQ(wc[0].status, IBV_WC_SUCCESS);
 	CHECK_EQ(poll_n(e.scq, wc, 1), 0);
-	CHECK_EQ(out_of_buffer(&e), 0);
+	CHECK_EQ(rq_drops(&e), 0);
 	/* the server's own MAC still gets through, into the same WQE */
 	post_send(&e, 1, server_mac, e.mr->lkey);
 	CHECK_EQ(poll_n(e.scq, wc, 1), 1);
