@@ -427,12 +427,71 @@ static int test_destroy_in_flight(void)
 	return KSFT_PASS;
 }
 
+/* passes and busy_ns of fw/datapath; false if unreadable. */
+static bool dp_figures(const struct env *e, long long *passes,
+		       long long *ns)
+{
+	char path[256];
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), DEBUGFS "/%s/fw/datapath",
+		 ibv_get_device_name(e->ctx->device));
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fscanf(f, "passes %lld busy_passes %*d busy_ns %lld", passes,
+		    ns) == 2;
+	fclose(f);
+	return ok;
+}
+
+/*
+ * The worker polls while an SQ is ready, and stops once none is: its
+ * passes over 200 ms of an idle ready SQ, then over 200 ms with none.
+ */
+static int test_worker_cost(void)
+{
+	long long p0, p1, p2, n0, n1, n2;
+	struct ibv_qp *qp;
+	struct env e;
+
+	if (!mt_sim())
+		return mt_skip("fw/datapath is the model's");
+	if (!env_open(&e))
+		goto out;
+	CHECK(dp_figures(&e, &p0, &n0));
+	usleep(200000);
+	CHECK(dp_figures(&e, &p1, &n1));
+	CHECK(p1 > p0);
+	if (p1 > p0)
+		mt_diag("idle ready SQs: %lld passes in 200 ms, %lld ns each",
+			p1 - p0, (n1 - n0) / (p1 - p0));
+	/* no SQ ready: the worker stops (one last pass may run) */
+	unsteer(&e);
+	qp = e.cqp;
+	e.cqp = NULL;
+	CHECK_ERR(ibv_destroy_qp(qp), 0);
+	qp = e.sqp;
+	e.sqp = NULL;
+	CHECK_ERR(ibv_destroy_qp(qp), 0);
+	usleep(50000);
+	CHECK(dp_figures(&e, &p1, &n1));
+	usleep(200000);
+	CHECK(dp_figures(&e, &p2, &n2));
+	CHECK_EQ(p2, p1);
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	{ "traffic", test_traffic },
 	{ "no_rq_wqe", test_no_rq_wqe },
 	{ "unsteered", test_unsteered },
 	{ "bad_lkey", test_bad_lkey },
 	{ "destroy_in_flight", test_destroy_in_flight },
+	{ "worker_cost", test_worker_cost },
 };
 
 int main(void)
