@@ -285,6 +285,7 @@ void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;
 void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
+void mlx5x_steer_debugfs_init(struct mlx5x_dev *dev);	/* steer_dbg.c */
 /* devx_mkey.c */
 void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
 

@@ -52,6 +52,7 @@ struct sim_walk_step {
  */
 struct sim_walk {
 	struct seq_buf *s;
+	struct sim_walk_out *out;
 	unsigned int tables;
 	unsigned int npending;
 	struct sim_walk_step pending[SIM_WALK_MAX_PENDING];
@@ -72,8 +73,29 @@ static const char *sim_table_type_name(u8 type)
 	}
 }
 
+/* A copy that ends here: kept for the data path, if it asked. */
+static void sim_walk_deliver(struct sim_walk *w, struct sim_obj *tir,
+			     const struct sim_pkt *p)
+{
+	struct sim_walk_out *o = w->out;
+
+	if (!o)
+		return;
+	if (o->n == SIM_WALK_MAX_OUT) {
+		seq_buf_printf(w->s, "verdict to=error reason=copies\n");
+		return;
+	}
+	o->p[o->n] = kmemdup(p, sizeof(*p), GFP_KERNEL);
+	if (!o->p[o->n]) {
+		seq_buf_printf(w->s, "verdict to=error reason=nomem\n");
+		return;
+	}
+	o->tir[o->n++] = tir;
+}
+
 /* Where a packet no entry of a table of @type sends on goes. */
-static void sim_verdict_default(struct sim_walk *w, u8 type)
+static void sim_verdict_default(struct sim_walk *w, u8 type,
+				const struct sim_pkt *p)
 {
 	const char *to = "default";
 
@@ -83,6 +105,8 @@ static void sim_verdict_default(struct sim_walk *w, u8 type)
 		 type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX)
 		to = "discard";
 	seq_buf_printf(w->s, "verdict to=%s\n", to);
+	if (type == MLX5_FLOW_TABLE_TYPE_NIC_TX)
+		sim_walk_deliver(w, NULL, p);
 }
 
 static void sim_walk_push(struct sim_walk *w, struct sim_flow_table *ft,
@@ -212,11 +236,13 @@ static void sim_walk_forward(struct sim_walk *w, const struct sim_fte_acts *a,
 
 	for (i = 0; i < a->ndest; i++) {
 		d = &a->dest[i];
-		if (d->type == MLX5_IFC_FLOW_DESTINATION_TYPE_TIR)
+		if (d->type == MLX5_IFC_FLOW_DESTINATION_TYPE_TIR) {
 			seq_buf_printf(w->s, "verdict to=tir id=0x%x uid=%u\n",
 				       d->id, d->obj->uid);
-		else
+			sim_walk_deliver(w, d->obj, p);
+		} else {
 			seq_buf_printf(w->s, "forward table=0x%x\n", d->id);
+		}
 	}
 	for (i = a->ndest; i-- > 0;) {
 		d = &a->dest[i];
@@ -249,8 +275,10 @@ static void sim_walk_fte(struct sim_walk *w, struct sim_fte *fte,
 		sim_walk_modify(w, a->modhdr, p);
 	if (a->reformat && !sim_reformat_is_decap(a->reformat))
 		sim_walk_reformat(w, a->reformat, p);
-	if (a->flow_tag)
+	if (a->flow_tag) {
 		seq_buf_printf(w->s, "tag value=0x%x\n", a->flow_tag);
+		p->flow_tag = a->flow_tag;
+	}
 	if (a->action & MLX5_FLOW_CONTEXT_ACTION_FWD_DEST) {
 		sim_walk_forward(w, a, p);
 		return;
@@ -258,7 +286,7 @@ static void sim_walk_fte(struct sim_walk *w, struct sim_fte *fte,
 	if (a->action & MLX5_FLOW_CONTEXT_ACTION_DROP)
 		seq_buf_printf(w->s, "verdict to=drop\n");
 	else
-		sim_verdict_default(w, fte->fg->ft->type);
+		sim_verdict_default(w, fte->fg->ft->type, p);
 	kfree(p);
 }
 
@@ -302,7 +330,7 @@ static void sim_walk_table(struct sim_walk *w, struct sim_flow_table *ft,
 		return;
 	}
 	seq_buf_printf(w->s, "miss table=default\n");
-	sim_verdict_default(w, ft->type);
+	sim_verdict_default(w, ft->type, p);
 	kfree(p);
 }
 
@@ -331,6 +359,45 @@ static void sim_walk(struct sim_walk *w, struct sim_flow_table *root,
 }
 
 /**
+ * sim_classify_walk() - steer a parsed packet through one direction
+ * @sim: the model, its lock held
+ * @tx: through the NIC TX tables, else NIC RX
+ * @p: the packet (parsed), consumed
+ * @s: where the trace goes (may be a zero-sized seq_buf)
+ * @out: where the copies ended (TIRs, the wire), or NULL
+ *
+ * The one walker of the pipeline: the debugfs classifier and the data
+ * path both steer through it.  Counters the packet hits count it.
+ */
+void sim_classify_walk(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
+		       struct seq_buf *s, struct sim_walk_out *out)
+{
+	u32 type = tx ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
+			MLX5_FLOW_TABLE_TYPE_NIC_RX;
+	u32 sniffer = tx ? MLX5_FLOW_TABLE_TYPE_SNIFFER_TX :
+			   MLX5_FLOW_TABLE_TYPE_SNIFFER_RX;
+	struct sim_walk *w;
+
+	lockdep_assert_held(&sim->lock);
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		seq_buf_printf(s, "verdict to=error reason=nomem\n");
+		kfree(p);
+		return;
+	}
+	w->s = s;
+	w->out = out;
+	if (sim->fs_root[type]) {
+		sim_walk(w, sim->fs_root[type], sim->fs_root[sniffer], p);
+	} else {
+		seq_buf_printf(s, "root table=none\n");
+		sim_verdict_default(w, type, p);
+		kfree(p);
+	}
+	kfree(w);
+}
+
+/**
  * mlx5x_sim_classify() - steer a packet and say where it goes and why
  * @sim: the model
  * @tx: transmitted by the function (NIC TX tables) rather than received
@@ -348,24 +415,14 @@ static void sim_walk(struct sim_walk *w, struct sim_flow_table *root,
 int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       const void *bytes, size_t len, char *trace, size_t size)
 {
-	u32 type = tx ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
-			MLX5_FLOW_TABLE_TYPE_NIC_RX;
-	u32 sniffer = tx ? MLX5_FLOW_TABLE_TYPE_SNIFFER_TX :
-			   MLX5_FLOW_TABLE_TYPE_SNIFFER_RX;
-	struct sim_walk *w;
 	struct seq_buf s;
 	struct sim_pkt *p;
 
 	if (port != 1 || len < 14 || len > SIM_PKT_MAX || !size)
 		return -EINVAL;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p || !w) {
-		kfree(w);
-		kfree(p);
+	if (!p)
 		return -ENOMEM;
-	}
-	w->s = &s;
 	memcpy(p->data, bytes, len);
 	p->len = len;
 	sim_pkt_parse(p);
@@ -373,15 +430,8 @@ int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 	seq_buf_printf(&s, "packet dir=%s port=%u len=%zu\n", tx ? "tx" : "rx",
 		       port, len);
 	mutex_lock(&sim->lock);
-	if (sim->fs_root[type]) {
-		sim_walk(w, sim->fs_root[type], sim->fs_root[sniffer], p);
-	} else {
-		seq_buf_printf(&s, "root table=none\n");
-		sim_verdict_default(w, type);
-		kfree(p);
-	}
+	sim_classify_walk(sim, tx, p, &s, NULL);
 	mutex_unlock(&sim->lock);
-	kfree(w);
 	if (seq_buf_has_overflowed(&s)) {
 		trace[size - 1] = '\0';
 		return -ENOSPC;

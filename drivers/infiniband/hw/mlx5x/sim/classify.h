@@ -24,6 +24,7 @@
  * @l4: offset of the outer L4 header, 0 when none
  * @l4_proto: IP protocol of @l4
  * @tun_end: offset just past a VXLAN or GRE header, 0 when none
+ * @flow_tag: the flow tag of the last entry that set one (0: none)
  * @regs: metadata registers (reg_a, reg_b, reg_c_0 .. reg_c_7)
  * @match: what groups mask and look up: the parsed headers
  * @data: the bytes
@@ -34,10 +35,30 @@ struct sim_pkt {
 	u16 l4;
 	u8 l4_proto;
 	u16 tun_end;
+	u32 flow_tag;
 	u32 regs[SIM_PKT_NREGS];
 	u8 match[SIM_FS_MATCH_BYTES];
 	u8 data[SIM_PKT_ROOM];
 };
+
+/* Where a walk's copies ended, for the data path: at most this many. */
+#define SIM_WALK_MAX_OUT	16
+
+/**
+ * struct sim_walk_out - the deliveries of one walk
+ * @n: how many
+ * @tir: per copy, the TIR it reached, or NULL for the wire (transmit)
+ * @p: per copy, the packet as it arrived there (the caller frees it)
+ */
+struct sim_walk_out {
+	unsigned int n;
+	struct sim_obj *tir[SIM_WALK_MAX_OUT];
+	struct sim_pkt *p[SIM_WALK_MAX_OUT];
+};
+
+/* classify.c */
+void sim_classify_walk(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
+		       struct seq_buf *s, struct sim_walk_out *out);
 
 /* classify_pkt.c */
 void sim_pkt_parse(struct sim_pkt *p);

@@ -67,6 +67,10 @@ static u8 sim_create_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (status)
 		return status;
 	memcpy(container_of(q, struct sim_cq, q)->cqc, cqc, PRM_BYTES(cqc));
+	if (req.umem_valid) {
+		container_of(q, struct sim_cq, q)->dp.umem_id = req.umem_id;
+		container_of(q, struct sim_cq, q)->dp.umem_off = req.umem_off;
+	}
 	PRM_SET(create_cq_out, ctx->out, cqn, q->obj.id);
 	return PRM_STAT_OK;
 }

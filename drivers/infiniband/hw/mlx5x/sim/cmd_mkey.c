@@ -202,6 +202,7 @@ static u8 sim_mkey_direct(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		return sim_mkey_bad(ctx);
 	}
 	mkey->umem = umem;
+	mkey->umem_off = offset;
 	return PRM_STAT_OK;
 }
 

@@ -7,6 +7,7 @@
  * is in and the one it goes to.
  */
 #include "queues.h"
+#include "datapath.h"
 
 /* Transitions firmware takes: a bit per destination state, by source. */
 static const u8 sim_wq_moves[4] = {
@@ -205,6 +206,8 @@ static u8 sim_modify_rq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (mask & MLX5_MODIFY_RQ_IN_MODIFY_BITMASK_SCATTER_FCS)
 		PRM_SET(rqc, now, scatter_fcs, PRM_GET(rqc, rqc, scatter_fcs));
 	PRM_SET(rqc, now, state, PRM_GET(rqc, rqc, state));
+	if (PRM_GET(rqc, rqc, state) == MLX5_RQC_STATE_RST)
+		container_of(q, struct sim_wq, q)->dp.cc = 0;
 	return PRM_STAT_OK;
 }
 
@@ -227,8 +230,12 @@ static u8 sim_modify_sq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	status = sim_wq_move(ctx, PRM_GET(sqc, now, state),
 			     PRM_GET(modify_sq_in, in, sq_state),
 			     PRM_GET(sqc, sqc, state));
-	if (!status)
+	if (!status) {
 		PRM_SET(sqc, now, state, PRM_GET(sqc, sqc, state));
+		if (PRM_GET(sqc, sqc, state) == MLX5_SQC_STATE_RST)
+			container_of(q, struct sim_wq, q)->dp.cc = 0;
+		sim_dp_kick(sim);	/* the data path looks at it */
+	}
 	return status;
 }
 

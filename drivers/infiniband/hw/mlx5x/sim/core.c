@@ -8,6 +8,7 @@
 #include <linux/string.h>
 #include "sim_priv.h"
 #include "dm.h"
+#include "datapath.h"
 
 const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_caps_cmds,
@@ -148,8 +149,13 @@ struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 	err = sim_memic_init(sim);
 	if (err)
 		goto err_eqs;
+	err = sim_dp_init(sim);
+	if (err)
+		goto err_memic;
 	return sim;
 
+err_memic:
+	sim_memic_free(sim);
 err_eqs:
 	sim_eqs_free(sim);
 err_caps:
@@ -161,6 +167,7 @@ err_free:
 
 void mlx5x_sim_destroy(struct mlx5x_sim *sim)
 {
+	sim_dp_fini(sim);	/* no pass runs from here on */
 	debugfs_remove_recursive(sim->dbg);
 	sim_eqs_free(sim);
 	sim_fs_roots_drop(sim);

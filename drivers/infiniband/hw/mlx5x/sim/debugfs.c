@@ -17,6 +17,7 @@
 #include "sim_priv.h"
 #include "crypto.h"
 #include "mkey.h"
+#include "datapath.h"
 
 static int sim_objects_show(struct seq_file *m, void *unused)
 {
@@ -141,4 +142,5 @@ void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent)
 	sim_classify_debugfs_init(sim);
 	sim_crypto_debugfs_init(sim);
 	sim_mkey_access_debugfs_init(sim);
+	sim_dp_debugfs_init(sim);
 }

@@ -165,6 +165,28 @@ int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
 }
 
 /**
+ * sim_event_emit() - raise an event the model found itself (a CQ overrun)
+ * @sim: the model, its lock held
+ * @type: PRM event type; the event has no sub type
+ * @kind: the kind of object it concerns
+ * @id: that object's number, an object that exists
+ */
+void sim_event_emit(struct mlx5x_sim *sim, unsigned int type,
+		    enum sim_obj_type kind, u32 id)
+{
+	const struct sim_event *ev = sim_event_find(type);
+	u32 eqe[SIM_EQE_BYTES / 4];
+
+	lockdep_assert_held(&sim->lock);
+	if (!ev)
+		return;
+	sim_event_build(ev, 0, kind, id, eqe);
+	sim->events++;
+	if (sim->event_fn)
+		sim->event_fn(sim->event_ctx, eqe);
+}
+
+/**
  * mlx5x_sim_set_event_handler() - where the model's events go
  * @sim: the model
  * @fn: called with each event queue entry (SIM_EQE_BYTES); NULL: none

@@ -61,6 +61,7 @@ struct sim_mkey_ent {
  * @pd: its protection domain, referenced
  * @umem: the umem of a direct mkey, referenced (NULL for the kernel's raw
  *	  translation)
+ * @umem_off: where in @umem its first byte (start_addr) is
  * @dm: the MEMIC allocation or SW_ICM object a device memory mkey covers,
  *	referenced
  * @crypto_configured: a crypto mkey (crypto_en) has had its crypto BSF
@@ -77,6 +78,7 @@ struct sim_mkey {
 	struct sim_mkey_ent *ent;
 	struct sim_obj *pd;
 	struct sim_umem *umem;
+	u64 umem_off;
 	struct sim_obj *dm;
 	bool crypto_configured;
 };
@@ -157,5 +159,9 @@ struct sim_mkey_access {
 u32 sim_mkey_access(struct mlx5x_sim *sim, const struct sim_mkey_access *acc);
 const char *sim_mkey_access_verdict(u32 syndrome);
 void sim_mkey_access_debugfs_init(struct mlx5x_sim *sim);
+
+/* mkey_xlate.c: the data path's translation of (lkey, address, length) */
+u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
+		   u32 len, bool write, struct sim_umem **umem, u64 *off);
 
 #endif /* MLX5X_SIM_MKEY_H */

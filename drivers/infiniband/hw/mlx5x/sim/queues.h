@@ -80,14 +80,42 @@ struct sim_qbuf_req {
 	u32 log_page;
 };
 
+/**
+ * struct sim_cq_dp - the data path's state of a CQ (datapath.c)
+ * @umem_id: the umem of its buffer (0: a kernel CQ given by PAS)
+ * @umem_off: where the buffer starts in it
+ * @pi: CQEs written
+ * @overrun: it overflowed: nothing more is written to it
+ */
+struct sim_cq_dp {
+	u32 umem_id;
+	u64 umem_off;
+	u32 pi;
+	bool overrun;
+};
+
 struct sim_cq {
 	struct sim_qobj q;
+	struct sim_cq_dp dp;
 	u8 cqc[PRM_BYTES(cqc)];
+};
+
+/**
+ * struct sim_wq_dp - the data path's state of an RQ or SQ (datapath.c)
+ * @cc: WQEs (RQ) or basic blocks (SQ) consumed
+ * @packets: packets sent or received through it
+ * @out_of_buffer: packets dropped for want of a receive WQE (RQ)
+ */
+struct sim_wq_dp {
+	u16 cc;
+	u64 packets;
+	u64 out_of_buffer;
 };
 
 /* An RQ or an SQ: rqc or sqc as created, then modified. */
 struct sim_wq {
 	struct sim_qobj q;
+	struct sim_wq_dp dp;
 	u8 ctx[PRM_BYTES(sqc) > PRM_BYTES(rqc) ? PRM_BYTES(sqc) :
 		PRM_BYTES(rqc)];
 };

@@ -144,6 +144,7 @@ enum sim_syndrome {
 };
 
 struct sim_flow_table;
+struct sim_dp;
 
 #define SIM_COMP_VECTORS	1
 
@@ -167,6 +168,7 @@ struct mlx5x_sim {
 	struct dentry *dbg;
 	struct sim_flow_table *fs_root[7];	/* per table type (fs_root.c) */
 	struct page **memic_pages;	/* cmd_memic.c: its BAR windows */
+	struct sim_dp *dp;		/* datapath.c */
 };
 
 /**
@@ -315,6 +317,8 @@ enum sim_event_type {
 
 int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
 		    unsigned int sub_type, int kind, u32 id);
+void sim_event_emit(struct mlx5x_sim *sim, unsigned int type,
+		    enum sim_obj_type kind, u32 id);
 int sim_event_knob(struct mlx5x_sim *sim, char *buf);
 void sim_events_fill_cap(void *page);
 void sim_events_debugfs_init(struct mlx5x_sim *sim);

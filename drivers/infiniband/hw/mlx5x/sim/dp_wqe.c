@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * A send WQE of an Ethernet (RAW_PACKET) SQ as the device reads it, laid
+ * out by <linux/mlx5/qp.h>: a control segment (opcode, WQE index, size in
+ * 16-byte segments, completion request), an Ethernet segment whose inline
+ * header (inline_hdr_sz bytes from inline_hdr.start, running on past the
+ * segment) starts the packet, then data segments (byte count, lkey,
+ * address) or inline data segments (MLX5_INLINE_SEG | byte count, then
+ * the bytes), each padded to 16 bytes.
+ */
+#include <linux/mlx5/qp.h>
+#include "datapath.h"
+
+/* One data or inline data segment at @off; returns bytes it takes. */
+static int sim_wqe_gather(const u8 *wqe, size_t end, size_t off,
+			  struct sim_gather *g)
+{
+	const struct mlx5_wqe_data_seg *d = (const void *)(wqe + off);
+	u32 bc = be32_to_cpu(d->byte_count);
+
+	if (bc & MLX5_INLINE_SEG) {
+		bc &= ~MLX5_INLINE_SEG;
+		if (bc > end - off - 4)
+			return -EINVAL;
+		*g = (struct sim_gather){ .inl = wqe + off + 4, .len = bc };
+		return ALIGN(4 + bc, SIM_WQE_SEG);
+	}
+	/* a zero byte count means 2 GiB: more than any packet */
+	if (!bc)
+		return -EINVAL;
+	*g = (struct sim_gather){
+		.lkey = be32_to_cpu(d->lkey),
+		.addr = be64_to_cpu(d->addr),
+		.len = bc,
+	};
+	return SIM_WQE_SEG;
+}
+
+/**
+ * sim_send_wqe_parse() - read a send WQE of an Ethernet SQ
+ * @wqe: its bytes, from the control segment on
+ * @len: how many of them are there (at least ds * 16 for a valid WQE)
+ * @w: what it says
+ *
+ * Return: 0; -EINVAL for a WQE whose segments do not fit its size (the
+ * device's local length error), -EOPNOTSUPP for an opcode other than
+ * SEND (a local QP operation error).  @w->index and @w->ds are set as
+ * soon as the control segment is read, for the error CQE.
+ */
+int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *c = (const void *)wqe;
+	const struct mlx5_wqe_eth_seg *e;
+	size_t end, off;
+	u32 word;
+	int n;
+
+	if (len < sizeof(*c))
+		return -EINVAL;
+	word = be32_to_cpu(c->opmod_idx_opcode);
+	w->opcode = word & 0xff;
+	w->index = (word >> 8) & 0xffff;
+	w->ds = be32_to_cpu(c->qpn_ds) & MLX5_WQE_CTRL_DS_MASK;
+	w->signalled = c->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
+	w->n = 0;
+	end = (size_t)w->ds * SIM_WQE_SEG;
+	if (w->opcode != MLX5_OPCODE_SEND)
+		return -EOPNOTSUPP;
+	if (w->ds < 2 || end > len)
+		return -EINVAL;
+	e = (const void *)(wqe + sizeof(*c));
+	w->cs_flags = e->cs_flags;
+	w->hdr_len = be16_to_cpu(e->inline_hdr.sz);
+	w->hdr = e->inline_hdr.start;
+	off = 2 * SIM_WQE_SEG;
+	if (w->hdr_len > sizeof(e->inline_hdr.start))
+		off += ALIGN(w->hdr_len - sizeof(e->inline_hdr.start),
+			     SIM_WQE_SEG);
+	if (off > end)
+		return -EINVAL;
+	while (off < end) {
+		n = sim_wqe_gather(wqe, end, off, &w->g[w->n]);
+		if (n < 0)
+			return n;
+		w->n++;
+		off += n;
+	}
+	return 0;
+}

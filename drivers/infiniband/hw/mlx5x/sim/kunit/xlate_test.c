@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit: the data path's way to memory: sim_mkey_xlate() (an lkey, an
+ * address and a length through a direct mkey over a umem) and
+ * sim_umem_io() over real pages, across a page boundary.
+ */
+#include <linux/gfp.h>
+#include <linux/mlx5/cq.h>
+#include "sim_kunit.h"
+#include "../datapath.h"
+#include "../mkey.h"
+
+#define SK_X_PAGES	2
+#define SK_X_VA		0x7f0000001000ULL
+#define SK_X_TAG	0x5a
+#define SK_X_OFF	0x100	/* the mkey starts this far into the umem */
+#define SK_X_LEN	(SK_X_PAGES * PAGE_SIZE - SK_X_OFF)
+
+struct sk_x {
+	u16 uid;
+	u32 pdn, pdn2, umem, mkey;
+	struct page *pages;
+};
+
+static void sk_x_init(struct kunit *test, struct sk_x *x, bool lw)
+{
+	void *in = sk_mbox(test, PRM_BYTES(create_mkey_in));
+	void *out = SK_MBOX(test, create_mkey_out);
+	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
+	u64 mtt[SK_X_PAGES];
+	unsigned int i;
+
+	x->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, 1);
+	KUNIT_ASSERT_NOT_NULL(test, x->pages);
+	for (i = 0; i < SK_X_PAGES; i++)
+		mtt[i] = (u64)(uintptr_t)page_address(x->pages + i) | 3;
+	x->uid = sk_new_uctx(test);
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, x->uid, &x->pdn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, x->uid, &x->pdn2),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, x->uid, SK_X_PAGES,
+					     SK_X_PAGES, 0, mtt, &x->umem),
+			PRM_STAT_OK);
+	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	PRM_SET(create_mkey_in, in, uid, x->uid);
+	PRM_SET(create_mkey_in, in, mkey_umem_valid, 1);
+	prm_set_bits(in, SIM_MKEY_UMEM_ID_OFF, 32, x->umem);
+	*(__be64 *)((u8 *)in + SIM_MKEY_UMEM_OFFSET_OFF / 8) =
+		cpu_to_be64(SK_X_OFF);
+	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	PRM_SET(mkc, mkc, qpn, SIM_MKEY_QPN_NONE);
+	PRM_SET(mkc, mkc, lr, 1);
+	PRM_SET(mkc, mkc, lw, lw);
+	PRM_SET(mkc, mkc, pd, x->pdn);
+	PRM_SET(mkc, mkc, mkey_7_0, SK_X_TAG);
+	PRM_SET64(mkc, mkc, start_addr, SK_X_VA + SK_X_OFF);
+	PRM_SET64(mkc, mkc, len, SK_X_LEN);
+	PRM_SET(mkc, mkc, log_page_size, 12);
+	PRM_SET(mkc, mkc, translations_octword_size, 1);
+	KUNIT_ASSERT_EQ(test, sk_exec(test, in, PRM_BYTES(create_mkey_in), out,
+				      PRM_BYTES(create_mkey_out)),
+			PRM_STAT_OK);
+	x->mkey = PRM_GET(create_mkey_out, out, mkey_index) << 8 | SK_X_TAG;
+}
+
+static void sk_x_fini(struct kunit *test, struct sk_x *x)
+{
+	void *in = SK_MBOX(test, destroy_mkey_in);
+	void *out = SK_MBOX(test, destroy_mkey_out);
+
+	PRM_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
+	PRM_SET(destroy_mkey_in, in, uid, x->uid);
+	PRM_SET(destroy_mkey_in, in, mkey_index, x->mkey >> 8);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(destroy_mkey_in),
+				      out, PRM_BYTES(destroy_mkey_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, x->uid, x->umem),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, x->uid, x->pdn),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, x->uid, x->pdn2),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, x->uid), PRM_STAT_OK);
+	__free_pages(x->pages, 1);
+}
+
+static u32 sk_xlate(struct kunit *test, struct sk_x *x, u16 uid, u32 pdn,
+		    u32 key, u64 va, u32 len, bool write, u64 *off)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_umem *umem = NULL;
+	u32 synd;
+
+	mutex_lock(&sim->lock);
+	synd = sim_mkey_xlate(sim, uid, pdn, key, va, len, write, &umem, off);
+	if (!synd && umem->obj.id != x->umem)
+		synd = ~0U;
+	mutex_unlock(&sim->lock);
+	return synd;
+}
+
+static void sk_xlate_checks(struct kunit *test)
+{
+	const u32 prot = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	u64 start = SK_X_VA + SK_X_OFF, off = 0;
+	struct sk_x x;
+
+	sk_x_init(test, &x, true);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey,
+				       start + 10, 20, false, &off), 0);
+	KUNIT_EXPECT_EQ(test, off, SK_X_OFF + 10);
+	/* the whole mkey, for writing; nothing past its end */
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey, start,
+				       SK_X_LEN, true, &off), 0);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey, start,
+				       SK_X_LEN + 1, false, &off), prot);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey,
+				       start - 1, 4, false, &off), prot);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey,
+				       ~0ULL - 2, 8, false, &off), prot);
+	/* another tag, another index, another PD, another context */
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey ^ 1,
+				       start, 4, false, &off), prot);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn,
+				       x.mkey + 0x100, start, 4, false, &off),
+			prot);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn2, x.mkey,
+				       start, 4, false, &off), prot);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, 0, x.pdn, x.mkey, start, 4,
+				       false, &off), prot);
+	sk_x_fini(test, &x);
+
+	/* without local write: read only */
+	sk_x_init(test, &x, false);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey, start,
+				       4, false, &off), 0);
+	KUNIT_EXPECT_EQ(test, sk_xlate(test, &x, x.uid, x.pdn, x.mkey, start,
+				       4, true, &off), prot);
+	sk_x_fini(test, &x);
+}
+
+static void sk_umem_io_pages(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u8 data[64], back[64];
+	struct sim_umem *umem;
+	struct sk_x x;
+	u8 *p0, *p1;
+	u32 v;
+
+	sk_x_init(test, &x, true);
+	p0 = page_address(x.pages);
+	p1 = page_address(x.pages + 1);
+	memset(data, 0x3c, sizeof(data));
+	mutex_lock(&sim->lock);
+	umem = container_of(xa_load(&sim->objs[SIM_OBJ_UMEM], x.umem),
+			    struct sim_umem, obj);
+	/* 32 bytes on each side of the page boundary */
+	KUNIT_EXPECT_TRUE(test, sim_umem_io(umem, PAGE_SIZE - 32, data,
+					    sizeof(data), true));
+	KUNIT_EXPECT_EQ(test, p0[PAGE_SIZE - 32], 0x3c);
+	KUNIT_EXPECT_EQ(test, p1[31], 0x3c);
+	KUNIT_EXPECT_EQ(test, p1[32], 0);
+	KUNIT_EXPECT_TRUE(test, sim_umem_io(umem, PAGE_SIZE - 32, back,
+					    sizeof(back), false));
+	KUNIT_EXPECT_EQ(test, memcmp(data, back, sizeof(back)), 0);
+	/* a doorbell record: big-endian */
+	p1[100] = 0x12;
+	p1[101] = 0x34;
+	p1[102] = 0x56;
+	p1[103] = 0x78;
+	KUNIT_EXPECT_TRUE(test, sim_umem_rd32(umem, PAGE_SIZE + 100, &v));
+	KUNIT_EXPECT_EQ(test, v, 0x12345678);
+	/* nothing outside the umem */
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, 2 * PAGE_SIZE - 4, back,
+					     8, false));
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, ~0ULL, back, 1, false));
+	mutex_unlock(&sim->lock);
+	sk_x_fini(test, &x);
+}
+
+static struct kunit_case sk_xlate_cases[] = {
+	KUNIT_CASE(sk_xlate_checks),
+	KUNIT_CASE(sk_umem_io_pages),
+	{}
+};
+
+static struct kunit_suite sk_xlate_suite = {
+	.name = "mlx5x_sim_xlate",
+	.init = sk_init,
+	.exit = sk_exit,
+	.test_cases = sk_xlate_cases,
+};
+
+kunit_test_suite(sk_xlate_suite);
