@@ -486,6 +486,9 @@ int mlx5x_flow_specs_parse(struct mlx5x_dev *dev,
 	if (!mlx5x_specs_ethertype_ok(dev, attr, false) ||
 	    !mlx5x_specs_ethertype_ok(dev, attr, true))
 		return -EINVAL;
+	/* a value bit its mask leaves out matches nothing: drop it */
+	for (i = 0; i < sizeof(m->value); i++)
+		m->value[i] &= m->mask[i];
 	m->criteria = mlx5x_specs_criteria(m->mask);
 	return 0;
 }

@@ -50,6 +50,7 @@ struct mlx5x_fs_prio {
 	u32 type;
 	u32 id;
 	u32 miss;			/* the next table of the chain, or 0 */
+	unsigned int nslots;		/* group slots its size holds */
 	struct list_head groups;
 	DECLARE_BITMAP(slots, MLX5X_FS_NGROUPS);
 };
@@ -434,10 +435,28 @@ static bool mlx5x_fs_on_demand(u32 type)
 	       type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX;
 }
 
+/* The size of the kernel's tables of @type: ours, or less if the caps say. */
+static u32 mlx5x_fs_log_size(struct mlx5x_dev *dev, u32 type)
+{
+	void *c = dev->fs->ft_cap, *p = mlx5x_fs_prop(dev, type);
+
+	if (type == MLX5_FLOW_TABLE_TYPE_SNIFFER_RX)
+		p = PRM_ADDR(flow_table_nic_cap, c,
+			     flow_table_properties_nic_receive_sniffer);
+	else if (type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX)
+		p = PRM_ADDR(flow_table_nic_cap, c,
+			     flow_table_properties_nic_transmit_sniffer);
+	if (!p)
+		return MLX5X_FS_LOG_SIZE;
+	return clamp_t(u32, PRM_GET(flow_table_prop_layout, p, log_max_ft_size),
+		       ilog2(MLX5X_FS_GROUP_SIZE), MLX5X_FS_LOG_SIZE);
+}
+
 static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 				unsigned int prio, u32 level, u32 miss)
 {
 	struct mlx5x_fs_prio *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	u32 log_size;
 	int err;
 
 	if (!p)
@@ -445,8 +464,10 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	p->type = mlx5x_fs_table_type(ns);
 	p->miss = miss;
 	INIT_LIST_HEAD(&p->groups);
+	log_size = mlx5x_fs_log_size(dev, p->type);
+	p->nslots = BIT(log_size) / MLX5X_FS_GROUP_SIZE;
 	err = mlx5x_fs_cmd_create_table_re(dev, 0, p->type, level,
-					   MLX5X_FS_LOG_SIZE, miss,
+					   log_size, miss,
 					   mlx5x_fs_reformat_en(dev, p->type),
 					   &p->id);
 	if (err) {
@@ -590,8 +611,8 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 		if (fg->criteria == criteria && fg->used < MLX5X_FS_GROUP_SIZE &&
 		    !memcmp(fg->mask, mask, MLX5X_FS_MATCH_BYTES))
 			return fg;
-	slot = find_first_zero_bit(p->slots, MLX5X_FS_NGROUPS);
-	if (slot >= MLX5X_FS_NGROUPS)
+	slot = find_first_zero_bit(p->slots, p->nslots);
+	if (slot >= p->nslots)
 		return ERR_PTR(-ENOSPC);
 	fg = kzalloc(sizeof(*fg), GFP_KERNEL);
 	if (!fg)
@@ -876,6 +897,17 @@ static int mlx5x_fs_rule_join(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	return 0;
 }
 
+/* A value may set only bits its mask matches on (fs_core checks so too). */
+static bool mlx5x_fs_value_in_mask(const u8 *value, const u8 *mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < MLX5X_FS_MATCH_BYTES; i++)
+		if (value[i] & ~mask[i])
+			return false;
+	return true;
+}
+
 /**
  * mlx5x_fs_rule_add() - add a rule to the kernel's table of a priority
  * @dev: device
@@ -903,7 +935,8 @@ struct mlx5x_fs_rule *mlx5x_fs_rule_add(struct mlx5x_dev *dev,
 	int err;
 
 	if (!dev->fs || ns >= MLX5X_FS_NS_NUM || prio >= mlx5x_fs_nprios(ns) ||
-	    !attr->mask || !attr->value)
+	    !attr->mask || !attr->value ||
+	    !mlx5x_fs_value_in_mask(attr->value, attr->mask))
 		return ERR_PTR(-EINVAL);
 	rule = kzalloc(sizeof(*rule), GFP_KERNEL);
 	if (!rule)

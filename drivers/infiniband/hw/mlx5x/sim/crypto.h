@@ -52,15 +52,17 @@
  * The encryption key (DEK) object, general object type 0xc, 256 bytes:
  * state, key_size, has_keytag, key_purpose, pd, opaque, and a 128-byte
  * key (plaintext or wrapped) of which 6.1 names the first 32 bytes.
+ * Positions are numbers: the model's layout must not follow the kernel
+ * header it is built against (6.1 and 6.12 name and size it apart).
  */
 #define SIM_OBJ_TYPE_DEK		0x000c
-#define SIM_DEK_BYTES			PRM_BYTES(encryption_key_obj)
+#define SIM_DEK_BYTES			256	/* 6.12's header is longer */
 #define SIM_DEK_STATE_OFF		0x40	/* 8 bits */
 #define SIM_DEK_SW_WRAPPED_OFF		0x48	/* 1 bit */
-#define SIM_DEK_KEY_SIZE_OFF		PRM_BIT_OFF(encryption_key_obj, key_size)
+#define SIM_DEK_KEY_SIZE_OFF		0x54	/* 4 bits */
 #define SIM_DEK_HAS_KEYTAG_OFF		0x58	/* 1 bit */
-#define SIM_DEK_KEY_PURPOSE_OFF		PRM_BIT_OFF(encryption_key_obj, key_type)
-#define SIM_DEK_PD_OFF			PRM_BIT_OFF(encryption_key_obj, pd)
+#define SIM_DEK_KEY_PURPOSE_OFF		0x5c	/* 4 bits: 6.1 calls it key_type */
+#define SIM_DEK_PD_OFF			0x68	/* 24 bits */
 #define SIM_DEK_OPAQUE_BYTE		0x30	/* 8 bytes */
 #define SIM_DEK_KEY_BYTE		0x40	/* 128 bytes */
 #define SIM_DEK_KEY_MAX			128

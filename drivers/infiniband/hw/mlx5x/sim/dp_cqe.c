@@ -11,7 +11,6 @@
 #include <linux/ipv6.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/device.h>
-#include <asm/unaligned.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 #include "datapath.h"
@@ -88,9 +87,9 @@ void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info)
 	info->hds_ip_ext = 0;
 	if (len < ETH_HLEN)
 		return;
-	etype = get_unaligned_be16(pkt + 12);
+	etype = pkt[12] << 8 | pkt[13];	/* no unaligned.h: it moved in 6.12 */
 	if (etype == ETH_P_8021Q && len >= ETH_HLEN + 4) {
-		etype = get_unaligned_be16(pkt + 16);
+		etype = pkt[16] << 8 | pkt[17];
 		off += 4;
 	}
 	if (etype == ETH_P_IP && len >= off + sizeof(*ip)) {

@@ -23,6 +23,14 @@
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_prm.h"
+
+/*
+ * The kernel's chain of tables (Documentation/steering.rst): priority p
+ * of NIC RX or TX at level 2p + 2, behind its don't-trap table at 2p + 1;
+ * after the 16 priorities, the multicast table (33), then leftovers (34).
+ */
+#define PRIO_LEVEL(p)	(2 * (p) + 2)
+#define LEFTOVERS_LEVEL	34
 #include "mlx5x_queues.h"
 
 #define OP_CREATE_FLOW_TABLE	0x930
@@ -548,7 +556,8 @@ static int test_drop_count(void)
 		goto out;
 	CHECK_EQ(walk("rx", pkt), 0);
 	CHECK(traced("result=hit"));
-	CHECK(traced("type=rx level=17 uid=0\nmiss table=default\nverdict to=default\n"));
+	CHECK(traced("type=rx level=%d uid=0\nmiss table=default\nverdict to=default\n",
+		     LEFTOVERS_LEVEL));
 out:
 	if (f)
 		CHECK_ERR(ibv_destroy_flow(f), 0);
@@ -602,7 +611,7 @@ static int test_actions(void)
 	if (!CHECK(g))
 		goto out;
 	CHECK_EQ(walk("tx", pkt), 0);
-	CHECK(traced("type=tx level=2 uid=0\ngroup id="));
+	CHECK(traced("type=tx level=%d uid=0\ngroup id=", PRIO_LEVEL(1)));
 	CHECK(traced("result=hit"));
 	CHECK(traced("len=54->104\n"));
 	CHECK(traced("verdict to=wire\n"));
@@ -648,12 +657,12 @@ static int test_priority(void)
 	if (!CHECK(f) || !CHECK(g))
 		goto out;
 	CHECK_EQ(walk("rx", pkt), 0);
-	CHECK(traced("type=rx level=3 uid=0\ngroup id="));
+	CHECK(traced("type=rx level=%d uid=0\ngroup id=", PRIO_LEVEL(2)));
 	CHECK(traced("verdict to=drop\n"));
 	CHECK_ERR(ibv_destroy_flow(f), 0);
 	f = NULL;
 	CHECK_EQ(walk("rx", pkt), 0);
-	CHECK(traced("type=rx level=6 uid=0\ngroup id="));
+	CHECK(traced("type=rx level=%d uid=0\ngroup id=", PRIO_LEVEL(5)));
 	CHECK(traced("verdict to=tir id=0x%x", e.tir.id));
 	/* a matcher with a flow is busy */
 	CHECK_ERR(mlx5dv_destroy_flow_matcher(lo), EBUSY);
@@ -715,7 +724,7 @@ static int test_anchor(void)
 		     ft_id, ft_id, e.q.uid));
 	CHECK(traced("forward table=0x%x\ntable id=0x%x type=rx level=32 uid=65535\n",
 		     an->id, an->id));
-	CHECK(traced("type=rx level=4 uid=0\ngroup id="));
+	CHECK(traced("type=rx level=%d uid=0\ngroup id=", PRIO_LEVEL(3)));
 	CHECK(traced("tag value=0x77\nverdict to=tir id=0x%x", e.tir.id));
 out:
 	if (f)
@@ -893,13 +902,20 @@ static int test_flow_refusals(void)
 			free(v);
 		}
 	}
-	{	/* the same match twice in one priority */
+	{	/* the same match twice: merged, as fs_core merges them */
 		struct mlx5dv_flow_action_attr a[] = { ACT_DROP };
+		struct mlx5dv_flow_action_attr t[] = { ACT_MISS };
+		struct ibv_flow *g;
 
 		f = flow(rx, 80, a, 1);
 		CHECK(f);
-		CHECK(!flow(rx, 80, a, 1));
-		CHECK_ERR(errno, EINVAL);
+		g = flow(rx, 80, a, 1);
+		CHECK(g);
+		/* but not with other actions: EEXIST */
+		CHECK(!flow(rx, 80, t, 1));
+		CHECK_ERR(errno, EEXIST);
+		if (g)
+			CHECK_ERR(ibv_destroy_flow(g), 0);
 		if (f)
 			CHECK_ERR(ibv_destroy_flow(f), 0);
 	}
