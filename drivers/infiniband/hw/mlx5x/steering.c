@@ -51,6 +51,7 @@ struct mlx5x_fs_prio {
 	u32 id;
 	u32 miss;			/* the next table of the chain, or 0 */
 	unsigned int nslots;		/* group slots its size holds */
+	struct rhltable ftes;		/* every group's entries, by value */
 	struct list_head groups;
 	DECLARE_BITMAP(slots, MLX5X_FS_NGROUPS);
 };
@@ -65,6 +66,8 @@ struct mlx5x_fs_ref {
 /* One entry of a group: the rules that match its value, merged. */
 struct mlx5x_fs_fte {
 	struct rhash_head node;
+	struct rhlist_head pnode;	/* in its table's index */
+	struct mlx5x_fs_group *fg;
 	u8 value[MLX5X_FS_MATCH_BYTES];
 	u32 index;			/* in its group's slot */
 	bool in_hw;			/* firmware holds it */
@@ -94,6 +97,18 @@ static const struct rhashtable_params mlx5x_fs_fte_params = {
 	.key_len = MLX5X_FS_MATCH_BYTES,
 	.key_offset = offsetof(struct mlx5x_fs_fte, value),
 	.head_offset = offsetof(struct mlx5x_fs_fte, node),
+	.automatic_shrinking = true,
+};
+
+/*
+ * A table's entries by value, whatever their group: one lookup finds the
+ * entry a rule joins (same value; its group has the rule's mask), where
+ * asking each group of that mask would cost a hash per group.
+ */
+static const struct rhashtable_params mlx5x_fs_pfte_params = {
+	.key_len = MLX5X_FS_MATCH_BYTES,
+	.key_offset = offsetof(struct mlx5x_fs_fte, value),
+	.head_offset = offsetof(struct mlx5x_fs_fte, pnode),
 	.automatic_shrinking = true,
 };
 
@@ -466,11 +481,17 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	INIT_LIST_HEAD(&p->groups);
 	log_size = mlx5x_fs_log_size(dev, p->type);
 	p->nslots = BIT(log_size) / MLX5X_FS_GROUP_SIZE;
+	err = rhltable_init(&p->ftes, &mlx5x_fs_pfte_params);
+	if (err) {
+		kfree(p);
+		return err;
+	}
 	err = mlx5x_fs_cmd_create_table_re(dev, 0, p->type, level,
 					   log_size, miss,
 					   mlx5x_fs_reformat_en(dev, p->type),
 					   &p->id);
 	if (err) {
+		rhltable_destroy(&p->ftes);
 		kfree(p);
 		return err;
 	}
@@ -491,6 +512,7 @@ static void mlx5x_fs_chain_destroy(struct mlx5x_dev *dev, u32 type)
 			continue;
 		WARN_ON(!list_empty(&p->groups));
 		mlx5x_fs_cmd_destroy_table(dev, 0, p->type, p->id);
+		rhltable_destroy(&p->ftes);
 		kfree(p);
 		dev->fs->prio[link[i].ns][link[i].prio] = NULL;
 	}
@@ -598,15 +620,35 @@ static void mlx5x_fs_prio_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p)
 	mlx5x_fs_chain_destroy(dev, p->type);
 }
 
-/* A group of @p with this mask and a free index, made if need be. */
+/*
+ * The group of @p for a rule: of those with its mask, the one holding an
+ * entry of its value (the rule joins it), else one with a free index,
+ * else a new one.
+ */
 static struct mlx5x_fs_group *
 mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
-		   u8 criteria, const void *mask)
+		   const struct mlx5x_fs_rule_attr *attr)
 {
-	struct mlx5x_fs_group *fg;
+	const void *mask = attr->mask;
+	u8 criteria = attr->criteria;
+	struct mlx5x_fs_group *fg = NULL;
+	struct rhlist_head *list, *pos;
+	struct mlx5x_fs_fte *fte;
 	unsigned int slot;
 	int err;
 
+	/* a rule matching what an entry matches joins it, wherever */
+	rcu_read_lock();
+	list = rhltable_lookup(&p->ftes, attr->value, mlx5x_fs_pfte_params);
+	rhl_for_each_entry_rcu(fte, pos, list, pnode)
+		if (fte->fg->criteria == criteria &&
+		    !memcmp(fte->fg->mask, mask, MLX5X_FS_MATCH_BYTES)) {
+			fg = fte->fg;
+			break;
+		}
+	rcu_read_unlock();
+	if (fg)
+		return fg;
 	list_for_each_entry(fg, &p->groups, node)
 		if (fg->criteria == criteria && fg->used < MLX5X_FS_GROUP_SIZE &&
 		    !memcmp(fg->mask, mask, MLX5X_FS_MATCH_BYTES))
@@ -635,7 +677,8 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 		return ERR_PTR(err);
 	}
 	set_bit(slot, p->slots);
-	list_add_tail(&fg->node, &p->groups);
+	/* first in the list: the one with room, for the rules that follow */
+	list_add(&fg->node, &p->groups);
 	return fg;
 }
 
@@ -883,7 +926,14 @@ static int mlx5x_fs_rule_join(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 		kfree(fte);
 		return err;
 	}
-	err = mlx5x_fs_fte_write(dev, p, fg, fte);
+	fte->fg = fg;
+	err = rhltable_insert(&p->ftes, &fte->pnode, mlx5x_fs_pfte_params);
+	if (!err) {
+		err = mlx5x_fs_fte_write(dev, p, fg, fte);
+		if (err)
+			rhltable_remove(&p->ftes, &fte->pnode,
+					mlx5x_fs_pfte_params);
+	}
 	if (err) {
 		rhashtable_remove_fast(&fg->ftes, &fte->node,
 				       mlx5x_fs_fte_params);
@@ -950,7 +1000,7 @@ struct mlx5x_fs_rule *mlx5x_fs_rule_add(struct mlx5x_dev *dev,
 	err = mlx5x_fs_rule_init(rule, p, attr);
 	if (err)
 		goto err_put;
-	fg = mlx5x_fs_group_get(dev, p, attr->criteria, attr->mask);
+	fg = mlx5x_fs_group_get(dev, p, attr);
 	if (IS_ERR(fg)) {
 		err = PTR_ERR(fg);
 		goto err_put;
@@ -1004,6 +1054,7 @@ void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule)
 		goto out;
 	}
 	mlx5x_fs_fte_erase(dev, p, fg, fte);
+	rhltable_remove(&p->ftes, &fte->pnode, mlx5x_fs_pfte_params);
 	rhashtable_remove_fast(&fg->ftes, &fte->node, mlx5x_fs_fte_params);
 	clear_bit(fte->index, fg->busy);
 	fg->used--;
