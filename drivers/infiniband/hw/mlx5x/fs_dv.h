@@ -66,11 +66,13 @@ to_mflow_action(struct ib_flow_action *ib)
  * struct mlx5x_flow - a flow of UVERBS_OBJECT_FLOW
  * @ib: ib_core's flow
  * @dev: device
+ * @uctx: the context whose MLX5X_LIMIT_FLOWS it counts against, or NULL
  * @destroy: takes the flow's rules down and frees it (per entry point)
  */
 struct mlx5x_flow {
 	struct ib_flow ib;
 	struct mlx5x_dev *dev;
+	struct mlx5x_ucontext *uctx;
 	void (*destroy)(struct mlx5x_flow *flow);
 };
 

@@ -45,8 +45,11 @@ struct mlx5x_dv_flow {
 int mlx5x_destroy_flow(struct ib_flow *ibflow)
 {
 	struct mlx5x_flow *flow = container_of(ibflow, struct mlx5x_flow, ib);
+	struct mlx5x_ucontext *uctx = flow->uctx;
 
 	flow->destroy(flow);
+	if (uctx)
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_FLOWS);
 	return 0;
 }
 
@@ -238,6 +241,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_CREATE_FLOW)(
 	struct mlx5x_fs_rule_attr ra = {};
 	struct ib_uflow_resources *res;
 	struct mlx5x_flow_matcher *m;
+	struct mlx5x_ucontext *uctx;
+	struct ib_ucontext *ucontext;
 	struct mlx5x_dv_flow *f;
 	struct ib_qp *qp;
 	const void *val;
@@ -264,9 +269,18 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_CREATE_FLOW)(
 		return PTR_ERR(val);
 	len = uverbs_attr_get_len(attrs, MLX5_IB_ATTR_CREATE_FLOW_MATCH_VALUE);
 
+	ucontext = ib_uverbs_get_ucontext(attrs);
+	if (IS_ERR(ucontext))
+		return PTR_ERR(ucontext);
+	uctx = to_mucontext(ucontext);
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_FLOWS);
+	if (err)
+		return err;
 	res = flow_resources_alloc(MLX5X_FLOW_MAX_ACTIONS);
-	if (!res)
+	if (!res) {
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_FLOWS);
 		return -ENOMEM;
+	}
 	err = mlx5x_flow_actions(attrs, m, &ra, res);
 	if (err)
 		goto err_res;
@@ -290,6 +304,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_CREATE_FLOW)(
 	f->matcher = m;
 	atomic_inc(&m->usecnt);
 	f->flow.dev = dev;
+	f->flow.uctx = uctx;
 	f->flow.destroy = mlx5x_dv_flow_destroy;
 	ib_set_flow(uobj, &f->flow.ib, qp, &dev->ib, res);
 	return 0;
@@ -299,6 +314,7 @@ err_free:
 	kfree(f);
 err_res:
 	ib_uverbs_flow_resources_free(res);
+	mlx5x_limit_put(uctx, MLX5X_LIMIT_FLOWS);
 	return err;
 }
 

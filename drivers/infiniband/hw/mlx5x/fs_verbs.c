@@ -239,6 +239,7 @@ struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 	struct mlx5x_dev *dev = to_mdev(qp->device);
 	bool egress = attr->flags & IB_FLOW_ATTR_FLAGS_EGRESS;
 	struct mlx5_ib_flow_counters_data data;
+	struct mlx5x_ucontext *uctx;
 	struct mlx5x_verbs_flow *flow;
 	bool has_data;
 	u32 tirn = 0;
@@ -260,10 +261,20 @@ struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 	err = mlx5x_qp_tirn(qp, &tirn);
 	if (err && !egress)
 		return ERR_PTR(err);
+	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
+	if (uctx) {
+		err = mlx5x_limit_take(uctx, MLX5X_LIMIT_FLOWS);
+		if (err)
+			return ERR_PTR(err);
+	}
 	flow = kzalloc(sizeof(*flow), GFP_KERNEL);
-	if (!flow)
+	if (!flow) {
+		if (uctx)
+			mlx5x_limit_put(uctx, MLX5X_LIMIT_FLOWS);
 		return ERR_PTR(-ENOMEM);
+	}
 	flow->base.dev = dev;
+	flow->base.uctx = uctx;
 	flow->base.destroy = mlx5x_verbs_flow_destroy;
 	switch (attr->type) {
 	case IB_FLOW_ATTR_NORMAL:
@@ -283,6 +294,8 @@ struct ib_flow *mlx5x_create_flow(struct ib_qp *qp, struct ib_flow_attr *attr,
 	}
 	if (err) {
 		mlx5x_flow_free(flow);
+		if (uctx)
+			mlx5x_limit_put(uctx, MLX5X_LIMIT_FLOWS);
 		return ERR_PTR(err);
 	}
 	return &flow->base.ib;

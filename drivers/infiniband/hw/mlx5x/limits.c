@@ -29,6 +29,10 @@ static unsigned int max_dm = 256;
 module_param(max_dm, uint, 0644);
 MODULE_PARM_DESC(max_dm, "device memory allocations per context (default 256)");
 
+static unsigned int max_flows = 65536;
+module_param(max_flows, uint, 0644);
+MODULE_PARM_DESC(max_flows, "flows (verbs and mlx5dv) per context (default 65536)");
+
 static unsigned int mlx5x_limit_of(enum mlx5x_limit l)
 {
 	switch (l) {
@@ -38,6 +42,8 @@ static unsigned int mlx5x_limit_of(enum mlx5x_limit l)
 		return READ_ONCE(max_umems);
 	case MLX5X_LIMIT_UARS:
 		return READ_ONCE(max_uars);
+	case MLX5X_LIMIT_FLOWS:
+		return READ_ONCE(max_flows);
 	default:
 		return READ_ONCE(max_dm);
 	}

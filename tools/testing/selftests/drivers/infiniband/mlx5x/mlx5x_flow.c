@@ -1428,6 +1428,88 @@ static int test_exit_with_flows(void)
 	return KSFT_PASS;
 }
 
+/* The module's per-context flow limit, max_flows (limits.c). */
+#define MAX_FLOWS_PARAM	"/sys/module/mlx5x/parameters/max_flows"
+
+static long max_flows_get(void)
+{
+	FILE *f = fopen(MAX_FLOWS_PARAM, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static bool max_flows_set(long v)
+{
+	FILE *f = fopen(MAX_FLOWS_PARAM, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return !fclose(f) && ok;
+}
+
+/* At the limit ENOSPC; one destroyed lets the next in; per context. */
+static int test_flow_limit(void)
+{
+	struct ibv_flow *fl[5] = {}, *more;
+	long old = max_flows_get();
+	struct env e = {}, o = {};
+	struct flow f;
+	unsigned int i;
+
+	if (old < 0)
+		return mt_skip("no %s", MAX_FLOWS_PARAM);
+	if (!env_open(&e) || raw_qp(&e) < 0 || !env_open(&o) ||
+	    raw_qp(&o) < 0)
+		goto out;
+	if (!CHECK(max_flows_set(4)))
+		goto out;
+	for (i = 0; i < 5; i++) {
+		flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
+		spec_l4(&f, IBV_FLOW_SPEC_UDP, 7000 + i);
+		fl[i] = flow_create(&e, 0, &f);
+		if (i < 4) {
+			CHECK(fl[i]);
+		} else {
+			CHECK(!fl[i]);
+			CHECK_ERR(errno, ENOSPC);
+		}
+	}
+	/* another context has its own count */
+	flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
+	spec_l4(&f, IBV_FLOW_SPEC_UDP, 7100);
+	more = flow_create(&o, 0, &f);
+	if (CHECK(more))
+		CHECK_ERR(ibv_destroy_flow(more), 0);
+	/* one destroyed: the next is let in, the one after refused */
+	if (fl[0])
+		CHECK_ERR(ibv_destroy_flow(fl[0]), 0);
+	flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
+	spec_l4(&f, IBV_FLOW_SPEC_UDP, 7200);
+	fl[0] = flow_create(&e, 0, &f);
+	CHECK(fl[0]);
+	flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
+	spec_l4(&f, IBV_FLOW_SPEC_UDP, 7201);
+	CHECK(!flow_create(&e, 0, &f));
+	CHECK_ERR(errno, ENOSPC);
+	for (i = 0; i < 5; i++)
+		if (fl[i])
+			CHECK_ERR(ibv_destroy_flow(fl[i]), 0);
+out:
+	CHECK(max_flows_set(old));
+	if (o.ctx)
+		env_close(&o);
+	env_close(&e);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	{ "man_example", test_man_example },
 	{ "spec_eth", test_spec_eth },
@@ -1450,6 +1532,7 @@ static const struct mt_case cases[] = {
 	{ "bad_inputs", test_bad_inputs },
 	{ "needs_cap_net_raw", test_needs_cap },
 	{ "exit_with_flows", test_exit_with_flows },
+	{ "flow_limit", test_flow_limit },
 };
 
 int main(void)
