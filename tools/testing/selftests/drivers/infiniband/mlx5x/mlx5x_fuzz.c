@@ -105,18 +105,34 @@ static unsigned int below(unsigned int n)
 	return n ? rnd() % n : 0;
 }
 
-/* Lengths at and around the edges of a mailbox of @unit bytes. */
+static unsigned int min_len(unsigned int a, unsigned int b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Lengths at and around the edges of a mailbox of @unit bytes, at most
+ * MAX_MBOX (the buffers' size): a mutated corpus input of 2 bytes once
+ * came out as 2 - 4, wrapped, and the mutations after wrote past the
+ * buffer (a worker's SIGSEGV, only with KCOV, where a corpus exists).
+ */
 static unsigned int edge_len(unsigned int unit)
 {
 	static const unsigned int edges[] = {
 		0, 1, 7, 8, 15, 16, 17, 64, 256, 512, 1024, 4095, 4096, 4097,
 	};
 
+	unsigned int d;
+
 	switch (below(4)) {
 	case 0:
 		return edges[below(MT_ARRAY_SIZE(edges))];
 	case 1:
-		return unit + below(9) - 4 > MAX_MBOX ? unit : unit + below(9) - 4;
+		/* unit - 4 .. unit + 4, never below 0 nor past the buffers */
+		d = below(9);
+		if (unit + d < 4 || unit + d - 4 > MAX_MBOX)
+			return min_len(unit, MAX_MBOX);
+		return unit + d - 4;
 	default:
 		return 16 + below(MAX_MBOX - 16) / 4 * 4;
 	}
