@@ -193,7 +193,12 @@ struct mlx5x_devx_obj {
 /* A field is inside a mailbox of len bytes. */
 static inline bool mlx5x_field_in(const struct mlx5x_field *f, size_t len)
 {
-	return f->off + f->bits <= len * 8;
+	/*
+	 * The whole big-endian word: prm_get_bits()/prm_set_bits() read and
+	 * write the 32 bits around the field (KASAN, from the fuzzer: a
+	 * mailbox of 277 bytes and a field in its last word but one byte).
+	 */
+	return (f->off / 32 + 1) * 32 <= len * 8;
 }
 
 static inline u32 mlx5x_field_get(const void *p, const struct mlx5x_field *f)
