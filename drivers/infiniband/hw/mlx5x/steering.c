@@ -18,19 +18,26 @@
  *
  * Rules are added into (namespace, priority) with a mask and value: the
  * table's groups are made on demand, one per mask (another when full),
- * each MLX5X_FS_GROUP_SIZE flow indexes long.  Rules of a priority with
+ * in slots cut as fs_core's autogroup cuts a table: the first masks get
+ * an eighth of the table each (100k rules of one mask sit in one group),
+ * the masks after share the last eighth in small slots.  Rules of a
+ * priority with
  * the same mask and value share one entry, as fs_core merges them: its
  * destinations and counters are the union of its rules', each counted,
  * and the entry is rewritten (SET_FTE modify) as rules come and go.
  */
 #include <linux/bitmap.h>
+#include <linux/idr.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include "steering.h"
 
 #define MLX5X_FS_LOG_SIZE	20	/* 1M entries: room for 100k+ rules */
-#define MLX5X_FS_GROUP_SIZE	1024
-#define MLX5X_FS_NGROUPS	(BIT(MLX5X_FS_LOG_SIZE) / MLX5X_FS_GROUP_SIZE)
+#define MLX5X_FS_MIN_LOG_SIZE	10
+#define MLX5X_FS_BIG_SLOTS	7	/* an eighth of the table each */
+#define MLX5X_FS_SMALL_SIZE	1024	/* the slots of the last eighth */
+#define MLX5X_FS_MAX_SLOTS	(MLX5X_FS_BIG_SLOTS + \
+				 BIT(MLX5X_FS_LOG_SIZE - 3) / MLX5X_FS_SMALL_SIZE)
 #define MLX5X_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
 
 /* A group of a priority's table: one mask, a slot of flow indexes. */
@@ -38,11 +45,13 @@ struct mlx5x_fs_group {
 	struct list_head node;
 	u32 id;
 	unsigned int slot;
+	u32 start;			/* its slot's first flow index */
+	u32 size;			/* and how many */
 	u8 criteria;
 	u8 mask[MLX5X_FS_MATCH_BYTES];
 	unsigned int used;
 	struct rhashtable ftes;		/* mlx5x_fs_fte by value */
-	DECLARE_BITMAP(busy, MLX5X_FS_GROUP_SIZE);
+	struct ida busy;		/* indexes in the slot */
 };
 
 /* The table of one namespace and priority. */
@@ -50,10 +59,11 @@ struct mlx5x_fs_prio {
 	u32 type;
 	u32 id;
 	u32 miss;			/* the next table of the chain, or 0 */
+	u32 log_size;
 	unsigned int nslots;		/* group slots its size holds */
 	struct rhltable ftes;		/* every group's entries, by value */
 	struct list_head groups;
-	DECLARE_BITMAP(slots, MLX5X_FS_NGROUPS);
+	DECLARE_BITMAP(slots, MLX5X_FS_MAX_SLOTS);
 };
 
 /* A destination or counter of an entry, and how many rules want it. */
@@ -464,7 +474,29 @@ static u32 mlx5x_fs_log_size(struct mlx5x_dev *dev, u32 type)
 	if (!p)
 		return MLX5X_FS_LOG_SIZE;
 	return clamp_t(u32, PRM_GET(flow_table_prop_layout, p, log_max_ft_size),
-		       ilog2(MLX5X_FS_GROUP_SIZE), MLX5X_FS_LOG_SIZE);
+		       MLX5X_FS_MIN_LOG_SIZE, MLX5X_FS_LOG_SIZE);
+}
+
+/* The size of a small slot of a table of 2^@log_size entries. */
+static u32 mlx5x_fs_small_size(u32 log_size)
+{
+	return min_t(u32, BIT(log_size - 3), MLX5X_FS_SMALL_SIZE);
+}
+
+/* Where group slot @slot of @p starts, and its size. */
+static void mlx5x_fs_slot(const struct mlx5x_fs_prio *p, unsigned int slot,
+			  u32 *start, u32 *size)
+{
+	u32 big = BIT(p->log_size - 3);
+
+	if (slot < MLX5X_FS_BIG_SLOTS) {
+		*start = slot * big;
+		*size = big;
+		return;
+	}
+	*size = mlx5x_fs_small_size(p->log_size);
+	*start = MLX5X_FS_BIG_SLOTS * big +
+		 (slot - MLX5X_FS_BIG_SLOTS) * *size;
 }
 
 static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
@@ -480,7 +512,9 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	p->miss = miss;
 	INIT_LIST_HEAD(&p->groups);
 	log_size = mlx5x_fs_log_size(dev, p->type);
-	p->nslots = BIT(log_size) / MLX5X_FS_GROUP_SIZE;
+	p->log_size = log_size;
+	p->nslots = MLX5X_FS_BIG_SLOTS +
+		    BIT(log_size - 3) / mlx5x_fs_small_size(log_size);
 	err = rhltable_init(&p->ftes, &mlx5x_fs_pfte_params);
 	if (err) {
 		kfree(p);
@@ -650,7 +684,7 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	if (fg)
 		return fg;
 	list_for_each_entry(fg, &p->groups, node)
-		if (fg->criteria == criteria && fg->used < MLX5X_FS_GROUP_SIZE &&
+		if (fg->criteria == criteria && fg->used < fg->size &&
 		    !memcmp(fg->mask, mask, MLX5X_FS_MATCH_BYTES))
 			return fg;
 	slot = find_first_zero_bit(p->slots, p->nslots);
@@ -660,6 +694,8 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	if (!fg)
 		return ERR_PTR(-ENOMEM);
 	fg->slot = slot;
+	mlx5x_fs_slot(p, slot, &fg->start, &fg->size);
+	ida_init(&fg->busy);
 	fg->criteria = criteria;
 	memcpy(fg->mask, mask, MLX5X_FS_MATCH_BYTES);
 	err = rhashtable_init(&fg->ftes, &mlx5x_fs_fte_params);
@@ -667,9 +703,8 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 		kfree(fg);
 		return ERR_PTR(err);
 	}
-	err = mlx5x_fs_cmd_create_group(dev, 0, p->type, p->id,
-					slot * MLX5X_FS_GROUP_SIZE,
-					(slot + 1) * MLX5X_FS_GROUP_SIZE - 1,
+	err = mlx5x_fs_cmd_create_group(dev, 0, p->type, p->id, fg->start,
+					fg->start + fg->size - 1,
 					criteria, mask, &fg->id);
 	if (err) {
 		rhashtable_destroy(&fg->ftes);
@@ -691,6 +726,7 @@ static void mlx5x_fs_group_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	clear_bit(fg->slot, p->slots);
 	list_del(&fg->node);
 	rhashtable_destroy(&fg->ftes);
+	ida_destroy(&fg->busy);
 	kfree(fg);
 }
 
@@ -735,8 +771,7 @@ static int mlx5x_fs_fte_write(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
 	PRM_SET(set_fte_in, in, table_type, p->type);
 	PRM_SET(set_fte_in, in, table_id, p->id);
-	PRM_SET(set_fte_in, in, flow_index,
-		fg->slot * MLX5X_FS_GROUP_SIZE + fte->index);
+	PRM_SET(set_fte_in, in, flow_index, fg->start + fte->index);
 	PRM_SET(set_fte_in, in, ignore_flow_level, mlx5x_fs_fte_to_table(fte));
 	if (fte->in_hw) {
 		PRM_SET(set_fte_in, in, op_mod, 1);
@@ -780,8 +815,7 @@ static void mlx5x_fs_fte_erase(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 {
 	if (fte->in_hw)
 		mlx5x_fs_cmd_delete_fte(dev, 0, p->type, p->id,
-					fg->slot * MLX5X_FS_GROUP_SIZE +
-					fte->index);
+					fg->start + fte->index);
 	fte->in_hw = false;
 }
 
@@ -884,7 +918,6 @@ static struct mlx5x_fs_fte *mlx5x_fs_fte_new(struct mlx5x_fs_group *fg,
 	fte->flow_tag = attr->flow_tag;
 	fte->modify_header_id = attr->modify_header_id;
 	fte->reformat_id = attr->reformat_id;
-	fte->index = find_first_zero_bit(fg->busy, MLX5X_FS_GROUP_SIZE);
 	return fte;
 }
 
@@ -918,11 +951,18 @@ static int mlx5x_fs_rule_join(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 		return 0;
 	}
 	fte = key;
+	err = ida_alloc_max(&fg->busy, fg->size - 1, GFP_KERNEL);
+	if (err < 0) {
+		kfree(fte);
+		return err;
+	}
+	fte->index = err;
 	err = mlx5x_fs_fte_apply(fte, rule, true);
 	if (!err)
 		err = rhashtable_insert_fast(&fg->ftes, &fte->node,
 					     mlx5x_fs_fte_params);
 	if (err) {
+		ida_free(&fg->busy, fte->index);
 		kfree(fte);
 		return err;
 	}
@@ -937,10 +977,10 @@ static int mlx5x_fs_rule_join(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 	if (err) {
 		rhashtable_remove_fast(&fg->ftes, &fte->node,
 				       mlx5x_fs_fte_params);
+		ida_free(&fg->busy, fte->index);
 		kfree(fte);
 		return err;
 	}
-	set_bit(fte->index, fg->busy);
 	fg->used++;
 	fte->nrules = 1;
 	rule->fte = fte;
@@ -1056,7 +1096,7 @@ void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule)
 	mlx5x_fs_fte_erase(dev, p, fg, fte);
 	rhltable_remove(&p->ftes, &fte->pnode, mlx5x_fs_pfte_params);
 	rhashtable_remove_fast(&fg->ftes, &fte->node, mlx5x_fs_fte_params);
-	clear_bit(fte->index, fg->busy);
+	ida_free(&fg->busy, fte->index);
 	fg->used--;
 	kfree(fte);
 	mlx5x_fs_group_put(dev, p, fg);
