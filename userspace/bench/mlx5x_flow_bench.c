@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Rule insertion rate through the mlx5dv flow path (mlx5dv_create_flow
- * into one flow matcher, each rule a distinct source IPv4 address with a
- * drop): at SMALL rules (inserting the first SMALL into an empty
- * priority) and at LARGE (inserting the last SMALL on top of LARGE -
- * SMALL), each ROUNDS times, median and best, and their ratio.  The
- * machine's other load moves single figures a lot; the median of rounds
- * taken close together is the figure to compare.
+ * The mlx5dv flow path in one run.
+ *
+ * Rule insertion rate (mlx5dv_create_flow into one flow matcher, each
+ * rule a distinct source IPv4 address with a drop): at SMALL rules
+ * (inserting the first SMALL into an empty priority) and at LARGE
+ * (inserting the last SMALL on top of LARGE - SMALL), each ROUNDS times,
+ * median and best, and their ratio.  The machine's other load moves
+ * single figures a lot; the median of rounds taken close together is the
+ * figure to compare.
+ *
+ * Classification cost, on the simulated device (its classifier; skipped,
+ * saying so, elsewhere): a packet hitting the one rule of the matcher's
+ * group, a packet hitting one of LARGE rules in that one group, and a
+ * packet missing all of 64 groups (63 more matchers of the same priority,
+ * each its own mask), per packet.
  *
  * Usage: mlx5x_flow_bench [IBDEV] [SMALL] [LARGE]
  */
@@ -18,11 +26,18 @@
 #include <time.h>
 #include <arpa/inet.h>
 #include <infiniband/mlx5dv.h>
+#include "flow_bench.h"
 
 #define MATCH_BYTES	512	/* fte_match_param */
 #define SRC_IPV4_OFF	44	/* outer_headers.src_ipv4, bytes */
+#define DST_IPV4_OFF	60	/* outer_headers.dst_ipv4 */
 #define CRIT_OUTER	1
 #define ROUNDS		5
+#define SRC_BASE	0x0a000000	/* 10.0.0.0: the rules' sources */
+#define PKT_DST		0x0a010001	/* 10.1.0.1 */
+#define NO_SRC		0x0b000000	/* 11.0.0.0: no rule's source */
+#define MORE_GROUPS	63
+#define PACKETS		2000
 
 static double now_s(void)
 {
@@ -32,7 +47,9 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static struct mlx5dv_flow_match_parameters *params(uint32_t ip)
+/* A match parameter buffer with @ip at byte @off (source or dest IPv4). */
+static struct mlx5dv_flow_match_parameters *params_at(unsigned int off,
+						     uint32_t ip)
 {
 	struct mlx5dv_flow_match_parameters *p;
 	uint32_t be = htonl(ip);
@@ -41,8 +58,13 @@ static struct mlx5dv_flow_match_parameters *params(uint32_t ip)
 	if (!p)
 		return NULL;
 	p->match_sz = MATCH_BYTES;
-	memcpy((uint8_t *)p->match_buf + SRC_IPV4_OFF, &be, 4);
+	memcpy((uint8_t *)p->match_buf + off, &be, 4);
 	return p;
+}
+
+static struct mlx5dv_flow_match_parameters *params(uint32_t ip)
+{
+	return params_at(SRC_IPV4_OFF, ip);
 }
 
 static struct ibv_context *open_dev(const char *name)
@@ -73,7 +95,7 @@ static double insert(struct mlx5dv_flow_matcher *m,
 	long i;
 
 	for (i = from; i < to; i++) {
-		uint32_t ip = htonl(0x0a000000 + (uint32_t)i);
+		uint32_t ip = htonl(SRC_BASE + (uint32_t)i);
 
 		memcpy((uint8_t *)val->match_buf + SRC_IPV4_OFF, &ip, 4);
 		flows[i] = mlx5dv_create_flow(m, val, 1, &drop);
@@ -129,6 +151,131 @@ static int rates(struct mlx5dv_flow_matcher *m,
 	*median = r[ROUNDS / 2];
 	*best = r[ROUNDS - 1];
 	return 0;
+}
+
+/* The matchers and rules that make 63 more groups in the same priority. */
+struct more_groups {
+	struct mlx5dv_flow_matcher *m[MORE_GROUPS];
+	struct ibv_flow *f[MORE_GROUPS];
+};
+
+static void more_groups_free(struct more_groups *g)
+{
+	int i;
+
+	for (i = 0; i < MORE_GROUPS; i++) {
+		if (g->f[i])
+			ibv_destroy_flow(g->f[i]);
+		if (g->m[i])
+			mlx5dv_destroy_flow_matcher(g->m[i]);
+	}
+}
+
+/*
+ * Masks of every source prefix /1 to /31 and destination prefix /1 to
+ * /32, one matcher and one drop rule each (172.16.0.0 and 192.168.0.0
+ * under the mask: the bench's packets differ in their first bit).
+ */
+static int more_groups_make(struct ibv_context *ctx, struct more_groups *g)
+{
+	struct mlx5dv_flow_action_attr drop = {
+		.type = MLX5DV_FLOW_ACTION_DROP,
+	};
+	struct mlx5dv_flow_matcher_attr ma = {
+		.type = IBV_FLOW_ATTR_NORMAL,
+		.match_criteria_enable = CRIT_OUTER,
+		.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE,
+		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
+	};
+	struct mlx5dv_flow_match_parameters *val;
+	unsigned int off;
+	uint32_t mask;
+	int i, len;
+
+	for (i = 0; i < MORE_GROUPS; i++) {
+		len = i < 31 ? i + 1 : i - 30;
+		off = i < 31 ? SRC_IPV4_OFF : DST_IPV4_OFF;
+		mask = ~0u << (32 - len);
+		ma.match_mask = params_at(off, mask);
+		val = params_at(off, (i < 31 ? 0xac100000 : 0xc0a80000) & mask);
+		if (ma.match_mask && val)
+			g->m[i] = mlx5dv_create_flow_matcher(ctx, &ma);
+		if (g->m[i])
+			g->f[i] = mlx5dv_create_flow(g->m[i], val, 1, &drop);
+		free(ma.match_mask);
+		free(val);
+		if (!g->f[i]) {
+			fprintf(stderr, "flow bench: group %d: %s\n", i,
+				strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cost_print(const char *path, const char *what,
+		      const struct classify_run *run)
+{
+	struct classify_cost c;
+	int err = classify_cost(path, run, &c);
+
+	if (err) {
+		fprintf(stderr, "flow bench: classify %s: %s\n", what,
+			strerror(-err));
+		return -1;
+	}
+	printf("  %-34s median %6.1f us, best %6.1f us (%u group lookups)\n",
+	       what, c.median_us, c.best_us, c.groups);
+	return 0;
+}
+
+/* Classification at one rule, at @large in one group, across 64 groups. */
+static int classify_bench(struct ibv_context *ctx,
+			  struct mlx5dv_flow_matcher *m,
+			  struct mlx5dv_flow_match_parameters *val,
+			  struct ibv_flow **flows, long large)
+{
+	struct classify_run run = {
+		.src_base = SRC_BASE,
+		.nsrc = 1,
+		.dst = PKT_DST,
+		.packets = PACKETS,
+		.hit = true,
+	};
+	struct more_groups g = {};
+	char path[256], what[64];
+	int err;
+
+	if (classify_path(path, sizeof(path),
+			  ibv_get_device_name(ctx->device))) {
+		printf("classification: skipped, no classifier at %s (not the simulated device, or not root)\n",
+		       path);
+		return 0;
+	}
+	printf("classification (%d packets a round, %d rounds, per packet, debugfs round trip included):\n",
+	       PACKETS, CLASSIFY_ROUNDS);
+	if (insert(m, val, flows, 0, 1) < 0)
+		return -1;
+	err = cost_print(path, "1 rule in the group, hit", &run);
+	if (destroy(flows, 0, 1) < 0 || err)
+		return -1;
+	if (insert(m, val, flows, 0, large) < 0)
+		return -1;
+	run.nsrc = large;
+	snprintf(what, sizeof(what), "%ld rules in one group, hit", large);
+	err = cost_print(path, what, &run);
+	if (!err)
+		err = more_groups_make(ctx, &g);
+	if (!err) {
+		/* sources no rule has: every group looked in, none hit */
+		run.src_base = NO_SRC;
+		run.hit = false;
+		err = cost_print(path, "64 groups, miss in all", &run);
+	}
+	more_groups_free(&g);
+	if (destroy(flows, 0, large) < 0)
+		return -1;
+	return err ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -188,6 +335,8 @@ int main(int argc, char **argv)
 	printf("  filling 0-%ld: %.0f/s; destroying them: %.0f/s\n",
 	       large - small, (large - small) / t_fill,
 	       (large - small) / t_del);
+	if (classify_bench(ctx, m, val, flows, large))
+		return 1;
 	mlx5dv_destroy_flow_matcher(m);
 	free(flows);
 	free(val);
