@@ -10,6 +10,7 @@
  * does; firmware checks that page belongs to the context.
  */
 #include <linux/log2.h>
+#include <linux/mlx5/qp.h>
 #include <rdma/mlx5-abi.h>
 #include "verbs.h"
 
@@ -244,6 +245,10 @@ int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->cur_qp_state = attr->qp_state;
 	attr->cap.max_send_wr = qp->sq_wqe_cnt;
 	attr->cap.max_recv_wr = qp->rq_wqe_cnt;
+	/* a receive WQE is all scatter entries (no signature: refused) */
+	if (qp->rq_wqe_cnt)
+		attr->cap.max_recv_sge = BIT(qp->rq_wqe_shift) /
+					 sizeof(struct mlx5_wqe_data_seg);
 	init->qp_type = ibqp->qp_type;
 	init->send_cq = ibqp->send_cq;
 	init->recv_cq = ibqp->recv_cq;

@@ -542,6 +542,55 @@ out:
 	return KSFT_PASS;
 }
 
+/*
+ * ibv_query_qp(3): the capabilities a QP reports are at least those it
+ * was created with (the driver's receive side, libmlx5's send side).
+ */
+static void query_caps(struct env *e, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr attr = {
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.cap = {
+			.max_send_wr = 16,
+			.max_recv_wr = 32,
+			.max_send_sge = 2,
+			.max_recv_sge = 3,
+		},
+		.qp_type = type,
+	};
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+	struct ibv_qp *qp;
+
+	qp = ibv_create_qp(e->pd, &attr);
+	if (!CHECK(qp))
+		return;
+	memset(&init, 0, sizeof(init));
+	if (CHECK_ERR(ibv_query_qp(qp, &a, IBV_QP_CAP, &init), 0)) {
+		CHECK(init.cap.max_send_wr >= 16);
+		CHECK(init.cap.max_recv_wr >= 32);
+		CHECK(init.cap.max_send_sge >= 2);
+		CHECK(init.cap.max_recv_sge >= 3);
+		CHECK_EQ(a.cap.max_recv_sge, init.cap.max_recv_sge);
+		CHECK_EQ(a.cap.max_recv_wr, init.cap.max_recv_wr);
+		CHECK_EQ(init.qp_type, type);
+	}
+	CHECK_ERR(ibv_destroy_qp(qp), 0);
+}
+
+static int test_query_caps(void)
+{
+	struct env e;
+
+	if (env_open(&e, MT_OPEN_DEFAULT)) {
+		query_caps(&e, IBV_QPT_RC);
+		query_caps(&e, IBV_QPT_RAW_PACKET);
+	}
+	env_close(&e);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	{ "raw_lifecycle", test_raw_lifecycle },
 	{ "raw_lifecycle_nodevx", test_raw_lifecycle_nodevx },
@@ -550,6 +599,7 @@ static const struct mt_case cases[] = {
 	{ "raw_needs_cap", test_raw_needs_cap },
 	{ "bad_attributes", test_bad_attributes },
 	{ "rc", test_rc },
+	{ "query_caps", test_query_caps },
 	{ "fault_injection", test_fault_injection },
 	{ "sigkill", test_sigkill },
 };
