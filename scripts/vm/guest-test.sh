@@ -73,7 +73,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_query_port test_mlx5_uar test_device.DMTest \
 	test_device.SharedDMTest test_mr.DeviceMemoryAPITest \
 	test_cq.CQAPITest test_mlx5_crypto.Mlx5CryptoAPITest \
-	test_flow test_mlx5_flow >"$log" 2>&1
+	test_flow test_mlx5_flow test_qp.QPTest.test_query_raw_qp \
+	test_qp.QPTest.test_query_rc_qp >"$log" 2>&1
 rc=$?
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \
