@@ -21,10 +21,10 @@
  * in slots cut as fs_core's autogroup cuts a table: the first masks get
  * an eighth of the table each (100k rules of one mask sit in one group),
  * the masks after share the last eighth in small slots.  Rules of a
- * priority with
- * the same mask and value share one entry, as fs_core merges them: its
- * destinations and counters are the union of its rules', each counted,
- * and the entry is rewritten (SET_FTE modify) as rules come and go.
+ * priority with the same mask and value share one entry, as fs_core
+ * merges them: its destinations and counters are the union of its
+ * rules', each counted, and the entry is rewritten (SET_FTE modify) as
+ * rules come and go.
  */
 #include <linux/bitmap.h>
 #include <linux/idr.h>
