@@ -97,6 +97,20 @@ static int mlx5x_qp_init(struct mlx5x_qp *qp, struct mlx5x_ucontext *uctx,
 	return 0;
 }
 
+/*
+ * The create flags a QP of @attr's type may ask for: blocking its own
+ * multicast loopback, on RAW_PACKET QPs (their TIR's self_lb_block),
+ * when the device can (block_lb_mc), as mlx5_ib grants it.
+ */
+static u32 mlx5x_qp_create_flags(struct mlx5x_dev *dev,
+				 const struct ib_qp_init_attr *attr)
+{
+	if (attr->qp_type == IB_QPT_RAW_PACKET &&
+	    MLX5X_CAP_GEN(dev, block_lb_mc))
+		return IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK;
+	return 0;
+}
+
 int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		    struct ib_udata *udata)
 {
@@ -112,8 +126,8 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->qp_type != IB_QPT_RC && attr->qp_type != IB_QPT_RAW_PACKET)
 		return -EOPNOTSUPP;
-	if (attr->create_flags || attr->srq || attr->rwq_ind_tbl ||
-	    attr->xrcd)
+	if ((attr->create_flags & ~mlx5x_qp_create_flags(dev, attr)) ||
+	    attr->srq || attr->rwq_ind_tbl || attr->xrcd)
 		return -EOPNOTSUPP;
 	if (attr->qp_type == IB_QPT_RAW_PACKET && !capable(CAP_NET_RAW))
 		return -EPERM;
@@ -124,6 +138,7 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return err;
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
 	err = mlx5x_qp_init(qp, uctx, &ucmd);
+	qp->create_flags = attr->create_flags;
 	if (!err)
 		err = mlx5x_qp_check_flags(qp, attr->qp_type);
 	if (!err)
@@ -253,6 +268,7 @@ int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init->send_cq = ibqp->send_cq;
 	init->recv_cq = ibqp->recv_cq;
 	init->cap = attr->cap;
+	init->create_flags = qp->create_flags;
 	return 0;
 }
 

@@ -122,7 +122,8 @@ static int mlx5x_raw_tir_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 
 	if (qp->flags & MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC)
 		lb |= MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST;
-	if (qp->flags & MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_MC)
+	if (qp->flags & MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_MC ||
+	    qp->create_flags & IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK)
 		lb |= MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST;
 	PRM_SET(create_tir_in, in, opcode, MLX5_CMD_OP_CREATE_TIR);
 	PRM_SET(create_tir_in, in, uid, qp->uid);

@@ -46,6 +46,8 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 		a->device_cap_flags |= IB_DEVICE_MANAGED_FLOW_STEERING;
 	a->kernel_cap_flags = dev->backend->user_unreg ?
 			      IBK_ALLOW_USER_UNREG : 0;
+	if (MLX5X_CAP_GEN(dev, block_lb_mc))	/* RAW_PACKET QPs: qp.c */
+		a->kernel_cap_flags |= IBK_BLOCK_MULTICAST_LOOPBACK;
 }
 
 int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,

@@ -53,6 +53,7 @@ struct mlx5x_qp {
 	u32 rq_wqe_cnt;
 	u32 rq_wqe_shift;
 	u32 flags;		/* MLX5_QP_FLAG_* asked for */
+	u32 create_flags;	/* IB_QP_CREATE_* granted */
 	enum ib_qp_state state;
 	u8 port;
 	struct mlx5x_ubuf buf;

@@ -49,6 +49,7 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, gid_table_size, 4);	/* 8 << 4 (IB ports) */
 	PRM_SET(cmd_hca_cap, c, pkey_table_size, 0);
 	PRM_SET(cmd_hca_cap, c, nic_flow_table, 1);
+	PRM_SET(cmd_hca_cap, c, block_lb_mc, 1);
 	PRM_SET(cmd_hca_cap, c, local_ca_ack_delay, 16);
 	PRM_SET(cmd_hca_cap, c, port_type, 1);		/* Ethernet */
 	PRM_SET(cmd_hca_cap, c, num_ports, 1);

@@ -591,6 +591,61 @@ static int test_query_caps(void)
 	return KSFT_PASS;
 }
 
+/* A QP of @type through ibv_create_qp_ex(3) with @flags; errno or 0. */
+static int create_with_flags(struct env *e, enum ibv_qp_type type,
+			     uint32_t flags)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.cap = {
+			.max_send_wr = 8,
+			.max_recv_wr = 8,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.qp_type = type,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.pd = e->pd,
+		.create_flags = flags,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(e->ctx, &attr);
+
+	if (!qp)
+		return errno;
+	return ibv_destroy_qp(qp);
+}
+
+/*
+ * ibv_create_qp_ex(3) create_flags: IBV_QP_CREATE_BLOCK_SELF_MCAST_LB on
+ * a RAW_PACKET QP where the device can (block_lb_mc, which the model
+ * offers; the kernel no longer tells userspace); refused on RC, and
+ * with EOPNOTSUPP for flags the device cannot do.
+ */
+static int test_create_flags(void)
+{
+	struct env e;
+	int err;
+
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		goto out;
+	err = create_with_flags(&e, IBV_QPT_RAW_PACKET,
+				IBV_QP_CREATE_BLOCK_SELF_MCAST_LB);
+	if (mt_sim() || err != EOPNOTSUPP)
+		CHECK_ERR(err, 0);
+	/* refused by libmlx5 (EINVAL) before the driver (EOPNOTSUPP) */
+	err = create_with_flags(&e, IBV_QPT_RC,
+				IBV_QP_CREATE_BLOCK_SELF_MCAST_LB);
+	CHECK(err == EINVAL || err == EOPNOTSUPP);
+	if (mt_sim())	/* the model offers no FCS scatter */
+		CHECK_ERR(create_with_flags(&e, IBV_QPT_RAW_PACKET,
+					    IBV_QP_CREATE_SCATTER_FCS),
+			  EOPNOTSUPP);
+out:
+	env_close(&e);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	{ "raw_lifecycle", test_raw_lifecycle },
 	{ "raw_lifecycle_nodevx", test_raw_lifecycle_nodevx },
@@ -600,6 +655,7 @@ static const struct mt_case cases[] = {
 	{ "bad_attributes", test_bad_attributes },
 	{ "rc", test_rc },
 	{ "query_caps", test_query_caps },
+	{ "create_flags", test_create_flags },
 	{ "fault_injection", test_fault_injection },
 	{ "sigkill", test_sigkill },
 };
