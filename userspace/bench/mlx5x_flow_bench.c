@@ -213,27 +213,28 @@ static int more_groups_make(struct ibv_context *ctx, struct more_groups *g)
 	return 0;
 }
 
-static int cost_print(const char *path, const char *what,
-		      const struct classify_run *run)
-{
-	struct classify_cost c;
-	int err = classify_cost(path, run, &c);
+/* The classification figures, printed after the insertion figures. */
+struct classify_figs {
+	char path[256];		/* the classifier; "" when there is none */
+	struct classify_cost one, big, groups;
+};
 
-	if (err) {
+static int cost(struct classify_figs *fig, const char *what,
+		const struct classify_run *run, struct classify_cost *c)
+{
+	int err = classify_cost(fig->path, run, c);
+
+	if (err)
 		fprintf(stderr, "flow bench: classify %s: %s\n", what,
 			strerror(-err));
-		return -1;
-	}
-	printf("  %-34s median %6.1f us, best %6.1f us (%u group lookups)\n",
-	       what, c.median_us, c.best_us, c.groups);
-	return 0;
+	return err ? -1 : 0;
 }
 
-/* Classification at one rule, at @large in one group, across 64 groups. */
-static int classify_bench(struct ibv_context *ctx,
-			  struct mlx5dv_flow_matcher *m,
-			  struct mlx5dv_flow_match_parameters *val,
-			  struct ibv_flow **flows, long large)
+/* A packet hitting the one rule of the matcher's group. */
+static int classify_one(struct classify_figs *fig,
+			struct mlx5dv_flow_matcher *m,
+			struct mlx5dv_flow_match_parameters *val,
+			struct ibv_flow **flows)
 {
 	struct classify_run run = {
 		.src_base = SRC_BASE,
@@ -242,40 +243,77 @@ static int classify_bench(struct ibv_context *ctx,
 		.packets = PACKETS,
 		.hit = true,
 	};
-	struct more_groups g = {};
-	char path[256], what[64];
 	int err;
 
-	if (classify_path(path, sizeof(path),
-			  ibv_get_device_name(ctx->device))) {
-		printf("classification: skipped, no classifier at %s (not the simulated device, or not root)\n",
-		       path);
+	if (!fig->path[0])
 		return 0;
-	}
-	printf("classification (%d packets a round, %d rounds, per packet, debugfs round trip included):\n",
-	       PACKETS, CLASSIFY_ROUNDS);
 	if (insert(m, val, flows, 0, 1) < 0)
 		return -1;
-	err = cost_print(path, "1 rule in the group, hit", &run);
-	if (destroy(flows, 0, 1) < 0 || err)
+	err = cost(fig, "1 rule", &run, &fig->one);
+	if (destroy(flows, 0, 1) < 0)
 		return -1;
-	if (insert(m, val, flows, 0, large) < 0)
+	return err;
+}
+
+/*
+ * With rules [0, @from) in the group, the rest up to @large: a packet
+ * hitting one of them, then (63 more matchers of the priority) a packet
+ * missing all 64 groups; the rules from @from on are destroyed after.
+ */
+static int classify_large(struct ibv_context *ctx, struct classify_figs *fig,
+			  struct mlx5dv_flow_matcher *m,
+			  struct mlx5dv_flow_match_parameters *val,
+			  struct ibv_flow **flows, long from, long large)
+{
+	struct classify_run run = {
+		.src_base = SRC_BASE,
+		.nsrc = large,
+		.dst = PKT_DST,
+		.packets = PACKETS,
+		.hit = true,
+	};
+	struct more_groups g = {};
+	int err;
+
+	if (!fig->path[0])
+		return 0;
+	if (insert(m, val, flows, from, large) < 0)
 		return -1;
-	run.nsrc = large;
-	snprintf(what, sizeof(what), "%ld rules in one group, hit", large);
-	err = cost_print(path, what, &run);
+	err = cost(fig, "one group", &run, &fig->big);
 	if (!err)
 		err = more_groups_make(ctx, &g);
 	if (!err) {
 		/* sources no rule has: every group looked in, none hit */
 		run.src_base = NO_SRC;
 		run.hit = false;
-		err = cost_print(path, "64 groups, miss in all", &run);
+		err = cost(fig, "64 groups", &run, &fig->groups);
 	}
 	more_groups_free(&g);
-	if (destroy(flows, 0, large) < 0)
+	if (destroy(flows, from, large) < 0)
 		return -1;
-	return err ? -1 : 0;
+	return err;
+}
+
+static void cost_print(const char *what, const struct classify_cost *c)
+{
+	printf("  %-34s median %6.1f us, best %6.1f us (%u group lookups)\n",
+	       what, c->median_us, c->best_us, c->groups);
+}
+
+static void classify_print(const struct classify_figs *fig, long large)
+{
+	char what[64];
+
+	if (!fig->path[0]) {
+		printf("classification: skipped, no classifier (not the simulated device, or not root)\n");
+		return;
+	}
+	printf("classification (%d packets a round, %d rounds, per packet, debugfs round trip included):\n",
+	       PACKETS, CLASSIFY_ROUNDS);
+	cost_print("1 rule in the group, hit", &fig->one);
+	snprintf(what, sizeof(what), "%ld rules in one group, hit", large);
+	cost_print(what, &fig->big);
+	cost_print("64 groups, miss in all", &fig->groups);
 }
 
 int main(int argc, char **argv)
@@ -291,6 +329,7 @@ int main(int argc, char **argv)
 	};
 	double med_s, best_s, med_l, best_l, t_fill, t_del;
 	struct mlx5dv_flow_match_parameters *val;
+	struct classify_figs fig = {};
 	struct mlx5dv_flow_matcher *m;
 	struct ibv_context *ctx;
 	struct ibv_flow **flows;
@@ -313,13 +352,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flow bench: matcher: %s\n", strerror(errno));
 		return 1;
 	}
+	if (classify_path(fig.path, sizeof(fig.path),
+			  ibv_get_device_name(ctx->device)))
+		fig.path[0] = '\0';
 	/* at SMALL: the first SMALL rules of an empty priority */
-	if (rates(m, val, flows, 0, small, &med_s, &best_s))
+	if (rates(m, val, flows, 0, small, &med_s, &best_s) ||
+	    classify_one(&fig, m, val, flows))
 		return 1;
 	/* at LARGE: the last SMALL rules, on top of LARGE - SMALL */
 	t_fill = insert(m, val, flows, 0, large - small);
 	if (t_fill < 0 ||
-	    rates(m, val, flows, large - small, large, &med_l, &best_l))
+	    rates(m, val, flows, large - small, large, &med_l, &best_l) ||
+	    classify_large(ctx, &fig, m, val, flows, large - small, large))
 		return 1;
 	t_del = destroy(flows, 0, large - small);
 	if (t_del < 0)
@@ -335,8 +379,7 @@ int main(int argc, char **argv)
 	printf("  filling 0-%ld: %.0f/s; destroying them: %.0f/s\n",
 	       large - small, (large - small) / t_fill,
 	       (large - small) / t_del);
-	if (classify_bench(ctx, m, val, flows, large))
-		return 1;
+	classify_print(&fig, large);
 	mlx5dv_destroy_flow_matcher(m);
 	free(flows);
 	free(val);
