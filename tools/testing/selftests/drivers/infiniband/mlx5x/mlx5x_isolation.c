@@ -10,8 +10,8 @@
  * reference the other's UMEM, CQ or PD, mmap offsets the other was
  * given, completions on the other's async FD, events of the other's
  * objects; and mlx5x's debugfs is root's only.  The capability checks
- * are upstream's: CAP_NET_RAW for RAW_PACKET QPs, ibv_create_flow and
- * steering anchors, CAP_SYS_RAWIO and CAP_NET_RAW for SW ICM device
+ * are upstream's: CAP_NET_RAW for RAW_PACKET QPs, ibv_create_flow,
+ * mlx5dv_create_flow and steering anchors, CAP_SYS_RAWIO and CAP_NET_RAW for SW ICM device
  * memory, each EPERM without and accepted with.
  */
 #define _GNU_SOURCE
@@ -608,6 +608,66 @@ static int test_create_flow(void)
 	return KSFT_PASS;
 }
 
+/*
+ * mlx5dv_create_flow(3) of a drop rule on TCP port 7 through a matcher of
+ * NIC RX: errno of the flow (the matcher needs no capability).
+ */
+static int dv_flow(void *unused)
+{
+	struct mlx5dv_flow_action_attr drop = {
+		.type = MLX5DV_FLOW_ACTION_DROP,
+	};
+	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
+	struct mlx5dv_flow_match_parameters *mask, *val;
+	struct mlx5dv_flow_matcher_attr attr = {
+		.type = IBV_FLOW_ATTR_NORMAL,
+		.match_criteria_enable = 1,	/* outer headers */
+		.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE,
+		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
+	};
+	struct mlx5dv_flow_matcher *m = NULL;
+	struct ibv_flow *f = NULL;
+	int err = 91;
+
+	(void)unused;
+	if (!ctx)
+		return 90;
+	mask = calloc(1, sizeof(*mask) + PRM_FTE_MATCH_PARAM_BYTES);
+	val = calloc(1, sizeof(*val) + PRM_FTE_MATCH_PARAM_BYTES);
+	if (mask && val) {
+		mask->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
+		val->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
+		mt_set(mask->match_buf,
+		       PRM_FTE_MATCH_PARAM_OUTER_HEADERS_TCP_DPORT, 0xffff);
+		mt_set(val->match_buf,
+		       PRM_FTE_MATCH_PARAM_OUTER_HEADERS_TCP_DPORT, 7);
+		attr.match_mask = mask;
+		m = mlx5dv_create_flow_matcher(ctx, &attr);
+	}
+	if (m) {
+		f = mlx5dv_create_flow(m, val, 1, &drop);
+		err = f ? 0 : errno;
+	}
+	if (f)
+		ibv_destroy_flow(f);
+	if (m)
+		mlx5dv_destroy_flow_matcher(m);
+	free(mask);
+	free(val);
+	ibv_close_device(ctx);
+	return err;
+}
+
+static int test_dv_create_flow(void)
+{
+	if (!need_root())
+		return mt_skip("needs root to drop from");
+	CHECK_ERR(run_as(UID_OWNER, 0, dv_flow, NULL), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), dv_flow, NULL), EPERM);
+	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), dv_flow, NULL), 0);
+	return KSFT_PASS;
+}
+
 static int anchor(void *unused)
 {
 	struct mlx5dv_steering_anchor_attr attr = {
@@ -686,6 +746,7 @@ static const struct mt_case cases[] = {
 	{ "debugfs_root_only", test_debugfs_root_only },
 	{ "raw_packet_qp_needs_net_raw", test_raw_packet_qp },
 	{ "create_flow_needs_net_raw", test_create_flow },
+	{ "dv_create_flow_needs_net_raw", test_dv_create_flow },
 	{ "steering_anchor_needs_net_raw", test_steering_anchor },
 	{ "sw_icm_needs_sys_rawio_and_net_raw", test_sw_icm },
 };
