@@ -103,6 +103,7 @@ cp "$D/obj/vmlinux" "$D/root/boot/vmlinux-$kver"
 depmod -b "$D/root" "$kver"
 touch "$D/root/.unpacked" # what scripts/get-kernel.sh looks for
 echo "$kver" >"$D/.done"
-awk -v a="$t0" -v b="$EPOCHREALTIME" \
-	'BEGIN { printf "debug-kernel: built in %.0f s\n", b - a }' | tee -a "$log"
+built=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "built in %.0f s", b - a }')
+echo "$built" >>"$log"
+say "$built"
 link

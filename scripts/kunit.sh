@@ -1,38 +1,32 @@
 #!/bin/bash
 # KUnit tests of the firmware model (drivers/infiniband/hw/mlx5x/sim).
 #
-#   1. unpack Debian's linux-source-6.1 into build/kunit/linux-source-6.1
-#      (once)
-#   2. build a KUnit x86_64 kernel from it with kunit.py in build/kunit/out
-#      (config: scripts/kunit/kunitconfig); skipped while the config and
-#      the source are those of the last build
-#   3. build mlx5x_sim_kunit.ko (the model plus sim/kunit/*.c, no ib_core)
+#   1. find, or build, the debug kernel (scripts/debug-kernel.sh: Debian's
+#      linux-source-6.1 with KUnit, KASAN, kmemleak, lockdep), cached
+#      outside the repository; the reliability tests boot the same kernel
+#   2. build mlx5x_sim_kunit.ko (the model plus sim/kunit/*.c, no ib_core)
 #      against it, in build/kunit/mod, W=1, no warnings allowed
-#   4. boot it under QEMU (TCG) with a busybox initramfs that insmods the
+#   3. boot it under QEMU (TCG) with a busybox initramfs that insmods the
 #      module (KUnit runs its suites on load), rmmods it, has kmemleak
 #      scan, and powers off
-#   5. parse the console (build/logs/kunit.log) with kunit.py parse
+#   4. parse the console (build/logs/kunit.log) with the source's
+#      kunit.py parse
 #
 # Exits nonzero on a failed or crashed case, if no case ran, or on any
-# WARN, BUG, oops, KASAN or kmemleak report in the log.  Ends with
-# "kunit: N passed, N failed, N skipped".
-# Environment: KUNIT_TIMEOUT (seconds for the boot, default 300);
-# KUNIT_KMEMLEAK=0 skips kmemleak (boot about 10 s instead of 35-45 s).
+# WARN, BUG, oops, KASAN, lockdep or kmemleak report in the log.  Ends
+# with "kunit: N passed, N failed, N skipped".
+# Environment: KUNIT_TIMEOUT (seconds for the boot, default 600);
+# KUNIT_KMEMLEAK=0 skips kmemleak.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=/usr/src/linux-source-6.1.tar.xz
 KB=$ROOT/build/kunit
-SRC=$KB/linux-source-6.1
-OUT=$KB/out
 MOD=$KB/mod
 LOGS=$ROOT/build/logs
 LOG=$LOGS/kunit.log
-KUNITCONFIG=$ROOT/scripts/kunit/kunitconfig
-KUNIT_PY=$SRC/tools/testing/kunit/kunit.py
 MODNAME=mlx5x_sim_kunit
 SIMDIR=drivers/infiniband/hw/mlx5x/sim
-TIMEOUT=${KUNIT_TIMEOUT:-300}
+TIMEOUT=${KUNIT_TIMEOUT:-600}
 KMEMLEAK=${KUNIT_KMEMLEAK:-1}
 JOBS=$(nproc)
 
@@ -49,46 +43,18 @@ die() { echo "kunit: $*" >&2; exit 1; }
 mkdir -p "$KB" "$LOGS"
 total=$(now)
 
-# 1. Source: unpacked once; again only if the tarball changes.
+# 1. Kernel: the debug kernel, built once per config, source and compiler.
 t=$(now)
-src_id=$(stat -c '%n %s %Y' "$TARBALL")
-if [[ ! -f $SRC/.mlx5x-unpacked || $(cat "$SRC/.mlx5x-unpacked") != "$src_id" ]]; then
-	rm -rf "$SRC"
-	tar -xJf "$TARBALL" -C "$KB"
-	[[ -f $KUNIT_PY ]] || die "no kunit.py in $SRC"
-	echo "$src_id" >"$SRC/.mlx5x-unpacked"
-	step_done unpack "$t"
-else
-	step_done unpack "$t" "(cached: ${SRC#"$ROOT"/})"
-fi
+kver=$("$ROOT/scripts/debug-kernel.sh" --kver) || die "no debug kernel"
+DK=$(readlink -f "$ROOT/build/kernels/$kver/..")
+OUT=$DK/obj
+SRC=$DK/src
+KUNIT_PY=$SRC/tools/testing/kunit/kunit.py
+bzimage=$DK/root/boot/vmlinuz-$kver
+grep -qx 'CONFIG_KUNIT=y' "$OUT/.config" || die "$kver has no KUnit"
+step_done kernel "$t" "($kver)"
 
-# 2. Kernel.  The key names what the .config comes from (kunitconfig,
-# kunit.py's arch fragment, the source); the .config's own hash catches
-# edits to it.  Either changing rebuilds; make then redoes only what
-# changed.
-t=$(now)
-key=$( { cat "$KUNITCONFIG" "$SRC/tools/testing/kunit/qemu_configs/x86_64.py"
-	echo "$src_id"; } | sha256sum | cut -d' ' -f1)
-stamp=$OUT/.mlx5x-kernel
-bzimage=$OUT/arch/x86/boot/bzImage
-if [[ -f $stamp && -f $bzimage && -f $OUT/.config &&
-      $(cat "$stamp") == "$key $(sha256sum <"$OUT/.config" | cut -d' ' -f1)" ]]; then
-	step_done kernel "$t" "(cached: ${OUT#"$ROOT"/}, same config and source)"
-else
-	mkdir -p "$OUT"
-	cp "$KUNITCONFIG" "$OUT/.kunitconfig"
-	rm -f "$stamp"
-	(cd "$SRC" && python3 "$KUNIT_PY" build --arch=x86_64 \
-		--build_dir="$OUT" --kunitconfig="$OUT/.kunitconfig" \
-		--jobs="$JOBS") >"$LOGS/kunit-kernel-build.log" 2>&1 || {
-		tail -n 40 "$LOGS/kunit-kernel-build.log"
-		die "kernel build failed (build/logs/kunit-kernel-build.log)"
-	}
-	echo "$key $(sha256sum <"$OUT/.config" | cut -d' ' -f1)" >"$stamp"
-	step_done kernel "$t"
-fi
-
-# 3. Test module, in its own folder: a copy of the model's sources (rsync
+# 2. Test module, in its own folder: a copy of the model's sources (rsync
 # keeps mtimes, so make rebuilds only what changed) and its own Kbuild.
 t=$(now)
 mkdir -p "$MOD/${SIMDIR%/sim}"
@@ -108,7 +74,7 @@ ko=$MOD/$MODNAME.ko
 [[ -f $ko ]] || die "no $ko"
 step_done module "$t"
 
-# 4. Initramfs: static busybox, the module, an /init that loads it.
+# 3. Initramfs: static busybox, the module, an /init that loads it.
 # gen_init_cpio (from the kernel build) makes /dev/console without root.
 t=$(now)
 cat >"$tmp/init" <<'EOF'
@@ -152,7 +118,7 @@ fi
 "$OUT/usr/gen_init_cpio" "$tmp/cpio.list" | gzip -1 >"$KB/initramfs.cpio.gz"
 step_done initrd "$t"
 
-# 5. Boot.  TCG only (KVM hangs guests here); -no-reboot turns a panic
+# 4. Boot.  TCG only (KVM hangs guests here); -no-reboot turns a panic
 # (panic=-1) or a reboot into QEMU's exit.
 t=$(now)
 rc=0
@@ -179,7 +145,7 @@ if grep -nE 'WARNING:|BUG:|BUG |Oops|general protection fault|Kernel panic|Call 
 	fail=1
 fi
 
-# 6. Parse.  The built-in executor prints its own empty plan ("1..0") at
+# 5. Parse.  The built-in executor prints its own empty plan ("1..0") at
 # boot; the module's suites follow as top-level subtests.  Give the parser
 # one plan covering every suite that started, so a suite that never
 # finished is reported as crashed.
