@@ -45,6 +45,31 @@ static void mlx5x_action_dealloc(struct mlx5x_dev *dev,
 	WARN_ON_ONCE(mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out)));
 }
 
+/* A new action, counted against its context's limit; or an ERR_PTR. */
+static struct mlx5x_flow_action *mlx5x_action_new(struct ib_uobject *uobj)
+{
+	struct mlx5x_ucontext *uctx = to_mucontext(uobj->context);
+	struct mlx5x_flow_action *a;
+	int err;
+
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_STEERING);
+	if (err)
+		return ERR_PTR(err);
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a) {
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_STEERING);
+		return ERR_PTR(-ENOMEM);
+	}
+	a->uctx = uctx;
+	return a;
+}
+
+static void mlx5x_action_free(struct mlx5x_flow_action *a)
+{
+	mlx5x_limit_put(a->uctx, MLX5X_LIMIT_STEERING);
+	kfree(a);
+}
+
 /**
  * mlx5x_destroy_flow_action() - ib_device_ops.destroy_flow_action
  * @action: an action of this file (ib_core checked it is unused)
@@ -56,7 +81,7 @@ int mlx5x_destroy_flow_action(struct ib_flow_action *action)
 	struct mlx5x_flow_action *a = to_mflow_action(action);
 
 	mlx5x_action_dealloc(a->dev, a);
-	kfree(a);
+	mlx5x_action_free(a);
 	return 0;
 }
 
@@ -133,12 +158,12 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_FLOW_ACTION_CREATE_MODIFY_HEADER)(
 		attrs, MLX5_IB_ATTR_CREATE_MODIFY_HEADER_ACTIONS_PRM);
 	if (IS_ERR(in))
 		return PTR_ERR(in);
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
+	a = mlx5x_action_new(uobj);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
 	err = mlx5x_modify_header_alloc(dev, type, in, num, &a->id);
 	if (err) {
-		kfree(a);
+		mlx5x_action_free(a);
 		return err;
 	}
 	a->dev = dev;
@@ -246,12 +271,12 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_FLOW_ACTION_CREATE_PACKET_REFORMAT)(
 	if (len > PRM_GET(flow_table_nic_cap, dev->fs->ft_cap,
 			  max_encap_header_size))
 		return -EINVAL;
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
+	a = mlx5x_action_new(uobj);
+	if (IS_ERR(a))
+		return PTR_ERR(a);
 	err = mlx5x_reformat_alloc(dev, prm_type, data, len, &a->id);
 	if (err) {
-		kfree(a);
+		mlx5x_action_free(a);
 		return err;
 	}
 	a->dev = dev;

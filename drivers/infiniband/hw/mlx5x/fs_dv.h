@@ -51,6 +51,7 @@ enum mlx5x_flow_action_kind {
 struct mlx5x_flow_action {
 	struct ib_flow_action ib;
 	struct mlx5x_dev *dev;
+	struct mlx5x_ucontext *uctx;	/* counted against its limit */
 	enum mlx5x_flow_action_kind kind;
 	u32 table_type;
 	u32 id;

@@ -126,13 +126,19 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_FLOW_MATCHER_CREATE)(
 	struct ib_uobject *uobj = uverbs_attr_get_uobject(
 		attrs, MLX5_IB_ATTR_FLOW_MATCHER_CREATE_HANDLE);
 	struct mlx5x_dev *dev = to_mdev(uobj->context->device);
+	struct mlx5x_ucontext *uctx = to_mucontext(uobj->context);
 	struct mlx5x_flow_matcher *m;
 	void *prop;
 	int err;
 
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_STEERING);
+	if (err)
+		return err;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	if (!m)
+	if (!m) {
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_STEERING);
 		return -ENOMEM;
+	}
 	m->mask_len = uverbs_attr_get_len(attrs,
 					  MLX5_IB_ATTR_FLOW_MATCHER_MATCH_MASK);
 	err = uverbs_copy_from(&m->mask, attrs,
@@ -173,6 +179,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_FLOW_MATCHER_CREATE)(
 
 err_free:
 	kfree(m);
+	mlx5x_limit_put(uctx, MLX5X_LIMIT_STEERING);
 	return err;
 }
 
@@ -185,6 +192,7 @@ static int mlx5x_flow_matcher_cleanup(struct ib_uobject *uobj,
 	if (atomic_read(&m->usecnt))
 		return -EBUSY;
 	kfree(m);
+	mlx5x_limit_put(to_mucontext(uobj->context), MLX5X_LIMIT_STEERING);
 	return 0;
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Per-context limits on what a user can grow without bound otherwise:
- * DEVX objects, UMEMs, UAR allocations (each an mmap entry) and device
- * memory allocations.  Each is a module parameter, read at every
+ * DEVX objects, UMEMs, UAR allocations (each an mmap entry), device
+ * memory allocations, flows, and the steering objects behind flows (flow
+ * matchers, flow actions and steering anchors, counted together).  Each is a module parameter, read at every
  * allocation, so it can be changed at run time; a context at its limit
  * gets ENOSPC, and freeing one lets the next allocation succeed.  The
  * other per-context queues have fixed limits where they live: the async
@@ -33,6 +34,11 @@ static unsigned int max_flows = 65536;
 module_param(max_flows, uint, 0644);
 MODULE_PARM_DESC(max_flows, "flows (verbs and mlx5dv) per context (default 65536)");
 
+static unsigned int max_steering_objs = 65536;
+module_param(max_steering_objs, uint, 0644);
+MODULE_PARM_DESC(max_steering_objs,
+		 "flow matchers, flow actions and steering anchors per context (default 65536)");
+
 static unsigned int mlx5x_limit_of(enum mlx5x_limit l)
 {
 	switch (l) {
@@ -44,6 +50,8 @@ static unsigned int mlx5x_limit_of(enum mlx5x_limit l)
 		return READ_ONCE(max_uars);
 	case MLX5X_LIMIT_FLOWS:
 		return READ_ONCE(max_flows);
+	case MLX5X_LIMIT_STEERING:
+		return READ_ONCE(max_steering_objs);
 	default:
 		return READ_ONCE(max_dm);
 	}

@@ -98,6 +98,7 @@ enum mlx5x_limit {
 	MLX5X_LIMIT_UARS,
 	MLX5X_LIMIT_DM,
 	MLX5X_LIMIT_FLOWS,
+	MLX5X_LIMIT_STEERING,	/* flow matchers, flow actions, anchors */
 	MLX5X_LIMIT_N,
 };
 

@@ -23,6 +23,7 @@
 
 struct mlx5x_steering_anchor {
 	struct mlx5x_dev *dev;
+	struct mlx5x_ucontext *uctx;	/* counted against its limit */
 	enum mlx5x_fs_ns ns;
 	unsigned int prio;
 };
@@ -122,6 +123,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 	struct ib_uobject *uobj = uverbs_attr_get_uobject(
 		attrs, MLX5_IB_ATTR_STEERING_ANCHOR_CREATE_HANDLE);
 	struct mlx5x_dev *dev = to_mdev(uobj->context->device);
+	struct mlx5x_ucontext *uctx = to_mucontext(uobj->context);
 	struct mlx5x_steering_anchor *obj;
 	struct mlx5x_fs_anchor *a;
 	enum mlx5x_fs_ns ns;
@@ -147,9 +149,14 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 	prio_ft = mlx5x_fs_prio_table_id(dev, ns, prio);
 	if (!prio_ft)
 		return -EOPNOTSUPP;
+	err = mlx5x_limit_take(uctx, MLX5X_LIMIT_STEERING);
+	if (err)
+		return err;
 	obj = kzalloc(sizeof(*obj), GFP_KERNEL);
-	if (!obj)
+	if (!obj) {
+		mlx5x_limit_put(uctx, MLX5X_LIMIT_STEERING);
 		return -ENOMEM;
+	}
 	type = mlx5x_fs_table_type(ns);
 	a = &dev->fs->anchor[ns][prio];
 	mutex_lock(&dev->fs->lock);
@@ -170,6 +177,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 	a->refs++;
 	mutex_unlock(&dev->fs->lock);
 	obj->dev = dev;
+	obj->uctx = uctx;
 	obj->ns = ns;
 	obj->prio = prio;
 	uobj->object = obj;
@@ -178,6 +186,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 err_unlock:
 	mutex_unlock(&dev->fs->lock);
 	kfree(obj);
+	mlx5x_limit_put(uctx, MLX5X_LIMIT_STEERING);
 	return err;
 }
 
@@ -195,6 +204,7 @@ static int mlx5x_steering_anchor_cleanup(struct ib_uobject *uobj,
 					mlx5x_fs_table_type(obj->ns), a->ft,
 					MLX5X_ANCHOR_GOTO);
 	mutex_unlock(&dev->fs->lock);
+	mlx5x_limit_put(obj->uctx, MLX5X_LIMIT_STEERING);
 	kfree(obj);
 	return 0;
 }

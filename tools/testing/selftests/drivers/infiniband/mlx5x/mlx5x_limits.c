@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Per-context limits (Documentation/reliability.rst, "Bounds"): DEVX
- * objects, UMEMs, UAR allocations and device memory allocations, each a
- * module parameter.  For each, with the limit lowered: one below it
+ * objects, UMEMs, UAR allocations, device memory allocations and
+ * steering objects (flow matchers, flow actions and steering anchors,
+ * counted together), each a module parameter.  For each, with the limit lowered: one below it
  * works, the limit reached gives ENOSPC, freeing one lets the next
  * succeed, and another context is not counted against this one.  The
  * fixed limits (async command bytes, event queue, subscriptions) are
@@ -19,8 +20,10 @@
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x_test.h"
+#include "mlx5x_prm.h"
 
 #define PARAMS		"/sys/module/mlx5x/parameters"
+#define STEERING	"max_steering_objs"
 #define OP_ALLOC_PD	0x800
 #define MAX_TRIES	64
 #define LIMIT		8
@@ -169,6 +172,71 @@ static void dm_free(struct ibv_context *ctx, void *slot)
 	CHECK_ERR(ibv_free_dm(slot), 0);
 }
 
+/* A NIC RX matcher on the outer TCP destination port. */
+static int matcher_alloc(struct ibv_context *ctx, void **slot)
+{
+	struct {
+		struct mlx5dv_flow_match_parameters p;
+		uint8_t buf[PRM_FTE_MATCH_PARAM_BYTES];
+	} mask = { .p.match_sz = PRM_FTE_MATCH_PARAM_BYTES };
+	struct mlx5dv_flow_matcher_attr attr = {
+		.type = IBV_FLOW_ATTR_NORMAL,
+		.match_criteria_enable = 1,
+		.match_mask = &mask.p,
+		.comp_mask = MLX5DV_FLOW_MATCHER_MASK_FT_TYPE,
+		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
+	};
+
+	mt_set(mask.buf, PRM_FTE_MATCH_PARAM_OUTER_HEADERS_TCP_DPORT, 0xffff);
+	errno = 0;
+	*slot = mlx5dv_create_flow_matcher(ctx, &attr);
+	return *slot ? 0 : errno;
+}
+
+static void matcher_free(struct ibv_context *ctx, void *slot)
+{
+	(void)ctx;
+	CHECK_ERR(mlx5dv_destroy_flow_matcher(slot), 0);
+}
+
+/* A modify-header action of NIC RX: set the TCP destination port to 7. */
+static int action_alloc(struct ibv_context *ctx, void **slot)
+{
+	uint64_t act = 0;
+
+	mt_set(&act, PRM_SET_ACTION_IN_ACTION_TYPE, 1);		/* SET */
+	mt_set(&act, PRM_SET_ACTION_IN_FIELD, 0x9);	/* OUT_TCP_DPORT */
+	mt_set(&act, PRM_SET_ACTION_IN_LENGTH, 16);
+	mt_set(&act, PRM_SET_ACTION_IN_DATA, 7);
+	errno = 0;
+	*slot = mlx5dv_create_flow_action_modify_header(ctx, sizeof(act),
+			&act, MLX5DV_FLOW_TABLE_TYPE_NIC_RX);
+	return *slot ? 0 : errno;
+}
+
+static void action_free(struct ibv_context *ctx, void *slot)
+{
+	(void)ctx;
+	CHECK_ERR(ibv_destroy_flow_action(slot), 0);
+}
+
+static int anchor_alloc(struct ibv_context *ctx, void **slot)
+{
+	struct mlx5dv_steering_anchor_attr attr = {
+		.ft_type = MLX5DV_FLOW_TABLE_TYPE_NIC_RX,
+	};
+
+	errno = 0;
+	*slot = mlx5dv_create_steering_anchor(ctx, &attr);
+	return *slot ? 0 : errno;
+}
+
+static void anchor_free(struct ibv_context *ctx, void *slot)
+{
+	(void)ctx;
+	CHECK_ERR(mlx5dv_destroy_steering_anchor(slot), 0);
+}
+
 /*
  * With the limit at LIMIT: allocate until refused; the refusal is
  * ENOSPC at the limit (@exact: nothing of the kind was there before),
@@ -235,6 +303,9 @@ static const struct kind devx_objs = {
 static const struct kind umems = { "max_umems", umem_alloc, umem_free };
 static const struct kind uars = { "max_uars", uar_alloc, uar_free };
 static const struct kind dms = { "max_dm", dm_alloc, dm_free };
+static const struct kind matchers = { STEERING, matcher_alloc, matcher_free };
+static const struct kind actions = { STEERING, action_alloc, action_free };
+static const struct kind anchors = { STEERING, anchor_alloc, anchor_free };
 
 static int test_devx_objs(void)
 {
@@ -255,6 +326,54 @@ static int test_uars(void)
 static int test_dm(void)
 {
 	return at_limit(&dms, true);
+}
+
+static int test_matchers(void)
+{
+	return at_limit(&matchers, true);
+}
+
+static int test_actions(void)
+{
+	return at_limit(&actions, true);
+}
+
+static int test_anchors(void)
+{
+	return at_limit(&anchors, true);
+}
+
+/* Matchers, actions and anchors share one count. */
+static int test_steering_shared(void)
+{
+	static const struct kind *const k[] = { &matchers, &actions, &anchors };
+	void *slot[LIMIT + 1] = {};
+	struct ibv_context *ctx;
+	int i, n;
+	long saved;
+
+	if (geteuid())
+		return mt_skip("needs root to set " STEERING);
+	if (param_get(STEERING, &saved))
+		return mt_skip("no module parameter " STEERING);
+	ctx = mt_open(MT_OPEN_DEVX, NULL);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (!CHECK_ERR(param_set(STEERING, LIMIT), 0))
+		goto out;
+	for (n = 0; n < LIMIT; n++)
+		if (!CHECK_ERR(k[n % 3]->alloc(ctx, &slot[n]), 0))
+			break;
+	for (i = 0; i < 3 && n == LIMIT; i++)
+		CHECK_ERR(k[i]->alloc(ctx, &slot[LIMIT]), ENOSPC);
+	while (n > 0) {
+		n--;
+		k[n % 3]->free(ctx, slot[n]);
+	}
+out:
+	CHECK_ERR(param_set(STEERING, saved), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
 }
 
 /*
@@ -293,6 +412,10 @@ static const struct mt_case cases[] = {
 	{ "umems_limit", test_umems },
 	{ "uars_limit", test_uars },
 	{ "dm_limit", test_dm },
+	{ "flow_matchers_limit", test_matchers },
+	{ "flow_actions_limit", test_actions },
+	{ "steering_anchors_limit", test_anchors },
+	{ "steering_objects_share_the_limit", test_steering_shared },
 	{ "close_at_limit_frees_the_count", test_close_at_limit },
 };
 
