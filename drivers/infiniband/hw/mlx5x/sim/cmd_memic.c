@@ -259,8 +259,11 @@ static const struct sim_cmd sim_memic_cmd_list[] = {
 	SIM_DESTROY_CMD(MLX5_CMD_OP_DEALLOC_MEMIC, "DEALLOC_MEMIC",
 			dealloc_memic_in, dealloc_memic_out, false,
 			sim_dealloc_memic),
-	SIM_CMD(MLX5_CMD_OP_MODIFY_MEMIC, "MODIFY_MEMIC", modify_memic_in,
-		modify_memic_out, true, sim_modify_memic),
+	/* releasing an operation window is a teardown */
+	SIM_CMD_DESTROY_OPMODS(MLX5_CMD_OP_MODIFY_MEMIC, "MODIFY_MEMIC",
+			       modify_memic_in, modify_memic_out, true,
+			       BIT(MLX5_MODIFY_MEMIC_OP_MOD_DEALLOC),
+			       sim_modify_memic),
 };
 
 const struct sim_cmd_set sim_memic_cmds = {

@@ -49,14 +49,21 @@ static const struct sim_cmd *sim_find_cmd(u16 opcode)
 	return NULL;
 }
 
+/* A destroy, or a command whose op_mod makes it one: never failed. */
+static bool sim_cmd_destroys(const struct sim_cmd *cmd, u16 op_mod)
+{
+	return cmd && (cmd->destroy ||
+		       (op_mod < 32 && (cmd->destroy_op_mods & BIT(op_mod))));
+}
+
 /*
  * Fault injection: the next N commands, the N-th command from now only, or
  * every command of one opcode; never a destroy command.
  */
 static bool sim_inject_fault(struct mlx5x_sim *sim, const struct sim_cmd *cmd,
-			     u16 opcode)
+			     u16 opcode, u16 op_mod)
 {
-	if (cmd && cmd->destroy)
+	if (sim_cmd_destroys(cmd, op_mod))
 		return false;
 	if (sim->fail_opcode == opcode)
 		return true;
@@ -74,7 +81,7 @@ static u8 sim_check_and_run(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	u16 opcode = prm_in_opcode(ctx->in);
 	const struct sim_cmd *cmd = sim_find_cmd(opcode);
 
-	if (sim_inject_fault(sim, cmd, opcode))
+	if (sim_inject_fault(sim, cmd, opcode, ctx->op_mod))
 		return sim_fail(ctx, PRM_STAT_INTERNAL_ERR, SIM_SYND_INJECTED);
 	if (!cmd)
 		return sim_fail(ctx, PRM_STAT_BAD_OP, SIM_SYND_BAD_OPCODE);

@@ -112,9 +112,12 @@ bool sim_shared_uid_cmd(u16 opcode)
 }
 
 static const struct sim_cmd sim_fs_root_cmd_list[] = {
-	SIM_CMD(MLX5_CMD_OP_SET_FLOW_TABLE_ROOT, "SET_FLOW_TABLE_ROOT",
-		set_flow_table_root_in, set_flow_table_root_out, true,
-		sim_set_flow_table_root),
+	/* disconnecting the root is a teardown */
+	SIM_CMD_DESTROY_OPMODS(MLX5_CMD_OP_SET_FLOW_TABLE_ROOT,
+			       "SET_FLOW_TABLE_ROOT", set_flow_table_root_in,
+			       set_flow_table_root_out, true,
+			       BIT(SIM_ROOT_DISCONNECT),
+			       sim_set_flow_table_root),
 };
 
 const struct sim_cmd_set sim_fs_root_cmds = {

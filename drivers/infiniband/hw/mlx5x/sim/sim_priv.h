@@ -213,6 +213,7 @@ struct sim_cmd {
 	u16 outlen;
 	bool has_uid;
 	bool destroy;
+	u32 destroy_op_mods;	/* op_mods (below 32) that tear down too */
 	enum sim_obj_type obj_type;
 	u16 id_off;
 	u8 id_bits;
@@ -227,6 +228,12 @@ struct sim_cmd {
 	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
 	.outlen = PRM_BYTES(out_typ), .has_uid = (uid),			\
 	.destroy = true, .exec = (fn) }
+
+/* A command that is a teardown under the op_mods of @mods (a bit each). */
+#define SIM_CMD_DESTROY_OPMODS(op, nm, in_typ, out_typ, uid, mods, fn) { \
+	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
+	.outlen = PRM_BYTES(out_typ), .has_uid = (uid),			\
+	.destroy_op_mods = (mods), .exec = (fn) }
 
 /*
  * Objects that carry nothing but an owner: a generic alloc writes the new

@@ -292,6 +292,56 @@ static void sk_fault_spares_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
 }
 
+/*
+ * Two commands tear down under one op_mod only: SET_FLOW_TABLE_ROOT's
+ * disconnect and MODIFY_MEMIC's release of an operation window.  Those
+ * are spared; the same opcodes under their other op_mod are not.
+ */
+static void sk_fault_spares_teardown_op_mods(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	void *root = SK_MBOX(test, set_flow_table_root_in);
+	void *memic = SK_MBOX(test, modify_memic_in);
+	size_t outlen = PRM_BYTES(modify_memic_out);
+	void *out = sk_mbox(test, outlen);
+	u8 status;
+
+	PRM_SET(set_flow_table_root_in, root, opcode,
+		MLX5_CMD_OP_SET_FLOW_TABLE_ROOT);
+	PRM_SET(set_flow_table_root_in, root, op_mod, 1);	/* disconnect */
+	PRM_SET(modify_memic_in, memic, opcode, MLX5_CMD_OP_MODIFY_MEMIC);
+	PRM_SET(modify_memic_in, memic, op_mod,
+		MLX5_MODIFY_MEMIC_OP_MOD_DEALLOC);
+
+	sim->fail_next = 1;
+	status = sk_exec(test, root, PRM_BYTES(set_flow_table_root_in), out,
+			 outlen);
+	KUNIT_EXPECT_NE(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	KUNIT_EXPECT_EQ(test, status, PRM_STAT_OK);
+	/* no such window: refused on its merits, not by the fault */
+	sk_exec(test, memic, PRM_BYTES(modify_memic_in), out, outlen);
+	KUNIT_EXPECT_NE(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 1);
+
+	PRM_SET(modify_memic_in, memic, op_mod, MLX5_MODIFY_MEMIC_OP_MOD_ALLOC);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, memic, PRM_BYTES(modify_memic_in),
+				      out, outlen),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	KUNIT_EXPECT_EQ(test, sim->fail_next, 0);
+
+	sim->fail_opcode = MLX5_CMD_OP_SET_FLOW_TABLE_ROOT;
+	sk_exec(test, root, PRM_BYTES(set_flow_table_root_in), out, outlen);
+	KUNIT_EXPECT_NE(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	PRM_SET(set_flow_table_root_in, root, op_mod, 0);	/* connect */
+	KUNIT_EXPECT_EQ(test, sk_exec(test, root,
+				      PRM_BYTES(set_flow_table_root_in), out,
+				      outlen),
+			PRM_STAT_INTERNAL_ERR);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_INJECTED);
+	sim->fail_opcode = -1;
+}
+
 static unsigned int sk_opcode_entries(u16 opcode)
 {
 	unsigned int s, i, n = 0;
@@ -390,6 +440,7 @@ static struct kunit_case sk_dispatch_cases[] = {
 	KUNIT_CASE(sk_fail_nth),
 	KUNIT_CASE(sk_fail_opcode),
 	KUNIT_CASE(sk_fault_spares_destroy),
+	KUNIT_CASE(sk_fault_spares_teardown_op_mods),
 	KUNIT_CASE(sk_failure_clears_output),
 	KUNIT_CASE(sk_stats),
 	KUNIT_CASE(sk_cmd_table),
