@@ -516,7 +516,7 @@ out:
 /* Another context's PD (same process) is not this context's to use. */
 static int test_wrong_pd(void)
 {
-	struct env a, b;
+	struct env a = {}, b = {};
 	struct mkey_in m;
 
 	if (!env_open(&a) || !env_open(&b))
@@ -967,7 +967,7 @@ static int test_psv(void)
 {
 	uint32_t out[PSV_OUT_BYTES / 4];
 	struct mlx5dv_devx_obj *p;
-	struct env a, b;
+	struct env a = {}, b = {};
 	long long cmds;
 
 	if (!env_open(&a) || !env_open(&b))

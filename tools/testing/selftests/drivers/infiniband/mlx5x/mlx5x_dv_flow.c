@@ -839,7 +839,7 @@ static int test_flow_refusals(void)
 	struct mlx5dv_flow_match_parameters *v;
 	struct mq_obj otir = {};
 	struct ibv_flow *f;
-	struct env e, o;
+	struct env e = {}, o = {};
 
 	if (!env_open(&e) || !env_open(&o))
 		goto out;
