@@ -67,9 +67,11 @@ kmemleak_check() {
 # klog_bad: how many lines of the kernel log are reports
 klog_bad() { dmesg | grep -cE "$BAD_KLOG"; }
 
-# fw_user_objects [DEV]: the model's objects owned by a user context
+# fw_user_objects [DEV]: the model's objects owned by a user context (not
+# the kernel's, uid 0, nor the ones it makes for any context to name,
+# MLX5_SHARED_RESOURCE_UID)
 fw_user_objects() {
-	awk 'NR > 1 && $3 != 0' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l
+	awk 'NR > 1 && $3 != 0 && $3 != 65535' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l
 }
 fw_total_objects() {
 	awk 'NR > 1' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l

@@ -3,20 +3,22 @@
 # for KIND in fw (the K-th firmware command fails: the model's
 # fw/fail_nth) and slab (the K-th slab allocation of the case's system
 # calls fails: failslab through /proc/thread-self/fail-nth; debug kernel
-# only), run the case alone with the fault armed for K = 1, 2, ... until
-# the case ends before reaching K.  After each run: the process ended by
-# itself (no signal, no timeout), the model holds no user object and
-# exactly the objects it held before, the kernel log has no new report.
-# At the end kmemleak must be quiet.
-# Usage: guest-faults.sh [--kinds "fw slab"] [--stride S] [--max-k N]
+# only), run the case with the fault armed for K = 1, 2, ... until the
+# case ends before reaching K.  Each program sweeps its own cases in
+# process (MLX5X_SWEEP, mlx5x_faults.c): a child per point, and after
+# each the child ended by itself (no signal, no timeout), the model holds
+# no user object and exactly the objects it held before, the kernel log
+# has no new report.  At the end kmemleak must be quiet.
+# Usage: guest-faults.sh [--kinds "fw slab"] [--max-k N] [--sparse]
 #	[--budget SECS] [PROGRAM...]
 # Default programs: every one but mlx5x_remove, which takes the device
-# away as its subject.  --stride S: K = 1, 1+S, ... (default 1: every K);
-# --max-k N: at most N points per case and kind (default 0: no cap);
-# --sparse: every K up to 16, then steps growing with K (K/8), so long
-# cases cost O(log) runs (CI); --budget SECS: stop after SECS, reporting
-# what was covered (0: none).
-# Last line: "faults: N passed, N failed, 0 skipped" over fault points.
+# away as its subject.  --max-k N: at most N points per case and kind
+# (default 0: no cap); --sparse: every K up to 16, then steps growing
+# with K (K/8), so long cases cost O(log) runs; --budget SECS: stop after
+# SECS, reporting what was covered (0: none); each program gets an equal
+# share of what is left when it starts, so every program is reached.
+# Last lines: "# fault points: fw N slab N; R runs in S s" and
+# "faults: N passed, N failed, 0 skipped" over fault points.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,11 +26,10 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/guest-debug-lib.sh"
 SRC=$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x
 BIN=${SELFTESTS_BIN:-$ROOT/build/selftests}
-KINDS="fw slab" STRIDE=1 MAXK=0 BUDGET=0 SPARSE=0
+KINDS="fw slab" MAXK=0 BUDGET=0 SPARSE=0
 while (($#)); do
 	case $1 in
 	--kinds) KINDS=$2; shift 2 ;;
-	--stride) STRIDE=$2; shift 2 ;;
 	--max-k) MAXK=$2; shift 2 ;;
 	--budget) BUDGET=$2; shift 2 ;;
 	--sparse) SPARSE=1; shift ;;
@@ -45,77 +46,43 @@ if ! have_failslab; then
 	echo "# no failslab/fail-nth in this kernel: fw faults only"
 	KINDS=${KINDS//slab/}
 fi
-dev=$MLX5X_DEV
-base=$(fw_total_objects "$dev")
-bad0=$(klog_bad)
-pass=0 fail=0 runs=0
-declare -A hit=()
 t0=$SECONDS
+end=$(($(date +%s) + BUDGET))
+left=$(wc -w <<<"$TESTS")
+fw=0 slab=0 fail=0 runs=0 cut=0
 out=$(mktemp)
-
-over_budget() { ((BUDGET > 0 && SECONDS - t0 >= BUDGET)); }
-
-# one PROG CASE KIND K: prints nothing, sets $verdict to hit/miss/bad
-one() {
-	local rc now
-	MLX5X_ONLY=$2 MLX5X_FAULT=$3:$4 timeout 120 "$BIN/$1" >"$out" 2>&1
-	rc=$?
-	runs=$((runs + 1))
-	verdict=$(sed -n "s/^# fault $3 $4 \([a-z]*\) $2\$/\1/p" "$out")
-	[[ -d $DBG/mlx5x/$dev ]] || dev_up "$dev" "$MLX5X_NETDEV" >/dev/null 2>&1
-	now=$(fw_total_objects "$dev")
-	if ((rc > 4)) || [[ $verdict != hit && $verdict != miss ]] ||
-	   (($(fw_user_objects "$dev") != 0 || now != base)) ||
-	   (($(klog_bad) != bad0)); then
-		echo "not ok - $1 $2 $3:$4 (rc $rc, fault ${verdict:-?}, objects $now, before $base)"
-		sed 's/^/#   /' "$out" | tail -n 30
-		awk 'NR > 1 && $3 != 0' "$DBG/mlx5x/$dev/fw/objects" | sed 's/^/#   left: /'
-		dmesg | grep -E "$BAD_KLOG" | tail -n 5 | sed 's/^/#   /'
-		bad0=$(klog_bad)
-		base=$now
-		verdict=bad
-	fi
-}
-
 for t in $TESTS; do
-	cases=$(MLX5X_ONLY=/ "$BIN/$t" 2>/dev/null |
-		sed -n 's/^ok [0-9]* \([^ ]*\) # SKIP not selected$/\1/p')
-	for c in $cases; do
-		for kind in $KINDS; do
-			k=1 n=0
-			while ! over_budget; do
-				one "$t" "$c" "$kind" "$k"
-				case $verdict in
-				miss) break ;;
-				hit) pass=$((pass + 1)) ;;
-				bad) fail=$((fail + 1)) ;;
-				esac
-				# a run that said nothing of its fault cannot be swept further
-				case $verdict in
-				bad) grep -q '^# fault ' "$out" || break ;;
-				esac
-				n=$((n + 1))
-				((MAXK > 0 && n >= MAXK)) && break
-				if ((SPARSE && k >= 16)); then
-					k=$((k + k / 8))
-				else
-					k=$((k + STRIDE))
-				fi
-			done
-			hit[$kind]=$((${hit[$kind]:-0} + n))
-			echo "# $t $c $kind: $n fault points"
-		done
-		over_budget && break
-	done
-	over_budget && { echo "# budget of ${BUDGET}s spent, sweep stopped at $t"; break; }
+	until=0
+	((BUDGET > 0)) && until=$(($(date +%s) + (end - $(date +%s)) / left))
+	left=$((left - 1))
+	[[ -d $DBG/mlx5x/$MLX5X_DEV ]] || dev_up "$MLX5X_DEV" "$MLX5X_NETDEV" >/dev/null 2>&1
+	# as it goes: each case's points, and what went wrong with its
+	# diagnostics
+	MLX5X_SWEEP=$KINDS MLX5X_SWEEP_SPARSE=$SPARSE MLX5X_SWEEP_MAXK=$MAXK \
+		MLX5X_SWEEP_UNTIL=$until MLX5X_SWEEP_BAD=$BAD_KLOG \
+		"$BIN/$t" 2>&1 | tee "$out" |
+		sed -un "/^# sweep: /d; s/^# sweep /# $t /p; /^# not ok /p; /^#   /p"
+	rc=${PIPESTATUS[0]}
+	tot=$(sed -n 's/^# sweep: fw \([0-9]*\) slab \([0-9]*\) bad \([0-9]*\) runs \([0-9]*\)$/\1 \2 \3 \4/p' "$out")
+	read -r f s b r <<<"$tot"
+	if [[ -z ${r:-} ]] || ((rc != 0 && rc != 1 && rc != 4)); then
+		echo "not ok - $t: the sweep did not finish (rc $rc)"
+		tail -n 20 "$out" | sed 's/^/#   /'
+		fail=$((fail + 1))
+		f=0 s=0 b=0 r=0
+	fi
+	fw=$((fw + f)) slab=$((slab + s)) fail=$((fail + b)) runs=$((runs + r))
+	if grep -q '^# sweep: budget spent$' "$out"; then
+		echo "# $t: its share of the budget was spent"
+		cut=$((cut + 1))
+	fi
 done
 rm -f "$out"
-summary=""
-for kind in $KINDS; do summary+=" $kind ${hit[$kind]:-0}"; done
-echo "# fault points:$summary; $runs runs in $((SECONDS - t0))s"
+echo "# fault points: fw $fw slab $slab; $runs runs in $((SECONDS - t0))s;" \
+	"$cut programs cut short by the budget"
 if ! kmemleak_check; then
 	echo "not ok - kmemleak"
 	fail=$((fail + 1))
 fi
-echo "faults: $pass passed, $fail failed, 0 skipped"
+echo "faults: $((fw + slab - fail)) passed, $fail failed, 0 skipped"
 ((fail == 0))

@@ -160,81 +160,14 @@ int mt_refresh_device(void)
 	return 0;
 }
 
-static void mt_case_cleanup(void)
+/* Disarm every fault knob of the model: a case may stop half way. */
+void mt_fw_disarm(void)
 {
 	if (!mt_sim())
 		return;
-	/* a case that failed half way must not leave faults armed */
+	mt_fw_write("fail_nth", "0");
 	mt_fw_fail_next(0);
 	mt_fw_fail_opcode(-1);
-}
-
-/*
- * The fault sweep (scripts/vm/guest-faults.sh) runs one case at a time
- * with one fault armed around it:
- *   MLX5X_ONLY=CASE     run only that case; the others are skipped
- *   MLX5X_FAULT=fw:K    the K-th firmware command from the case's start
- *                       fails (the model's fw/fail_nth)
- *   MLX5X_FAULT=slab:K  the K-th slab allocation of this thread's system
- *                       calls fails (/proc/thread-self/fail-nth, failslab)
- * After the case: "# fault KIND K hit CASE" if the fault point was
- * reached, "# fault KIND K miss CASE" if the case ended before it.
- */
-static struct {
-	char kind[8];
-	unsigned int k;
-	int nth_fd;
-} mt_inject = { .nth_fd = -1 };
-
-static void mt_fault_setup(void)
-{
-	const char *f = getenv("MLX5X_FAULT");
-
-	if (!f || sscanf(f, "%7[a-z]:%u", mt_inject.kind, &mt_inject.k) != 2 ||
-	    !mt_inject.k) {
-		mt_inject.k = 0;
-		return;
-	}
-	if (!strcmp(mt_inject.kind, "slab"))
-		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-}
-
-static void mt_fault_arm(void)
-{
-	char buf[16];
-
-	if (!mt_inject.k)
-		return;
-	snprintf(buf, sizeof(buf), "%u", mt_inject.k);
-	if (!strcmp(mt_inject.kind, "fw"))
-		mt_fw_write("fail_nth", buf);
-	else if (mt_inject.nth_fd >= 0)
-		/* last: from here on this thread's allocations count */
-		pwrite(mt_inject.nth_fd, buf, strlen(buf), 0);
-}
-
-static void mt_fault_report(const char *name)
-{
-	char buf[16] = "";
-	ssize_t n = -1;
-
-	if (!mt_inject.k)
-		return;
-	if (!strcmp(mt_inject.kind, "fw")) {
-		n = mt_fw_knob("fail_nth", buf, sizeof(buf)) ? -1 : 1;
-		mt_fw_write("fail_nth", "0");
-	} else if (mt_inject.nth_fd >= 0) {
-		n = pread(mt_inject.nth_fd, buf, sizeof(buf) - 1, 0);
-		pwrite(mt_inject.nth_fd, "0", 1, 0);
-	}
-	if (n <= 0) {
-		printf("# fault %s %u unknown %s\n", mt_inject.kind, mt_inject.k,
-		       name);
-		return;
-	}
-	buf[n] = '\0';
-	printf("# fault %s %u %s %s\n", mt_inject.kind, mt_inject.k,
-	       atoi(buf) ? "miss" : "hit", name);
 }
 
 /**
@@ -279,10 +212,14 @@ int mt_main(const struct mt_case *cases, unsigned int n)
 			       cases[i].name);
 			continue;
 		}
-		mt_fault_arm();
-		rc = cases[i].run();
-		mt_fault_report(cases[i].name);
-		mt_case_cleanup();
+		if (mt_sweeping()) {
+			rc = mt_sweep_case(&cases[i]);
+		} else {
+			mt_fault_arm();
+			rc = cases[i].run();
+			mt_fault_report(cases[i].name);
+			mt_fw_disarm();
+		}
 		if (rc == KSFT_FAIL || mt_run.case_failures) {
 			mt_run.fail++;
 			printf("not ok %u %s\n", i + 1, cases[i].name);
@@ -295,6 +232,7 @@ int mt_main(const struct mt_case *cases, unsigned int n)
 			printf("ok %u %s\n", i + 1, cases[i].name);
 		}
 	}
+	mt_sweep_summary();
 	printf("# Totals: pass:%u fail:%u xfail:0 xpass:0 skip:%u error:0\n",
 	       mt_run.pass, mt_run.fail, mt_run.skip);
 	ibv_free_device_list(mt.list);

@@ -56,6 +56,14 @@ struct mt_case {
 };
 
 int mt_main(const struct mt_case *cases, unsigned int n);
+
+/* Fault injection around cases (mlx5x_faults.c). */
+void mt_fault_setup(void);
+void mt_fault_arm(void);
+void mt_fault_report(const char *name);
+bool mt_sweeping(void);
+int mt_sweep_case(const struct mt_case *c);
+void mt_sweep_summary(void);
 __printf(1, 2) int mt_skip(const char *fmt, ...);
 __printf(1, 2) void mt_diag(const char *fmt, ...);
 int mt_refresh_device(void);
@@ -123,6 +131,7 @@ int mt_fw_write(const char *file, const char *val);
 int mt_fw_knob(const char *file, char *buf, size_t len);
 int mt_fw_fail_next(unsigned int n);
 int mt_fw_fail_opcode(int opcode);
+void mt_fw_disarm(void);
 long long mt_fw_stat(const char *key);
 void mt_fw_dump(void);
 

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Fault injection around the cases of a selftest program.
+ *
+ * One fault around one run (to reproduce a point):
+ *   MLX5X_ONLY=CASE     run only that case; the others are skipped
+ *   MLX5X_FAULT=fw:K    the K-th firmware command from the case's start
+ *                       fails (the model's fw/fail_nth)
+ *   MLX5X_FAULT=slab:K  the K-th slab allocation of this thread's system
+ *                       calls fails (/proc/thread-self/fail-nth, failslab)
+ * After the case: "# fault KIND K hit CASE" if the fault point was
+ * reached, "# fault KIND K miss CASE" if the case ended before it.
+ *
+ * The sweep (scripts/vm/guest-faults.sh), in this process:
+ *   MLX5X_SWEEP="fw slab"  for each selected case and kind, K = 1, 2, ...
+ *                       until the case ends before reaching K: a child
+ *                       runs the case with fault K armed, and the parent
+ *                       checks that the child exited by itself (no
+ *                       signal, no timeout), that the model holds no
+ *                       object of a user context and exactly the objects
+ *                       it held before, and that the kernel log gained no
+ *                       line matching MLX5X_SWEEP_BAD (an extended
+ *                       regular expression).  "Before" is after one run
+ *                       of the case with no fault: what the kernel makes
+ *                       once and keeps for the device's life (a steering
+ *                       anchor's table) is then there already.
+ *   MLX5X_SWEEP_SPARSE=1   every K up to 16, then steps of K/8
+ *   MLX5X_SWEEP_MAXK=N     at most N points per case and kind
+ *   MLX5X_SWEEP_UNTIL=T    stop at T (seconds since the epoch)
+ * Forking instead of exec'ing a program per point keeps a point's cost
+ * near that of the case itself.  Per case and kind:
+ * "# sweep CASE KIND: N points, B bad"; last, "# sweep: fw N slab N
+ * bad N runs N" and, when time ran out, "# sweep: budget spent".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include "mlx5x_test.h"
+
+#define SWEEP_CHILD_SECS	120
+/* MLX5_SHARED_RESOURCE_UID: objects the kernel makes for any context */
+#define SWEEP_SHARED_UID	0xffff
+#define SWEEP_TAIL		3000	/* bytes of a bad run's output shown */
+
+enum { VERDICT_HIT = 10, VERDICT_MISS, VERDICT_UNKNOWN };
+
+static struct {
+	char kind[8];
+	unsigned int k;
+	int nth_fd;
+} mt_inject = { .nth_fd = -1 };
+
+/* Parse MLX5X_FAULT: a single fault around each case that runs. */
+void mt_fault_setup(void)
+{
+	const char *f = getenv("MLX5X_FAULT");
+
+	if (!f || sscanf(f, "%7[a-z]:%u", mt_inject.kind, &mt_inject.k) != 2 ||
+	    !mt_inject.k) {
+		mt_inject.k = 0;
+		return;
+	}
+	if (!strcmp(mt_inject.kind, "slab"))
+		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+}
+
+void mt_fault_arm(void)
+{
+	char buf[16];
+
+	if (!mt_inject.k)
+		return;
+	snprintf(buf, sizeof(buf), "%u", mt_inject.k);
+	if (!strcmp(mt_inject.kind, "fw"))
+		mt_fw_write("fail_nth", buf);
+	else if (mt_inject.nth_fd >= 0)
+		/* last: from here on this thread's allocations count */
+		pwrite(mt_inject.nth_fd, buf, strlen(buf), 0);
+}
+
+/* Disarm the fault; return VERDICT_HIT, VERDICT_MISS or VERDICT_UNKNOWN. */
+static int mt_fault_verdict(void)
+{
+	char buf[16] = "";
+	ssize_t n = -1;
+
+	if (!strcmp(mt_inject.kind, "fw")) {
+		n = mt_fw_knob("fail_nth", buf, sizeof(buf)) ? -1 : 1;
+		mt_fw_write("fail_nth", "0");
+	} else if (mt_inject.nth_fd >= 0) {
+		n = pread(mt_inject.nth_fd, buf, sizeof(buf) - 1, 0);
+		pwrite(mt_inject.nth_fd, "0", 1, 0);
+	}
+	if (n <= 0)
+		return VERDICT_UNKNOWN;
+	buf[n] = '\0';
+	return atoi(buf) ? VERDICT_MISS : VERDICT_HIT;
+}
+
+void mt_fault_report(const char *name)
+{
+	static const char *const word[] = { "hit", "miss", "unknown" };
+
+	if (!mt_inject.k)
+		return;
+	printf("# fault %s %u %s %s\n", mt_inject.kind, mt_inject.k,
+	       word[mt_fault_verdict() - VERDICT_HIT], name);
+}
+
+/* The sweep's state in the parent. */
+static struct {
+	const char *kinds;
+	bool sparse;
+	unsigned int maxk;
+	time_t until;
+	bool spent;
+	regex_t bad;
+	bool have_bad;
+	int kmsg;	/* /dev/kmsg, read from where the sweep began */
+	int out;	/* a memfd: the running child's stdout and stderr */
+	unsigned long points[2], fails, runs;
+} sw = { .kmsg = -1, .out = -1 };
+
+bool mt_sweeping(void)
+{
+	const char *k = getenv("MLX5X_SWEEP");
+
+	return k && *k;
+}
+
+static void mt_sweep_init(void)
+{
+	const char *v;
+
+	if (sw.kinds)
+		return;
+	sw.kinds = getenv("MLX5X_SWEEP");
+	v = getenv("MLX5X_SWEEP_SPARSE");
+	sw.sparse = v && *v && strcmp(v, "0");
+	v = getenv("MLX5X_SWEEP_MAXK");
+	sw.maxk = v ? strtoul(v, NULL, 10) : 0;
+	v = getenv("MLX5X_SWEEP_UNTIL");
+	sw.until = v ? strtoll(v, NULL, 10) : 0;
+	v = getenv("MLX5X_SWEEP_BAD");
+	if (v && *v) {
+		sw.have_bad = !regcomp(&sw.bad, v, REG_EXTENDED | REG_NOSUB);
+		if (!sw.have_bad)
+			mt_diag("sweep: MLX5X_SWEEP_BAD is no regular expression");
+	}
+	sw.kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (sw.kmsg >= 0)
+		lseek(sw.kmsg, 0, SEEK_END);
+	sw.out = memfd_create("mlx5x-sweep", MFD_CLOEXEC);
+	/* what a case's own children leave behind is reaped here */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* Kernel log records since the last call that match; each printed. */
+static unsigned int mt_sweep_klog(void)
+{
+	unsigned int n = 0;
+	char rec[2048];
+	ssize_t len;
+
+	if (sw.kmsg < 0 || !sw.have_bad)
+		return 0;
+	for (;;) {
+		const char *msg;
+
+		len = read(sw.kmsg, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (len <= 0)
+			break;
+		rec[len] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (!regexec(&sw.bad, msg, 0, NULL, 0)) {
+			printf("#   kernel: %.*s\n", (int)strcspn(msg, "\n"),
+			       msg);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The last bytes of the child's output, as diagnostics. */
+static void mt_sweep_tail(void)
+{
+	char buf[SWEEP_TAIL + 1];
+	off_t end = lseek(sw.out, 0, SEEK_END);
+	off_t from = end > SWEEP_TAIL ? end - SWEEP_TAIL : 0;
+	ssize_t n = pread(sw.out, buf, SWEEP_TAIL, from);
+	char *line, *save = NULL;
+
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("#   | %s\n", line);
+}
+
+/* In the child: arm KIND:K, run the case, exit with the verdict. */
+static void mt_sweep_child(const struct mt_case *c, const char *kind,
+			   unsigned int k)
+{
+	setpgid(0, 0);	/* the case and whatever it forks: one group */
+	dup2(sw.out, STDOUT_FILENO);
+	dup2(sw.out, STDERR_FILENO);
+	alarm(SWEEP_CHILD_SECS);
+	snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
+	mt_inject.k = k;
+	if (!strcmp(kind, "slab"))
+		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	mt_fault_arm();
+	c->run();
+	fflush(stdout);
+	/* K 0: the run without a fault; it reaches nothing */
+	_exit(k ? mt_fault_verdict() : VERDICT_MISS);
+}
+
+/*
+ * One point: the case in a child with KIND:K armed.  @base is the model's
+ * object count before (NULL: not compared); after a bad run it becomes
+ * what was left, so one leak is reported once.  Return: VERDICT_HIT or VERDICT_MISS, or -1 when
+ * the child gave none; *@bad: the run broke a rule.
+ */
+static int mt_sweep_point(const struct mt_case *c, const char *kind,
+			  unsigned int k, unsigned int *base, bool *bad)
+{
+	unsigned int users = 0, i, klog;
+	struct mt_objs s = {};
+	int status = -1, verdict;
+	char why[96] = "";
+	pid_t pid;
+
+	ftruncate(sw.out, 0);
+	lseek(sw.out, 0, SEEK_SET);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		mt_sweep_child(c, kind, k);
+	sw.runs++;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		snprintf(why, sizeof(why), "no child: %s", strerror(errno));
+	/*
+	 * Processes of the case that outlived it go now, and are reaped (the
+	 * ones that had ended first, so that only the living count).
+	 */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (pid > 0 && !kill(-pid, SIGKILL) && !why[0])
+		snprintf(why, sizeof(why), "processes of the case outlived it");
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	mt_fw_disarm();	/* whatever the child left armed */
+	verdict = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (verdict != VERDICT_HIT && verdict != VERDICT_MISS) {
+		verdict = -1;
+		if (!why[0] && WIFSIGNALED(status))
+			snprintf(why, sizeof(why), "killed by signal %d",
+				 WTERMSIG(status));
+		else if (!why[0])
+			snprintf(why, sizeof(why), "exit %d, no verdict",
+				 WEXITSTATUS(status));
+	}
+	if (mt_fw_read(&s)) {
+		snprintf(why, sizeof(why), "the model's table is gone");
+	} else {
+		for (i = 0; i < s.n; i++)
+			users += s.v[i].uid && s.v[i].uid != SWEEP_SHARED_UID;
+		if (!why[0] && (users || (base && s.n != *base)))
+			snprintf(why, sizeof(why),
+				 "%u objects (%u of users), %d before",
+				 s.n, users, base ? (int)*base : -1);
+	}
+	klog = mt_sweep_klog();
+	if (!why[0] && klog)
+		snprintf(why, sizeof(why), "%u kernel reports", klog);
+	*bad = why[0];
+	if (*bad) {
+		printf("# not ok %s %s:%u: %s\n", c->name, kind, k, why);
+		mt_sweep_tail();
+		for (i = 0; i < s.n; i++)
+			if (s.v[i].uid && s.v[i].uid != SWEEP_SHARED_UID)
+				printf("#   left: %s 0x%x uid %u\n",
+				       s.v[i].type, s.v[i].id, s.v[i].uid);
+		if (base)
+			*base = s.n;
+	}
+	mt_fw_free(&s);
+	return verdict;
+}
+
+static bool mt_sweep_over(void)
+{
+	if (sw.until && time(NULL) >= sw.until)
+		sw.spent = true;
+	return sw.spent;
+}
+
+/* Sweep one case for one kind; return how many points were bad. */
+static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
+				  unsigned int *base)
+{
+	unsigned int k = 1, n = 0, nbad = 0;
+	int verdict;
+	bool bad;
+
+	while (!mt_sweep_over()) {
+		verdict = mt_sweep_point(c, kind, k, base, &bad);
+		nbad += bad;
+		if (verdict == VERDICT_MISS)
+			break;
+		n++;
+		/* without a verdict K may not have been reached: stop */
+		if (verdict < 0 || (sw.maxk && n >= sw.maxk))
+			break;
+		k += sw.sparse && k >= 16 ? k / 8 : 1;
+	}
+	printf("# sweep %s %s: %u points, %u bad\n", c->name, kind, n, nbad);
+	sw.points[!strcmp(kind, "slab")] += n;
+	sw.fails += nbad;
+	return nbad;
+}
+
+/**
+ * mt_sweep_case() - sweep one case over every kind of MLX5X_SWEEP
+ * @c: the case
+ *
+ * Return: KSFT_PASS when every point was clean, KSFT_SKIP when the
+ * device has no model or the budget was spent before it began, else
+ * KSFT_FAIL.
+ */
+int mt_sweep_case(const struct mt_case *c)
+{
+	char kinds[32], *kind, *save = NULL;
+	unsigned int bad = 0, base;
+	int total;
+	bool warm;
+
+	mt_sweep_init();
+	if (!mt_sim())
+		return mt_skip("the sweep needs the firmware model");
+	if (mt_sweep_over())
+		return mt_skip("the sweep's budget is spent");
+	if (sw.out < 0)
+		return KSFT_FAIL;
+	mt_sweep_klog();	/* what came before is not this case's */
+	/* the run without a fault: what the model holds after it is "before" */
+	mt_sweep_point(c, "none", 0, NULL, &warm);
+	if (warm)
+		sw.fails++;
+	total = mt_fw_total();
+	if (total < 0)
+		return KSFT_FAIL;
+	base = total;
+	snprintf(kinds, sizeof(kinds), "%s", sw.kinds);
+	for (kind = strtok_r(kinds, " ,", &save); kind;
+	     kind = strtok_r(NULL, " ,", &save)) {
+		if (strcmp(kind, "fw") && strcmp(kind, "slab"))
+			return mt_skip("unknown fault kind %s", kind);
+		bad += mt_sweep_kind(c, kind, &base);
+	}
+	return bad || warm ? KSFT_FAIL : KSFT_PASS;
+}
+
+/* The totals, after the last case. */
+void mt_sweep_summary(void)
+{
+	if (!sw.kinds)
+		return;
+	printf("# sweep: fw %lu slab %lu bad %lu runs %lu\n", sw.points[0],
+	       sw.points[1], sw.fails, sw.runs);
+	if (sw.spent)
+		printf("# sweep: budget spent\n");
+}
