@@ -8,18 +8,25 @@
  * PRM headers, random or mutated bodies, random opcodes, lengths at and
  * around the edges), the async query and its FD, event FDs and
  * subscriptions, UMEM registration (odd addresses and lengths), UARs,
- * PDs, port and EQN/UAR queries, random method and attribute ids, and
- * closing the whole context with whatever it holds.  With KCOV
+ * PDs, port and EQN/UAR queries, random method and attribute ids; and,
+ * for about a third of the calls (mlx5x_fuzz_fs.c), flow matchers,
+ * mlx5dv flows through them (to DEVX objects, QPs, DROP, DEFAULT_MISS,
+ * with tags, DEVX counters and flow actions), modify header and packet
+ * reformat flow actions, steering anchors, and device memory (MEMIC and
+ * SW ICM allocation, free, query, MEMIC operation windows); and closing
+ * the whole context with whatever it holds.  With KCOV
  * (/sys/kernel/debug/kcov) each call's coverage is collected; a mailbox
- * that reached new code joins the worker's corpus, which later calls
- * mutate.  Coverage counts distinct call sites in mlx5x's .text.
+ * (or a match mask, modify header action list or reformat header) that
+ * reached new code joins the worker's corpus, which later calls mutate.
+ * Coverage counts distinct call sites in mlx5x's .text.
  *
  * Usage: mlx5x_fuzz [-p PROCS] [-T THREADS] [-t SECONDS] [-n CALLS]
  *		    [-s SEED] [-r]
  * -T: threads per process, each with its own context; -r: the device may
  * go away and come back (the stress test): a context that fails to open
  * or sees EIO is reopened until the time is up.
- * Stops by itself at the first bound reached; prints
+ * Stops by itself at the first bound reached; prints the calls' errnos,
+ * overall and per group of methods, then
  * "fuzz: N calls in T s, P processes, coverage C PCs" and exits 0 unless
  * a worker died by a signal or could not run.
  */
@@ -41,6 +48,7 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
+#include "mlx5x_fuzz.h"
 #include "mlx5x_test.h"
 
 #define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
@@ -49,50 +57,33 @@
 #define KCOV_TRACE_PC		0
 #define KCOV_WORDS		(64 << 10)
 
-#define MAX_ATTRS	8
-#define MAX_HANDLES	64
-#define MAX_MBOX	4200
-#define CORPUS		128
 #define TEXT_MAX	(4 << 20)	/* bytes of .text the bitmap covers */
+/* counters of a group: calls, successes, then failures by errno */
+#define COUNTERS	(2 + 256)
 
-struct call {
-	struct ib_uverbs_ioctl_hdr hdr;
-	struct ib_uverbs_attr attrs[MAX_ATTRS];
-};
-
-struct input {
-	uint16_t len;
-	uint8_t buf[MAX_MBOX];
-};
-
-static __thread struct {
-	struct ibv_context *ctx;
-	int fd;
-	uint32_t objs[MAX_HANDLES], umems[MAX_HANDLES], uars[MAX_HANDLES];
-	unsigned int nobjs, numems, nuars;
-	int async_fd, event_fd;
-	struct ibv_pd *pds[16];
-	unsigned int npds;
-	void *buf;
-	size_t buf_len;
-	uint64_t *kcov;
-	int kcov_fd;
-	struct input corpus[CORPUS];
-	unsigned int ncorpus;
-	uint64_t rng;
-	bool ok;	/* the last call succeeded */
-} w;
+__thread struct fuzz_worker w;
 
 static const char *dev_name;
 static bool resilient;
 static unsigned int nthreads = 1;
 
-/* shared between workers: coverage bitmap and call counter */
+/*
+ * Shared between workers: coverage bitmap, call counters (shared_calls[0]
+ * counts every call) and, behind them, the counters of each group.
+ */
 static uint8_t *cover;
 static unsigned long long *shared_calls;
+static const char *const group_names[FZ_GROUPS] = {
+	[FZ_OTHER] = "DEVX, UMEM, UAR, FDs, queries",
+	[FZ_MATCHER] = "flow matchers",
+	[FZ_FLOW] = "mlx5dv flows",
+	[FZ_ACTION] = "flow actions",
+	[FZ_ANCHOR] = "steering anchors",
+	[FZ_DM] = "device memory",
+};
 static uint64_t text_base, text_len;
 
-static uint64_t rnd(void)
+uint64_t rnd(void)
 {
 	w.rng ^= w.rng << 13;
 	w.rng ^= w.rng >> 7;
@@ -100,7 +91,7 @@ static uint64_t rnd(void)
 	return w.rng;
 }
 
-static unsigned int below(unsigned int n)
+unsigned int below(unsigned int n)
 {
 	return n ? rnd() % n : 0;
 }
@@ -116,7 +107,7 @@ static unsigned int min_len(unsigned int a, unsigned int b)
  * came out as 2 - 4, wrapped, and the mutations after wrote past the
  * buffer (a worker's SIGSEGV, only with KCOV, where a corpus exists).
  */
-static unsigned int edge_len(unsigned int unit)
+unsigned int edge_len(unsigned int unit)
 {
 	static const unsigned int edges[] = {
 		0, 1, 7, 8, 15, 16, 17, 64, 256, 512, 1024, 4095, 4096, 4097,
@@ -138,7 +129,7 @@ static unsigned int edge_len(unsigned int unit)
 	}
 }
 
-static void attr_in(struct call *c, uint16_t id, const void *p, size_t len)
+void attr_in(struct call *c, uint16_t id, const void *p, size_t len)
 {
 	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
 
@@ -151,9 +142,11 @@ static void attr_in(struct call *c, uint16_t id, const void *p, size_t len)
 		a->data = (uintptr_t)p;
 }
 
-static void attr_out(struct call *c, uint16_t id, void *p, size_t len)
+void attr_out(struct call *c, uint16_t id, void *p, size_t len)
 {
-	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
+	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs];
+
+	c->outs |= 1U << c->hdr.num_attrs++;
 
 	memset(a, 0, sizeof(*a));
 	a->attr_id = id;
@@ -161,7 +154,7 @@ static void attr_out(struct call *c, uint16_t id, void *p, size_t len)
 	a->data = (uintptr_t)p;
 }
 
-static void attr_val(struct call *c, uint16_t id, uint64_t val)
+void attr_val(struct call *c, uint16_t id, uint64_t val)
 {
 	struct ib_uverbs_attr *a = &c->attrs[c->hdr.num_attrs++];
 
@@ -171,24 +164,36 @@ static void attr_val(struct call *c, uint16_t id, uint64_t val)
 }
 
 /* A number of @len bytes, inline (CONST_IN, FLAGS_IN). */
-static void attr_num(struct call *c, uint16_t id, uint64_t val, size_t len)
+void attr_num(struct call *c, uint16_t id, uint64_t val, size_t len)
 {
 	attr_in(c, id, &val, len);
 }
 
-static void call_init(struct call *c, uint16_t obj, uint16_t method)
+void call_init(struct call *c, uint16_t obj, uint16_t method)
 {
 	memset(&c->hdr, 0, sizeof(c->hdr));
+	c->outs = 0;
 	c->hdr.object_id = obj;
 	c->hdr.method_id = method;
 	c->hdr.driver_id = RDMA_DRIVER_MLX5;
 }
 
+/* Count a call's outcome in @k: calls, successes, failures by errno. */
+static void count(unsigned long long *k, bool ok, int err)
+{
+	if (ok)
+		__atomic_fetch_add(&k[1], 1, __ATOMIC_RELAXED);
+	else if (err < 256)
+		__atomic_fetch_add(&k[2 + err], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(k, 1, __ATOMIC_RELAXED);
+}
+
 /* Run one ioctl under KCOV; true if it reached code no call had reached. */
-static bool run(struct call *c)
+bool run(struct call *c)
 {
 	unsigned long n, i;
 	bool fresh = false;
+	int err;
 
 	c->hdr.length = sizeof(c->hdr) + c->hdr.num_attrs * sizeof(c->attrs[0]);
 	if (w.kcov)
@@ -198,12 +203,10 @@ static bool run(struct call *c)
 		return false;
 	/* uverbs writes a new handle or FD back even if the call then fails */
 	w.ok = !ioctl(w.fd, RDMA_VERBS_IOCTL, c);
-	if (w.ok)
-		__atomic_fetch_add(&shared_calls[1], 1, __ATOMIC_RELAXED);
-	else if (errno < 256)
-		__atomic_fetch_add(&shared_calls[2 + errno], 1,
-				   __ATOMIC_RELAXED);
-	__atomic_fetch_add(shared_calls, 1, __ATOMIC_RELAXED);
+	err = errno;
+	count(shared_calls, w.ok, err);
+	count(shared_calls + COUNTERS * (1 + w.group), w.ok, err);
+	errno = err;
 	if (!w.kcov)
 		return false;
 	n = __atomic_load_n(&w.kcov[0], __ATOMIC_RELAXED);
@@ -290,12 +293,12 @@ static void keep(const uint8_t *in, unsigned int len)
 	memcpy(s->buf, in, len);
 }
 
-static uint32_t pick(uint32_t *h, unsigned int n)
+uint32_t pick(uint32_t *h, unsigned int n)
 {
 	return n && below(8) ? h[below(n)] : rnd() % 200;
 }
 
-static void drop(uint32_t *h, unsigned int *n, uint32_t id)
+void drop(uint32_t *h, unsigned int *n, uint32_t id)
 {
 	unsigned int i;
 
@@ -387,8 +390,9 @@ static void op_async(void)
 		attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_HANDLE,
 			 pick(w.objs, w.nobjs));
 		attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_CMD_IN, in, len);
+		/* a CONST_IN: 8 bytes, whatever the type */
 		attr_num(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_OUT_LEN,
-			 below(2) ? edge_len(256) : rnd(), 2);
+			 below(2) ? edge_len(256) : rnd(), below(16) ? 8 : 2);
 		attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_FD,
 			 below(8) ? (uint64_t)w.async_fd : rnd() % 64);
 		attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_QUERY_ASYNC_WR_ID, &wr_id,
@@ -498,7 +502,7 @@ static void op_uar(void)
 	call_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
 	attr_val(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0);
 	attr_num(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
-		 below(4) ? below(2) : rnd(), 4);
+		 below(4) ? below(2) : rnd(), below(16) ? 8 : 4);
 	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &page, sizeof(page));
 	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len, sizeof(len));
 	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off, sizeof(off));
@@ -607,6 +611,7 @@ static void ctx_close(void)
 		ibv_close_device(w.ctx);
 	w.ctx = NULL;
 	w.nobjs = w.numems = w.nuars = 0;
+	w.nmatchers = w.nactions = w.nflows = w.nanchors = w.ndms = 0;
 }
 
 struct job {
@@ -622,6 +627,8 @@ static void *fuzz_thread(void *arg)
 		op_obj_create, op_obj_create, op_obj_create, op_obj_destroy,
 		op_obj_cmd, op_obj_cmd, op_async, op_events, op_umem, op_uar,
 		op_queries, op_pd,
+		/* steering, anchors and device memory: a third of the picks */
+		op_matcher, op_flow, op_flow, op_action, op_anchor, op_dm,
 	};
 	struct job *j = arg;
 
@@ -655,6 +662,7 @@ static void *fuzz_thread(void *arg)
 			continue;
 		}
 		errno = 0;
+		w.group = FZ_OTHER;
 		ops[below(MT_ARRAY_SIZE(ops))]();
 		if (!below(500) || (resilient && errno == EIO)) {
 			ctx_close();
@@ -702,6 +710,18 @@ static void text_range(void)
 		fclose(f);
 	if (access("/sys/kernel/debug/kcov", R_OK))
 		text_len = 0;
+}
+
+/* " succeeded N; EINVAL N; ...": the outcomes counted in @k, a line */
+static void print_counts(const unsigned long long *k)
+{
+	unsigned int i;
+
+	printf(" succeeded %llu;", k[1]);
+	for (i = 0; i < 256; i++)
+		if (k[2 + i])
+			printf(" %s %llu;", strerrorname_np(i), k[2 + i]);
+	printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -753,8 +773,8 @@ int main(int argc, char **argv)
 	}
 	dev_name = strdup(ibv_get_device_name(dev));
 	text_range();
-	cover = mmap(NULL, TEXT_MAX / 8 + 4096 /* counters */, PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cover = mmap(NULL, TEXT_MAX / 8 + (1 + FZ_GROUPS) * COUNTERS * 8,
+		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	shared_calls = (void *)(cover + TEXT_MAX / 8);
 	if (cover == MAP_FAILED)
 		return 2;
@@ -784,11 +804,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < TEXT_MAX / 8; i++)
 		pcs += __builtin_popcount(cover[i]);
 	calls = *shared_calls;
-	printf("# succeeded %llu;", shared_calls[1]);
-	for (i = 0; i < 256; i++)
-		if (shared_calls[2 + i])
-			printf(" %s %llu;", strerrorname_np(i), shared_calls[2 + i]);
-	printf("\n");
+	printf("#");
+	print_counts(shared_calls);
+	for (i = 0; i < FZ_GROUPS; i++) {
+		printf("#   %s: %llu calls;", group_names[i],
+		       shared_calls[COUNTERS * (1 + i)]);
+		print_counts(shared_calls + COUNTERS * (1 + i));
+	}
 	printf("fuzz: %llu calls in %.1f s, %u processes, coverage %u PCs%s\n",
 	       calls, t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       procs, pcs, text_len ? "" : " (no KCOV)");
