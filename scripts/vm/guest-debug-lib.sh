@@ -35,6 +35,21 @@ debug_prepare() {
 
 have_failslab() { [[ -w /proc/self/fail-nth && -d $DBG/failslab ]]; }
 
+# kmemleak_split known|others: how many of kmemleak's findings are the
+# known ones (below), or the others, whole
+kmemleak_split() {
+	awk -v want="$1" '
+	function done() {
+		if (r == "") return
+		if (k) nk++; else if (want == "others") printf "%s", r
+		r = ""
+	}
+	/^unreferenced object/ { done(); k = 0; fr = 0 }
+	/\[<.*>\]/ && fr++ < 3 && /copy_process|prepare_creds|sys_setgroups/ { k = 1 }
+	{ r = r $0 "\n" }
+	END { done(); if (want == "known") print nk + 0 }' "$KMEMLEAK"
+}
+
 # kmemleak_check: scan (objects must be 5 s old) and print what it found;
 # false if it found anything.  True when there is no kmemleak.
 kmemleak_check() {
@@ -48,20 +63,15 @@ kmemleak_check() {
 	# took for a ucontext when the driver's alloc_ucontext fails on the
 	# ioctl path (UVERBS_METHOD_GET_CONTEXT kfree()s the context without
 	# rdma_restrack_put()); the fault tests make it fail on purpose.  What
-	# leaks is that process's task_struct (copy_process) and its exec
-	# creds (prepare_creds), with no frame of any module.  mlx5x takes
-	# no task or cred reference anywhere.
-	known=$(awk '/^unreferenced object/ { getline; f = 1; next }
-		f && /\[<.*>\]/ { if ($0 ~ /copy_process|prepare_creds/) k++; f = 0 }
-		END { print k + 0 }' "$KMEMLEAK")
-	echo "# kmemleak: $n suspected leaks ($known of a process's task or creds: ib_core's, see guest-debug-lib.sh)"
+	# leaks is that process's task_struct (copy_process), its creds
+	# (prepare_creds) and the creds' supplementary groups (setgroups,
+	# where the process set them), with no frame of any module.  mlx5x
+	# takes no task or cred reference anywhere.  An object is known when
+	# one of the first three frames of its allocation names one of those.
+	known=$(kmemleak_split known)
+	echo "# kmemleak: $n suspected leaks ($known of a process's task, creds or groups: ib_core's, see guest-debug-lib.sh)"
 	if ((n != known)); then
-		# the others, whole
-		awk '/^unreferenced object/ { if (r != "" && !k) printf "%s", r; r = ""; k = 0; f = 1 }
-			f && /\[<.*>\]/ { k = $0 ~ /copy_process|prepare_creds/; f = 0 }
-			{ r = r $0 "\n" }
-			END { if (r != "" && !k) printf "%s", r }' "$KMEMLEAK" |
-			head -n 200 | sed 's/^/# /'
+		kmemleak_split others | head -n 200 | sed 's/^/# /'
 		return 1
 	fi
 	if ((n)); then
