@@ -168,8 +168,9 @@ static void mt_sweep_init(void)
 /* Kernel log records since the last call that match; each printed. */
 static unsigned int mt_sweep_klog(void)
 {
+	/* above a record's longest: a buffer too short is EINVAL */
+	static char rec[8192];
 	unsigned int n = 0;
-	char rec[2048];
 	ssize_t len;
 
 	if (sw.kmsg < 0 || !sw.have_bad)
