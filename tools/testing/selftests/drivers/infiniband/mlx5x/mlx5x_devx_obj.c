@@ -438,6 +438,8 @@ static int test_async_query(void)
 	if (!CHECK(comp) || !create_q_counter(ctx, &qc))
 		goto close;
 	pfd.fd = comp->fd;
+	/* never block: a query that failed completes nothing to wait for */
+	CHECK_EQ(fcntl(comp->fd, F_SETFL, O_NONBLOCK), 0);
 	CHECK_EQ(poll(&pfd, 1, 0), 0);
 	CHECK_ERR(query_async(&qc, qc.id, QC_QUERY_OUT_BYTES, 0x1234abcd,
 			      comp), 0);
@@ -450,7 +452,6 @@ static int test_async_query(void)
 		CHECK_EQ(mt_get(resp->out_data, MT_OUT_STATUS), 0);
 	}
 	/* nothing left: a non-blocking read says so */
-	CHECK_EQ(fcntl(comp->fd, F_SETFL, O_NONBLOCK), 0);
 	CHECK_EQ(read(comp->fd, resp, rlen), -1);
 	CHECK_ERR(errno, EAGAIN);
 	/* the same checks as a synchronous query, before anything queues */
