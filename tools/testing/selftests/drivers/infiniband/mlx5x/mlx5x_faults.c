@@ -52,7 +52,11 @@
 #define SWEEP_SHARED_UID	0xffff
 #define SWEEP_TAIL		3000	/* bytes of a bad run's output shown */
 
-enum { VERDICT_HIT = 10, VERDICT_MISS, VERDICT_UNKNOWN };
+enum {
+	VERDICT_HIT = 10, VERDICT_MISS, VERDICT_UNKNOWN,
+	VERDICT_SKIP,		/* the run without a fault skipped */
+	VERDICT_FIXTURE,	/* a fixture before the case failed */
+};
 
 static struct {
 	char kind[8];
@@ -120,6 +124,8 @@ void mt_fault_report(const char *name)
 /* The sweep's state in the parent. */
 static struct {
 	const char *kinds;
+	const struct mt_case *cases;	/* the program's table */
+	unsigned int index;		/* the case swept */
 	bool sparse;
 	unsigned int maxk;
 	time_t until;
@@ -212,23 +218,39 @@ static void mt_sweep_tail(void)
 		printf("#   | %s\n", line);
 }
 
-/* In the child: arm KIND:K, run the case, exit with the verdict. */
+/*
+ * In the child: run the fixtures before the case unarmed, arm KIND:K, run
+ * the case, exit with the verdict.
+ */
 static void mt_sweep_child(const struct mt_case *c, const char *kind,
 			   unsigned int k)
 {
+	unsigned int i;
+	int rc;
+
 	setpgid(0, 0);	/* the case and whatever it forks: one group */
 	dup2(sw.out, STDOUT_FILENO);
 	dup2(sw.out, STDERR_FILENO);
 	alarm(SWEEP_CHILD_SECS);
+	for (i = 0; i < sw.index; i++) {
+		if (!(sw.cases[i].flags & MT_FIXTURE))
+			continue;
+		if (sw.cases[i].run() != KSFT_PASS) {
+			fflush(stdout);
+			_exit(VERDICT_FIXTURE);
+		}
+	}
 	snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
 	mt_inject.k = k;
 	if (!strcmp(kind, "slab"))
 		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	mt_fault_arm();
-	c->run();
+	rc = c->run();
 	fflush(stdout);
 	/* K 0: the run without a fault; it reaches nothing */
-	_exit(k ? mt_fault_verdict() : VERDICT_MISS);
+	if (!k)
+		_exit(rc == KSFT_SKIP ? VERDICT_SKIP : VERDICT_MISS);
+	_exit(mt_fault_verdict());
 }
 
 /*
@@ -267,7 +289,10 @@ static int mt_sweep_point(const struct mt_case *c, const char *kind,
 		;
 	mt_fw_disarm();	/* whatever the child left armed */
 	verdict = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	if (verdict != VERDICT_HIT && verdict != VERDICT_MISS) {
+	if (verdict == VERDICT_FIXTURE && !why[0])
+		snprintf(why, sizeof(why), "a fixture failed without a fault");
+	if (verdict != VERDICT_HIT && verdict != VERDICT_MISS &&
+	    !(verdict == VERDICT_SKIP && !k)) {
 		verdict = -1;
 		if (!why[0] && WIFSIGNALED(status))
 			snprintf(why, sizeof(why), "killed by signal %d",
@@ -338,20 +363,24 @@ static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 
 /**
  * mt_sweep_case() - sweep one case over every kind of MLX5X_SWEEP
- * @c: the case
+ * @cases: the program's cases
+ * @i: which one; the MT_FIXTURE cases before it run first, unarmed
  *
  * Return: KSFT_PASS when every point was clean, KSFT_SKIP when the
- * device has no model or the budget was spent before it began, else
- * KSFT_FAIL.
+ * device has no model, the budget was spent before it began or the case
+ * skips without a fault, else KSFT_FAIL.
  */
-int mt_sweep_case(const struct mt_case *c)
+int mt_sweep_case(const struct mt_case *cases, unsigned int i)
 {
+	const struct mt_case *c = &cases[i];
 	char kinds[32], *kind, *save = NULL;
 	unsigned int bad = 0, base;
 	int total;
 	bool warm;
 
 	mt_sweep_init();
+	sw.cases = cases;
+	sw.index = i;
 	if (!mt_sim())
 		return mt_skip("the sweep needs the firmware model");
 	if (mt_sweep_over())
@@ -360,7 +389,8 @@ int mt_sweep_case(const struct mt_case *c)
 		return KSFT_FAIL;
 	mt_sweep_klog();	/* what came before is not this case's */
 	/* the run without a fault: what the model holds after it is "before" */
-	mt_sweep_point(c, "none", 0, NULL, &warm);
+	if (mt_sweep_point(c, "none", 0, NULL, &warm) == VERDICT_SKIP)
+		return mt_skip("the case skips without a fault");
 	if (warm)
 		sw.fails++;
 	total = mt_fw_total();

@@ -213,7 +213,7 @@ int mt_main(const struct mt_case *cases, unsigned int n)
 			continue;
 		}
 		if (mt_sweeping()) {
-			rc = mt_sweep_case(&cases[i]);
+			rc = mt_sweep_case(cases, i);
 		} else {
 			mt_fault_arm();
 			rc = cases[i].run();

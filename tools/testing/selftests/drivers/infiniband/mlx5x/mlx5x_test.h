@@ -50,9 +50,16 @@ struct mt_env {
 
 extern struct mt_env mt;
 
+/*
+ * MT_FIXTURE: the case makes what the cases after it share (a context);
+ * the fault sweep runs it, unarmed, before each later case's own run.
+ */
+#define MT_FIXTURE	1U
+
 struct mt_case {
 	const char *name;
 	int (*run)(void);
+	unsigned int flags;
 };
 
 int mt_main(const struct mt_case *cases, unsigned int n);
@@ -62,7 +69,7 @@ void mt_fault_setup(void);
 void mt_fault_arm(void);
 void mt_fault_report(const char *name);
 bool mt_sweeping(void);
-int mt_sweep_case(const struct mt_case *c);
+int mt_sweep_case(const struct mt_case *cases, unsigned int i);
 void mt_sweep_summary(void);
 __printf(1, 2) int mt_skip(const char *fmt, ...);
 __printf(1, 2) void mt_diag(const char *fmt, ...);
