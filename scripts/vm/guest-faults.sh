@@ -10,14 +10,18 @@
 # no user object and exactly the objects it held before, the kernel log
 # has no new report.  At the end kmemleak must be quiet.
 # Usage: guest-faults.sh [--kinds "fw slab"] [--max-k N] [--sparse]
-#	[--budget SECS] [PROGRAM...]
+#	[--shard I/N] [--count] [--budget SECS] [PROGRAM...]
 # Default programs: every one but mlx5x_remove, which takes the device
-# away as its subject.  --max-k N: at most N points per case and kind
-# (default 0: no cap); --sparse: every K up to 16, then steps growing
-# with K (K/8), so long cases cost O(log) runs; --budget SECS: stop after
-# SECS, reporting what was covered (0: none); each program gets an equal
-# share of what is left when it starts, so every program is reached.
-# Last lines: "# fault points: fw N slab N; R runs in S s" and
+# away as its subject.  --max-k N: no K above N (default 0: no cap);
+# --sparse: every K up to 16, then steps growing with K (K/8), so long
+# cases cost O(log) runs; --shard I/N: only the K with (K - 1) % N == I,
+# so that N VMs share a full sweep; --count: only count the points each
+# case reaches (one run per case and kind, armed beyond reach: the
+# counters count down); --budget SECS: stop after SECS, reporting what
+# was covered (0: none); each program gets an equal share of what is
+# left when it starts, so every program is reached.
+# Last lines: "# fault points: fw N slab N; R runs in S s", "# reached:
+# fw N slab N" (the points the cases reach, swept or not) and
 # "faults: N passed, N failed, 0 skipped" over fault points.
 set -uo pipefail
 
@@ -26,13 +30,15 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/guest-debug-lib.sh"
 SRC=$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x
 BIN=${SELFTESTS_BIN:-$ROOT/build/selftests}
-KINDS="fw slab" MAXK=0 BUDGET=0 SPARSE=0
+KINDS="fw slab" MAXK=0 BUDGET=0 SPARSE=0 SHARD='' COUNT=0
 while (($#)); do
 	case $1 in
 	--kinds) KINDS=$2; shift 2 ;;
 	--max-k) MAXK=$2; shift 2 ;;
 	--budget) BUDGET=$2; shift 2 ;;
 	--sparse) SPARSE=1; shift ;;
+	--shard) SHARD=$2; shift 2 ;;
+	--count) COUNT=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -49,7 +55,7 @@ fi
 t0=$SECONDS
 end=$(($(date +%s) + BUDGET))
 left=$(wc -w <<<"$TESTS")
-fw=0 slab=0 fail=0 runs=0 cut=0
+fw=0 slab=0 fail=0 runs=0 cut=0 rfw=0 rslab=0
 out=$(mktemp)
 for t in $TESTS; do
 	until=0
@@ -60,6 +66,7 @@ for t in $TESTS; do
 	# diagnostics
 	MLX5X_SWEEP=$KINDS MLX5X_SWEEP_SPARSE=$SPARSE MLX5X_SWEEP_MAXK=$MAXK \
 		MLX5X_SWEEP_UNTIL=$until MLX5X_SWEEP_BAD=$BAD_KLOG \
+		MLX5X_SWEEP_SHARD=$SHARD MLX5X_SWEEP_COUNT=$COUNT \
 		"$BIN/$t" 2>&1 | tee "$out" |
 		sed -un "/^# sweep: /d; s/^# sweep /# $t /p; /^# not ok /p; /^#   /p"
 	rc=${PIPESTATUS[0]}
@@ -72,6 +79,8 @@ for t in $TESTS; do
 		f=0 s=0 b=0 r=0
 	fi
 	fw=$((fw + f)) slab=$((slab + s)) fail=$((fail + b)) runs=$((runs + r))
+	read -r f s <<<"$(sed -n 's/^# sweep: reached fw \([0-9]*\) slab \([0-9]*\)$/\1 \2/p' "$out")"
+	rfw=$((rfw + ${f:-0})) rslab=$((rslab + ${s:-0}))
 	if grep -q '^# sweep: budget spent$' "$out"; then
 		echo "# $t: its share of the budget was spent"
 		cut=$((cut + 1))
@@ -80,6 +89,7 @@ done
 rm -f "$out"
 echo "# fault points: fw $fw slab $slab; $runs runs in $((SECONDS - t0))s;" \
 	"$cut programs cut short by the budget"
+echo "# reached: fw $rfw slab $rslab"
 if ! kmemleak_check; then
 	echo "not ok - kmemleak"
 	fail=$((fail + 1))

@@ -25,12 +25,19 @@
  *                       once and keeps for the device's life (a steering
  *                       anchor's table) is then there already.
  *   MLX5X_SWEEP_SPARSE=1   every K up to 16, then steps of K/8
- *   MLX5X_SWEEP_MAXK=N     at most N points per case and kind
+ *   MLX5X_SWEEP_MAXK=N     no K above N
  *   MLX5X_SWEEP_UNTIL=T    stop at T (seconds since the epoch)
+ *   MLX5X_SWEEP_SHARD=I/N  only the K with (K - 1) % N == I (ignored
+ *                       with SPARSE): N sweeps, one per I, cover every K
+ *   MLX5X_SWEEP_COUNT=1    count the points only, sweep none
+ * The run with no fault arms both counters far beyond reach instead: they
+ * count down, so what is left tells how many points of each kind the case
+ * reaches.
  * Forking instead of exec'ing a program per point keeps a point's cost
- * near that of the case itself.  Per case and kind:
- * "# sweep CASE KIND: N points, B bad"; last, "# sweep: fw N slab N
- * bad N runs N" and, when time ran out, "# sweep: budget spent".
+ * near that of the case itself.  Per case and kind: "# sweep CASE KIND:
+ * N points of M reached, B bad"; last, "# sweep: fw N slab N bad N runs
+ * N", "# sweep: reached fw N slab N" and, when time ran out, "# sweep:
+ * budget spent".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,6 +58,7 @@
 /* MLX5_SHARED_RESOURCE_UID: objects the kernel makes for any context */
 #define SWEEP_SHARED_UID	0xffff
 #define SWEEP_TAIL		3000	/* bytes of a bad run's output shown */
+#define SWEEP_COUNT_K		(1U << 30)	/* a point no case reaches */
 
 enum {
 	VERDICT_HIT = 10, VERDICT_MISS, VERDICT_UNKNOWN,
@@ -92,8 +100,8 @@ void mt_fault_arm(void)
 		pwrite(mt_inject.nth_fd, buf, strlen(buf), 0);
 }
 
-/* Disarm the fault; return VERDICT_HIT, VERDICT_MISS or VERDICT_UNKNOWN. */
-static int mt_fault_verdict(void)
+/* Disarm the fault; return what was left of its counter, or -1. */
+static long mt_fault_left(void)
 {
 	char buf[16] = "";
 	ssize_t n = -1;
@@ -104,11 +112,19 @@ static int mt_fault_verdict(void)
 	} else if (mt_inject.nth_fd >= 0) {
 		n = pread(mt_inject.nth_fd, buf, sizeof(buf) - 1, 0);
 		pwrite(mt_inject.nth_fd, "0", 1, 0);
+		if (n > 0)
+			buf[n] = '\0';
 	}
 	if (n <= 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+static int mt_fault_verdict_of(long left)
+{
+	if (left < 0)
 		return VERDICT_UNKNOWN;
-	buf[n] = '\0';
-	return atoi(buf) ? VERDICT_MISS : VERDICT_HIT;
+	return left ? VERDICT_MISS : VERDICT_HIT;
 }
 
 void mt_fault_report(const char *name)
@@ -118,7 +134,7 @@ void mt_fault_report(const char *name)
 	if (!mt_inject.k)
 		return;
 	printf("# fault %s %u %s %s\n", mt_inject.kind, mt_inject.k,
-	       word[mt_fault_verdict() - VERDICT_HIT], name);
+	       word[mt_fault_verdict_of(mt_fault_left()) - VERDICT_HIT], name);
 }
 
 /* The sweep's state in the parent. */
@@ -126,16 +142,17 @@ static struct {
 	const char *kinds;
 	const struct mt_case *cases;	/* the program's table */
 	unsigned int index;		/* the case swept */
-	bool sparse;
-	unsigned int maxk;
+	bool sparse, count_only;
+	unsigned int maxk, shard, nshards;
 	time_t until;
 	bool spent;
 	regex_t bad;
 	bool have_bad;
 	int kmsg;	/* /dev/kmsg, read from where the sweep began */
 	int out;	/* a memfd: the running child's stdout and stderr */
-	unsigned long points[2], fails, runs;
-} sw = { .kmsg = -1, .out = -1 };
+	long *left;	/* shared: what the child's counters had left, by kind */
+	unsigned long points[2], reached[2], fails, runs;
+} sw = { .kmsg = -1, .out = -1, .nshards = 1 };
 
 bool mt_sweeping(void)
 {
@@ -157,6 +174,16 @@ static void mt_sweep_init(void)
 	sw.maxk = v ? strtoul(v, NULL, 10) : 0;
 	v = getenv("MLX5X_SWEEP_UNTIL");
 	sw.until = v ? strtoll(v, NULL, 10) : 0;
+	v = getenv("MLX5X_SWEEP_COUNT");
+	sw.count_only = v && *v && strcmp(v, "0");
+	v = getenv("MLX5X_SWEEP_SHARD");
+	if (v && *v && !sw.sparse &&
+	    (sscanf(v, "%u/%u", &sw.shard, &sw.nshards) != 2 ||
+	     !sw.nshards || sw.shard >= sw.nshards)) {
+		mt_diag("sweep: MLX5X_SWEEP_SHARD=%s is no I/N with I < N", v);
+		sw.shard = 0;
+		sw.nshards = 1;
+	}
 	v = getenv("MLX5X_SWEEP_BAD");
 	if (v && *v) {
 		sw.have_bad = !regcomp(&sw.bad, v, REG_EXTENDED | REG_NOSUB);
@@ -167,6 +194,10 @@ static void mt_sweep_init(void)
 	if (sw.kmsg >= 0)
 		lseek(sw.kmsg, 0, SEEK_END);
 	sw.out = memfd_create("mlx5x-sweep", MFD_CLOEXEC);
+	sw.left = mmap(NULL, 2 * sizeof(*sw.left), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sw.left == MAP_FAILED)
+		sw.left = NULL;
 	/* what a case's own children leave behind is reaped here */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
@@ -218,9 +249,32 @@ static void mt_sweep_tail(void)
 		printf("#   | %s\n", line);
 }
 
+/* Arm both kinds' counters beyond reach (K 0), or read what they left. */
+static void mt_sweep_counters(bool arm)
+{
+	static const char *const kinds[] = { "fw", "slab" };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		/* slab last to arm, first to read: the fw knob's I/O allocates */
+		const char *kind = kinds[arm ? i : 1 - i];
+
+		snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
+		mt_inject.k = SWEEP_COUNT_K;
+		if (arm && !strcmp(kind, "slab"))
+			mt_inject.nth_fd = open("/proc/thread-self/fail-nth",
+						O_RDWR);
+		if (arm)
+			mt_fault_arm();
+		else
+			sw.left[!strcmp(kind, "slab")] = mt_fault_left();
+	}
+}
+
 /*
  * In the child: run the fixtures before the case unarmed, arm KIND:K, run
- * the case, exit with the verdict.
+ * the case, exit with the verdict.  K 0 is the run without a fault, which
+ * counts the points instead.
  */
 static void mt_sweep_child(const struct mt_case *c, const char *kind,
 			   unsigned int k)
@@ -240,17 +294,21 @@ static void mt_sweep_child(const struct mt_case *c, const char *kind,
 			_exit(VERDICT_FIXTURE);
 		}
 	}
+	if (!k) {
+		mt_sweep_counters(true);
+		rc = c->run();
+		fflush(stdout);
+		mt_sweep_counters(false);
+		_exit(rc == KSFT_SKIP ? VERDICT_SKIP : VERDICT_MISS);
+	}
 	snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
 	mt_inject.k = k;
 	if (!strcmp(kind, "slab"))
 		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	mt_fault_arm();
-	rc = c->run();
+	c->run();
 	fflush(stdout);
-	/* K 0: the run without a fault; it reaches nothing */
-	if (!k)
-		_exit(rc == KSFT_SKIP ? VERDICT_SKIP : VERDICT_MISS);
-	_exit(mt_fault_verdict());
+	_exit(mt_fault_verdict_of(mt_fault_left()));
 }
 
 /*
@@ -340,22 +398,30 @@ static bool mt_sweep_over(void)
 static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 				  unsigned int *base)
 {
-	unsigned int k = 1, n = 0, nbad = 0;
+	unsigned int k = 1 + sw.shard, n = 0, nbad = 0;
+	long left = sw.left[!strcmp(kind, "slab")];
+	char reach[24] = "?";
 	int verdict;
 	bool bad;
 
-	while (!mt_sweep_over()) {
+	/* what the run without a fault left of the counter armed beyond reach */
+	if (left > 0) {
+		snprintf(reach, sizeof(reach), "%ld", SWEEP_COUNT_K - left);
+		sw.reached[!strcmp(kind, "slab")] += SWEEP_COUNT_K - left;
+	}
+	while (!sw.count_only && !mt_sweep_over()) {
 		verdict = mt_sweep_point(c, kind, k, base, &bad);
 		nbad += bad;
 		if (verdict == VERDICT_MISS)
 			break;
 		n++;
 		/* without a verdict K may not have been reached: stop */
-		if (verdict < 0 || (sw.maxk && n >= sw.maxk))
+		k += sw.sparse && k >= 16 ? k / 8 : sw.nshards;
+		if (verdict < 0 || (sw.maxk && k > sw.maxk))
 			break;
-		k += sw.sparse && k >= 16 ? k / 8 : 1;
 	}
-	printf("# sweep %s %s: %u points, %u bad\n", c->name, kind, n, nbad);
+	printf("# sweep %s %s: %u points of %s reached, %u bad\n", c->name,
+	       kind, n, reach, nbad);
 	sw.points[!strcmp(kind, "slab")] += n;
 	sw.fails += nbad;
 	return nbad;
@@ -385,10 +451,14 @@ int mt_sweep_case(const struct mt_case *cases, unsigned int i)
 		return mt_skip("the sweep needs the firmware model");
 	if (mt_sweep_over())
 		return mt_skip("the sweep's budget is spent");
-	if (sw.out < 0)
+	if (sw.out < 0 || !sw.left)
 		return KSFT_FAIL;
 	mt_sweep_klog();	/* what came before is not this case's */
-	/* the run without a fault: what the model holds after it is "before" */
+	/*
+	 * The run without a fault: what the model holds after it is "before";
+	 * it counts the points.
+	 */
+	sw.left[0] = sw.left[1] = -1;
 	if (mt_sweep_point(c, "none", 0, NULL, &warm) == VERDICT_SKIP)
 		return mt_skip("the case skips without a fault");
 	if (warm)
@@ -414,6 +484,8 @@ void mt_sweep_summary(void)
 		return;
 	printf("# sweep: fw %lu slab %lu bad %lu runs %lu\n", sw.points[0],
 	       sw.points[1], sw.fails, sw.runs);
+	printf("# sweep: reached fw %lu slab %lu\n", sw.reached[0],
+	       sw.reached[1]);
 	if (sw.spent)
 		printf("# sweep: budget spent\n");
 }
