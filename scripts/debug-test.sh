@@ -10,8 +10,9 @@
 #   (default)      CI budget: the whole kselftest suite and rdma-core's,
 #                  a sparse fault sweep of every program within 300 s,
 #                  60 s of fuzzing, 40 s per stress phase
-#   --long         every fault point of every case, 1800 s of fuzzing,
-#                  120 s per phase
+#   --long         every fault point of every case (one VM per CPU, each
+#                  a shard of the points), 1800 s of fuzzing, 120 s per
+#                  phase
 #   --cached-only  never build the debug kernel: when it is not in the
 #                  cache, say so and run the sweep, fuzzer and stress test
 #                  on Debian's stock kernel (no sanitizers, no failslab:
@@ -62,25 +63,42 @@ else
 fi
 
 if ((long)); then
-	faults=() fuzz=(-p 4 -T 2 -t 1800 -n 1000000000) stress=120
+	fuzz=(-p 4 -T 2 -t 1800 -n 1000000000) stress=120
 else
 	faults=(--sparse --budget 300) fuzz=(-p 3 -t 60 -n 2000000) stress=40
 fi
 fail=0
-vm() {	# NAME TIMEOUT SCRIPT ARGS...
-	local name=$1 timeout=$2
+# NAME TIMEOUT SCRIPT ARGS...: nonzero when the VM failed, which also
+# sets fail (in this shell; a caller in the background has only the status)
+vm() {
+	local name=$1 timeout=$2 rc=0
 	shift 2
 	VM_NAME="rel-$name" scripts/vm/run.sh --kver "$kver" \
 		--ko "build/obj/$kver/mlx5x.ko" --mem 3072 --timeout "$timeout" \
-		"$@" >>"$out" 2>&1 || { echo "debug-test: $name FAILED (build/logs/rel-$name-*.log)"; fail=1; }
+		"$@" >>"$out" 2>&1 || { echo "debug-test: $name FAILED (build/logs/rel-$name-*.log)"; fail=1 rc=1; }
 	grep -aE '^run.sh: ' "$out" | tail -n 1 | sed 's/^/debug-test: /'
+	return "$rc"
 }
-((debug)) && vm suite 5400 scripts/vm/guest-debug.sh
-vm faults $((long ? 86400 : 1500)) scripts/vm/guest-faults.sh "${faults[@]}"
-vm fuzz $((long ? 2400 : 600)) scripts/vm/guest-fuzz.sh "${fuzz[@]}"
-vm stress $((long ? 900 : 600)) scripts/vm/guest-stress.sh "$stress"
+if ((debug)); then
+	vm suite 5400 scripts/vm/guest-debug.sh || true
+fi
+if ((long)); then
+	# the points shared out among VMs that run side by side
+	n=$(nproc) pids=()
+	for ((i = 0; i < n; i++)); do
+		vm "faults$i" 86400 scripts/vm/guest-faults.sh --shard "$i/$n" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || fail=1
+	done
+else
+	vm faults 1500 scripts/vm/guest-faults.sh "${faults[@]}" || true
+fi
+vm fuzz $((long ? 2400 : 600)) scripts/vm/guest-fuzz.sh "${fuzz[@]}" || true
+vm stress $((long ? 900 : 600)) scripts/vm/guest-stress.sh "$stress" || true
 
-grep -aE '^# (fault points|KCOV coverage|kmemleak)|^fuzz: [0-9]+ calls' "$out" |
+grep -aE '^# (fault points|reached|KCOV coverage|kmemleak)|^fuzz: [0-9]+ calls' "$out" |
 	sed 's/^/debug-test: /'
 awk '/^(total|faults|fuzz|stress): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $2; f += $4; s += $6 }
