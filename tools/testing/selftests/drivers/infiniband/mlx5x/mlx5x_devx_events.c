@@ -1032,7 +1032,7 @@ static const struct mt_case cases[] = {
 	{ "two_processes", test_two_processes_run },
 	{ "close_pending", test_close_pending_run },
 	{ "context_closed", test_context_closed_run },
-	{ "removal_wakes_reader", test_removal_wakes_reader_run },
+	{ "removal_wakes_reader", test_removal_wakes_reader_run, MT_NO_SWEEP },
 	{ "teardown", teardown },
 };
 

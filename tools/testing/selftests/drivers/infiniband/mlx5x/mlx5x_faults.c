@@ -454,6 +454,8 @@ int mt_sweep_case(const struct mt_case *cases, unsigned int i)
 	sw.index = i;
 	if (!mt_sim())
 		return mt_skip("the sweep needs the firmware model");
+	if (c->flags & MT_NO_SWEEP)
+		return mt_skip("the device going away is its subject");
 	if (mt_sweep_over())
 		return mt_skip("the sweep's budget is spent");
 	if (sw.out < 0 || !sw.left)

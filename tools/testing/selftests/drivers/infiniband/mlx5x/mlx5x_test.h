@@ -53,8 +53,11 @@ extern struct mt_env mt;
 /*
  * MT_FIXTURE: the case makes what the cases after it share (a context);
  * the fault sweep runs it, unarmed, before each later case's own run.
+ * MT_NO_SWEEP: the device going away is the case's subject; the sweep
+ * skips it, as it does mlx5x_remove.
  */
 #define MT_FIXTURE	1U
+#define MT_NO_SWEEP	2U
 
 struct mt_case {
 	const char *name;
