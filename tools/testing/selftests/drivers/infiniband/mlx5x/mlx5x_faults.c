@@ -73,18 +73,24 @@ static struct {
 	int nth_fd;
 } mt_inject = { .nth_fd = -1 };
 
+/* Make KIND:K the fault to arm; slab's counter is this thread's fail-nth. */
+static void mt_fault_select(const char *kind, unsigned int k)
+{
+	snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
+	mt_inject.k = k;
+	if (!strcmp(kind, "slab") && mt_inject.nth_fd < 0)
+		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+}
+
 /* Parse MLX5X_FAULT: a single fault around each case that runs. */
 void mt_fault_setup(void)
 {
 	const char *f = getenv("MLX5X_FAULT");
+	unsigned int k;
+	char kind[8];
 
-	if (!f || sscanf(f, "%7[a-z]:%u", mt_inject.kind, &mt_inject.k) != 2 ||
-	    !mt_inject.k) {
-		mt_inject.k = 0;
-		return;
-	}
-	if (!strcmp(mt_inject.kind, "slab"))
-		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (f && sscanf(f, "%7[a-z]:%u", kind, &k) == 2 && k)
+		mt_fault_select(kind, k);
 }
 
 void mt_fault_arm(void)
@@ -260,11 +266,7 @@ static void mt_sweep_counters(bool arm)
 		/* slab last to arm, first to read: the fw knob's I/O allocates */
 		const char *kind = kinds[arm ? i : 1 - i];
 
-		snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
-		mt_inject.k = SWEEP_COUNT_K;
-		if (arm && !strcmp(kind, "slab"))
-			mt_inject.nth_fd = open("/proc/thread-self/fail-nth",
-						O_RDWR);
+		mt_fault_select(kind, SWEEP_COUNT_K);
 		if (arm)
 			mt_fault_arm();
 		else
@@ -306,10 +308,7 @@ static void mt_sweep_child(const struct mt_case *c, const char *kind,
 			mt_sweep_counters(false);
 		_exit(rc == KSFT_SKIP ? VERDICT_SKIP : VERDICT_MISS);
 	}
-	snprintf(mt_inject.kind, sizeof(mt_inject.kind), "%s", kind);
-	mt_inject.k = k;
-	if (!strcmp(kind, "slab"))
-		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	mt_fault_select(kind, k);
 	mt_fault_arm();
 	c->run();
 	fflush(stdout);
