@@ -6,7 +6,7 @@
  * Each read returns one event: the subscription's cookie, then the 64-byte
  * event queue entry, or with MLX5_IB_UAPI_DEVX_CR_EV_CH_FLAGS_OMIT_DATA
  * the cookie alone.  A buffer too small for it is refused with EINVAL.
- * Without OMIT_DATA a file holds at most MLX5X_EVENT_QUEUE_MAX unread
+ * Without OMIT_DATA a file holds at most max_events_queued (limits.c) unread
  * events: later ones are dropped and the next read fails once with
  * EOVERFLOW.  With OMIT_DATA a subscription is pending or not, so
  * repeated events coalesce and nothing is lost.  Once the object is
@@ -69,7 +69,7 @@ void mlx5x_event_file_deliver(struct mlx5x_event_sub *sub, const void *eqe)
 	} else if (f->omit_data) {
 		if (list_empty(&sub->pending))
 			list_add_tail(&sub->pending, &f->queue);
-	} else if (!e || f->queued >= MLX5X_EVENT_QUEUE_MAX) {
+	} else if (!e || f->queued >= mlx5x_limit_events_queued()) {
 		f->overflow = true;
 	} else {
 		list_add_tail(&e->list, &f->queue);

@@ -20,10 +20,6 @@
 
 /* An event queue entry (struct mlx5_ifc_eqe_bits) is 64 bytes. */
 #define MLX5X_EQE_BYTES		64
-/* Unread events a file holds (without OMIT_DATA); past it they are lost. */
-#define MLX5X_EVENT_QUEUE_MAX	1024
-/* Subscriptions one context may hold. */
-#define MLX5X_EVENT_SUBS_MAX	1024
 
 struct mlx5x_ucontext;
 struct mlx5x_ev_route;

@@ -9,7 +9,7 @@
  * events for an object, user_unaffiliated_events without one; the
  * completion event is implied for CQs) and, for an object, one that
  * applies to the object's kind (mlx5x_ev_descs[], by create opcode).
- * At most MLX5X_EVENT_SUBS_MAX subscriptions per context; subscribing the
+ * At most max_event_subs (limits.c) subscriptions per context; subscribing the
  * same thing twice makes two subscriptions, each delivered, as upstream.
  *
  * Events are routed by a hash of (type, creating opcode, object number):
@@ -505,7 +505,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_SUBSCRIBE_EVENT)(
 	if (err)
 		return err;
 	if (atomic_add_return(req.n, &req.uctx->devx_event_subs) >
-	    MLX5X_EVENT_SUBS_MAX) {
+	    mlx5x_limit_event_subs()) {
 		atomic_sub(req.n, &req.uctx->devx_event_subs);
 		return -ENOSPC;
 	}

@@ -3,12 +3,13 @@
  * Per-context limits on what a user can grow without bound otherwise:
  * DEVX objects, UMEMs, UAR allocations (each an mmap entry), device
  * memory allocations, flows, and the steering objects behind flows (flow
- * matchers, flow actions and steering anchors, counted together).  Each is a module parameter, read at every
- * allocation, so it can be changed at run time; a context at its limit
- * gets ENOSPC, and freeing one lets the next allocation succeed.  The
- * other per-context queues have fixed limits where they live: the async
- * command FD's unread bytes (devx_async.c), an event FD's unread events
- * and a context's subscriptions (devx_events.h).
+ * matchers, flow actions and steering anchors, counted together), event
+ * subscriptions; and per event FD, its unread events.  Each is a module
+ * parameter, read at every allocation, so it can be changed at run time;
+ * a context at its limit gets ENOSPC, and freeing one lets the next
+ * allocation succeed (an event FD at its limit drops events instead:
+ * devx_event_fd.c).  The async command FD's unread bytes have a fixed
+ * limit where they live (devx_async.c).
  */
 #include <linux/atomic.h>
 #include <linux/moduleparam.h>
@@ -38,6 +39,28 @@ static unsigned int max_steering_objs = 65536;
 module_param(max_steering_objs, uint, 0644);
 MODULE_PARM_DESC(max_steering_objs,
 		 "flow matchers, flow actions and steering anchors per context (default 65536)");
+
+static unsigned int max_event_subs = 1024;
+module_param(max_event_subs, uint, 0644);
+MODULE_PARM_DESC(max_event_subs,
+		 "DEVX event subscriptions per context (default 1024)");
+
+static unsigned int max_events_queued = 1024;
+module_param(max_events_queued, uint, 0644);
+MODULE_PARM_DESC(max_events_queued,
+		 "unread events an event FD holds without OMIT_DATA (default 1024)");
+
+/* The subscriptions a context may hold. */
+unsigned int mlx5x_limit_event_subs(void)
+{
+	return READ_ONCE(max_event_subs);
+}
+
+/* The unread events an event FD may hold; past it they are dropped. */
+unsigned int mlx5x_limit_events_queued(void)
+{
+	return READ_ONCE(max_events_queued);
+}
 
 static unsigned int mlx5x_limit_of(enum mlx5x_limit l)
 {

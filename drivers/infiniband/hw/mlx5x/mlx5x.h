@@ -116,6 +116,8 @@ struct mlx5x_ucontext {
 
 int mlx5x_limit_take(struct mlx5x_ucontext *uctx, enum mlx5x_limit l);
 void mlx5x_limit_put(struct mlx5x_ucontext *uctx, enum mlx5x_limit l);
+unsigned int mlx5x_limit_event_subs(void);
+unsigned int mlx5x_limit_events_queued(void);
 
 struct mlx5x_pd {
 	struct ib_pd ib;

@@ -41,11 +41,11 @@
 #define CAP_AFF_OFF	PRM_DEVICE_EVENT_CAP_USER_AFFILIATED_EVENTS_OFF
 #define CAP_UNAFF_OFF	PRM_DEVICE_EVENT_CAP_USER_UNAFFILIATED_EVENTS_OFF
 
-/* The driver's bounds (devx_events.h, devx_subscribe.c). */
 /* how long a read waits for an event that should be there already */
 #define EVENT_WAIT_MS		5000
-#define QUEUE_MAX		1024
-#define SUBS_MAX		1024
+/* the driver's bounds: module parameters (limits.c) */
+#define QUEUE_MAX_PARAM		"max_events_queued"
+#define SUBS_MAX_PARAM		"max_event_subs"
 #define TYPES_PER_CALL		16
 
 #define OP_ALLOC_Q_COUNTER	0x771
@@ -318,24 +318,30 @@ out:
 	return KSFT_PASS;
 }
 
-/* Past the queue's bound events are lost: EOVERFLOW once, then the rest. */
+/*
+ * Past the queue's bound (max_events_queued) events are lost: EOVERFLOW
+ * once, then the rest.
+ */
 static int test_overflow(void)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch;
+	long i, max, ok = 0;
 	struct event ev;
-	int i, ok = 0;
 
+	if (!CHECK_ERR(mt_param_get(QUEUE_MAX_PARAM, &max), 0))
+		return KSFT_FAIL;
+	ch = channel(0);
 	if (!ch)
 		return KSFT_FAIL;
 	set_nonblock(ch);
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 3), 0);
-	for (i = 0; i < QUEUE_MAX + 5; i++)
+	for (i = 0; i < max + 5; i++)
 		if (!CHECK_ERR(raise_event("0x9 4"), 0))
 			break;
 	CHECK_EQ(get_event(ch, &ev), -EOVERFLOW);
-	for (i = 0; i < QUEUE_MAX; i++)
+	for (i = 0; i < max; i++)
 		ok += get_event(ch, &ev) == sizeof(ev) && ev.cookie == 3;
-	CHECK_EQ(ok, QUEUE_MAX);
+	CHECK_EQ(ok, max);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
 	/* and it works again */
 	CHECK_ERR(raise_event("0x9 1"), 0);
@@ -439,22 +445,32 @@ static int test_bad_flags(void)
 	return KSFT_PASS;
 }
 
-/* A context holds at most SUBS_MAX subscriptions; closing frees them. */
+/*
+ * A context holds at most max_event_subs subscriptions; closing frees
+ * them.
+ */
 static int test_subscription_limit(void)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0), *ch2;
+	struct mlx5dv_devx_event_channel *ch, *ch2;
 	uint16_t types[TYPES_PER_CALL];
-	unsigned int i, ok = 0;
+	long i, n, max, ok = 0;
 
+	if (!CHECK_ERR(mt_param_get(SUBS_MAX_PARAM, &max), 0))
+		return KSFT_FAIL;
+	ch = channel(0);
 	if (!ch)
 		return KSFT_FAIL;
-	for (i = 0; i < MT_ARRAY_SIZE(types); i++)
+	for (i = 0; i < (long)MT_ARRAY_SIZE(types); i++)
 		types[i] = EV_PORT_CHANGE;
-	for (i = 0; i < SUBS_MAX / TYPES_PER_CALL; i++)
-		ok += !mlx5dv_devx_subscribe_devx_event(ch, NULL,
-							sizeof(types), types,
-							i);
-	CHECK_EQ(ok, SUBS_MAX / TYPES_PER_CALL);
+	/* up to the limit, TYPES_PER_CALL at a time */
+	for (i = 0; i < max; i += n) {
+		n = max - i < TYPES_PER_CALL ? max - i : TYPES_PER_CALL;
+		if (!mlx5dv_devx_subscribe_devx_event(ch, NULL,
+						      n * sizeof(types[0]),
+						      types, i))
+			ok += n;
+	}
+	CHECK_EQ(ok, max);
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0), ENOSPC);
 	ch2 = channel(0);
 	if (ch2) {

@@ -1428,48 +1428,22 @@ static int test_exit_with_flows(void)
 	return KSFT_PASS;
 }
 
-/* The module's per-context flow limit, max_flows (limits.c). */
-#define MAX_FLOWS_PARAM	"/sys/module/mlx5x/parameters/max_flows"
-
-static long max_flows_get(void)
-{
-	FILE *f = fopen(MAX_FLOWS_PARAM, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static bool max_flows_set(long v)
-{
-	FILE *f = fopen(MAX_FLOWS_PARAM, "w");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fprintf(f, "%ld\n", v) > 0;
-	return !fclose(f) && ok;
-}
-
 /* At the limit ENOSPC; one destroyed lets the next in; per context. */
 static int test_flow_limit(void)
 {
 	struct ibv_flow *fl[5] = {}, *more;
-	long old = max_flows_get();
+	long old;
 	struct env e = {}, o = {};
 	struct flow f;
 	unsigned int i;
 
-	if (old < 0)
-		return mt_skip("no %s", MAX_FLOWS_PARAM);
+	/* the module's per-context flow limit (limits.c) */
+	if (mt_param_get("max_flows", &old))
+		return mt_skip("no module parameter max_flows");
 	if (!env_open(&e) || raw_qp(&e) < 0 || !env_open(&o) ||
 	    raw_qp(&o) < 0)
 		goto out;
-	if (!CHECK(max_flows_set(4)))
+	if (!CHECK_ERR(mt_param_set("max_flows", 4), 0))
 		goto out;
 	for (i = 0; i < 5; i++) {
 		flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
@@ -1503,7 +1477,7 @@ static int test_flow_limit(void)
 		if (fl[i])
 			CHECK_ERR(ibv_destroy_flow(fl[i]), 0);
 out:
-	CHECK(max_flows_set(old));
+	CHECK_ERR(mt_param_set("max_flows", old), 0);
 	if (o.ctx)
 		env_close(&o);
 	env_close(&e);

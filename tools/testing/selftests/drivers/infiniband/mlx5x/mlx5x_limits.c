@@ -22,41 +22,10 @@
 #include "mlx5x_test.h"
 #include "mlx5x_prm.h"
 
-#define PARAMS		"/sys/module/mlx5x/parameters"
 #define STEERING	"max_steering_objs"
 #define OP_ALLOC_PD	0x800
 #define MAX_TRIES	64
 #define LIMIT		8
-
-static int param_get(const char *name, long *val)
-{
-	char path[128];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), PARAMS "/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%ld", val) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
-}
-
-static int param_set(const char *name, long val)
-{
-	char path[128];
-	FILE *f;
-	int err;
-
-	snprintf(path, sizeof(path), PARAMS "/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "%ld\n", val);
-	err = fclose(f) ? -errno : 0;
-	return err;
-}
 
 /* One kind of resource: allocate into slot @i, free slot @i. */
 struct kind {
@@ -251,20 +220,20 @@ static int at_limit(const struct kind *k, bool exact)
 
 	if (geteuid())
 		return mt_skip("needs root to set %s", k->param);
-	if (param_get(k->param, &saved))
+	if (mt_param_get(k->param, &saved))
 		return mt_skip("no module parameter %s", k->param);
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	ctx2 = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx) || !CHECK(ctx2))
 		return KSFT_FAIL;
-	if (!CHECK_ERR(param_set(k->param, LIMIT), 0))
+	if (!CHECK_ERR(mt_param_set(k->param, LIMIT), 0))
 		goto out;
 	while (n < MAX_TRIES && !(err = k->alloc(ctx, &slot[n])))
 		n++;
 	mt_diag("%s %d: %d allocated, then %s", k->param, LIMIT, n,
 		strerror(err));
 	if (n == 0 && err == EOPNOTSUPP) {
-		param_set(k->param, saved);
+		mt_param_set(k->param, saved);
 		ibv_close_device(ctx2);
 		ibv_close_device(ctx);
 		return mt_skip("the device has none");
@@ -285,13 +254,13 @@ static int at_limit(const struct kind *k, bool exact)
 			k->free(ctx, other);
 	}
 	/* a higher limit lets one more in */
-	if (CHECK_ERR(param_set(k->param, LIMIT + 1), 0) &&
+	if (CHECK_ERR(mt_param_set(k->param, LIMIT + 1), 0) &&
 	    CHECK_ERR(k->alloc(ctx, &slot[n]), 0))
 		n++;
 	while (n > 0)
 		k->free(ctx, slot[--n]);
 out:
-	CHECK_ERR(param_set(k->param, saved), 0);
+	CHECK_ERR(mt_param_set(k->param, saved), 0);
 	CHECK_EQ(ibv_close_device(ctx2), 0);
 	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
@@ -354,12 +323,12 @@ static int test_steering_shared(void)
 
 	if (geteuid())
 		return mt_skip("needs root to set " STEERING);
-	if (param_get(STEERING, &saved))
+	if (mt_param_get(STEERING, &saved))
 		return mt_skip("no module parameter " STEERING);
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
-	if (!CHECK_ERR(param_set(STEERING, LIMIT), 0))
+	if (!CHECK_ERR(mt_param_set(STEERING, LIMIT), 0))
 		goto out;
 	for (n = 0; n < LIMIT; n++)
 		if (!CHECK_ERR(k[n % 3]->alloc(ctx, &slot[n]), 0))
@@ -371,7 +340,7 @@ static int test_steering_shared(void)
 		k[n % 3]->free(ctx, slot[n]);
 	}
 out:
-	CHECK_ERR(param_set(STEERING, saved), 0);
+	CHECK_ERR(mt_param_set(STEERING, saved), 0);
 	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
@@ -389,9 +358,9 @@ static int test_close_at_limit(void)
 
 	if (geteuid())
 		return mt_skip("needs root to set max_devx_objs");
-	if (param_get("max_devx_objs", &saved))
+	if (mt_param_get("max_devx_objs", &saved))
 		return mt_skip("no module parameter max_devx_objs");
-	if (!CHECK_ERR(param_set("max_devx_objs", LIMIT), 0))
+	if (!CHECK_ERR(mt_param_set("max_devx_objs", LIMIT), 0))
 		return KSFT_FAIL;
 	for (round = 0; round < 2; round++) {
 		ctx = mt_open(MT_OPEN_DEVX, NULL);
@@ -403,7 +372,7 @@ static int test_close_at_limit(void)
 		CHECK_ERR(devx_pd_alloc(ctx, &slot[0]), ENOSPC);
 		CHECK_EQ(ibv_close_device(ctx), 0);
 	}
-	CHECK_ERR(param_set("max_devx_objs", saved), 0);
+	CHECK_ERR(mt_param_set("max_devx_objs", saved), 0);
 	return KSFT_PASS;
 }
 

@@ -297,6 +297,50 @@ static int mt_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+#define MT_PARAMS	"/sys/module/mlx5x/parameters"
+
+/**
+ * mt_param_get() - read a module parameter of mlx5x (limits.c)
+ * @name: its name
+ * @val: where its value goes
+ *
+ * Return: 0, or a negative errno (-ENOENT: no such parameter).
+ */
+int mt_param_get(const char *name, long *val)
+{
+	char path[128], buf[32], *end;
+	int err;
+
+	snprintf(path, sizeof(path), MT_PARAMS "/%s", name);
+	err = mt_read_file(path, buf, sizeof(buf));
+	if (err)
+		return err;
+	*val = strtol(buf, &end, 10);
+	return end != buf && (*end == '\n' || !*end) ? 0 : -EINVAL;
+}
+
+/**
+ * mt_param_set() - write a module parameter of mlx5x
+ * @name: its name
+ * @val: the value
+ *
+ * Return: 0, or a negative errno.
+ */
+int mt_param_set(const char *name, long val)
+{
+	char path[128];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), MT_PARAMS "/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "%ld\n", val);
+	err = fclose(f) ? -errno : 0;
+	return err;
+}
+
 /* Return: the netdev's MTU, or -1. */
 int mt_netdev_mtu(void)
 {
@@ -393,7 +437,7 @@ struct ibv_context *mt_open(enum mt_open_mode mode, int *uid)
 	return ctx;
 }
 
-static long mt_now_ms(void)
+long mt_now_ms(void)
 {
 	struct timespec ts;
 

@@ -97,6 +97,9 @@ bool mt_check_err(int got, int want, const char *sgot, const char *file,
 
 /* Commands and the netdev. */
 __printf(1, 2) int mt_sh(const char *fmt, ...);
+long mt_now_ms(void);
+int mt_param_get(const char *name, long *val);
+int mt_param_set(const char *name, long val);
 int mt_netdev_mtu(void);
 int mt_netdev_mac(uint8_t mac[6]);
 int mt_netdev_set_up(void);
