@@ -12,17 +12,22 @@
 # Usage: guest-faults.sh [--kinds "fw slab"] [--max-k N] [--sparse]
 #	[--shard I/N] [--count] [--budget SECS] [PROGRAM...]
 # Default programs: every one but mlx5x_remove, which takes the device
-# away as its subject.  --max-k N: no K above N (default 0: no cap);
+# away as its subject.  The sweep lowers the event bounds (module
+# parameters max_events_queued and max_event_subs) from 1024 to
+# SWEPT_BOUND: overflow and subscription_limit loop up to them, and a
+# point costs its case up to it (the tests read the bounds).  --max-k N: no K above N (default 0: no cap);
 # --sparse: every K up to 16, then steps growing with K (K/8), so long
 # cases cost O(log) runs; --shard I/N: only the K with (K - 1) % N == I,
 # so that N VMs share a full sweep; --count: only count the points each
-# case reaches (one run per case and kind, armed beyond reach: the
-# counters count down); --budget SECS: stop after SECS, reporting what
+# case reaches (one run per case, both counters armed beyond reach: they
+# count down) and time each kind's first point, to estimate the time
+# every point takes; --budget SECS: stop after SECS, reporting what
 # was covered (0: none); each program gets an equal share of what is
 # left when it starts, so every program is reached.
 # Last lines: "# fault points: fw N slab N; R runs in S s", "# reached:
-# fw N slab N" (the points the cases reach, swept or not) and
-# "faults: N passed, N failed, 0 skipped" over fault points.
+# fw N slab N; all in ~S s" (the points the cases reach, swept or not,
+# and the estimated time of every one in one VM) and "faults: N passed,
+# N failed, 0 skipped" over fault points.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,8 +51,14 @@ TESTS=$(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' "$SRC/Makefile" |
 	sed 's/^TEST_GEN_PROGS :=//; s/\\//g; s/\bmlx5x_remove\b//')
 (($#)) && TESTS=$*
 
+SWEPT_BOUND=64
+PARAMS=/sys/module/mlx5x/parameters
+
 dev_up || { echo "faults: no device"; exit 1; }
 debug_prepare
+for p in max_events_queued max_event_subs; do
+	echo "$SWEPT_BOUND" >"$PARAMS/$p" || { echo "faults: no $p"; exit 1; }
+done
 if ! have_failslab; then
 	echo "# no failslab/fail-nth in this kernel: fw faults only"
 	KINDS=${KINDS//slab/}
@@ -55,7 +66,7 @@ fi
 t0=$SECONDS
 end=$(($(date +%s) + BUDGET))
 left=$(wc -w <<<"$TESTS")
-fw=0 slab=0 fail=0 runs=0 cut=0 rfw=0 rslab=0
+fw=0 slab=0 fail=0 runs=0 cut=0 rfw=0 rslab=0 all=0
 out=$(mktemp)
 for t in $TESTS; do
 	until=0
@@ -81,6 +92,8 @@ for t in $TESTS; do
 	fw=$((fw + f)) slab=$((slab + s)) fail=$((fail + b)) runs=$((runs + r))
 	read -r f s <<<"$(sed -n 's/^# sweep: reached fw \([0-9]*\) slab \([0-9]*\)$/\1 \2/p' "$out")"
 	rfw=$((rfw + ${f:-0})) rslab=$((rslab + ${s:-0}))
+	s=$(sed -n 's/^# sweep: all points in ~\([0-9]*\) s$/\1/p' "$out")
+	all=$((all + ${s:-0}))
 	if grep -q '^# sweep: budget spent$' "$out"; then
 		echo "# $t: its share of the budget was spent"
 		cut=$((cut + 1))
@@ -89,7 +102,7 @@ done
 rm -f "$out"
 echo "# fault points: fw $fw slab $slab; $runs runs in $((SECONDS - t0))s;" \
 	"$cut programs cut short by the budget"
-echo "# reached: fw $rfw slab $rslab"
+echo "# reached: fw $rfw slab $rslab; all in ~${all}s"
 if ! kmemleak_check; then
 	echo "not ok - kmemleak"
 	fail=$((fail + 1))

@@ -29,16 +29,23 @@
  *   MLX5X_SWEEP_UNTIL=T    stop at T (seconds since the epoch)
  *   MLX5X_SWEEP_SHARD=I/N  only the K with (K - 1) % N == I (ignored
  *                       with SPARSE): N sweeps, one per I, cover every K
- *   MLX5X_SWEEP_COUNT=1    count the points only, sweep none
+ *   MLX5X_SWEEP_COUNT=1    count the points, and sweep only the first of
+ *                       each kind, to time it
+ * Under the sweep a loop that repeats the same calls runs at its swept
+ * size (mt_loop_size()): each point costs the case up to it, so a loop of
+ * N costs O(N^2) runs.
  * A second run with no fault arms both counters far beyond reach: they
  * count down, so what is left tells how many points of each kind the case
  * reaches.  (Not the first run: it reaches more, making what the kernel
  * keeps once made, dentries of the files it opens among them.)
  * Forking instead of exec'ing a program per point keeps a point's cost
- * near that of the case itself.  Per case and kind: "# sweep CASE KIND:
- * N points of M reached, B bad"; last, "# sweep: fw N slab N bad N runs
- * N", "# sweep: reached fw N slab N" and, when time ran out, "# sweep:
- * budget spent".
+ * near that of the case itself.  A point at K costs about the first
+ * point's time plus the share K/M of the case's, so all M points of a
+ * kind take about M times the mean of the first point's time and the
+ * count run's.  Per case and kind: "# sweep CASE KIND: N points of M
+ * reached, B bad; all in ~S s"; last, "# sweep: fw N slab N bad N runs
+ * N", "# sweep: reached fw N slab N", "# sweep: all points in ~S s" and,
+ * when time ran out, "# sweep: budget spent".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -158,7 +165,9 @@ static struct {
 	int kmsg;	/* /dev/kmsg, read from where the sweep began */
 	int out;	/* a memfd: the running child's stdout and stderr */
 	long *left;	/* shared: what the child's counters had left, by kind */
+	long count_ms;	/* how long the case's count run took */
 	unsigned long points[2], reached[2], fails, runs;
+	double all_s;	/* estimated: every point reached, in seconds */
 } sw = { .kmsg = -1, .out = -1, .nshards = 1 };
 
 bool mt_sweeping(void)
@@ -166,6 +175,20 @@ bool mt_sweeping(void)
 	const char *k = getenv("MLX5X_SWEEP");
 
 	return k && *k;
+}
+
+/**
+ * mt_loop_size() - how many times a loop of the same calls runs
+ * @n: its size in the suite
+ * @swept: its size under the fault sweep, large enough that what grows
+ *	with the loop still grows past its first step (an xarray's node
+ *	holds 64 entries)
+ *
+ * Return: @swept under the sweep (MLX5X_SWEEP), else @n.
+ */
+unsigned int mt_loop_size(unsigned int n, unsigned int swept)
+{
+	return mt_sweeping() && swept < n ? swept : n;
 }
 
 static void mt_sweep_init(void)
@@ -403,18 +426,22 @@ static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 				  unsigned int *base)
 {
 	unsigned int k = 1 + sw.shard, n = 0, nbad = 0;
-	long left = sw.left[!strcmp(kind, "slab")];
-	char reach[24] = "?";
+	long left = sw.left[!strcmp(kind, "slab")], reached = -1, t, first = 0;
+	char reach[24] = "?", all[32] = "";
 	int verdict;
 	bool bad;
 
 	/* what the count run left of the counter armed beyond reach */
 	if (left > 0) {
-		snprintf(reach, sizeof(reach), "%ld", SWEEP_COUNT_K - left);
-		sw.reached[!strcmp(kind, "slab")] += SWEEP_COUNT_K - left;
+		reached = SWEEP_COUNT_K - left;
+		snprintf(reach, sizeof(reach), "%ld", reached);
+		sw.reached[!strcmp(kind, "slab")] += reached;
 	}
-	while (!sw.count_only && !mt_sweep_over()) {
+	while (!mt_sweep_over() && (!sw.count_only || (!n && reached))) {
+		t = mt_now_ms();
 		verdict = mt_sweep_point(c, kind, k, base, &bad);
+		if (!n)
+			first = mt_now_ms() - t;
 		nbad += bad;
 		if (verdict == VERDICT_MISS)
 			break;
@@ -424,8 +451,14 @@ static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 		if (verdict < 0 || (sw.maxk && k > sw.maxk))
 			break;
 	}
-	printf("# sweep %s %s: %u points of %s reached, %u bad\n", c->name,
-	       kind, n, reach, nbad);
+	if (reached > 0 && n) {
+		double s = reached * (first + sw.count_ms) / 2000.0;
+
+		snprintf(all, sizeof(all), "; all in ~%.0f s", s);
+		sw.all_s += s;
+	}
+	printf("# sweep %s %s: %u points of %s reached, %u bad%s\n", c->name,
+	       kind, n, reach, nbad, all);
 	sw.points[!strcmp(kind, "slab")] += n;
 	sw.fails += nbad;
 	return nbad;
@@ -470,7 +503,9 @@ int mt_sweep_case(const struct mt_case *cases, unsigned int i)
 		return KSFT_FAIL;
 	base = total;
 	sw.left[0] = sw.left[1] = -1;
+	sw.count_ms = mt_now_ms();
 	mt_sweep_point(c, "count", 0, &base, &counted);
+	sw.count_ms = mt_now_ms() - sw.count_ms;
 	if (counted)
 		sw.fails++;
 	snprintf(kinds, sizeof(kinds), "%s", sw.kinds);
@@ -492,6 +527,7 @@ void mt_sweep_summary(void)
 	       sw.points[1], sw.fails, sw.runs);
 	printf("# sweep: reached fw %lu slab %lu\n", sw.reached[0],
 	       sw.reached[1]);
+	printf("# sweep: all points in ~%.0f s\n", sw.all_s);
 	if (sw.spent)
 		printf("# sweep: budget spent\n");
 }

@@ -12,6 +12,8 @@
 #include "mlx5x_test.h"
 
 #define MANY_PDS	1000
+/* under the fault sweep: past one node (64) of the tables that hold them */
+#define SWEPT_PDS	70
 
 static int pdn_of(struct ibv_pd *pd, uint32_t *pdn)
 {
@@ -67,22 +69,23 @@ static int test_many_pds(void)
 	struct ibv_context *ctx;
 	uint32_t *pdn;
 	int base = mt_fw_total(), ctx_base, uid;
+	unsigned int many = mt_loop_size(MANY_PDS, SWEPT_PDS);
 	unsigned int i, n = 0;
 
-	pd = calloc(MANY_PDS, sizeof(*pd));
-	pdn = calloc(MANY_PDS, sizeof(*pdn));
+	pd = calloc(many, sizeof(*pd));
+	pdn = calloc(many, sizeof(*pdn));
 	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
 	if (!CHECK(pd && pdn && ctx))
 		goto out;
 	ctx_base = mt_fw_total();
-	for (i = 0; i < MANY_PDS; i++) {
+	for (i = 0; i < many; i++) {
 		pd[i] = ibv_alloc_pd(ctx);
 		if (!CHECK(pd[i]))
 			break;
 		CHECK_EQ(pdn_of(pd[i], &pdn[i]), 0);
 		n++;
 	}
-	CHECK_EQ(n, MANY_PDS);
+	CHECK_EQ(n, many);
 	if (mt_sim()) {
 		CHECK_EQ(mt_fw_count("pd", uid), n);
 		CHECK_EQ(mt_fw_total(), ctx_base + n);

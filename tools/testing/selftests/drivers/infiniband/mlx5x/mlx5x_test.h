@@ -72,6 +72,7 @@ void mt_fault_setup(void);
 void mt_fault_arm(void);
 void mt_fault_report(const char *name);
 bool mt_sweeping(void);
+unsigned int mt_loop_size(unsigned int n, unsigned int swept);
 int mt_sweep_case(const struct mt_case *cases, unsigned int i);
 void mt_sweep_summary(void);
 __printf(1, 2) int mt_skip(const char *fmt, ...);
