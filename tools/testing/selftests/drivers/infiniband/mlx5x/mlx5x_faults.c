@@ -180,9 +180,9 @@ bool mt_sweeping(void)
 /**
  * mt_loop_size() - how many times a loop of the same calls runs
  * @n: its size in the suite
- * @swept: its size under the fault sweep, large enough that what grows
- *	with the loop still grows past its first step (an xarray's node
- *	holds 64 entries)
+ * @swept: its size under the fault sweep; where it is chosen, say why it
+ *	is enough (a table that grows with the loop has to grow past its
+ *	first step: an xarray's node holds 64 entries)
  *
  * Return: @swept under the sweep (MLX5X_SWEEP), else @n.
  */
