@@ -15,7 +15,8 @@
 # away as its subject.  The sweep lowers the event bounds (module
 # parameters max_events_queued and max_event_subs) from 1024 to
 # SWEPT_BOUND: overflow and subscription_limit loop up to them, and a
-# point costs its case up to it (the tests read the bounds).  --max-k N: no K above N (default 0: no cap);
+# point costs its case up to it (the tests read the bounds).
+# --max-k N: no K above N (default 0: no cap);
 # --sparse: every K up to 16, then steps growing with K (K/8), so long
 # cases cost O(log) runs; --shard I/N: only the K with (K - 1) % N == I,
 # so that N VMs share a full sweep; --count: only count the points each

@@ -137,8 +137,9 @@ static int test_uar_mapping_after_removal(void)
 
 /*
  * Unmapping what the removal zapped: the UAR touched since and the two
- * mappings that were not.  (On x86 a mapping of PAT-tracked pages whose
- * page table entries are gone makes munmap(2) warn in get_pat_info().)
+ * mappings that were not, with no kernel warning.  (x86 PAT warns when
+ * it untracks a mapping whose page table entry is gone: the zap must
+ * have untracked it first.)
  */
 static int test_teardown_after_removal(void)
 {
