@@ -297,6 +297,21 @@ static int mt_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* Write @val to the file at @path; 0 or a negative errno. */
+static int mt_write_file(const char *path, const char *val)
+{
+	ssize_t len = strlen(val);
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, len) != len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 #define MT_PARAMS	"/sys/module/mlx5x/parameters"
 
 /**
@@ -328,17 +343,11 @@ int mt_param_get(const char *name, long *val)
  */
 int mt_param_set(const char *name, long val)
 {
-	char path[128];
-	FILE *f;
-	int err;
+	char path[128], buf[32];
 
 	snprintf(path, sizeof(path), MT_PARAMS "/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "%ld\n", val);
-	err = fclose(f) ? -errno : 0;
-	return err;
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return mt_write_file(path, buf);
 }
 
 /* Return: the netdev's MTU, or -1. */
@@ -685,17 +694,9 @@ unsigned int mt_fw_added(const struct mt_objs *before,
 int mt_fw_write(const char *file, const char *val)
 {
 	char path[sizeof(mt.dbg) + 16];
-	ssize_t len = strlen(val);
-	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", mt.dbg, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, len) != len)
-		err = -errno;
-	close(fd);
-	return err;
+	return mt_write_file(path, val);
 }
 
 /* Fail the next @n commands with INTERNAL_ERR; 0 disarms. */
