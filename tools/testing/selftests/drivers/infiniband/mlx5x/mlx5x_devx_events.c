@@ -749,8 +749,13 @@ static int test_affiliated_isolation(void)
 		/* parent raised on its own CQ, then on ours */
 		if (read(to_child[0], &c, 1) != 1)
 			_exit(5);
+		/*
+		 * The raise may have failed (the sweep's fault): wait, but not
+		 * for ever; the channel blocks, and so would its read.
+		 */
 		p = (struct pollfd){ .fd = ch2->fd, .events = POLLIN };
-		bad |= poll(&p, 1, 1000) != 1;
+		if (poll(&p, 1, EVENT_WAIT_MS) != 1)
+			_exit(7);
 		bad |= mlx5dv_devx_get_event(ch2, (void *)&e2, sizeof(e2)) !=
 		       sizeof(e2);
 		bad |= e2.cookie != 0xe1;
