@@ -187,7 +187,7 @@ static int test_port_change(void)
 	if (!ch)
 		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x99), 0);
-	CHECK_EQ(mt_sh("ip link set dev %s down", mt.netdev), 0);
+	CHECK_ERR(mt_netdev_set(&(struct mt_link){ .up = MT_OFF }), 0);
 	p = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	CHECK_EQ(poll(&p, 1, 2000), 1);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
@@ -196,12 +196,12 @@ static int test_port_change(void)
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_DOWN);
 	CHECK_EQ(mt_get(ev.eqe,
 			PRM_EQE_EVENT_DATA_PORT_STATE_CHANGE_EVENT_PORT_NUM), 1);
-	CHECK_EQ(mt_netdev_set_up(), 0);
+	CHECK_ERR(mt_netdev_set_up(), 0);
 	CHECK_EQ(poll(&p, 1, 2000), 1);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_ACTIVE);
 	/* no transition, no event */
-	CHECK_EQ(mt_netdev_set_up(), 0);
+	CHECK_ERR(mt_netdev_set_up(), 0);
 	CHECK_EQ(poll(&p, 1, 100), 0);
 	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;

@@ -172,12 +172,12 @@ static int check_state(enum ibv_port_state want)
 }
 
 /* One netdev change: the event it must raise and the state after it. */
-static void expect_change(const char *change, enum ibv_event_type event,
-			  enum ibv_port_state state)
+static void expect_change(const struct mt_link *change,
+			  enum ibv_event_type event, enum ibv_port_state state)
 {
 	int port = -1;
 
-	if (!CHECK_EQ(mt_sh("ip link set dev %s %s", mt.netdev, change), 0))
+	if (!CHECK_ERR(mt_netdev_set(change), 0))
 		return;
 	CHECK_ERR(mt_wait_event(ctx, event, EVENT_TIMEOUT_MS, &port), 0);
 	CHECK_EQ(port, 1);
@@ -190,8 +190,10 @@ static int test_link_down_up_events(void)
 		return mt_skip("no context");
 	if (!mt.netdev)
 		return mt_skip("MLX5X_NETDEV not set");
-	expect_change("down", IBV_EVENT_PORT_ERR, IBV_PORT_DOWN);
-	expect_change("up", IBV_EVENT_PORT_ACTIVE, IBV_PORT_ACTIVE);
+	expect_change(&(struct mt_link){ .up = MT_OFF },
+		      IBV_EVENT_PORT_ERR, IBV_PORT_DOWN);
+	expect_change(&(struct mt_link){ .up = MT_ON },
+		      IBV_EVENT_PORT_ACTIVE, IBV_PORT_ACTIVE);
 	mt_netdev_set_up();
 	return KSFT_PASS;
 }
@@ -203,8 +205,10 @@ static int test_carrier_events(void)
 		return mt_skip("no context");
 	if (!mt.netdev)
 		return mt_skip("MLX5X_NETDEV not set");
-	expect_change("carrier off", IBV_EVENT_PORT_ERR, IBV_PORT_DOWN);
-	expect_change("carrier on", IBV_EVENT_PORT_ACTIVE, IBV_PORT_ACTIVE);
+	expect_change(&(struct mt_link){ .carrier = MT_OFF },
+		      IBV_EVENT_PORT_ERR, IBV_PORT_DOWN);
+	expect_change(&(struct mt_link){ .carrier = MT_ON },
+		      IBV_EVENT_PORT_ACTIVE, IBV_PORT_ACTIVE);
 	mt_netdev_set_up();
 	return KSFT_PASS;
 }
@@ -242,8 +246,8 @@ static int test_no_event_without_state_change(void)
 	if (!mt.netdev)
 		return mt_skip("MLX5X_NETDEV not set");
 	port_events(1000);	/* drain what earlier cases raised */
-	CHECK_EQ(mt_sh("ip link set dev %s arp off", mt.netdev), 0);
-	CHECK_EQ(mt_sh("ip link set dev %s arp on", mt.netdev), 0);
+	CHECK_ERR(mt_netdev_set(&(struct mt_link){ .arp = MT_OFF }), 0);
+	CHECK_ERR(mt_netdev_set(&(struct mt_link){ .arp = MT_ON }), 0);
 	CHECK_EQ(port_events(1500), 0);
 	check_state(IBV_PORT_ACTIVE);
 	return KSFT_PASS;
@@ -253,6 +257,7 @@ static int test_active_mtu_follows_netdev(void)
 {
 	static const int mtus[] = { 9000, 4200, 2200, 1500, 1200, 700 };
 	struct ibv_port_attr attr;
+	struct mt_link link = {};
 	unsigned int i;
 	int orig;
 
@@ -262,15 +267,16 @@ static int test_active_mtu_follows_netdev(void)
 	if (orig < 0)
 		return mt_skip("MLX5X_NETDEV not set");
 	for (i = 0; i < MT_ARRAY_SIZE(mtus); i++) {
-		if (!CHECK_EQ(mt_sh("ip link set dev %s mtu %d", mt.netdev,
-				    mtus[i]), 0))
+		link.mtu = mtus[i];
+		if (!CHECK_ERR(mt_netdev_set(&link), 0))
 			break;
 		memset(&attr, 0, sizeof(attr));
 		CHECK_ERR(ibv_query_port(ctx, 1, &attr), 0);
 		CHECK_EQ(attr.active_mtu, roce_mtu(mtus[i]));
 		CHECK_EQ(attr.max_mtu, IBV_MTU_4096);
 	}
-	CHECK_EQ(mt_sh("ip link set dev %s mtu %d", mt.netdev, orig), 0);
+	link.mtu = orig;
+	CHECK_ERR(mt_netdev_set(&link), 0);
 	return KSFT_PASS;
 }
 

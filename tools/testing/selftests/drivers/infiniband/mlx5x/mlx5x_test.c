@@ -281,7 +281,8 @@ int mt_sh(const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int mt_read_file(const char *path, char *buf, size_t len)
+/* Read the file at @path into @buf, NUL-ended; 0 or a negative errno. */
+int mt_read_file(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd;
@@ -348,42 +349,6 @@ int mt_param_set(const char *name, long val)
 	snprintf(path, sizeof(path), MT_PARAMS "/%s", name);
 	snprintf(buf, sizeof(buf), "%ld\n", val);
 	return mt_write_file(path, buf);
-}
-
-/* Return: the netdev's MTU, or -1. */
-int mt_netdev_mtu(void)
-{
-	char path[128], buf[32];
-
-	if (!mt.netdev)
-		return -1;
-	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", mt.netdev);
-	if (mt_read_file(path, buf, sizeof(buf)))
-		return -1;
-	return atoi(buf);
-}
-
-int mt_netdev_mac(uint8_t mac[6])
-{
-	char path[128], buf[64];
-
-	if (!mt.netdev)
-		return -1;
-	snprintf(path, sizeof(path), "/sys/class/net/%s/address", mt.netdev);
-	if (mt_read_file(path, buf, sizeof(buf)))
-		return -1;
-	if (sscanf(buf, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-		   &mac[2], &mac[3], &mac[4], &mac[5]) != 6)
-		return -1;
-	return 0;
-}
-
-/* Bring the netdev back to up with carrier, whatever a case left. */
-int mt_netdev_set_up(void)
-{
-	if (!mt.netdev)
-		return -1;
-	return mt_sh("ip link set dev %s up carrier on", mt.netdev);
 }
 
 /**

@@ -99,10 +99,20 @@ bool mt_check_err(int got, int want, const char *sgot, const char *file,
 /* Commands and the netdev. */
 __printf(1, 2) int mt_sh(const char *fmt, ...);
 long mt_now_ms(void);
+int mt_read_file(const char *path, char *buf, size_t len);
 int mt_param_get(const char *name, long *val);
 int mt_param_set(const char *name, long val);
+
+/* The netdev (mlx5x_netdev.c): changed through rtnetlink, in this thread. */
+enum mt_switch { MT_KEEP, MT_ON, MT_OFF };
+struct mt_link {
+	enum mt_switch up, carrier, arp;
+	int mtu;		/* 0: kept */
+};
+
 int mt_netdev_mtu(void);
 int mt_netdev_mac(uint8_t mac[6]);
+int mt_netdev_set(const struct mt_link *l);
 int mt_netdev_set_up(void);
 
 /* Contexts. */
