@@ -619,7 +619,7 @@ static int test_devx_dek(void)
 		CHECK_EQ(mt_get(q, O(0x200, 32)), 0);
 	}
 	mt_fw_check_owner("general", id, e.uid);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
 		struct mlx5dv_devx_obj *theirs;

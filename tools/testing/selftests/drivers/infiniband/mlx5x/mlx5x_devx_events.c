@@ -298,7 +298,7 @@ static int test_blocking_read(void)
 		return KSFT_FAIL;
 	if (!CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x77), 0))
 		goto out;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		usleep(200 * 1000);
 		_exit(raise_event("0x9 4") ? 1 : 0);
@@ -723,7 +723,7 @@ static int test_affiliated_isolation(void)
 	}
 	set_nonblock(ch);
 	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xe0), 0);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
 		struct mlx5dv_devx_event_channel *ch2;
@@ -813,7 +813,7 @@ static int test_two_processes(void)
 	if (!ch || !CHECK_EQ(pipe(ready), 0) || !CHECK_EQ(pipe(go), 0))
 		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x1), 0);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
 		struct mlx5dv_devx_event_channel *ch2;
@@ -947,7 +947,7 @@ static int test_removal_wakes_reader(void)
 	/* this process's context goes too: close it first */
 	ibv_close_device(ctx);
 	ctx = NULL;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
 		struct mlx5dv_devx_event_channel *ch2;

@@ -649,7 +649,7 @@ static int test_two_processes(void)
 	if (!CHECK(tree(ctx, &t)))
 		goto out;
 	fflush(stdout);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0)
 		_exit(child_tries(&t) ? 1 : 0);
 	if (CHECK(pid > 0)) {

@@ -247,7 +247,7 @@ static int test_other_process(void)
 		return KSFT_FAIL;
 	if (!definer_create(ctx, &mine))
 		goto out;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
 		struct gen theirs;

@@ -556,7 +556,7 @@ static int test_other_process(void)
 	mkey_direct(&m, &e, 0, VA, PAGE);
 	if (!mkey_ok(e.ctx, &m, &mine))
 		goto out;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		uint32_t cout[PRM_CREATE_MKEY_OUT_BYTES / 4];
 		struct mlx5dv_devx_obj *obj;
@@ -669,7 +669,7 @@ static int test_process_death(void)
 		return mt_skip("needs the firmware model");
 	if (!CHECK_EQ(pipe(pfd), 0))
 		return KSFT_FAIL;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct mkey d, k, f;
 		struct mkey_in m;

@@ -528,7 +528,7 @@ static int test_two_processes(void)
 		return KSFT_FAIL;
 	if (!create_q_counter(ctx, &mine))
 		goto out;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
 		struct devx_obj theirs;

@@ -253,7 +253,7 @@ static int test_two_processes(void)
 	ids[2] = q.pd;
 	ids[3] = q.umem->umem_id;
 	fflush(stdout);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0)
 		_exit(child_against(ids));
 	if (CHECK(pid > 0)) {
@@ -380,7 +380,7 @@ static int test_killed_full_set(void)
 	if (!CHECK_EQ(pipe(pipefd), 0))
 		return KSFT_FAIL;
 	fflush(stdout);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		int msg[2] = { -1, 0 };
 		struct mq q;

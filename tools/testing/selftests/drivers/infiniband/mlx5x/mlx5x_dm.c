@@ -353,7 +353,7 @@ static int test_memic_import(void)
 		goto out;
 	fill(in, sizeof(in), 3);
 	CHECK_EQ(ibv_memcpy_to_dm(dm, PAGE - 128, in, sizeof(in)), 0);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *ictx = ibv_import_device(dup(ctx->cmd_fd));
 		struct ibv_dm *idm = ictx ? ibv_import_dm(ictx, dm->handle) :
@@ -448,7 +448,7 @@ static int test_memic_process_death(void)
 
 	if (need_memic())
 		return KSFT_SKIP;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *ctx = mt_open(MT_OPEN_DEFAULT, NULL);
 		struct ibv_alloc_dm_attr attr = { .length = PAGE };
@@ -798,7 +798,7 @@ static int keep_caps(uint64_t keep)
 static int try_dropped(uint64_t keep, bool nobody, bool before_open)
 {
 	int status = -1;
-	pid_t pid = fork();
+	pid_t pid = mt_fork();
 
 	if (pid == 0) {
 		struct ibv_context *ctx;
@@ -878,7 +878,7 @@ static int test_icm_devx(void)
 	if (geteuid())
 		return mt_skip("needs root to drop from");
 	CHECK_EQ(devx_sw_icm(false), 0);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0)
 		_exit(devx_sw_icm(true));
 	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);

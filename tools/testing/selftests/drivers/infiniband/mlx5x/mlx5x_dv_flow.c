@@ -950,7 +950,7 @@ static int test_needs_cap(void)
 	int status;
 	pid_t pid;
 
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct mlx5dv_flow_matcher *m;
 		struct env e;

@@ -1350,7 +1350,7 @@ static int test_needs_cap(void)
 	int status;
 	pid_t pid;
 
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_flow *flow;
 		struct flow f;
@@ -1385,7 +1385,7 @@ static int test_exit_with_flows(void)
 	int base = mt_fw_count(NULL, -1), status;
 	pid_t pid;
 
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_counters_init_attr ia = {};
 		struct ibv_counter_attach_attr at = {};

@@ -88,7 +88,7 @@ static int run_as(uid_t uid, uint64_t keep, int (*fn)(void *), void *arg)
 	pid_t pid;
 
 	fflush(stdout);
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		int rc = drop_to(uid, keep) ? fn(arg) : 100;
 
@@ -404,7 +404,7 @@ static int test_objects_of_another_user(void)
 	 * gives up early is an end of file to the one waiting on it.
 	 */
 	fflush(stdout);
-	owner = fork();
+	owner = mt_fork();
 	if (owner == 0) {
 		int rc;
 
@@ -418,7 +418,7 @@ static int test_objects_of_another_user(void)
 	close(ids[1]);
 	if (!CHECK(owner > 0) || !CHECK(!pipe_read(ids[0], &v, sizeof(v))))
 		goto out;
-	other = fork();
+	other = mt_fork();
 	if (other == 0) {
 		int rc;
 

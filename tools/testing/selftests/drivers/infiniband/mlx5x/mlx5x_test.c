@@ -259,6 +259,7 @@ int mt_sh(const char *fmt, ...)
 {
 	char cmd[512], full[560], line[512];
 	va_list ap;
+	long held;
 	FILE *f;
 	int st;
 
@@ -268,14 +269,19 @@ int mt_sh(const char *fmt, ...)
 	mt_diag("$ %s", cmd);
 	snprintf(full, sizeof(full), "( %s ) 2>&1", cmd);
 	fflush(stdout);
+	/* the command's process is not the case's subject: see mt_fork() */
+	held = mt_slab_hold();
 	f = popen(full, "r");
-	if (!f)
+	if (!f) {
+		mt_slab_resume(held);
 		return -1;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		mt_diag("  %s", line);
 	}
 	st = pclose(f);
+	mt_slab_resume(held);
 	if (st == -1)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <infiniband/verbs.h>
 
 #define KSFT_PASS	0
@@ -71,6 +72,9 @@ int mt_main(const struct mt_case *cases, unsigned int n);
 void mt_fault_setup(void);
 void mt_fault_arm(void);
 void mt_fault_report(const char *name);
+long mt_slab_hold(void);
+void mt_slab_resume(long held);
+pid_t mt_fork(void);
 bool mt_sweeping(void);
 unsigned int mt_loop_size(unsigned int n, unsigned int swept);
 int mt_sweep_case(const struct mt_case *cases, unsigned int i);

@@ -274,7 +274,7 @@ static int test_raw_needs_cap(void)
 	int status;
 	pid_t pid;
 
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_qp *qp;
 		struct env e;
@@ -507,7 +507,7 @@ static int test_sigkill(void)
 		return mt_skip("needs the firmware model");
 	if (!CHECK_EQ(pipe(pfd), 0))
 		return KSFT_FAIL;
-	pid = fork();
+	pid = mt_fork();
 	if (pid == 0) {
 		struct env e;
 
