@@ -744,45 +744,44 @@ static int test_teardown(void)
 	return KSFT_PASS;
 }
 
+static const int fault_ops[] = {
+	OP_CREATE_FLOW_TABLE, OP_CREATE_FLOW_GROUP,
+	OP_ALLOC_FLOW_COUNTER, OP_ALLOC_MODIFY_HEADER,
+	OP_ALLOC_PACKET_REFORMAT, OP_SET_FTE,
+};
+
+#define FAULT_PARTS	(MT_ARRAY_SIZE(fault_ops) + FULL_TREE_STEPS)
+
 /*
- * Each create failing in turn, by opcode and by position: the build stops
- * with firmware's INTERNAL_ERR, and what was made goes with the context.
+ * Each create failing in turn, by opcode (parts 0 to 5) and by position
+ * (the parts after): the build stops with firmware's INTERNAL_ERR, and
+ * what was made goes with the context.
  */
-static int test_fault_injection(void)
+static int test_fault_injection(unsigned int part)
 {
-	static const int ops[] = {
-		OP_CREATE_FLOW_TABLE, OP_CREATE_FLOW_GROUP,
-		OP_ALLOC_FLOW_COUNTER, OP_ALLOC_MODIFY_HEADER,
-		OP_ALLOC_PACKET_REFORMAT, OP_SET_FTE,
-	};
 	int uid, base = mt_fw_total();
+	unsigned int ops = MT_ARRAY_SIZE(fault_ops);
 	struct ibv_context *ctx;
-	unsigned int i;
 
 	if (!mt_sim())
 		return mt_skip("needs the firmware model");
-	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
-		ctx = mt_open(MT_OPEN_DEVX, &uid);
-		if (!CHECK(ctx))
-			return KSFT_FAIL;
-		CHECK_EQ(mt_fw_fail_opcode(ops[i]), 0);
+	ctx = mt_open(MT_OPEN_DEVX, &uid);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	if (part < ops) {
+		CHECK_EQ(mt_fw_fail_opcode(fault_ops[part]), 0);
 		CHECK_EQ(build_full_tree(ctx, -1), -1);
 		CHECK_ERR(errno, EREMOTEIO);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
-		CHECK_EQ(ibv_close_device(ctx), 0);
-		if (!none_left(uid))
-			mt_diag("failing opcode 0x%x", ops[i]);
-	}
-	for (i = 0; i < FULL_TREE_STEPS; i++) {
-		ctx = mt_open(MT_OPEN_DEVX, &uid);
-		if (!CHECK(ctx))
-			return KSFT_FAIL;
-		CHECK_EQ(build_full_tree(ctx, i), -1);
+	} else {
+		CHECK_EQ(build_full_tree(ctx, part - ops), -1);
 		CHECK_ERR(errno, EREMOTEIO);
-		CHECK_EQ(ibv_close_device(ctx), 0);
-		if (!none_left(uid))
-			mt_diag("failing step %u", i);
 	}
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	if (!none_left(uid) && part < ops)
+		mt_diag("failing opcode 0x%x", fault_ops[part]);
+	else if (!none_left(uid))
+		mt_diag("failing step %u", part - ops);
 	CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
@@ -796,7 +795,8 @@ static const struct mt_case cases[] = {
 	{ "modify_header_and_reformat", test_contexts },
 	{ "two_processes_isolated", test_two_processes },
 	{ "teardown_full_tree", test_teardown },
-	{ "creation_under_fault_injection", test_fault_injection },
+	{ .name = "creation_under_fault_injection",
+	  .part = test_fault_injection, .parts = FAULT_PARTS },
 };
 
 int main(void)

@@ -416,36 +416,37 @@ static int test_killed_full_set(void)
  * step leaves no object and no reference behind, and closing the context
  * leaves nothing of its uid.
  */
-static int test_fault_injection(void)
+static const uint16_t fault_ops[] = {
+	OP_CREATE_CQ, OP_CREATE_RQ, OP_CREATE_TIS, OP_CREATE_SQ,
+	OP_CREATE_RQT, OP_CREATE_TIR, OP_CREATE_QP, OP_RST2INIT_QP,
+	OP_INIT2RTR_QP, OP_RTR2RTS_QP,
+};
+
+/* what is made before each of fault_ops fails */
+static const unsigned int fault_made[] = { 0, 1, 2, 3, 4, 5, 7, 8, 8, 8 };
+
+/* the parts: each of fault_ops, then the next command after the CQ */
+#define FAULT_PARTS	(MT_ARRAY_SIZE(fault_ops) + 1)
+
+static int test_fault_injection(unsigned int part)
 {
-	static const uint16_t ops[] = {
-		OP_CREATE_CQ, OP_CREATE_RQ, OP_CREATE_TIS, OP_CREATE_SQ,
-		OP_CREATE_RQT, OP_CREATE_TIR, OP_CREATE_QP, OP_RST2INIT_QP,
-		OP_INIT2RTR_QP, OP_RTR2RTS_QP,
-	};
-	static const unsigned int made[] = { 0, 1, 2, 3, 4, 5, 7, 8, 8, 8 };
 	int base = mt_fw_total();
-	unsigned int i;
 	struct mq q;
 
 	if (!mt_sim())
 		return mt_skip("needs the firmware model's fault injection");
-	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
-
-		if (!mq_open(&q)) {
-			mq_close(&q);
-			break;
-		}
-		CHECK_EQ(mt_fw_fail_opcode(ops[i]), 0);
-		if (!CHECK_EQ(build_all(&q), made[i]))
-			mt_diag("fault on opcode 0x%x", ops[i]);
-		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base + made[i]);
+	if (!mq_open(&q)) {
 		mq_close(&q);
-		CHECK_EQ(mt_fw_count(NULL, q.uid), 0);
+		return KSFT_FAIL;
 	}
-	/* the next command after the CQ, whatever it is */
-	if (mq_open(&q)) {
+	if (part < MT_ARRAY_SIZE(fault_ops)) {
+		CHECK_EQ(mt_fw_fail_opcode(fault_ops[part]), 0);
+		if (!CHECK_EQ(build_all(&q), fault_made[part]))
+			mt_diag("fault on opcode 0x%x", fault_ops[part]);
+		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
+		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base + fault_made[part]);
+	} else {
+		/* the next command after the CQ, whatever it is */
 		uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4], out[4];
 		struct mq_obj cq;
 
@@ -459,6 +460,7 @@ static int test_fault_injection(void)
 			CHECK_EQ(mt_fw_count(NULL, q.uid), q.base + 1);
 	}
 	mq_close(&q);
+	CHECK_EQ(mt_fw_count(NULL, q.uid), 0);
 	CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
@@ -470,7 +472,8 @@ static const struct mt_case cases[] = {
 	{ "two_processes_isolated", test_two_processes },
 	{ "close_with_full_set", test_close_full_set },
 	{ "killed_with_full_set", test_killed_full_set },
-	{ "create_fault_injection", test_fault_injection },
+	{ .name = "create_fault_injection",
+	  .part = test_fault_injection, .parts = FAULT_PARTS },
 };
 
 int main(void)

@@ -33,7 +33,11 @@
  *                       each kind, to time it
  * Under the sweep a loop that repeats the same calls runs at its swept
  * size (mt_loop_size()): each point costs the case up to it, so a loop of
- * N costs O(N^2) runs.
+ * N costs O(N^2) runs.  For the same reason a case of independent parts
+ * is swept part by part ("CASE/I"; MLX5X_ONLY=CASE/I runs part I).  The
+ * slab counter is held over fork() (mt_fork()) and the commands of
+ * mt_sh(): what they allocate is the kernel's process code, not the
+ * driver's.  A case whose mt_case.unswept says why is left out.
  * A second run with no fault arms both counters far beyond reach: they
  * count down, so what is left tells how many points of each kind the case
  * reaches.  (Not the first run: it reaches more, making what the kernel
@@ -214,6 +218,8 @@ static struct {
 	const char *kinds;
 	const struct mt_case *cases;	/* the program's table */
 	unsigned int index;		/* the case swept */
+	int part;			/* and its part swept, or -1 */
+	char name[80];			/* the case, or "CASE/PART" */
 	bool sparse, count_only;
 	unsigned int maxk, shard, nshards;
 	time_t until;
@@ -373,7 +379,7 @@ static void mt_sweep_child(const struct mt_case *c, const char *kind,
 	for (i = 0; i < sw.index; i++) {
 		if (!(sw.cases[i].flags & MT_FIXTURE))
 			continue;
-		if (sw.cases[i].run() != KSFT_PASS) {
+		if (mt_case_run(&sw.cases[i], -1) != KSFT_PASS) {
 			fflush(stdout);
 			_exit(VERDICT_FIXTURE);
 		}
@@ -383,7 +389,7 @@ static void mt_sweep_child(const struct mt_case *c, const char *kind,
 
 		if (count)
 			mt_sweep_counters(true);
-		rc = c->run();
+		rc = mt_case_run(c, sw.part);
 		fflush(stdout);
 		if (count)
 			mt_sweep_counters(false);
@@ -391,7 +397,7 @@ static void mt_sweep_child(const struct mt_case *c, const char *kind,
 	}
 	mt_fault_select(kind, k);
 	mt_fault_arm();
-	c->run();
+	mt_case_run(c, sw.part);
 	fflush(stdout);
 	_exit(mt_fault_verdict_of(mt_fault_left()));
 }
@@ -459,7 +465,7 @@ static int mt_sweep_point(const struct mt_case *c, const char *kind,
 		snprintf(why, sizeof(why), "%u kernel reports", klog);
 	*bad = why[0];
 	if (*bad) {
-		printf("# not ok %s %s:%u: %s\n", c->name, kind, k, why);
+		printf("# not ok %s %s:%u: %s\n", sw.name, kind, k, why);
 		mt_sweep_tail();
 		for (i = 0; i < s.n; i++)
 			if (s.v[i].uid && s.v[i].uid != SWEEP_SHARED_UID)
@@ -515,41 +521,25 @@ static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 		snprintf(all, sizeof(all), "; all in ~%.0f s", s);
 		sw.all_s += s;
 	}
-	printf("# sweep %s %s: %u points of %s reached, %u bad%s\n", c->name,
+	printf("# sweep %s %s: %u points of %s reached, %u bad%s\n", sw.name,
 	       kind, n, reach, nbad, all);
 	sw.points[!strcmp(kind, "slab")] += n;
 	sw.fails += nbad;
 	return nbad;
 }
 
-/**
- * mt_sweep_case() - sweep one case over every kind of MLX5X_SWEEP
- * @cases: the program's cases
- * @i: which one; the MT_FIXTURE cases before it run first, unarmed
- *
- * Return: KSFT_PASS when every point was clean, KSFT_SKIP when the
- * device has no model, the budget was spent before it began or the case
- * skips without a fault, else KSFT_FAIL.
- */
-int mt_sweep_case(const struct mt_case *cases, unsigned int i)
+/* Sweep the case, or its part sw.part, over every kind of MLX5X_SWEEP. */
+static int mt_sweep_unit(const struct mt_case *c)
 {
-	const struct mt_case *c = &cases[i];
 	char kinds[32], *kind, *save = NULL;
 	unsigned int bad = 0, base;
 	bool warm, counted;
 	int total;
 
-	mt_sweep_init();
-	sw.cases = cases;
-	sw.index = i;
-	if (!mt_sim())
-		return mt_skip("the sweep needs the firmware model");
-	if (c->flags & MT_NO_SWEEP)
-		return mt_skip("the device going away is its subject");
-	if (mt_sweep_over())
-		return mt_skip("the sweep's budget is spent");
-	if (sw.out < 0 || !sw.left)
-		return KSFT_FAIL;
+	if (sw.part < 0)
+		snprintf(sw.name, sizeof(sw.name), "%s", c->name);
+	else
+		snprintf(sw.name, sizeof(sw.name), "%s/%d", c->name, sw.part);
 	mt_sweep_klog();	/* what came before is not this case's */
 	/* the run without a fault: what the model holds after it is "before" */
 	if (mt_sweep_point(c, "none", 0, NULL, &warm) == VERDICT_SKIP)
@@ -574,6 +564,50 @@ int mt_sweep_case(const struct mt_case *cases, unsigned int i)
 		bad += mt_sweep_kind(c, kind, &base);
 	}
 	return bad || warm || counted ? KSFT_FAIL : KSFT_PASS;
+}
+
+/**
+ * mt_sweep_case() - sweep one case over every kind of MLX5X_SWEEP
+ * @cases: the program's cases
+ * @i: which one; the MT_FIXTURE cases before it run first, unarmed
+ * @part: the case's part to sweep, or -1: each part on its own, in turn
+ *	  (the whole case when it has none)
+ *
+ * Return: KSFT_PASS when every point was clean, KSFT_SKIP when the
+ * device has no model, the budget was spent before it began or the case
+ * skips without a fault, else KSFT_FAIL.
+ */
+int mt_sweep_case(const struct mt_case *cases, unsigned int i, int part)
+{
+	const struct mt_case *c = &cases[i];
+	int p = part, last = part, rc, units = 0, skips = 0;
+	bool failed = false;
+
+	mt_sweep_init();
+	sw.cases = cases;
+	sw.index = i;
+	if (!mt_sim())
+		return mt_skip("the sweep needs the firmware model");
+	if (c->unswept)
+		return mt_skip("not swept: %s", c->unswept);
+	if (mt_sweep_over())
+		return mt_skip("the sweep's budget is spent");
+	if (sw.out < 0 || !sw.left)
+		return KSFT_FAIL;
+	if (part < 0 && c->part) {
+		p = 0;
+		last = c->parts - 1;
+	}
+	for (; p <= last; p++) {
+		sw.part = p;
+		rc = mt_sweep_unit(c);
+		failed |= rc == KSFT_FAIL;
+		skips += rc == KSFT_SKIP;
+		units++;
+	}
+	if (failed)
+		return KSFT_FAIL;
+	return skips == units ? KSFT_SKIP : KSFT_PASS;
 }
 
 /* The totals, after the last case. */

@@ -178,6 +178,58 @@ void mt_fw_disarm(void)
  * Return: the exit code: KSFT_FAIL if a case failed, KSFT_SKIP if there is
  * no device or every case skipped, KSFT_PASS otherwise.
  */
+/**
+ * mt_case_run() - run a case, or one of its parts
+ * @c: the case
+ * @part: its part, or -1 for the whole case (every part, in turn)
+ *
+ * Return: KSFT_FAIL if a part failed, KSFT_SKIP if every part skipped,
+ * else KSFT_PASS.
+ */
+int mt_case_run(const struct mt_case *c, int part)
+{
+	unsigned int i, skips = 0;
+	bool failed = false;
+	int rc;
+
+	if (!c->part)
+		return c->run();
+	if (part >= 0)
+		return c->part(part);
+	for (i = 0; i < c->parts; i++) {
+		rc = c->part(i);
+		failed |= rc == KSFT_FAIL;
+		skips += rc == KSFT_SKIP;
+	}
+	if (failed)
+		return KSFT_FAIL;
+	return skips == c->parts ? KSFT_SKIP : KSFT_PASS;
+}
+
+/* MLX5X_ONLY: NAME, or NAME/I for part I alone; is case @c selected? */
+static bool mt_selected(const char *only, const struct mt_case *c,
+			int *part)
+{
+	size_t len = strlen(c->name);
+	char *end;
+	long i;
+
+	*part = -1;
+	if (!only)
+		return true;
+	if (strncmp(only, c->name, len))
+		return false;
+	if (!only[len])
+		return true;
+	if (only[len] != '/' || !c->part)
+		return false;
+	i = strtol(only + len + 1, &end, 10);
+	if (end == only + len + 1 || *end || i < 0 || i >= c->parts)
+		return false;
+	*part = i;
+	return true;
+}
+
 int mt_main(const struct mt_case *cases, unsigned int n)
 {
 	const char *netdev = getenv("MLX5X_NETDEV");
@@ -208,20 +260,20 @@ int mt_main(const struct mt_case *cases, unsigned int n)
 	only = getenv("MLX5X_ONLY");
 	mt_fault_setup();
 	for (i = 0; i < n; i++) {
-		int rc;
+		int rc, part;
 
 		mt_run.case_failures = 0;
 		mt_run.skip_reason[0] = '\0';
-		if (only && strcmp(only, cases[i].name)) {
+		if (!mt_selected(only, &cases[i], &part)) {
 			printf("ok %u %s # SKIP not selected\n", i + 1,
 			       cases[i].name);
 			continue;
 		}
 		if (mt_sweeping()) {
-			rc = mt_sweep_case(cases, i);
+			rc = mt_sweep_case(cases, i, part);
 		} else {
 			mt_fault_arm();
-			rc = cases[i].run();
+			rc = mt_case_run(&cases[i], part);
 			mt_fault_report(cases[i].name);
 			mt_fw_disarm();
 		}

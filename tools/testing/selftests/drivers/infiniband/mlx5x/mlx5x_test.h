@@ -54,19 +54,28 @@ extern struct mt_env mt;
 /*
  * MT_FIXTURE: the case makes what the cases after it share (a context);
  * the fault sweep runs it, unarmed, before each later case's own run.
- * MT_NO_SWEEP: the device going away is the case's subject; the sweep
- * skips it, as it does mlx5x_remove.
  */
 #define MT_FIXTURE	1U
-#define MT_NO_SWEEP	2U
 
+/*
+ * A case is run(), or, made of independent parts (each making and
+ * freeing its own, nothing shared between them), part(0) to
+ * part(parts - 1) in turn.  The fault sweep sweeps each part on its own,
+ * as "NAME/I": a point costs its part up to it, not the whole case, and
+ * MLX5X_ONLY=NAME/I runs that part alone.
+ */
 struct mt_case {
 	const char *name;
 	int (*run)(void);
 	unsigned int flags;
+	int (*part)(unsigned int i);
+	unsigned int parts;
+	/* why the fault sweep leaves the case out, which it says; or NULL */
+	const char *unswept;
 };
 
 int mt_main(const struct mt_case *cases, unsigned int n);
+int mt_case_run(const struct mt_case *c, int part);
 
 /* Fault injection around cases (mlx5x_faults.c). */
 void mt_fault_setup(void);
@@ -77,7 +86,7 @@ void mt_slab_resume(long held);
 pid_t mt_fork(void);
 bool mt_sweeping(void);
 unsigned int mt_loop_size(unsigned int n, unsigned int swept);
-int mt_sweep_case(const struct mt_case *cases, unsigned int i);
+int mt_sweep_case(const struct mt_case *cases, unsigned int i, int part);
 void mt_sweep_summary(void);
 __printf(1, 2) int mt_skip(const char *fmt, ...);
 __printf(1, 2) void mt_diag(const char *fmt, ...);
