@@ -311,7 +311,7 @@ static int test_blocking_read(void)
 	CHECK_EQ(mlx5dv_devx_get_event(ch, (void *)&ev, sizeof(ev)),
 		 sizeof(ev));
 	CHECK_EQ(ev.cookie, 0x77);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 out:
 	mlx5dv_devx_destroy_event_channel(ch);
@@ -782,7 +782,7 @@ static int test_affiliated_isolation(void)
 	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
 	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", their_cqn), 0);
 	CHECK_EQ(write(to_child[1], "g", 1), 1);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	/* ours got its own event only */
@@ -854,7 +854,7 @@ static int test_two_processes(void)
 	CHECK_EQ(write(go[1], &c, 1), 1);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(ev.cookie, 0x1);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	set_nonblock(ch);
@@ -990,7 +990,7 @@ static int test_removal_wakes_reader(void)
 	if (!CHECK_EQ(mt_sh("rdma link delete %s", mt.dev_name), 0))
 		kill(pid, SIGKILL);
 	close(gone[1]);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	/* the cases after need the device: a second try if the first failed */

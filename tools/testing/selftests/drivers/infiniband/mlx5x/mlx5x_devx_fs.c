@@ -653,7 +653,7 @@ static int test_two_processes(void)
 	if (pid == 0)
 		_exit(child_tries(&t) ? 1 : 0);
 	if (CHECK(pid > 0)) {
-		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 		CHECK(WIFEXITED(status));
 		CHECK_EQ(WEXITSTATUS(status), 0);
 	}

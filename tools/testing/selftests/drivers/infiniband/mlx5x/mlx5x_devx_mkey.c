@@ -589,7 +589,7 @@ static int test_other_process(void)
 		_exit(bad);
 	}
 	if (CHECK(pid > 0)) {
-		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 		CHECK(WIFEXITED(status));
 		CHECK_EQ(WEXITSTATUS(status), 0);
 	}
@@ -702,7 +702,7 @@ static int test_process_death(void)
 		CHECK_EQ(mt_fw_count("mkey", uid), 3);
 	}
 	kill(pid, SIGKILL);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFSIGNALED(status));
 	/* the context's file is released as the process dies */
 	for (i = 0; i < 100 && mt_fw_count(NULL, uid) > 0; i++)

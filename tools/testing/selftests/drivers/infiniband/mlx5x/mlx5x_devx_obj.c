@@ -547,7 +547,7 @@ static int test_two_processes(void)
 		_exit(bad);
 	}
 	if (CHECK(pid > 0)) {
-		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 		CHECK(WIFEXITED(status));
 		CHECK_EQ(WEXITSTATUS(status), 0);
 	}

@@ -257,7 +257,7 @@ static int test_two_processes(void)
 	if (pid == 0)
 		_exit(child_against(ids));
 	if (CHECK(pid > 0)) {
-		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 		CHECK(WIFEXITED(status));
 		CHECK_EQ(WEXITSTATUS(status), 0);
 	}
@@ -403,7 +403,7 @@ static int test_killed_full_set(void)
 	    CHECK(got[0] > 0))
 		CHECK_EQ(mt_fw_count(NULL, got[0]), got[1]);
 	CHECK_EQ(kill(pid, SIGKILL), 0);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	close(pipefd[0]);
 	if (got[0] > 0)

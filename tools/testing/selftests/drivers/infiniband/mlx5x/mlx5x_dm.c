@@ -371,7 +371,7 @@ static int test_memic_import(void)
 		ibv_unimport_dm(idm);
 		_exit(0);
 	}
-	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(pid > 0 && mt_waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	/* what the importer wrote */
@@ -465,7 +465,7 @@ static int test_memic_process_death(void)
 		raise(SIGKILL);
 		_exit(4);
 	}
-	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(pid > 0 && mt_waitpid(pid, &status, 0) == pid);
 	if (!CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
 		mt_diag("child status %#x", status);
 	if (mt_sim()) {
@@ -822,7 +822,7 @@ static int try_dropped(uint64_t keep, bool nobody, bool before_open)
 			raw_dm_free(ctx, r.handle);
 		_exit(e2 ? 12 : err == EPERM ? 0 : err ? 13 : 14);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+	if (pid < 0 || mt_waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
 }
@@ -881,7 +881,7 @@ static int test_icm_devx(void)
 	pid = mt_fork();
 	if (pid == 0)
 		_exit(devx_sw_icm(true));
-	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(pid > 0 && mt_waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	return KSFT_PASS;

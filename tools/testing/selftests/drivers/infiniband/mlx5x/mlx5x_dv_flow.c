@@ -973,7 +973,7 @@ static int test_needs_cap(void)
 	}
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	return KSFT_PASS;

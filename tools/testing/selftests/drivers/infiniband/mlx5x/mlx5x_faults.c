@@ -82,7 +82,8 @@ static struct {
 	char kind[8];
 	unsigned int k;
 	int nth_fd;
-} mt_inject = { .nth_fd = -1 };
+	long child_left;	/* least left by a waited child's count, or -1 */
+} mt_inject = { .nth_fd = -1, .child_left = -1 };
 
 /* Make KIND:K the fault to arm; slab's counter is this thread's fail-nth. */
 static void mt_fault_select(const char *kind, unsigned int k)
@@ -123,6 +124,7 @@ static long mt_fault_left(void)
 {
 	char buf[16] = "";
 	ssize_t n = -1;
+	long left;
 
 	if (!strcmp(mt_inject.kind, "fw")) {
 		n = mt_fw_knob("fail_nth", buf, sizeof(buf)) ? -1 : 1;
@@ -135,15 +137,21 @@ static long mt_fault_left(void)
 	}
 	if (n <= 0)
 		return -1;
-	return strtol(buf, NULL, 10);
+	left = strtol(buf, NULL, 10);
+	/* a child's path that went further counts: see mt_fork() */
+	if (strcmp(mt_inject.kind, "fw") && mt_inject.child_left >= 0 &&
+	    mt_inject.child_left < left)
+		left = mt_inject.child_left;
+	return left;
 }
 
 /*
- * fork() and the commands a case runs (mt_sh()) allocate in the kernel's
- * process code, not in the driver's: a few hundred slab points a fork,
- * each costing a whole run of the case, and none of them reaching
- * mlx5x.  The slab counter is held over them: what is left of it is
- * read, the counter stopped, and the same written back after.
+ * The commands a case runs (mt_sh()), and fork() itself (mt_fork()),
+ * allocate in the kernel's process code, not in the driver's: a few
+ * hundred slab points a fork, each costing a whole run of the case, and
+ * none of them reaching mlx5x.  The slab counter is held over them: what
+ * is left of it is read, the counter stopped, and the same written back
+ * after.
  */
 long mt_slab_hold(void)
 {
@@ -174,11 +182,15 @@ void mt_slab_resume(long held)
 }
 
 /**
- * mt_fork() - fork(), its own allocations not counted by the slab fault
+ * mt_fork() - fork(), the slab fault going on in both processes
  *
- * The parent's count goes on after it.  The child starts with no slab
- * fault (the kernel does not pass fail-nth on) and without the parent's
- * counter, which is the parent thread's file.
+ * fail-nth is the thread's, and the kernel starts a child without one.
+ * Here the child's counter starts where the parent's was at the fork, and
+ * both go on counting: fault K fails the K-th allocation of the case
+ * along the parent's path and along each child's, fork() itself not
+ * counted.  What a child's counter had left is read when the case waits
+ * for it with mt_waitpid(), so that a fault fired in a child is a point
+ * reached, and a count run counts the longest path.
  *
  * Return: as fork().
  */
@@ -187,13 +199,66 @@ pid_t mt_fork(void)
 	long held = mt_slab_hold();
 	pid_t pid = fork();
 
-	if (pid == 0 && mt_inject.nth_fd >= 0) {
+	if (pid)
+		mt_slab_resume(held);
+	else if (mt_inject.nth_fd >= 0) {
+		/* the parent thread's file: the child has its own counter */
 		close(mt_inject.nth_fd);
-		mt_inject.nth_fd = -1;
-	} else {
+		mt_inject.child_left = -1;
+		mt_inject.nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 		mt_slab_resume(held);
 	}
 	return pid;
+}
+
+/* What the slab counter of ended child @pid had left, or -1. */
+static long mt_child_left(pid_t pid)
+{
+	char path[64], buf[24];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/fail-nth", pid, pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/**
+ * mt_waitpid() - waitpid() for a child of mt_fork()
+ * @pid: the child
+ * @status: as waitpid()'s
+ * @options: as waitpid()'s
+ *
+ * Under the slab fault, the ended child's counter is read before it is
+ * reaped (waitid() with WNOWAIT leaves it a zombie, which still has it).
+ *
+ * Return: as waitpid().
+ */
+pid_t mt_waitpid(pid_t pid, int *status, int options)
+{
+	siginfo_t si = {};
+	long held, left;
+
+	if (mt_inject.nth_fd < 0 || pid <= 0)
+		return waitpid(pid, status, options);
+	held = mt_slab_hold();
+	if (!waitid(P_PID, pid, &si,
+		    WEXITED | WNOWAIT | (options & WNOHANG)) &&
+	    si.si_pid == pid) {
+		left = mt_child_left(pid);
+		if (left >= 0 && (mt_inject.child_left < 0 ||
+				  left < mt_inject.child_left))
+			mt_inject.child_left = left;
+	}
+	mt_slab_resume(held);
+	return waitpid(pid, status, options);
 }
 
 static int mt_fault_verdict_of(long left)

@@ -77,7 +77,7 @@ static int reap(pid_t pid)
 {
 	int status;
 
-	if (pid <= 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+	if (pid <= 0 || mt_waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
 }

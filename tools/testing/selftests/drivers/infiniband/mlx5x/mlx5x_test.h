@@ -84,6 +84,7 @@ void mt_fault_report(const char *name);
 long mt_slab_hold(void);
 void mt_slab_resume(long held);
 pid_t mt_fork(void);
+pid_t mt_waitpid(pid_t pid, int *status, int options);
 bool mt_sweeping(void);
 unsigned int mt_loop_size(unsigned int n, unsigned int swept);
 int mt_sweep_case(const struct mt_case *cases, unsigned int i, int part);

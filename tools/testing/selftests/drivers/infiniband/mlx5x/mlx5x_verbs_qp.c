@@ -292,7 +292,7 @@ static int test_raw_needs_cap(void)
 	}
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 	return KSFT_PASS;
@@ -532,7 +532,7 @@ static int test_sigkill(void)
 		CHECK_EQ(mt_fw_count("tir", uid), 1);
 	}
 	kill(pid, SIGKILL);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFSIGNALED(status));
 	for (i = 0; i < 100 && uid > 0 && mt_fw_count(NULL, uid) > 0; i++)
 		usleep(20000);
