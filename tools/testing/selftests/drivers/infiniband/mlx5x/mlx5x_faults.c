@@ -35,9 +35,11 @@
  * size (mt_loop_size()): each point costs the case up to it, so a loop of
  * N costs O(N^2) runs.  For the same reason a case of independent parts
  * is swept part by part ("CASE/I"; MLX5X_ONLY=CASE/I runs part I).  The
- * slab counter is held over fork() (mt_fork()) and the commands of
- * mt_sh(): what they allocate is the kernel's process code, not the
- * driver's.  A case whose mt_case.unswept says why is left out.
+ * slab counter is held over fork() and the commands of mt_sh(): what
+ * they allocate is the kernel's process code, not the driver's; a child
+ * of mt_fork() counts on from where its parent was, so K fails the K-th
+ * allocation along every process path of the case.  A case whose
+ * mt_case.unswept says why is left out.
  * A second run with no fault arms both counters far beyond reach: they
  * count down, so what is left tells how many points of each kind the case
  * reaches.  (Not the first run: it reaches more, making what the kernel
