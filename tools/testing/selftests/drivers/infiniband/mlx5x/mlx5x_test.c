@@ -171,14 +171,6 @@ void mt_fw_disarm(void)
 }
 
 /**
- * mt_main() - run a table of cases and report them in TAP
- * @cases: the cases, in order
- * @n: how many
- *
- * Return: the exit code: KSFT_FAIL if a case failed, KSFT_SKIP if there is
- * no device or every case skipped, KSFT_PASS otherwise.
- */
-/**
  * mt_case_run() - run a case, or one of its parts
  * @c: the case
  * @part: its part, or -1 for the whole case (every part, in turn)
@@ -230,6 +222,14 @@ static bool mt_selected(const char *only, const struct mt_case *c,
 	return true;
 }
 
+/**
+ * mt_main() - run a table of cases and report them in TAP
+ * @cases: the cases, in order
+ * @n: how many
+ *
+ * Return: the exit code: KSFT_FAIL if a case failed, KSFT_SKIP if there is
+ * no device or every case skipped, KSFT_PASS otherwise.
+ */
 int mt_main(const struct mt_case *cases, unsigned int n)
 {
 	const char *netdev = getenv("MLX5X_NETDEV");
