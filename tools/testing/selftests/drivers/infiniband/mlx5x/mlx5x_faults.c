@@ -121,27 +121,36 @@ void mt_fault_arm(void)
 		pwrite(mt_inject.nth_fd, buf, strlen(buf), 0);
 }
 
+/* What a fail-nth counter file says is left of it, or -1. */
+static long mt_nth_read(int fd)
+{
+	char buf[24];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
 /* Disarm the fault; return what was left of its counter, or -1. */
 static long mt_fault_left(void)
 {
 	char buf[16] = "";
-	ssize_t n = -1;
-	long left;
+	long left = -1;
 
 	if (!strcmp(mt_inject.kind, "fw")) {
-		n = mt_fw_knob("fail_nth", buf, sizeof(buf)) ? -1 : 1;
+		if (!mt_fw_knob("fail_nth", buf, sizeof(buf)))
+			left = strtol(buf, NULL, 10);
 		mt_fw_write("fail_nth", "0");
-	} else if (mt_inject.nth_fd >= 0) {
-		n = pread(mt_inject.nth_fd, buf, sizeof(buf) - 1, 0);
-		pwrite(mt_inject.nth_fd, "0", 1, 0);
-		if (n > 0)
-			buf[n] = '\0';
+		return left;
 	}
-	if (n <= 0)
+	if (mt_inject.nth_fd < 0)
 		return -1;
-	left = strtol(buf, NULL, 10);
+	left = mt_nth_read(mt_inject.nth_fd);
+	pwrite(mt_inject.nth_fd, "0", 1, 0);
 	/* a child's path that went further counts: see mt_fork() */
-	if (strcmp(mt_inject.kind, "fw") && mt_inject.child_left >= 0 &&
+	if (left >= 0 && mt_inject.child_left >= 0 &&
 	    mt_inject.child_left < left)
 		left = mt_inject.child_left;
 	return left;
@@ -157,19 +166,14 @@ static long mt_fault_left(void)
  */
 long mt_slab_hold(void)
 {
-	char buf[16];
 	long held;
-	ssize_t n;
 
 	if (mt_inject.nth_fd < 0)
 		return 0;
-	n = pread(mt_inject.nth_fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
+	held = mt_nth_read(mt_inject.nth_fd);
+	if (held <= 0)
 		return 0;
-	buf[n] = '\0';
-	held = strtol(buf, NULL, 10);
-	if (held > 0)
-		pwrite(mt_inject.nth_fd, "0", 1, 0);
+	pwrite(mt_inject.nth_fd, "0", 1, 0);
 	return held;
 }
 
@@ -216,20 +220,17 @@ pid_t mt_fork(void)
 /* What the slab counter of ended child @pid had left, or -1. */
 static long mt_child_left(pid_t pid)
 {
-	char path[64], buf[24];
-	ssize_t n;
+	char path[64];
+	long left;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/fail-nth", pid, pid);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	left = mt_nth_read(fd);
 	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	return left;
 }
 
 /**
