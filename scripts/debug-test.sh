@@ -11,7 +11,7 @@
 #                  a sparse fault sweep of every program within 300 s,
 #                  60 s of fuzzing, 40 s per stress phase
 #   --long         every fault point of every case (one VM per CPU, each
-#                  a shard of the points), 1800 s of fuzzing, 120 s per
+#                  a shard of the cases), 1800 s of fuzzing, 120 s per
 #                  phase
 #   --cached-only  never build the debug kernel: when it is not in the
 #                  cache, say so and run the sweep, fuzzer and stress test

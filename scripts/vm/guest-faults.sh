@@ -18,8 +18,11 @@
 # point costs its case up to it (the tests read the bounds).
 # --max-k N: no K above N (default 0: no cap);
 # --sparse: every K up to 16, then steps growing with K (K/8), so long
-# cases cost O(log) runs; --shard I/N: only the K with (K - 1) % N == I,
-# so that N VMs share a full sweep; --count: only count the points each
+# cases cost O(log) runs; --shard I/N: only the cases (parts of a case
+# counted as cases) U of each program with U % N == I, each with all its
+# K, so that N VMs share a full sweep (a case's allocations vary with the
+# state of the kernel it runs on, so two VMs do not number them alike);
+# --count: only count the points each
 # case reaches (one run per case, both counters armed beyond reach: they
 # count down) and time each kind's first point, to estimate the time
 # every point takes; --budget SECS: stop after SECS, reporting what

@@ -27,8 +27,9 @@
  *   MLX5X_SWEEP_SPARSE=1   every K up to 16, then steps of K/8
  *   MLX5X_SWEEP_MAXK=N     no K above N
  *   MLX5X_SWEEP_UNTIL=T    stop at T (seconds since the epoch)
- *   MLX5X_SWEEP_SHARD=I/N  only the K with (K - 1) % N == I (ignored
- *                       with SPARSE): N sweeps, one per I, cover every K
+ *   MLX5X_SWEEP_SHARD=I/N  only the cases (or parts) U with U % N == I,
+ *                       U counted in the program's order (ignored with
+ *                       SPARSE): N sweeps, one per I, cover every case
  *   MLX5X_SWEEP_COUNT=1    count the points, and sweep only the first of
  *                       each kind, to time it
  * Under the sweep a loop that repeats the same calls runs at its swept
@@ -290,6 +291,7 @@ static struct {
 	char name[80];			/* the case, or "CASE/PART" */
 	bool sparse, count_only;
 	unsigned int maxk, shard, nshards;
+	unsigned int units;	/* cases and parts met, for the shards */
 	time_t until;
 	bool spent;
 	regex_t bad;
@@ -557,7 +559,7 @@ static bool mt_sweep_over(void)
 static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 				  unsigned int *base)
 {
-	unsigned int k = 1 + sw.shard, n = 0, nbad = 0;
+	unsigned int k = 1, n = 0, nbad = 0;
 	long left = sw.left[!strcmp(kind, "slab")], reached = -1, t, first = 0;
 	char reach[24] = "?", all[32] = "";
 	int verdict;
@@ -579,7 +581,7 @@ static unsigned int mt_sweep_kind(const struct mt_case *c, const char *kind,
 			break;
 		n++;
 		/* without a verdict K may not have been reached: stop */
-		k += sw.sparse && k >= 16 ? k / 8 : sw.nshards;
+		k += sw.sparse && k >= 16 ? k / 8 : 1;
 		if (verdict < 0 || (sw.maxk && k > sw.maxk))
 			break;
 	}
@@ -668,11 +670,16 @@ int mt_sweep_case(const struct mt_case *cases, unsigned int i, int part)
 	}
 	for (; p <= last; p++) {
 		sw.part = p;
+		/* another shard's */
+		if (sw.units++ % sw.nshards != sw.shard)
+			continue;
 		rc = mt_sweep_unit(c);
 		failed |= rc == KSFT_FAIL;
 		skips += rc == KSFT_SKIP;
 		units++;
 	}
+	if (!units)
+		return mt_skip("another shard's");
 	if (failed)
 		return KSFT_FAIL;
 	return skips == units ? KSFT_SKIP : KSFT_PASS;
