@@ -6,6 +6,7 @@
 
 DBG=/sys/kernel/debug
 KMEMLEAK=$DBG/kmemleak
+SLABS=/sys/kernel/slab
 BAD_KLOG='Oops|WARNING:|BUG:|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|suspected memory leak|general protection fault|Call Trace|mlx5x_sim: LEAK|hung_task|soft lockup'
 
 # dev_up [DEV NETDEV]: dummy netdev, module, device
@@ -21,7 +22,8 @@ dev_up() {
 }
 
 # debug_prepare: forget what boot left in kmemleak; let failslab fail
-# sleeping allocations (fail-nth drives it), quietly.
+# sleeping allocations (fail-nth drives it), quietly, of every cache but
+# kmemleak's own.
 debug_prepare() {
 	# no scans but kmemleak_check()'s, which judges what they find
 	[[ -w $KMEMLEAK ]] && echo scan=off >"$KMEMLEAK" && echo clear >"$KMEMLEAK"
@@ -29,6 +31,11 @@ debug_prepare() {
 		echo N >"$DBG/failslab/ignore-gfp-wait"
 		echo 0 >"$DBG/failslab/verbose"
 		echo 0 >"$DBG/failslab/probability"
+		# only the caches the boot marked: all but kmemleak's own
+		# (scripts/debug-kernel/cmdline)
+		[[ $(cat "$SLABS/kmalloc-64/failslab" 2>/dev/null) == 1 &&
+		   $(cat "$SLABS/kmemleak_object/failslab" 2>/dev/null) == 0 ]] &&
+			echo Y >"$DBG/failslab/cache-filter"
 	fi
 	return 0
 }

@@ -65,12 +65,17 @@ MODDIR=$MODBASE/lib/modules/$KVER
 	echo
 } >"$WRAP"
 
+# the debug kernel's own parameters
+APPEND=
+[[ $KVER == *-mlx5x-debug ]] &&
+	APPEND=$(grep -v '^#' "$ROOT/scripts/debug-kernel/cmdline" | tr '\n' ' ')
+
 start=$EPOCHREALTIME
 set +e
 timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35,accel=tcg -m "$MEM" -smp 2 \
 	-nographic -no-reboot -monitor none -nic none \
 	-kernel "$KIMG" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 oops=panic mlx5x_vm.script=$WRAP mlx5x_vm.cwd=$ROOT mlx5x_vm.moddir=$MODDIR ${VM_APPEND:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic mlx5x_vm.script=$WRAP mlx5x_vm.cwd=$ROOT mlx5x_vm.moddir=$MODDIR $APPEND${VM_APPEND:-}" \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-serial "file:$KLOG" -serial stdio </dev/null | tee "$TLOG"
 qrc=${PIPESTATUS[0]}
