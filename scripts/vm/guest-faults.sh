@@ -3,7 +3,8 @@
 # for KIND in fw (the K-th firmware command fails: the model's
 # fw/fail_nth) and slab (the K-th slab allocation of the case's system
 # calls fails: failslab through /proc/thread-self/fail-nth; debug kernel
-# only), run the case with the fault armed for K = 1, 2, ... until the
+# only; kmemleak's own caches never fail: scripts/debug-kernel/cmdline),
+# run the case with the fault armed for K = 1, 2, ... until the
 # case ends before reaching K.  Each program sweeps its own cases in
 # process (MLX5X_SWEEP, mlx5x_faults.c): a child per point, and after
 # each the child ended by itself (no signal, no timeout), the model holds
