@@ -27,6 +27,34 @@ struct mlx5x_devx_umem {
 	u32 id;
 };
 
+/*
+ * The page size to describe @umem in: the largest in @bitmap that names
+ * no byte beyond the pages ib_umem_get() pinned.  Those are whole CPU
+ * pages, so blocks of PAGE_SIZE or less cover nothing more; a larger
+ * block covers only pinned memory when the umem starts on a block
+ * boundary and its length is a multiple of the block, so the size is
+ * halved until it does (at worst down to PAGE_SIZE, which always fits).
+ * Blocks larger than the umem itself could never fit it: they are not
+ * tried.  Return: the size, or 0 when @bitmap offers none.
+ */
+static unsigned long mlx5x_umem_page_size(struct ib_umem *umem,
+					  unsigned long bitmap)
+{
+	unsigned long page_size;
+
+	bitmap &= GENMASK_ULL(max_t(u64, order_base_2(umem->length),
+				    PAGE_SHIFT),
+			      MLX5X_ADAPTER_PAGE_SHIFT);
+	if (!bitmap)
+		return 0;
+	page_size = ib_umem_find_best_pgsz(umem, bitmap, umem->address);
+	while (page_size > PAGE_SIZE &&
+	       (ib_umem_dma_offset(umem, page_size) ||
+		umem->length % page_size))
+		page_size >>= 1;
+	return page_size;
+}
+
 static void *mlx5x_umem_build_create(struct uverbs_attr_bundle *attrs,
 				     struct ib_umem *umem, u16 uid,
 				     size_t *inlen)
@@ -50,8 +78,7 @@ static void *mlx5x_umem_build_create(struct uverbs_attr_bundle *attrs,
 						   MLX5X_ADAPTER_PAGE_SHIFT));
 	if (err)
 		return ERR_PTR(err);
-	pgsz_bitmap &= GENMASK_ULL(63, MLX5X_ADAPTER_PAGE_SHIFT);
-	page_size = ib_umem_find_best_pgsz(umem, pgsz_bitmap, umem->address);
+	page_size = mlx5x_umem_page_size(umem, pgsz_bitmap);
 	if (!page_size)
 		return ERR_PTR(-EINVAL);
 
