@@ -201,6 +201,12 @@ static u8 sim_mkey_direct(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		sim_obj_put(&umem->obj);
 		return sim_mkey_bad(ctx);
 	}
+	/* no access wider than the pages': a write needs wr_en on each */
+	if ((PRM_GET(mkc, mkc, lw) || PRM_GET(mkc, mkc, rw) ||
+	     PRM_GET(mkc, mkc, a)) && !sim_umem_writable(umem, offset, len)) {
+		sim_obj_put(&umem->obj);
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_UMEM_RO);
+	}
 	mkey->umem = umem;
 	mkey->umem_off = offset;
 	return PRM_STAT_OK;

@@ -18,6 +18,27 @@ void sim_umem_release(struct sim_obj *obj)
 }
 
 /**
+ * sim_umem_writable() - whether the device may write a range of a umem
+ * @umem: the umem
+ * @offset: the range's first byte, from the umem's first byte
+ * @len: its length, nonzero, inside the umem
+ *
+ * Return: true when every page the range touches is writable (wr_en).
+ */
+bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len)
+{
+	u64 first = (umem->page_offset + offset) >> umem->log_page;
+	u64 last = (umem->page_offset + offset + len - 1) >> umem->log_page;
+
+	if (!umem->ro_pages)
+		return true;
+	for (; first <= last; first++)
+		if (!(umem->mtt[first] & SIM_MTT_WR))
+			return false;
+	return true;
+}
+
+/**
  * sim_umem_ref() - reference a umem as the buffer of another object
  * @sim: the model
  * @ctx: the command creating that object
@@ -96,6 +117,8 @@ static u8 sim_create_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	umem = container_of(obj, struct sim_umem, obj);
 	umem->mtt = mtt;
 	umem->nmtt = nmtt;
+	for (i = 0; i < nmtt; i++)
+		umem->ro_pages += !(mtt[i] & SIM_MTT_WR);
 	umem->log_page = log_page;
 	umem->page_offset = page_offset;
 	PRM_SET(create_umem_out, ctx->out, umem_id, obj->id);

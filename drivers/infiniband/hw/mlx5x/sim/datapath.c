@@ -113,7 +113,7 @@ static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	cq = container_of(obj, struct sim_cq, q.obj);
 	buf = sim_dp_umem(sim, cq->dp.umem_id);
 	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
-	if (!cq->dp.umem_id || !buf || !dbr || cq->dp.overrun)
+	if (!cq->dp.umem_id || !buf || !dbr || cq->dp.error)
 		return;
 	log = PRM_GET(cqc, cq->cqc, log_cq_size);
 	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
@@ -121,21 +121,31 @@ static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		return;
 	if (((cq->dp.pi - ci) & 0xffffff) >= BIT(log) &&
 	    !PRM_GET(cqc, cq->cqc, oi)) {
-		cq->dp.overrun = true;
-		sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cqn);
+		cq->dp.error = true;
+		sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cqn,
+			       SIM_CQ_ERROR_OVERRUN);
 		return;
 	}
 	stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
 	/* a 128-byte CQE holds the 64-byte one in its second half */
 	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
 	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
-	if (sim_umem_io(buf, cq->dp.umem_off + slot, cqe, sizeof(cqe) - 1,
-			true)) {
-		/* the data and the entry before its op_own byte */
-		wmb();
-		sim_umem_io(buf, cq->dp.umem_off + slot + sizeof(cqe) - 1,
-			    cqe + sizeof(cqe) - 1, 1, true);
+	/*
+	 * The data, then the entry's op_own byte.  A buffer the device may
+	 * not write (its umem's pages are read-only) is an access violation:
+	 * the CQ takes no more CQEs and a CQ error says why.
+	 */
+	if (!sim_umem_io(buf, cq->dp.umem_off + slot, cqe, sizeof(cqe) - 1,
+			 true)) {
+		cq->dp.error = true;
+		sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cqn,
+			       SIM_CQ_ERROR_ACCESS);
+		return;
 	}
+	/* the entry is whole before its owner byte says it is there */
+	wmb();
+	sim_umem_io(buf, cq->dp.umem_off + slot + sizeof(cqe) - 1,
+		    cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
 }
 

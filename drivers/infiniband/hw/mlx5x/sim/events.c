@@ -95,9 +95,13 @@ static u8 sim_queue_type(enum sim_obj_type kind)
 	}
 }
 
-/* Lay out the entry as firmware writes it to the EQ. */
+/*
+ * Lay out the entry as firmware writes it to the EQ; @syndrome is a CQ
+ * error's (SIM_CQ_ERROR_*).
+ */
 static void sim_event_build(const struct sim_event *ev, u8 sub_type,
-			    enum sim_obj_type kind, u32 id, void *eqe)
+			    enum sim_obj_type kind, u32 id, u8 syndrome,
+			    void *eqe)
 {
 	void *data = PRM_ADDR(eqe, eqe, event_data);
 
@@ -111,7 +115,7 @@ static void sim_event_build(const struct sim_event *ev, u8 sub_type,
 		break;
 	case SIM_EVL_CQ_ERROR:
 		PRM_SET(cq_error, data, cqn, id);
-		PRM_SET(cq_error, data, syndrome, SIM_CQ_ERROR_OVERRUN);
+		PRM_SET(cq_error, data, syndrome, syndrome);
 		break;
 	case SIM_EVL_COMP:
 		PRM_SET(comp_event, data, cq_number, id);
@@ -155,7 +159,8 @@ int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
 	if (kind >= 0 && !xa_load(&sim->objs[kind], id)) {
 		err = -ENOENT;
 	} else {
-		sim_event_build(ev, sub_type, kind, id, eqe);
+		sim_event_build(ev, sub_type, kind, id, SIM_CQ_ERROR_OVERRUN,
+				eqe);
 		sim->events++;
 		if (sim->event_fn)
 			sim->event_fn(sim->event_ctx, eqe);
@@ -170,9 +175,10 @@ int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
  * @type: PRM event type; the event has no sub type
  * @kind: the kind of object it concerns
  * @id: that object's number, an object that exists
+ * @syndrome: for a CQ error, why (SIM_CQ_ERROR_*); else 0
  */
 void sim_event_emit(struct mlx5x_sim *sim, unsigned int type,
-		    enum sim_obj_type kind, u32 id)
+		    enum sim_obj_type kind, u32 id, u8 syndrome)
 {
 	const struct sim_event *ev = sim_event_find(type);
 	u32 eqe[SIM_EQE_BYTES / 4];
@@ -180,7 +186,7 @@ void sim_event_emit(struct mlx5x_sim *sim, unsigned int type,
 	lockdep_assert_held(&sim->lock);
 	if (!ev)
 		return;
-	sim_event_build(ev, 0, kind, id, eqe);
+	sim_event_build(ev, 0, kind, id, syndrome, eqe);
 	sim->events++;
 	if (sim->event_fn)
 		sim->event_fn(sim->event_ctx, eqe);

@@ -85,13 +85,14 @@ struct sim_qbuf_req {
  * @umem_id: the umem of its buffer (0: a kernel CQ given by PAS)
  * @umem_off: where the buffer starts in it
  * @pi: CQEs written
- * @overrun: it overflowed: nothing more is written to it
+ * @error: it overflowed, or its buffer may not be written: nothing more
+ *	   is written to it (a CQ error event said which)
  */
 struct sim_cq_dp {
 	u32 umem_id;
 	u64 umem_off;
 	u32 pi;
-	bool overrun;
+	bool error;
 };
 
 struct sim_cq {
@@ -150,6 +151,7 @@ u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
 void sim_refs_drop(struct sim_refs *refs);
 u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index);
+u8 sim_raw_tx_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 u8 sim_qbuf_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 const struct sim_qbuf_req *req, struct sim_refs *refs);
 u8 sim_q_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,

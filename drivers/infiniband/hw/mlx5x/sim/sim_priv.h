@@ -84,11 +84,21 @@ struct sim_flow_counter {
 	struct sim_fc_stat *stat;
 };
 
-/* A umem: bus addresses of its pages, 1 << log_page bytes each. */
+/* An MTT entry's access bits (struct mlx5_ifc_mtt_bits: rd_en, wr_en). */
+#define SIM_MTT_RD		BIT_ULL(0)
+#define SIM_MTT_WR		BIT_ULL(1)
+
+/*
+ * A umem: bus addresses of its pages, 1 << log_page bytes each.
+ * @ro_pages counts the entries without SIM_MTT_WR: the device never
+ * writes those (sim_umem_io()), and objects it must write are refused
+ * over them (sim_umem_writable()).
+ */
 struct sim_umem {
 	struct sim_obj obj;
 	u64 *mtt;		/* address | read (bit 0) | write (bit 1) */
 	u64 nmtt;
+	u64 ro_pages;
 	u32 log_page;
 	u32 page_offset;
 };
@@ -131,6 +141,7 @@ enum sim_syndrome {
 	SIM_SYND_BAD_STATE	= 0x5300000e,
 	SIM_SYND_NOT_UMEM	= 0x5300000f,
 	SIM_SYND_DUP_MATCH	= 0x53000010,	/* an entry matches the same */
+	SIM_SYND_UMEM_RO	= 0x53000011,	/* device writes, umem read-only */
 	SIM_SYND_MEMIC_RANGE	= 0x53000100,	/* not MEMIC / no such alloc */
 	SIM_SYND_ICM_RANGE	= 0x53000101,	/* outside every ICM region */
 	SIM_SYND_ICM_OVERLAP	= 0x53000102,	/* another SW_ICM holds it */
@@ -320,12 +331,14 @@ enum sim_event_type {
 
 #define SIM_PORT_CHANGE_DOWN	1
 #define SIM_PORT_CHANGE_ACTIVE	4
+/* cq_error.syndrome */
 #define SIM_CQ_ERROR_OVERRUN	1
+#define SIM_CQ_ERROR_ACCESS	2	/* its buffer may not be written */
 
 int sim_event_raise(struct mlx5x_sim *sim, unsigned int type,
 		    unsigned int sub_type, int kind, u32 id);
 void sim_event_emit(struct mlx5x_sim *sim, unsigned int type,
-		    enum sim_obj_type kind, u32 id);
+		    enum sim_obj_type kind, u32 id, u8 syndrome);
 int sim_event_knob(struct mlx5x_sim *sim, char *buf);
 void sim_events_fill_cap(void *page);
 void sim_events_debugfs_init(struct mlx5x_sim *sim);
@@ -355,6 +368,7 @@ void sim_flow_counter_release(struct sim_obj *obj);
 void sim_umem_release(struct sim_obj *obj);
 u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);
+bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 u32 sim_uctx_cap(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);

@@ -27,8 +27,15 @@
  * @len: bytes to copy
  * @write: into the umem (else out of it)
  *
- * Return: true, or false when the range is not all inside the umem or a
- * page is not one the model can reach (nothing is copied then past it).
+ * Each page is checked against its MTT entry's access bits, as a
+ * ConnectX checks them on DMA: a read needs rd_en, a write wr_en.  The
+ * driver sets wr_en only on pages it pinned writable, so no access the
+ * process did not permit (a read-only mapping of a file, say) is ever
+ * made here.
+ *
+ * Return: true, or false when the range is not all inside the umem, a
+ * page is not one the model can reach, or its entry does not permit the
+ * access (nothing is copied then from that page on).
  */
 bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 		 bool write)
@@ -42,8 +49,11 @@ bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 		return false;
 	abs = off + umem->page_offset;
 	while (len) {
-		page = (void *)(uintptr_t)(umem->mtt[abs >> umem->log_page] &
-					   SIM_UMEM_ADDR_MASK);
+		u64 ent = umem->mtt[abs >> umem->log_page];
+
+		if (!(ent & (write ? SIM_MTT_WR : SIM_MTT_RD)))
+			return false;
+		page = (void *)(uintptr_t)(ent & SIM_UMEM_ADDR_MASK);
 		if (!virt_addr_valid(page))
 			return false;
 		chunk = min_t(u64, len, psize - (abs & (psize - 1)));
