@@ -16,7 +16,8 @@
 #include "verbs.h"
 
 #define MLX5X_UBUF_PAGE_SHIFT	12	/* firmware's page unit */
-#define MLX5X_UBUF_MTT_RW	(BIT(0) | BIT(1))
+#define MLX5X_UBUF_MTT_READ	BIT(0)	/* mtt.rd_en */
+#define MLX5X_UBUF_MTT_WRITE	BIT(1)	/* mtt.wr_en */
 
 static int mlx5x_ubuf_register(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
 {
@@ -25,6 +26,7 @@ static int mlx5x_ubuf_register(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
 	size_t nmtt, inlen, i = 0;
 	void *in, *um;
 	__be64 *mtt;
+	u64 flags;
 	int err;
 
 	nmtt = ib_umem_num_dma_blocks(buf->umem, PAGE_SIZE);
@@ -38,10 +40,17 @@ static int mlx5x_ubuf_register(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
 	PRM_SET64(umem, um, num_of_mtt, nmtt);
 	PRM_SET(umem, um, log_page_size, PAGE_SHIFT - MLX5X_UBUF_PAGE_SHIFT);
 	PRM_SET(umem, um, page_offset, ib_umem_offset(buf->umem));
+	/*
+	 * The device may write only what was pinned writable: the umem is
+	 * the context's, and any of its objects may name it, so a read-only
+	 * MR's pages must not become writable through another object.
+	 */
+	flags = MLX5X_UBUF_MTT_READ |
+		(buf->umem->writable ? MLX5X_UBUF_MTT_WRITE : 0);
 	mtt = PRM_ADDR(umem, um, mtt);
 	rdma_umem_for_each_dma_block(buf->umem, &biter, PAGE_SIZE)
 		mtt[i++] = cpu_to_be64(rdma_block_iter_dma_address(&biter) |
-				       MLX5X_UBUF_MTT_RW);
+				       flags);
 	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
 	if (!err)
 		buf->id = PRM_GET(create_umem_out, out, umem_id);
