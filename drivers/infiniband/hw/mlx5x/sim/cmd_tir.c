@@ -34,7 +34,9 @@ static u8 sim_create_tis(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	struct sim_qobj *q;
 	u8 status;
 
-	status = sim_tis_check(sim, ctx, tisc);
+	status = sim_raw_tx_check(sim, ctx);
+	if (!status)
+		status = sim_tis_check(sim, ctx, tisc);
 	if (status)
 		return status;
 	status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_TD,

@@ -130,6 +130,9 @@ static u8 sim_create_sq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	struct sim_refs refs = {};
 	u8 status;
 
+	status = sim_raw_tx_check(sim, ctx);
+	if (status)
+		return status;
 	if (PRM_GET(sqc, sqc, state) != MLX5_SQC_STATE_RST ||
 	    PRM_GET(sqc, sqc, tis_lst_sz) != 1)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);

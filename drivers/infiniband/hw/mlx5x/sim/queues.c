@@ -65,6 +65,26 @@ u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index)
 	return sim_obj_lookup(sim, ctx, SIM_OBJ_UAR, index, &obj);
 }
 
+/**
+ * sim_raw_tx_check() - may the command's context make a sending object
+ * @sim: the model
+ * @ctx: a CREATE_TIS or CREATE_SQ
+ *
+ * An SQ puts frames of the process's making on the wire (and, through
+ * the NIC RX tables, into other processes' queues), and a TIS is what an
+ * SQ sends through.  Firmware lets a user context create them only if it
+ * was created with MLX5_UCTX_CAP_RAW_TX, which the driver grants to a
+ * process with CAP_NET_RAW; the kernel (uid 0) may always.
+ *
+ * Return: a PRM status.
+ */
+u8 sim_raw_tx_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	if (sim_uctx_cap(sim, ctx->uid) & MLX5_UCTX_CAP_RAW_TX)
+		return PRM_STAT_OK;
+	return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_RAW_TX_PRIV);
+}
+
 static u8 sim_refs_umem(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			struct sim_refs *refs, u32 id, u64 off, u64 len)
 {

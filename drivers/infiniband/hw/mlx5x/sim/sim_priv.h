@@ -146,6 +146,7 @@ enum sim_syndrome {
 	SIM_SYND_ICM_RANGE	= 0x53000101,	/* outside every ICM region */
 	SIM_SYND_ICM_OVERLAP	= 0x53000102,	/* another SW_ICM holds it */
 	SIM_SYND_ICM_PRIV	= 0x53000103,	/* uctx lacks INTERNAL_DEV_RES */
+	SIM_SYND_RAW_TX_PRIV	= 0x53000104,	/* uctx lacks RAW_TX */
 	SIM_SYND_NO_LOGIN	= 0x53000800,	/* wrapped DEK, no crypto login */
 	SIM_SYND_MKEY_FREE	= 0x53000801,	/* access through a free mkey */
 	SIM_SYND_MKEY_ACCESS	= 0x53000802,	/* the mkey lacks the right */
