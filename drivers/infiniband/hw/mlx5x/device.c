@@ -122,11 +122,14 @@ static int mlx5x_dev_probe_fw(struct mlx5x_dev *dev)
 	err = mlx5x_dm_dev_init(dev);
 	if (err)
 		return err;
-	/* queries of contexts without DEVX run under this uid */
-	if (MLX5X_CAP_GEN(dev, log_max_uctx) &&
-	    MLX5X_CAP_GEN(dev, uctx_cap) & MLX5_UCTX_CAP_INTERNAL_DEV_RES)
-		return mlx5x_uctx_create(dev, MLX5_UCTX_CAP_INTERNAL_DEV_RES,
-					 &dev->whitelist_uid);
+	/*
+	 * Queries of contexts without DEVX run under this uid.  It is no
+	 * process's, so it gets no capability: a capability is granted to a
+	 * context for what its process may do (ucontext.c), as upstream
+	 * creates its whitelist uid.
+	 */
+	if (MLX5X_CAP_GEN(dev, log_max_uctx))
+		return mlx5x_uctx_create(dev, 0, &dev->whitelist_uid);
 	return 0;
 }
 
