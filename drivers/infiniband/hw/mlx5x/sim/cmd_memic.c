@@ -11,6 +11,9 @@
  * tries the next range).  Allocations are kernel-owned (the mailboxes
  * carry no uid) and shared: any context's mkey may cover one.
  *
+ * A new allocation reads as zeroes in every window, whoever held its
+ * pages before (sim_memic_scrub()).
+ *
  * MODIFY_MEMIC hands out the window of an atomic operation over an
  * allocation: the same offset, SIM_MEMIC_SIZE further per operation.  The
  * model cannot see stores to host memory, so it does not perform the
@@ -156,6 +159,38 @@ static bool sim_memic_overlaps(struct mlx5x_sim *sim, u64 addr, u32 size)
 	return false;
 }
 
+/*
+ * Scrub a new allocation at @addr, @size bytes, in every window: no
+ * process reads what an earlier allocation left there.  A page it
+ * touches that no other allocation shares is scrubbed whole, since a
+ * mapping covers whole pages and an earlier owner of the page could
+ * have written anywhere in it; a page shared with another allocation
+ * only where the new one lies.  Runs before the new one is in the table.
+ */
+static void sim_memic_scrub(struct mlx5x_sim *sim, u64 addr, u32 size)
+{
+	u64 page = round_down(addr, PAGE_SIZE);
+	u64 end = addr + size;
+	u64 from, to, rel;
+	unsigned int w;
+
+	if (!sim->memic_pages)
+		return;
+	for (; page < end; page += PAGE_SIZE) {
+		if (sim_memic_overlaps(sim, page, PAGE_SIZE)) {
+			from = max(page, addr);
+			to = min(page + PAGE_SIZE, end);
+		} else {
+			from = page;
+			to = page + PAGE_SIZE;
+		}
+		rel = from - SIM_MEMIC_BAR_START;
+		for (w = 0; w < SIM_MEMIC_WINDOWS; w++)
+			memset(page_address(sim->memic_pages[w]) + rel, 0,
+			       to - from);
+	}
+}
+
 static u8 sim_memic_bad(struct sim_cmd_ctx *ctx)
 {
 	return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
@@ -197,6 +232,7 @@ static u8 sim_alloc_memic(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	status = sim_obj_alloc(sim, ctx, SIM_OBJ_MEMIC, &obj);
 	if (status)
 		return status;
+	sim_memic_scrub(sim, addr, size);
 	m = container_of(obj, struct sim_memic, obj);
 	m->addr = addr;
 	m->size = size;
