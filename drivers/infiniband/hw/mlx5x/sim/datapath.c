@@ -45,6 +45,11 @@
 #define SIM_DP_BUDGET		64
 /* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
 #define SIM_DP_MAX_RQ_WQE	1024
+/*
+ * A send WQE is read in whole basic blocks: its largest, 63 segments
+ * (1008 bytes), spans 16 of them, 1024 bytes.
+ */
+#define SIM_DP_WQE_BUF		ALIGN(SIM_WQE_MAX_BYTES, SIM_SEND_WQE_BB)
 
 /**
  * struct sim_dp - the data path of one device
@@ -68,7 +73,7 @@ struct sim_dp {
 	bool stopping;
 	u64 passes, busy_passes, ns;
 	u64 wqes, tx_packets, rx_packets, dropped;
-	u8 wqe[SIM_WQE_MAX_BYTES];
+	u8 wqe[SIM_DP_WQE_BUF];
 	struct sim_send_wqe w;
 	u8 rwqe[SIM_DP_MAX_RQ_WQE];
 };
@@ -369,6 +374,9 @@ static bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf,
 			 SIM_SEND_WQE_BB, dp->wqe, SIM_SEND_WQE_BB, false))
 		return false;
 	ds = be32_to_cpu(((__be32 *)dp->wqe)[1]) & 0x3f;
+	/* the largest ds the mask lets through fits the buffer */
+	BUILD_BUG_ON(sizeof(dp->wqe) < ALIGN(0x3f * SIM_WQE_SEG,
+					     SIM_SEND_WQE_BB));
 	for (i = 1; i * SIM_SEND_WQE_BB < ds * SIM_WQE_SEG; i++)
 		if (!sim_umem_io(buf, buf_off + (u64)((bb + i) & (nbb - 1)) *
 				 SIM_SEND_WQE_BB, dp->wqe + i * SIM_SEND_WQE_BB,
