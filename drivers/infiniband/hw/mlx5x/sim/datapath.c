@@ -43,6 +43,14 @@
 
 /* WQEs one SQ may execute in one pass. */
 #define SIM_DP_BUDGET		64
+/*
+ * What one hold of the model's lock may do: execute this many WQEs, or
+ * look at this many SQs, whichever comes first.  A pass over many busy
+ * SQs is cut into holds; the commands of every context run between
+ * them, whatever one context has posted.
+ */
+#define SIM_DP_HOLD_WQES	64
+#define SIM_DP_HOLD_SQS		256
 /* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
 #define SIM_DP_MAX_RQ_WQE	1024
 /*
@@ -56,9 +64,14 @@
  * @sim: the model
  * @work: the polling worker
  * @stopping: the device goes away: the worker runs no more
+ * @cursor: the SQ number the next hold of the current pass starts at
+ * @pass_active: SQs of the current pass that were ready or in error
+ * @pass_done: WQEs the current pass executed
  * @passes: passes run
  * @busy_passes: passes that executed a WQE
+ * @holds: holds of the model's lock the worker took
  * @ns: time spent in passes
+ * @max_hold_ns: the longest hold
  * @wqes: send WQEs executed (errors and flushes included)
  * @tx_packets: packets that left an SQ
  * @rx_packets: packets written into an RQ
@@ -71,7 +84,9 @@ struct sim_dp {
 	struct mlx5x_sim *sim;
 	struct delayed_work work;
 	bool stopping;
-	u64 passes, busy_passes, ns;
+	unsigned long cursor;
+	unsigned int pass_active, pass_done;
+	u64 passes, busy_passes, holds, ns, max_hold_ns;
 	u64 wqes, tx_packets, rx_packets, dropped;
 	u8 wqe[SIM_DP_WQE_BUF];
 	struct sim_send_wqe w;
@@ -414,11 +429,12 @@ static u32 sim_dp_send(struct sim_dp *dp, struct sim_wq *sq, int parsed)
 }
 
 /*
- * Up to SIM_DP_BUDGET WQEs of @sq.  In RDY each is executed; the first
- * that fails gets an error CQE and moves the SQ to ERR, where the rest
- * are flushed (a flush CQE each).  Returns the WQEs done.
+ * Up to @budget WQEs of @sq.  In RDY each is executed; the first that
+ * fails gets an error CQE and moves the SQ to ERR, where the rest are
+ * flushed (a flush CQE each).  Returns the WQEs done.
  */
-static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq)
+static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
+			      unsigned int budget)
 {
 	struct mlx5x_sim *sim = dp->sim;
 	const void *wq = PRM_ADDR(sqc, sq->ctx, wq);
@@ -435,7 +451,7 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq)
 		return 0;
 	info.qpn = sq->q.obj.id;
 	info.user_index = PRM_GET(sqc, sq->ctx, user_index);
-	while (done < SIM_DP_BUDGET &&
+	while (done < budget &&
 	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
 	       (u16)pi != sq->dp.cc) {
 		err = PRM_GET(sqc, sq->ctx, state) == MLX5_SQC_STATE_ERR;
@@ -466,34 +482,62 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq)
 	return done;
 }
 
+/*
+ * One hold of the model's lock: from dp->cursor on, the SQs that are
+ * ready or in error, each up to SIM_DP_BUDGET WQEs, until the hold's
+ * bounds are reached (the pass goes on in the next hold, at once) or
+ * the table's end (the pass is over).  A pass that found a queue to
+ * serve is followed by another: at once if it did work, a jiffy later if
+ * it did none; once none is ready the worker stops until sim_dp_kick().
+ */
 static void sim_dp_work(struct work_struct *work)
 {
 	struct sim_dp *dp = container_of(to_delayed_work(work), struct sim_dp,
 					 work);
+	unsigned int looked = 0, done = 0, room;
 	struct mlx5x_sim *sim = dp->sim;
-	unsigned int active = 0, done = 0;
 	u64 start = ktime_get_ns();
+	unsigned long id, delay;
 	struct sim_obj *obj;
 	struct sim_wq *sq;
-	unsigned long id;
+	bool cut = false;
 	u32 state;
 
 	mutex_lock(&sim->lock);
 	if (dp->stopping)
 		goto out;
-	xa_for_each(&sim->objs[SIM_OBJ_SQ], id, obj) {
+	xa_for_each_start(&sim->objs[SIM_OBJ_SQ], id, obj, dp->cursor) {
+		if (done >= SIM_DP_HOLD_WQES || looked >= SIM_DP_HOLD_SQS) {
+			dp->cursor = id;
+			cut = true;
+			break;
+		}
+		looked++;
 		sq = container_of(obj, struct sim_wq, q.obj);
 		state = PRM_GET(sqc, sq->ctx, state);
 		if (state != MLX5_SQC_STATE_RDY && state != MLX5_SQC_STATE_ERR)
 			continue;
-		active++;
-		done += sim_dp_sq(dp, sq);
+		dp->pass_active++;
+		room = min_t(unsigned int, SIM_DP_BUDGET,
+			     SIM_DP_HOLD_WQES - done);
+		done += sim_dp_sq(dp, sq, room);
+	}
+	dp->pass_done += done;
+	dp->holds++;
+	dp->ns += ktime_get_ns() - start;
+	dp->max_hold_ns = max(dp->max_hold_ns, ktime_get_ns() - start);
+	if (cut) {
+		queue_delayed_work(system_wq, &dp->work, 0);
+		goto out;
 	}
 	dp->passes++;
-	dp->busy_passes += !!done;
-	dp->ns += ktime_get_ns() - start;
-	if (active)
-		queue_delayed_work(system_wq, &dp->work, done ? 0 : 1);
+	dp->busy_passes += !!dp->pass_done;
+	delay = dp->pass_done ? 0 : 1;
+	if (dp->pass_active)
+		queue_delayed_work(system_wq, &dp->work, delay);
+	dp->cursor = 0;
+	dp->pass_active = 0;
+	dp->pass_done = 0;
 out:
 	mutex_unlock(&sim->lock);
 }
@@ -549,7 +593,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  * debugfs "datapath": the worker's figures, then each RQ and SQ that
  * carried traffic or dropped some:
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
- *   dropped N
+ *   dropped N holds N max_hold_ns N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
  */
@@ -562,9 +606,10 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
-		   dp->tx_packets, dp->rx_packets, dp->dropped);
+		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
+		   dp->max_hold_ns);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);
 		seq_printf(m, "rq 0x%x packets %llu out_of_buffer %llu\n",
