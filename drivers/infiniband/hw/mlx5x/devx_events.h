@@ -64,6 +64,7 @@ struct mlx5x_event_file {
  * @uctx: the context it counts against
  * @eventfd: signalled instead of queueing, when redirected
  * @cookie: returned with each event
+ * @muted: its object is being destroyed: nothing is delivered
  */
 struct mlx5x_event_sub {
 	struct list_head route_link;
@@ -75,6 +76,7 @@ struct mlx5x_event_sub {
 	struct mlx5x_ucontext *uctx;
 	struct eventfd_ctx *eventfd;
 	u64 cookie;
+	bool muted;
 };
 
 /* devx_event_fd.c */

@@ -70,7 +70,13 @@ struct mlx5x_devx_key {
  *	   (0 or an errno); NULL: none
  * @created: after a create succeeded, what the kernel keeps of it (0 or
  *	     an errno: the object is destroyed again); NULL: nothing
- * @destroyed: after the object's destroy succeeded; NULL: nothing
+ * @untrack: before the object's destroy runs: the kernel forgets what
+ *	     @created kept under the object's id, since firmware may hand
+ *	     the id to another context's create as soon as it is free.
+ *	     Returns that record, kfree()d once the destroy succeeded; NULL:
+ *	     nothing kept.  NULL hook: nothing to forget
+ * @retrack: the destroy failed: the object lives on, and so does the
+ *	     record @untrack returned (non-NULL), kept again
  */
 struct mlx5x_devx_kind {
 	const char *name;
@@ -85,7 +91,8 @@ struct mlx5x_devx_kind {
 	int (*check)(const void *in, size_t inlen);
 	int (*created)(struct mlx5x_devx_obj *obj, const void *in,
 		       const void *out);
-	void (*destroyed)(struct mlx5x_devx_obj *obj);
+	void *(*untrack)(struct mlx5x_devx_obj *obj);
+	void (*retrack)(struct mlx5x_devx_obj *obj, void *rec);
 };
 
 /**
@@ -207,6 +214,7 @@ static inline u32 mlx5x_field_get(const void *p, const struct mlx5x_field *f)
 }
 
 void mlx5x_devx_obj_unsubscribe(struct mlx5x_devx_obj *obj);
+void mlx5x_devx_obj_mute(struct mlx5x_devx_obj *obj, bool muted);
 int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 			 size_t inlen, bool modify);
 

@@ -10,7 +10,8 @@
  *   and features.  Upstream mlx5 keeps the same set for on-demand paging,
  *   whose page faults name a key the kernel must resolve; here it is what
  *   the kernel knows of the keys processes hand to UMR, shown in debugfs
- *   (indirect_mkeys) and dropped once firmware destroyed the mkey.  A
+ *   (indirect_mkeys) and dropped before the mkey is destroyed (kept again
+ *   if the destroy fails).  A
  *   direct mkey needs no entry: the kernel forced its umem, which firmware
  *   holds.
  * - One CREATE_PSV per PSV: the destroy the kernel keeps names psv0 only.
@@ -118,12 +119,35 @@ int mlx5x_devx_mkey_created(struct mlx5x_devx_obj *obj,
 }
 
 /**
- * mlx5x_devx_mkey_destroyed() - forget an mkey firmware destroyed
+ * mlx5x_devx_mkey_untrack() - forget an mkey about to be destroyed
  * @obj: the DEVX object
+ *
+ * Before the destroy, as upstream does: once firmware frees the index,
+ * another context's CREATE_MKEY may get it, and its entry must find the
+ * slot free.
+ *
+ * Return: the entry (NULL for a direct mkey), for mlx5x_devx_mkey_retrack()
+ * should the destroy fail.
  */
-void mlx5x_devx_mkey_destroyed(struct mlx5x_devx_obj *obj)
+void *mlx5x_devx_mkey_untrack(struct mlx5x_devx_obj *obj)
 {
-	kfree(xa_erase(&obj->dev->indirect_mkeys, obj->key[0]));
+	return xa_erase(&obj->dev->indirect_mkeys, obj->key[0]);
+}
+
+/**
+ * mlx5x_devx_mkey_retrack() - the destroy failed: track the mkey again
+ * @obj: the DEVX object, still alive in firmware
+ * @rec: what mlx5x_devx_mkey_untrack() returned
+ *
+ * Firmware still holds the index, so no other entry can have taken the
+ * slot; only a failed allocation loses the entry (the mkey then goes
+ * unlisted in debugfs, nothing else).
+ */
+void mlx5x_devx_mkey_retrack(struct mlx5x_devx_obj *obj, void *rec)
+{
+	if (xa_insert(&obj->dev->indirect_mkeys, obj->key[0], rec,
+		      GFP_KERNEL))
+		kfree(rec);
 }
 
 /**

@@ -284,13 +284,27 @@ static int mlx5x_devx_obj_cleanup(struct ib_uobject *uobj,
 				  struct uverbs_attr_bundle *attrs)
 {
 	struct mlx5x_devx_obj *obj = uobj->object;
+	const struct mlx5x_devx_kind *kind = obj->kind;
+	void *rec = NULL;
 	int err;
 
+	/*
+	 * Whatever the kernel keeps under the object's id is let go before
+	 * firmware frees the id: a create of another context that gets the
+	 * id next must neither fail on a stale record nor have its events
+	 * delivered to this object's subscribers.
+	 */
+	if (kind->untrack)
+		rec = kind->untrack(obj);
+	mlx5x_devx_obj_mute(obj, true);
 	err = mlx5x_devx_destroy(obj);
-	if (err)
+	if (err) {
+		mlx5x_devx_obj_mute(obj, false);
+		if (rec)
+			kind->retrack(obj, rec);
 		return err;
-	if (obj->kind->destroyed)
-		obj->kind->destroyed(obj);
+	}
+	kfree(rec);
 	mlx5x_devx_obj_unsubscribe(obj);
 	kfree(obj);
 	mlx5x_limit_put(to_mucontext(uobj->context), MLX5X_LIMIT_DEVX_OBJS);

@@ -242,7 +242,8 @@ void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe)
 	r = mlx5x_ev_route_find(ev, key);
 	if (r)
 		list_for_each_entry(sub, &r->subs, route_link)
-			mlx5x_event_file_deliver(sub, eqe);
+			if (!sub->muted)
+				mlx5x_event_file_deliver(sub, eqe);
 	spin_unlock_irqrestore(&ev->lock, flags);
 }
 
@@ -320,6 +321,29 @@ void mlx5x_devx_obj_unsubscribe(struct mlx5x_devx_obj *obj)
 	}
 	spin_unlock_irqrestore(&ev->lock, flags);
 	mlx5x_ev_free_list(&gone);
+}
+
+/**
+ * mlx5x_devx_obj_mute() - stop or resume delivering an object's events
+ * @obj: a DEVX object
+ * @muted: true before its destroy runs; false again if the destroy failed
+ *
+ * From the moment firmware frees the object's number, an event with that
+ * number is another object's, perhaps another context's: the object's
+ * subscribers must not receive it, whether or not they are yet dropped.
+ */
+void mlx5x_devx_obj_mute(struct mlx5x_devx_obj *obj, bool muted)
+{
+	struct mlx5x_devx_events *ev = obj->dev->devx_events;
+	struct mlx5x_event_sub *sub;
+	unsigned long flags;
+
+	if (!ev)
+		return;
+	spin_lock_irqsave(&ev->lock, flags);
+	list_for_each_entry(sub, &obj->event_subs, obj_link)
+		sub->muted = muted;
+	spin_unlock_irqrestore(&ev->lock, flags);
 }
 
 /* Is every listed type one the caller may subscribe to here? */

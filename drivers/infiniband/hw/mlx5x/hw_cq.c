@@ -131,10 +131,20 @@ int mlx5x_hw_cq_destroy(struct mlx5x_hw *hw, const void *in, size_t inlen,
 	if (!cq || cq->mcq.uid != prm_in_uid(in))
 		return mlx5_cmd_do(hw->mdev, (void *)in, inlen, out, outlen);
 	memset(out, 0, outlen);
-	err = mlx5_core_destroy_cq(hw->mdev, &cq->mcq);
-	if (err)
-		return mlx5x_hw_cq_status(err, out);
+	/*
+	 * Forgotten before firmware frees the number: another context's
+	 * CREATE_CQ may get it at once, and must find the slot free.
+	 * Firmware still holds the number if the destroy fails, so the slot
+	 * is still free to take the CQ back.
+	 */
 	xa_erase(&hw->cqs, cq->mcq.cqn);
+	err = mlx5_core_destroy_cq(hw->mdev, &cq->mcq);
+	if (err) {
+		if (xa_insert(&hw->cqs, cq->mcq.cqn, cq, GFP_KERNEL))
+			dev_warn(hw->mdev->device,
+				 "mlx5x: CQ 0x%x untracked\n", cq->mcq.cqn);
+		return mlx5x_hw_cq_status(err, out);
+	}
 	kfree(cq);
 	return 0;
 }
