@@ -10,6 +10,13 @@
  * go to TIR 0x12 with flow tag 7.  The rules live as long as the file is
  * open: closing it deletes them, so close it before destroying the QP
  * whose TIR they name.  While it is open the device cannot go away.
+ *
+ * The rules are the kernel's (uid 0), so the file checks what firmware
+ * would check of a process's own rule: the TIR must be one that a
+ * context opened by the writing process owns (QUERY_TIR under that
+ * context's uid succeeds).  A writer can steer packets only to itself,
+ * never into another process's queues.  The file is root's (0200), as
+ * all of debugfs is.
  */
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
@@ -86,6 +93,35 @@ static int mlx5x_steer_parse(char *buf, unsigned int *prio,
 	return 0;
 }
 
+/* Whether a context the current process opened owns TIR @tirn. */
+static bool mlx5x_steer_owns_tir(struct mlx5x_dev *dev, u32 tirn)
+{
+	u32 in[PRM_BYTES(query_tir_in) / 4] = {};
+	struct mlx5x_ucontext *uctx;
+	bool owned = false;
+	void *out;
+
+	out = kzalloc(PRM_BYTES(query_tir_out), GFP_KERNEL);
+	if (!out)
+		return false;
+	PRM_SET(query_tir_in, in, opcode, MLX5_CMD_OP_QUERY_TIR);
+	PRM_SET(query_tir_in, in, tirn, tirn);
+	mutex_lock(&dev->uctx_lock);
+	list_for_each_entry(uctx, &dev->uctx_list, node) {
+		if (uctx->pid != task_tgid_nr(current) || !uctx->devx_uid)
+			continue;
+		prm_in_set_uid(in, uctx->devx_uid);
+		if (!mlx5x_cmd_exec(dev, in, sizeof(in), out,
+				    PRM_BYTES(query_tir_out))) {
+			owned = true;
+			break;
+		}
+	}
+	mutex_unlock(&dev->uctx_lock);
+	kfree(out);
+	return owned;
+}
+
 static ssize_t mlx5x_steer_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
@@ -106,6 +142,8 @@ static ssize_t mlx5x_steer_write(struct file *file, const char __user *ubuf,
 	value = kzalloc(PRM_BYTES(fte_match_param), GFP_KERNEL);
 	err = !mask || !value ? -ENOMEM :
 	      mlx5x_steer_parse(strim(buf), &prio, &a, mask, value);
+	if (!err && !mlx5x_steer_owns_tir(sf->dev, a.dest[0].id))
+		err = -EACCES;
 	if (!err) {
 		rule = mlx5x_fs_rule_add(sf->dev, MLX5X_FS_NS_BYPASS, prio, &a);
 		if (IS_ERR(rule))
