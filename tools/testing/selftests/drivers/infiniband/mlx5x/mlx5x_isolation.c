@@ -18,16 +18,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
@@ -36,7 +33,6 @@
 
 #define UID_OWNER	1000
 #define UID_OTHER	1001
-#define CAP(c)		(1ULL << (c))
 
 #define OP_DESTROY_CQ		0x401
 #define OP_ALLOC_Q_COUNTER	0x771
@@ -46,57 +42,6 @@
 #define EV_COMP			0x00
 #define EV_CQ_ERROR		0x04
 #define EXTRA_UARS		3
-
-/*
- * Become @uid (and its gid, no supplementary groups) with only the
- * capabilities in @keep, and stop using the model's debugfs as a user
- * would.  Return: true when it worked.
- */
-static bool drop_to(uid_t uid, uint64_t keep)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-	unsigned int i;
-
-	mt.dbg[0] = '\0';
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-	    prctl(PR_SET_KEEPCAPS, 1) || setresuid(uid, uid, uid))
-		return false;
-	for (i = 0; i < 2; i++)
-		data[i].effective = data[i].permitted =
-			(uint32_t)(keep >> (32 * i));
-	if (syscall(SYS_capset, &hdr, data))
-		return false;
-	return geteuid() == uid && !prctl(PR_SET_KEEPCAPS, 0);
-}
-
-/* Wait for a child; its exit status, or -1 when it did not exit. */
-static int reap(pid_t pid)
-{
-	int status;
-
-	if (pid <= 0 || mt_waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-/* Run @fn in a child dropped to @uid with @keep. */
-static int run_as(uid_t uid, uint64_t keep, int (*fn)(void *), void *arg)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	pid = mt_fork();
-	if (pid == 0) {
-		int rc = drop_to(uid, keep) ? fn(arg) : 100;
-
-		fflush(stdout);
-		_exit(rc);
-	}
-	return reap(pid);
-}
 
 static bool need_root(void)
 {
@@ -410,7 +355,7 @@ static int test_objects_of_another_user(void)
 
 		close_fds(ids[0], ready[0], ready[1], go_owner[1], go_other[0],
 			  go_other[1]);
-		rc = drop_to(UID_OWNER, 0) ?
+		rc = mt_drop_to(UID_OWNER, 0) ?
 		     owner_run(ids[1], go_owner[0], events) : 100;
 		fflush(stdout);
 		_exit(rc);
@@ -424,7 +369,7 @@ static int test_objects_of_another_user(void)
 
 		close_fds(ids[0], ready[0], go_owner[0], go_owner[1],
 			  go_other[1], -1);
-		rc = drop_to(UID_OTHER, 0) ?
+		rc = mt_drop_to(UID_OTHER, 0) ?
 		     other_attacks(&v, go_other[0], ready[1]) : 100;
 		fflush(stdout);
 		_exit(rc);
@@ -440,10 +385,10 @@ static int test_objects_of_another_user(void)
 	}
 	c = 'g';
 	CHECK(!pipe_write(go_other[1], &c, 1));
-	CHECK_EQ(reap(other), 0);
+	CHECK_EQ(mt_reap(other), 0);
 out:
 	CHECK(!pipe_write(go_owner[1], &c, 1));
-	CHECK_EQ(reap(owner), 0);
+	CHECK_EQ(mt_reap(owner), 0);
 	close_fds(ids[0], ready[0], ready[1], go_owner[0], go_owner[1], -1);
 	close_fds(go_other[0], go_other[1], -1, -1, -1, -1);
 	return KSFT_PASS;
@@ -522,7 +467,7 @@ static int test_debugfs_root_only(void)
 		return KSFT_FAIL;
 	mt_diag("%d debugfs files", n);
 	CHECK_EQ(bad, 0);
-	CHECK_EQ(run_as(UID_OWNER, 0, open_each, list), 0);
+	CHECK_EQ(mt_run_as(UID_OWNER, 0, open_each, list), 0);
 	free(list);
 	return KSFT_PASS;
 }
@@ -565,11 +510,12 @@ static int test_raw_packet_qp(void)
 
 	if (!need_root())
 		return mt_skip("needs root to drop from");
-	CHECK_ERR(run_as(UID_OWNER, 0, verbs_qp, raw), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), verbs_qp, raw), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), verbs_qp, raw), 0);
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, verbs_qp, raw), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), verbs_qp,
+				    raw), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW), verbs_qp, raw), 0);
 	/* an RC QP needs nothing */
-	CHECK_ERR(run_as(UID_OWNER, 0, verbs_qp, (void *)(long)IBV_QPT_RC),
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, verbs_qp, (void *)(long)IBV_QPT_RC),
 		  0);
 	return KSFT_PASS;
 }
@@ -628,10 +574,10 @@ static int test_create_flow(void)
 
 	if (!need_root())
 		return mt_skip("needs root to drop from");
-	with = run_as(UID_OWNER, CAP(CAP_NET_RAW), verbs_flow,
+	with = mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW), verbs_flow,
 		      (void *)(long)IBV_QPT_RAW_PACKET);
 	/* ib_core refuses before the QP is looked at */
-	CHECK_ERR(run_as(UID_OWNER, 0, verbs_flow, (void *)(long)IBV_QPT_RC),
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, verbs_flow, (void *)(long)IBV_QPT_RC),
 		  with == EOPNOTSUPP ? with : EPERM);
 	if (with == EOPNOTSUPP)
 		return mt_skip("the device has no ibv_create_flow");
@@ -693,9 +639,10 @@ static int test_dv_create_flow(void)
 {
 	if (!need_root())
 		return mt_skip("needs root to drop from");
-	CHECK_ERR(run_as(UID_OWNER, 0, dv_flow, NULL), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), dv_flow, NULL), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), dv_flow, NULL), 0);
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, dv_flow, NULL), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), dv_flow,
+				    NULL), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW), dv_flow, NULL), 0);
 	return KSFT_PASS;
 }
 
@@ -724,9 +671,10 @@ static int test_steering_anchor(void)
 {
 	if (!need_root())
 		return mt_skip("needs root to drop from");
-	CHECK_ERR(run_as(UID_OWNER, 0, anchor, NULL), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), anchor, NULL), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), anchor, NULL), 0);
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, anchor, NULL), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), anchor,
+				    NULL), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW), anchor, NULL), 0);
 	return KSFT_PASS;
 }
 
@@ -758,16 +706,18 @@ static int test_sw_icm(void)
 
 	if (!need_root())
 		return mt_skip("needs root to drop from");
-	both = run_as(UID_OWNER, CAP(CAP_NET_RAW) | CAP(CAP_SYS_RAWIO),
+	both = mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW) | MT_CAP(CAP_SYS_RAWIO),
 		      alloc_dm, icm);
 	if (both == EOPNOTSUPP)
 		return mt_skip("no steering SW ICM on the device");
 	CHECK_ERR(both, 0);
-	CHECK_ERR(run_as(UID_OWNER, 0, alloc_dm, icm), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_NET_RAW), alloc_dm, icm), EPERM);
-	CHECK_ERR(run_as(UID_OWNER, CAP(CAP_SYS_RAWIO), alloc_dm, icm), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, alloc_dm, icm), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW), alloc_dm,
+				    icm), EPERM);
+	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), alloc_dm,
+				    icm), EPERM);
 	/* MEMIC needs no capability */
-	CHECK_ERR(run_as(UID_OWNER, 0, alloc_dm,
+	CHECK_ERR(mt_run_as(UID_OWNER, 0, alloc_dm,
 			 (void *)(long)MLX5DV_DM_TYPE_MEMIC), 0);
 	return KSFT_PASS;
 }

@@ -64,6 +64,12 @@ bool mt_check(bool ok, const char *file, int line, const char *fmt, ...)
 	return false;
 }
 
+/* Failed checks so far in the running case (in a child: in the child). */
+unsigned int mt_case_failures(void)
+{
+	return mt_run.case_failures;
+}
+
 bool mt_check_eq(long long got, long long want, const char *sgot,
 		 const char *swant, const char *file, int line)
 {

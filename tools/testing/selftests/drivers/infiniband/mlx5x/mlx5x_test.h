@@ -99,6 +99,7 @@ bool mt_check_eq(long long got, long long want, const char *sgot,
 		 const char *swant, const char *file, int line);
 bool mt_check_err(int got, int want, const char *sgot, const char *file,
 		  int line);
+unsigned int mt_case_failures(void);
 
 /* A failed check is reported and fails the case; each yields the result. */
 #define CHECK(cond)							\
@@ -109,6 +110,19 @@ bool mt_check_err(int got, int want, const char *sgot, const char *file,
 /* an errno value: 0, positive as libibverbs returns them, or negative */
 #define CHECK_ERR(got, want)						\
 	mt_check_err((got), (want), #got, __FILE__, __LINE__)
+
+/*
+ * Other users (mlx5x_users.c): cases that try what an unprivileged
+ * process can do run it in a child that drops to such a user.
+ */
+#define MT_UID_NOBODY		65534
+#define MT_CAP(c)		(1ULL << (c))
+/* mt_run_as(): the child's function returned, but a check in it failed */
+#define MT_CHILD_FAILED		101
+
+bool mt_drop_to(uid_t uid, uint64_t keep);
+int mt_reap(pid_t pid);
+int mt_run_as(uid_t uid, uint64_t keep, int (*fn)(void *), void *arg);
 
 /* Commands and the netdev. */
 __printf(1, 2) int mt_sh(const char *fmt, ...);
