@@ -3,7 +3,9 @@
 # create+destroy latency beside the uverbs floor on the same device, and
 # MEMIC copy bandwidth through the mapping beside plain memcpy, and the
 # mlx5dv flow rule insertion rate at 1k and 100k rules and the cost of
-# classifying a packet at 1 and 100k rules in one group and across 64.
+# classifying a packet at 1 and 100k rules in one group and across 64, and
+# the latency of a command of one context while another keeps 512 raw
+# packet QPs sending (the data path's fairness).
 # They print figures; nothing here passes or fails on a number.
 # Usage: bench.sh [ITERATIONS]
 set -euo pipefail
