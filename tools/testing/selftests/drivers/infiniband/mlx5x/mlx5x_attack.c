@@ -68,11 +68,6 @@ struct arg {
 	uint32_t tirn;
 };
 
-static bool need_root(void)
-{
-	return geteuid() == 0;
-}
-
 /* 4 MiB of anonymous memory, its 2 MiB-aligned half offered THP. */
 static void *thp_alloc(void **map)
 {
@@ -159,7 +154,7 @@ out:
 
 static int test_umem_extent(void)
 {
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, umem_extent, NULL), KSFT_PASS);
 	return KSFT_PASS;
@@ -405,7 +400,7 @@ static int test_readonly_file(void)
 	uint8_t want[2 * PAGE];
 	struct arg a = { .sim = mt_sim(), .path = path };
 
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	if (!file_make(path, want))
 		return KSFT_FAIL;
@@ -470,7 +465,7 @@ static int test_readonly_mkey(void)
 {
 	struct arg a = { .sim = mt_sim() };
 
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, ro_mkey, &a), KSFT_PASS);
 	return KSFT_PASS;
@@ -520,7 +515,7 @@ static int test_raw_tx(void)
 {
 	struct arg a = { .sim = mt_sim() };
 
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, raw_tx, &a), KSFT_PASS);
 	a.tirn = 1;
@@ -583,7 +578,7 @@ static int test_dm_cleared(void)
 {
 	int rc;
 
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	rc = mt_run_as(MT_UID_NOBODY, 0, dm_visit, (void *)1);
 	if (rc == KSFT_SKIP)
@@ -640,7 +635,7 @@ static int test_big_wqe(void)
 {
 	if (!mt_sim())
 		return mt_skip("the CQE's place is the model's layout");
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, MT_CAP(CAP_NET_RAW), big_wqe, NULL),
 		 KSFT_PASS);
@@ -660,8 +655,12 @@ static int mkey_churn(void *unused)
 {
 	uint8_t in[PRM_CREATE_MKEY_IN_BYTES] = {};
 	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
+	/*
+	 * Under the fault sweep, a few rounds: each create and destroy is
+	 * the same calls, and a time bound would make the points vary.
+	 */
+	unsigned int n = 0, failed = 0, max = mt_loop_size(~0U, 4);
 	struct mlx5dv_devx_obj *mkey;
-	unsigned int n = 0, failed = 0;
 	long t0 = mt_now_ms();
 	struct mq q;
 
@@ -676,7 +675,7 @@ static int mkey_churn(void *unused)
 	mt_set(in, MKC(PD), q.pd);
 	mt_set(in, MKC(LR), 1);
 	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), 4);
-	while (mt_now_ms() - t0 < REUSE_MS) {
+	while (n < max && (mt_sweeping() || mt_now_ms() - t0 < REUSE_MS)) {
 		mkey = mlx5dv_devx_obj_create(q.ctx, in, sizeof(in), out,
 					      sizeof(out));
 		n++;
@@ -702,7 +701,7 @@ static int test_mkey_reuse(void)
 {
 	pid_t a, b;
 
-	if (!need_root())
+	if (geteuid())
 		return mt_skip("needs root to drop from");
 	fflush(stdout);
 	a = mt_fork();
