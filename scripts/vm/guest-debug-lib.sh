@@ -103,7 +103,7 @@ fw_user_objects() {
 }
 # fw_total_objects [DEV]: the model's objects but the shared uid's, which
 # the kernel makes once per anchored priority and keeps for the device's
-# life (steering_anchor.c)
+# life (fs_anchor.c)
 fw_total_objects() {
 	awk 'NR > 1 && $3 != 65535' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l
 }

@@ -35,5 +35,5 @@ void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev)
 	debugfs_create_file("contexts", 0400, dev->dbg, dev,
 			    &mlx5x_contexts_fops);
 	mlx5x_devx_mkey_debugfs_init(dev);
-	mlx5x_steer_debugfs_init(dev);
+	mlx5x_fs_debugfs_init(dev);
 }

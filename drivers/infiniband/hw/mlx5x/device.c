@@ -8,7 +8,7 @@
 #include "mlx5x.h"
 #include "fs_verbs.h"
 #include "fs_dv.h"
-#include "steering.h"
+#include "fs.h"
 #include "verbs.h"
 
 DEFINE_MUTEX(mlx5x_devices_lock);

@@ -5,7 +5,7 @@
  * reformat.  The flow matcher path and the kernel's tables both ask
  * here, so what QUERY_HCA_CAP reports is what the driver offers.
  */
-#include "steering.h"
+#include "fs.h"
 
 /**
  * mlx5x_fs_prop() - the properties of one table type

@@ -9,7 +9,7 @@
 
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
-#include "steering.h"
+#include "fs.h"
 
 #define MLX5X_MATCH_BYTES	PRM_BYTES(fte_match_param)
 

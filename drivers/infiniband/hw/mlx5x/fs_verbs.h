@@ -9,7 +9,7 @@
 
 #include <rdma/mlx5-abi.h>
 #include "mlx5x.h"
-#include "steering.h"
+#include "fs.h"
 
 /**
  * struct mlx5x_flow_match - what a flow's specs ask for

@@ -85,7 +85,7 @@ struct mlx5x_dev {
 	struct mutex uctx_lock;		/* protects uctx_list */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
 	struct xarray indirect_mkeys;	/* devx_mkey.c */
-	struct mlx5x_fs *fs;		/* the kernel's steering (steering.c) */
+	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 };
 
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
@@ -289,7 +289,7 @@ void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 /* main.c */
 extern struct dentry *mlx5x_debugfs_root;
 void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
-void mlx5x_steer_debugfs_init(struct mlx5x_dev *dev);	/* steer_dbg.c */
+void mlx5x_fs_debugfs_init(struct mlx5x_dev *dev);	/* fs_debugfs.c */
 /* devx_mkey.c */
 void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
 

@@ -21,7 +21,7 @@
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
-#include "steering.h"
+#include "fs.h"
 
 #define MLX5X_STEER_DBG_MAX	64
 #define MLX5X_FS_CRITERIA_OUTER	BIT(0)
@@ -166,10 +166,10 @@ static const struct file_operations mlx5x_steer_fops = {
 };
 
 /**
- * mlx5x_steer_debugfs_init() - publish the device's "steer" file
+ * mlx5x_fs_debugfs_init() - publish the device's "steer" file
  * @dev: the device, whose debugfs directory exists
  */
-void mlx5x_steer_debugfs_init(struct mlx5x_dev *dev)
+void mlx5x_fs_debugfs_init(struct mlx5x_dev *dev)
 {
 	debugfs_create_file("steer", 0200, dev->dbg, dev, &mlx5x_steer_fops);
 }

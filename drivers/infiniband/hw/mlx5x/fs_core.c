@@ -30,7 +30,7 @@
 #include <linux/idr.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
-#include "steering.h"
+#include "fs.h"
 
 #define MLX5X_FS_LOG_SIZE	20	/* 1M entries: room for 100k+ rules */
 #define MLX5X_FS_MIN_LOG_SIZE	10

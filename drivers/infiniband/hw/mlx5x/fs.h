@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The kernel's own flow steering (steering.c): the tables of each
+ * The kernel's own flow steering (fs_core.c): the tables of each
  * namespace and priority, created by the kernel (uid 0) at probe and
  * chained so that a packet no rule of a priority takes goes on to the
  * next, as mlx5_core's fs_core builds them on a ConnectX; and the small
  * API the rest of the driver adds rules through.
  */
-#ifndef MLX5X_STEERING_H
-#define MLX5X_STEERING_H
+#ifndef MLX5X_FS_H
+#define MLX5X_FS_H
 
 #include "mlx5x.h"
 
@@ -139,7 +139,7 @@ void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule);
 u32 mlx5x_fs_table_type(enum mlx5x_fs_ns ns);
 unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns);
 
-/* The commands, under any uid; for steering.c and steering_anchor.c. */
+/* The commands, under any uid; for fs_core.c and fs_anchor.c. */
 int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
 			      u32 level, u32 log_size, u32 miss, u32 *id);
 int mlx5x_fs_cmd_create_table_re(struct mlx5x_dev *dev, u16 uid, u32 type,
@@ -165,7 +165,7 @@ void *mlx5x_fs_prop(struct mlx5x_dev *dev, u32 table_type);
 bool mlx5x_fs_ns_offered(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns);
 bool mlx5x_fs_reformat_en(struct mlx5x_dev *dev, u32 table_type);
 
-/* steering_anchor.c */
+/* fs_anchor.c */
 void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev);
 
-#endif /* MLX5X_STEERING_H */
+#endif /* MLX5X_FS_H */
