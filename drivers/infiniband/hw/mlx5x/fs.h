@@ -54,6 +54,8 @@ enum mlx5x_fs_ns {
 /* What one entry may hold when rules merge into it. */
 #define MLX5X_FS_FTE_MAX_DEST	32
 #define MLX5X_FS_FTE_MAX_COUNTERS 16
+/* The bytes of a match mask or value (fte_match_param). */
+#define MLX5X_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
 
 /**
  * struct mlx5x_fs_dest - where a rule sends a packet
@@ -138,25 +140,6 @@ struct mlx5x_fs_rule *mlx5x_fs_rule_add(struct mlx5x_dev *dev,
 void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule);
 u32 mlx5x_fs_table_type(enum mlx5x_fs_ns ns);
 unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns);
-
-/* The commands, under any uid; for fs_core.c and fs_anchor.c. */
-int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
-			      u32 level, u32 log_size, u32 miss, u32 *id);
-int mlx5x_fs_cmd_create_table_re(struct mlx5x_dev *dev, u16 uid, u32 type,
-				 u32 level, u32 log_size, u32 miss,
-				 bool reformat_en, u32 *id);
-void mlx5x_fs_cmd_destroy_table(struct mlx5x_dev *dev, u16 uid, u32 type,
-				u32 id);
-int mlx5x_fs_cmd_create_group(struct mlx5x_dev *dev, u16 uid, u32 type,
-			      u32 table, u32 start, u32 end, u8 criteria,
-			      const void *mask, u32 *id);
-void mlx5x_fs_cmd_destroy_group(struct mlx5x_dev *dev, u16 uid, u32 type,
-				u32 table, u32 id);
-int mlx5x_fs_cmd_set_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
-			 u32 table, u32 group, u32 index, bool ignore_level,
-			 const struct mlx5x_fs_rule_attr *attr);
-void mlx5x_fs_cmd_delete_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
-			     u32 table, u32 index);
 u32 mlx5x_fs_prio_table_id(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 			   unsigned int prio);
 

@@ -12,7 +12,7 @@
 #include <linux/capability.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
-#include "fs.h"
+#include "fs_cmd.h"
 
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>

@@ -30,7 +30,7 @@
 #include <linux/idr.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
-#include "fs.h"
+#include "fs_cmd.h"
 
 #define MLX5X_FS_LOG_SIZE	20	/* 1M entries: room for 100k+ rules */
 #define MLX5X_FS_MIN_LOG_SIZE	10
@@ -38,7 +38,6 @@
 #define MLX5X_FS_SMALL_SIZE	1024	/* the slots of the last eighth */
 #define MLX5X_FS_MAX_SLOTS	(MLX5X_FS_BIG_SLOTS + \
 				 BIT(MLX5X_FS_LOG_SIZE - 3) / MLX5X_FS_SMALL_SIZE)
-#define MLX5X_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
 
 /* A group of a priority's table: one mask, a slot of flow indexes. */
 struct mlx5x_fs_group {
@@ -162,187 +161,6 @@ unsigned int mlx5x_fs_nprios(enum mlx5x_fs_ns ns)
 	default:
 		return 0;
 	}
-}
-
-/* ---- commands ---- */
-
-int mlx5x_fs_cmd_create_table(struct mlx5x_dev *dev, u16 uid, u32 type,
-			      u32 level, u32 log_size, u32 miss, u32 *id)
-{
-	return mlx5x_fs_cmd_create_table_re(dev, uid, type, level, log_size,
-					    miss, false, id);
-}
-
-int mlx5x_fs_cmd_create_table_re(struct mlx5x_dev *dev, u16 uid, u32 type,
-				 u32 level, u32 log_size, u32 miss,
-				 bool reformat_en, u32 *id)
-{
-	u32 in[PRM_BYTES(create_flow_table_in) / 4] = {};
-	u32 out[PRM_BYTES(create_flow_table_out) / 4] = {};
-	void *ftc = PRM_ADDR(create_flow_table_in, in, flow_table_context);
-	int err;
-
-	PRM_SET(create_flow_table_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(create_flow_table_in, in, table_type, type);
-	PRM_SET(flow_table_context, ftc, level, level);
-	PRM_SET(flow_table_context, ftc, log_size, log_size);
-	PRM_SET(flow_table_context, ftc, reformat_en, reformat_en);
-	if (miss) {
-		PRM_SET(flow_table_context, ftc, table_miss_action,
-			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
-		PRM_SET(flow_table_context, ftc, table_miss_id, miss);
-	}
-	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
-	if (!err)
-		*id = PRM_GET(create_flow_table_out, out, table_id);
-	return err;
-}
-
-void mlx5x_fs_cmd_destroy_table(struct mlx5x_dev *dev, u16 uid, u32 type,
-				u32 id)
-{
-	u32 in[PRM_BYTES(destroy_flow_table_in) / 4] = {};
-	u32 out[PRM_BYTES(destroy_flow_table_out) / 4] = {};
-
-	PRM_SET(destroy_flow_table_in, in, opcode,
-		MLX5_CMD_OP_DESTROY_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(destroy_flow_table_in, in, table_type, type);
-	PRM_SET(destroy_flow_table_in, in, table_id, id);
-	WARN_ON_ONCE(mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out)));
-}
-
-int mlx5x_fs_cmd_create_group(struct mlx5x_dev *dev, u16 uid, u32 type,
-			      u32 table, u32 start, u32 end, u8 criteria,
-			      const void *mask, u32 *id)
-{
-	u32 out[PRM_BYTES(create_flow_group_out) / 4] = {};
-	void *in = kzalloc(PRM_BYTES(create_flow_group_in), GFP_KERNEL);
-	int err;
-
-	if (!in)
-		return -ENOMEM;
-	PRM_SET(create_flow_group_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_GROUP);
-	prm_in_set_uid(in, uid);
-	PRM_SET(create_flow_group_in, in, table_type, type);
-	PRM_SET(create_flow_group_in, in, table_id, table);
-	PRM_SET(create_flow_group_in, in, start_flow_index, start);
-	PRM_SET(create_flow_group_in, in, end_flow_index, end);
-	PRM_SET(create_flow_group_in, in, match_criteria_enable, criteria);
-	if (mask)
-		memcpy(PRM_ADDR(create_flow_group_in, in, match_criteria),
-		       mask, MLX5X_FS_MATCH_BYTES);
-	err = mlx5x_cmd_run(dev, in, PRM_BYTES(create_flow_group_in), out,
-			    sizeof(out));
-	if (!err)
-		*id = PRM_GET(create_flow_group_out, out, group_id);
-	kfree(in);
-	return err;
-}
-
-void mlx5x_fs_cmd_destroy_group(struct mlx5x_dev *dev, u16 uid, u32 type,
-				u32 table, u32 id)
-{
-	u32 in[PRM_BYTES(destroy_flow_group_in) / 4] = {};
-	u32 out[PRM_BYTES(destroy_flow_group_out) / 4] = {};
-
-	PRM_SET(destroy_flow_group_in, in, opcode,
-		MLX5_CMD_OP_DESTROY_FLOW_GROUP);
-	prm_in_set_uid(in, uid);
-	PRM_SET(destroy_flow_group_in, in, table_type, type);
-	PRM_SET(destroy_flow_group_in, in, table_id, table);
-	PRM_SET(destroy_flow_group_in, in, group_id, id);
-	WARN_ON_ONCE(mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out)));
-}
-
-int mlx5x_fs_cmd_set_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
-			 u32 table, u32 group, u32 index, bool ignore_level,
-			 const struct mlx5x_fs_rule_attr *attr)
-{
-	size_t inlen = PRM_BYTES(set_fte_in) +
-		       (attr->ndest + attr->ncounter) *
-		       PRM_BYTES(dest_format_struct);
-	u32 out[PRM_BYTES(set_fte_out) / 4] = {};
-	void *in, *fc;
-	u8 *list;
-	u32 action = attr->action;
-	u32 i;
-	int err;
-
-	if (attr->ndest > MLX5X_FS_MAX_DEST ||
-	    attr->ncounter > MLX5X_FS_MAX_COUNTERS)
-		return -EINVAL;
-	in = kzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	fc = PRM_ADDR(set_fte_in, in, flow_context);
-	list = (u8 *)in + PRM_BYTES(set_fte_in);
-	if (attr->ndest)
-		action |= MLX5_FLOW_CONTEXT_ACTION_FWD_DEST;
-	if (attr->ncounter)
-		action |= MLX5_FLOW_CONTEXT_ACTION_COUNT;
-	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	prm_in_set_uid(in, uid);
-	PRM_SET(set_fte_in, in, table_type, type);
-	PRM_SET(set_fte_in, in, table_id, table);
-	PRM_SET(set_fte_in, in, flow_index, index);
-	PRM_SET(set_fte_in, in, ignore_flow_level, ignore_level);
-	PRM_SET(flow_context, fc, group_id, group);
-	PRM_SET(flow_context, fc, action, action);
-	PRM_SET(flow_context, fc, flow_tag, attr->flow_tag);
-	PRM_SET(flow_context, fc, modify_header_id, attr->modify_header_id);
-	PRM_SET(flow_context, fc, packet_reformat_id, attr->reformat_id);
-	PRM_SET(flow_context, fc, destination_list_size, attr->ndest);
-	PRM_SET(flow_context, fc, flow_counter_list_size, attr->ncounter);
-	if (attr->value)
-		memcpy(PRM_ADDR(flow_context, fc, match_value), attr->value,
-		       MLX5X_FS_MATCH_BYTES);
-	for (i = 0; i < attr->ndest; i++) {
-		PRM_SET(dest_format_struct, list, destination_type,
-			attr->dest[i].type);
-		PRM_SET(dest_format_struct, list, destination_id,
-			attr->dest[i].id);
-		list += PRM_BYTES(dest_format_struct);
-	}
-	for (i = 0; i < attr->ncounter; i++) {
-		PRM_SET(flow_counter_list, list, flow_counter_id,
-			attr->counter[i]);
-		list += PRM_BYTES(dest_format_struct);
-	}
-	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
-	kfree(in);
-	return err;
-}
-
-void mlx5x_fs_cmd_delete_fte(struct mlx5x_dev *dev, u16 uid, u32 type,
-			     u32 table, u32 index)
-{
-	u32 in[PRM_BYTES(delete_fte_in) / 4] = {};
-	u32 out[PRM_BYTES(delete_fte_out) / 4] = {};
-
-	PRM_SET(delete_fte_in, in, opcode,
-		MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
-	prm_in_set_uid(in, uid);
-	PRM_SET(delete_fte_in, in, table_type, type);
-	PRM_SET(delete_fte_in, in, table_id, table);
-	PRM_SET(delete_fte_in, in, flow_index, index);
-	WARN_ON_ONCE(mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out)));
-}
-
-static int mlx5x_fs_cmd_root(struct mlx5x_dev *dev, u32 type, u32 id)
-{
-	u32 in[PRM_BYTES(set_flow_table_root_in) / 4] = {};
-	u32 out[PRM_BYTES(set_flow_table_root_out) / 4] = {};
-
-	PRM_SET(set_flow_table_root_in, in, opcode,
-		MLX5_CMD_OP_SET_FLOW_TABLE_ROOT);
-	PRM_SET(set_flow_table_root_in, in, op_mod, id ? 0 : 1);
-	PRM_SET(set_flow_table_root_in, in, table_type, type);
-	PRM_SET(set_flow_table_root_in, in, table_id, id);
-	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 }
 
 /* ---- the priorities ---- */
@@ -569,7 +387,7 @@ static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, u32 type)
 	}
 	/* the FDB's root is the eswitch's, not the kernel's to set */
 	return type == MLX5_FLOW_TABLE_TYPE_FDB ? 0 :
-	       mlx5x_fs_cmd_root(dev, type, miss);
+	       mlx5x_fs_cmd_set_root(dev, type, miss);
 }
 
 /**
@@ -613,7 +431,7 @@ void mlx5x_fs_cleanup(struct mlx5x_dev *dev)
 		if (!mlx5x_fs_type_offered(dev, mlx5x_fs_types[i]))
 			continue;
 		if (mlx5x_fs_types[i] != MLX5_FLOW_TABLE_TYPE_FDB)
-			mlx5x_fs_cmd_root(dev, mlx5x_fs_types[i], 0);
+			mlx5x_fs_cmd_set_root(dev, mlx5x_fs_types[i], 0);
 		mlx5x_fs_chain_destroy(dev, mlx5x_fs_types[i]);
 	}
 	kfree(dev->fs->ft_cap);
@@ -638,7 +456,7 @@ static struct mlx5x_fs_prio *mlx5x_fs_prio_get(struct mlx5x_dev *dev,
 		return ERR_PTR(-EOPNOTSUPP);
 	err = mlx5x_fs_chain_create(dev, type);
 	if (err) {
-		mlx5x_fs_cmd_root(dev, type, 0);
+		mlx5x_fs_cmd_set_root(dev, type, 0);
 		mlx5x_fs_chain_destroy(dev, type);
 		return ERR_PTR(err);
 	}
@@ -650,7 +468,7 @@ static void mlx5x_fs_prio_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p)
 {
 	if (!mlx5x_fs_on_demand(p->type) || !list_empty(&p->groups))
 		return;
-	mlx5x_fs_cmd_root(dev, p->type, 0);
+	mlx5x_fs_cmd_set_root(dev, p->type, 0);
 	mlx5x_fs_chain_destroy(dev, p->type);
 }
 
