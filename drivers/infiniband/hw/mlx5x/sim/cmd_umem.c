@@ -21,17 +21,22 @@ void sim_umem_release(struct sim_obj *obj)
  * sim_umem_writable() - whether the device may write a range of a umem
  * @umem: the umem
  * @offset: the range's first byte, from the umem's first byte
- * @len: its length, nonzero, inside the umem
+ * @len: its length, nonzero
  *
- * Return: true when every page the range touches is writable (wr_en).
+ * Return: true when the range is inside the umem and every page it
+ * touches is writable (wr_en).
  */
 bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len)
 {
-	u64 first = (umem->page_offset + offset) >> umem->log_page;
-	u64 last = (umem->page_offset + offset + len - 1) >> umem->log_page;
+	u64 size = (umem->nmtt << umem->log_page) - umem->page_offset;
+	u64 first, last;
 
+	if (!len || offset > size || len > size - offset)
+		return false;
 	if (!umem->ro_pages)
 		return true;
+	first = (umem->page_offset + offset) >> umem->log_page;
+	last = (umem->page_offset + offset + len - 1) >> umem->log_page;
 	for (; first <= last; first++)
 		if (!(umem->mtt[first] & SIM_MTT_WR))
 			return false;

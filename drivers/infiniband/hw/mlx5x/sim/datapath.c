@@ -114,10 +114,22 @@ static bool sim_dp_wq_mem(struct mlx5x_sim *sim, const void *wq,
 	return *buf && *dbr;
 }
 
+/* The CQ takes no more CQEs, and a CQ error event says why. */
+static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
+			    u8 syndrome)
+{
+	cq->dp.error = true;
+	sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cq->q.obj.id,
+		       syndrome);
+}
+
 /*
  * Write one CQE to CQ @cqn.  A CQ whose consumer index (its doorbell
  * record) is a whole ring behind overflows: unless it ignores overruns
- * (cqc.oi) it takes no more CQEs and a CQ error event is raised.
+ * (cqc.oi) it takes no more CQEs and a CQ error event is raised.  A
+ * doorbell record the device may not read, or a CQE slot it may not
+ * write (the umem's pages are read-only), is an access violation, with
+ * the same outcome.
  */
 static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		       const struct sim_cqe_info *info)
@@ -127,6 +139,7 @@ static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	struct sim_umem *buf, *dbr;
 	u8 cqe[64];
 	struct sim_cq *cq;
+	u64 at;
 
 	if (!obj)
 		return;
@@ -137,35 +150,32 @@ static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		return;
 	log = PRM_GET(cqc, cq->cqc, log_cq_size);
 	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
-			   SIM_CQ_DBR_CI, &ci))
+			   SIM_CQ_DBR_CI, &ci)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return;
+	}
 	if (((cq->dp.pi - ci) & 0xffffff) >= BIT(log) &&
 	    !PRM_GET(cqc, cq->cqc, oi)) {
-		cq->dp.error = true;
-		sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cqn,
-			       SIM_CQ_ERROR_OVERRUN);
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_OVERRUN);
 		return;
 	}
 	stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
 	/* a 128-byte CQE holds the 64-byte one in its second half */
 	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
+	at = cq->dp.umem_off + slot;
 	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
 	/*
-	 * The data, then the entry's op_own byte.  A buffer the device may
-	 * not write (its umem's pages are read-only) is an access violation:
-	 * the CQ takes no more CQEs and a CQ error says why.
+	 * The whole slot must be writable, or nothing of the CQE is
+	 * written; then the data, and the op_own byte last: the entry is
+	 * whole before its owner byte says it is there.
 	 */
-	if (!sim_umem_io(buf, cq->dp.umem_off + slot, cqe, sizeof(cqe) - 1,
-			 true)) {
-		cq->dp.error = true;
-		sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cqn,
-			       SIM_CQ_ERROR_ACCESS);
+	if (!sim_umem_writable(buf, at, sizeof(cqe)) ||
+	    !sim_umem_io(buf, at, cqe, sizeof(cqe) - 1, true)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return;
 	}
-	/* the entry is whole before its owner byte says it is there */
 	wmb();
-	sim_umem_io(buf, cq->dp.umem_off + slot + sizeof(cqe) - 1,
-		    cqe + sizeof(cqe) - 1, 1, true);
+	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
 }
 
@@ -496,8 +506,8 @@ static void sim_dp_work(struct work_struct *work)
 					 work);
 	unsigned int looked = 0, done = 0, room;
 	struct mlx5x_sim *sim = dp->sim;
-	u64 start = ktime_get_ns();
 	unsigned long id, delay;
+	u64 start, held;
 	struct sim_obj *obj;
 	struct sim_wq *sq;
 	bool cut = false;
@@ -506,6 +516,7 @@ static void sim_dp_work(struct work_struct *work)
 	mutex_lock(&sim->lock);
 	if (dp->stopping)
 		goto out;
+	start = ktime_get_ns();
 	xa_for_each_start(&sim->objs[SIM_OBJ_SQ], id, obj, dp->cursor) {
 		if (done >= SIM_DP_HOLD_WQES || looked >= SIM_DP_HOLD_SQS) {
 			dp->cursor = id;
@@ -523,9 +534,10 @@ static void sim_dp_work(struct work_struct *work)
 		done += sim_dp_sq(dp, sq, room);
 	}
 	dp->pass_done += done;
+	held = ktime_get_ns() - start;
 	dp->holds++;
-	dp->ns += ktime_get_ns() - start;
-	dp->max_hold_ns = max(dp->max_hold_ns, ktime_get_ns() - start);
+	dp->ns += held;
+	dp->max_hold_ns = max(dp->max_hold_ns, held);
 	if (cut) {
 		queue_delayed_work(system_wq, &dp->work, 0);
 		goto out;
