@@ -160,34 +160,28 @@ static bool sim_memic_overlaps(struct mlx5x_sim *sim, u64 addr, u32 size)
 }
 
 /*
- * Scrub a new allocation at @addr, @size bytes, in every window: no
- * process reads what an earlier allocation left there.  A page it
- * touches that no other allocation shares is scrubbed whole, since a
- * mapping covers whole pages and an earlier owner of the page could
- * have written anywhere in it; a page shared with another allocation
- * only where the new one lies.  Runs before the new one is in the table.
+ * Scrub the pages a new allocation at @addr, @size bytes, touches, in
+ * every window: no process reads what an earlier allocation left there.
+ * A mapping covers whole pages, and an earlier owner of a page could
+ * have written anywhere in it, so every byte of those pages is zeroed
+ * but the bytes of other live allocations (in 64-byte units, the MEMIC's
+ * granule).  Runs before the new one is in the table.
  */
 static void sim_memic_scrub(struct mlx5x_sim *sim, u64 addr, u32 size)
 {
-	u64 page = round_down(addr, PAGE_SIZE);
-	u64 end = addr + size;
-	u64 from, to, rel;
+	u64 at = round_down(addr, PAGE_SIZE);
+	u64 end = round_up(addr + size, PAGE_SIZE);
 	unsigned int w;
 
 	if (!sim->memic_pages)
 		return;
-	for (; page < end; page += PAGE_SIZE) {
-		if (sim_memic_overlaps(sim, page, PAGE_SIZE)) {
-			from = max(page, addr);
-			to = min(page + PAGE_SIZE, end);
-		} else {
-			from = page;
-			to = page + PAGE_SIZE;
-		}
-		rel = from - SIM_MEMIC_BAR_START;
+	for (; at < end; at += DM_MEMIC_BASE_SIZE) {
+		if (sim_memic_overlaps(sim, at, DM_MEMIC_BASE_SIZE))
+			continue;
 		for (w = 0; w < SIM_MEMIC_WINDOWS; w++)
-			memset(page_address(sim->memic_pages[w]) + rel, 0,
-			       to - from);
+			memset(page_address(sim->memic_pages[w]) +
+			       (at - SIM_MEMIC_BAR_START), 0,
+			       DM_MEMIC_BASE_SIZE);
 	}
 }
 
@@ -229,10 +223,10 @@ static u8 sim_alloc_memic(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 			break;
 	if (addr + size > start + range)
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_EXHAUSTED);
+	sim_memic_scrub(sim, addr, size);
 	status = sim_obj_alloc(sim, ctx, SIM_OBJ_MEMIC, &obj);
 	if (status)
 		return status;
-	sim_memic_scrub(sim, addr, size);
 	m = container_of(obj, struct sim_memic, obj);
 	m->addr = addr;
 	m->size = size;
