@@ -316,6 +316,94 @@ static void sk_memic_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
+/* Byte @off of the MEMIC in window @w (0: the MEMIC, then one per op). */
+static u8 *sk_memic_byte(struct kunit *test, unsigned int w, u64 off)
+{
+	u64 bar = SIM_MEMIC_BAR_START + (u64)w * SIM_MEMIC_SIZE + off;
+	struct page *page = mlx5x_sim_memic_page(sk_sim(test), bar);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	return (u8 *)page_address(page) + (bar & (PAGE_SIZE - 1));
+}
+
+/* What a process with the pages mapped leaves in every window. */
+static void sk_memic_fill(struct kunit *test, u64 off, u64 len, u8 val)
+{
+	unsigned int w;
+
+	for (w = 0; w < SIM_MEMIC_WINDOWS; w++)
+		memset(sk_memic_byte(test, w, off), val, len);
+}
+
+static bool sk_memic_is(struct kunit *test, u64 off, u64 len, u8 val)
+{
+	unsigned int w;
+
+	for (w = 0; w < SIM_MEMIC_WINDOWS; w++)
+		if (memchr_inv(sk_memic_byte(test, w, off), val, len))
+			return false;
+	return true;
+}
+
+/*
+ * A new allocation reads as zeroes in every window, and so do the other
+ * bytes of its pages, which its mapping shows too; but bytes of a live
+ * allocation that shares a page with it stay as they are.
+ */
+static void sk_memic_scrub(struct kunit *test)
+{
+	u64 base = SIM_MEMIC_BAR_START, off = 2 * PAGE_SIZE, a, b;
+
+	/* one allocation held the page and wrote all over it */
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, base + off, PAGE_SIZE,
+					     256, 0, &a), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, a, base + off);
+	sk_memic_fill(test, off, PAGE_SIZE, 0xa5);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, a, 256), PRM_STAT_OK);
+	/* the next over the same range: none of it is left */
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, base + off, PAGE_SIZE,
+					     128, 0, &a), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, a, base + off);
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off, 128, 0));
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off + 128,
+					    PAGE_SIZE - 128, 0));
+
+	/* a neighbour in the same page, while a is live and written */
+	sk_memic_fill(test, off, 128, 0x5a);
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, base + off, PAGE_SIZE,
+					     64, 0, &b), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, b, base + off + 128);
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off, 128, 0x5a));
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off + 128, 64, 0));
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, b, 64), PRM_STAT_OK);
+	/* b again, written, freed, reallocated: a still keeps its bytes */
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, base + off, PAGE_SIZE,
+					     64, 0, &b), PRM_STAT_OK);
+	sk_memic_fill(test, off + 128, 64, 0xc3);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, b, 64), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, base + off, PAGE_SIZE,
+					     64, 0, &b), PRM_STAT_OK);
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off, 128, 0x5a));
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off + 128, 64, 0));
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, b, 64), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, a, 128), PRM_STAT_OK);
+
+	/* two pages, not page aligned: both whole pages, every window */
+	off = 8 * PAGE_SIZE;
+	sk_memic_fill(test, off, 3 * PAGE_SIZE, 0x77);
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, base + off + 1024,
+					     2 * PAGE_SIZE, PAGE_SIZE, 0, &a),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, a, base + off + 1024);
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off, 2 * PAGE_SIZE, 0));
+	/* the page after it is not its */
+	KUNIT_EXPECT_TRUE(test, sk_memic_is(test, off + 2 * PAGE_SIZE,
+					    PAGE_SIZE, 0x77));
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, a, PAGE_SIZE),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 /* SW_ICM objects: in one region, granule-sized and aligned, no overlap. */
 static u16 sk_icm_uctx(struct kunit *test, u32 cap)
 {
@@ -501,6 +589,7 @@ static struct kunit_case sk_dm_cases[] = {
 	KUNIT_CASE(sk_memic_alloc),
 	KUNIT_CASE(sk_memic_whole),
 	KUNIT_CASE(sk_memic_ops),
+	KUNIT_CASE(sk_memic_scrub),
 	KUNIT_CASE(sk_memic_uid),
 	KUNIT_CASE(sk_sw_icm_rules),
 	KUNIT_CASE(sk_dm_mkeys),

@@ -310,6 +310,88 @@ static void sk_mkey_direct_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
+/*
+ * The device may write only pages pinned writable: a direct mkey with a
+ * right that lets it write (lw, and rw or a, which need lw) is refused
+ * over a umem range with a page lacking wr_en; reading needs no wr_en.
+ */
+static void sk_mkey_umem_ro(struct kunit *test)
+{
+	static const u64 mtt[] = {
+		0x100000 | SK_MTT_RW,
+		0x103000 | SK_MTT_RW,
+		0x106000 | BIT_ULL(0),		/* rd_en only */
+		0x109000 | SK_MTT_RW,
+	};
+	static const struct {
+		u8 rw, a;
+	} wr[] = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } };
+	struct sk_mkey m;
+	unsigned int live, i;
+	u32 pdn, umem, idx;
+	u16 uid;
+
+	uid = sk_new_uctx(test);
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, uid, ARRAY_SIZE(mtt),
+					     ARRAY_SIZE(mtt), 0, mtt, &umem),
+			PRM_STAT_OK);
+	live = sk_live(test);
+	for (i = 0; i < ARRAY_SIZE(wr); i++) {
+		/* one byte into the read-only page */
+		sk_mkey_direct(test, &m, uid, pdn, umem, 0, SK_VA, 0x2001);
+		PRM_SET(mkc, m.mkc, rw, wr[i].rw);
+		PRM_SET(mkc, m.mkc, a, wr[i].a);
+		KUNIT_EXPECT_EQ_MSG(test, sk_mkey_exec(test, &m, NULL),
+				    PRM_STAT_BAD_PARAM, "rw %u a %u",
+				    wr[i].rw, wr[i].a);
+		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_UMEM_RO);
+		/* all of it inside the read-only page */
+		sk_mkey_direct(test, &m, uid, pdn, umem, 0x2800,
+			       SK_VA + 0x800, 0x10);
+		PRM_SET(mkc, m.mkc, rw, wr[i].rw);
+		PRM_SET(mkc, m.mkc, a, wr[i].a);
+		KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL),
+				PRM_STAT_BAD_PARAM);
+		KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_UMEM_RO);
+	}
+	KUNIT_EXPECT_EQ(test, sk_live(test), live);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UMEM, umem), 0);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_PD, pdn), 0);
+
+	/* writable pages on either side of it */
+	sk_mkey_direct(test, &m, uid, pdn, umem, 0, SK_VA, 0x2000);
+	PRM_SET(mkc, m.mkc, rw, 1);
+	PRM_SET(mkc, m.mkc, a, 1);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
+	sk_mkey_direct(test, &m, uid, pdn, umem, 0x3000, SK_VA, 0x1000);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
+	/* reading the whole umem: local, remote, or no right at all */
+	sk_mkey_direct(test, &m, uid, pdn, umem, 0, SK_VA, 0x4000);
+	PRM_SET(mkc, m.mkc, lw, 0);
+	PRM_SET(mkc, m.mkc, rr, 1);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
+	sk_mkey_direct(test, &m, uid, pdn, umem, 0, SK_VA, 0x4000);
+	PRM_SET(mkc, m.mkc, lr, 0);
+	PRM_SET(mkc, m.mkc, lw, 0);
+	PRM_SET(mkc, m.mkc, rr, 1);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
+	sk_mkey_direct(test, &m, uid, pdn, umem, 0x2000, SK_VA, 0x1000);
+	PRM_SET(mkc, m.mkc, lr, 0);
+	PRM_SET(mkc, m.mkc, lw, 0);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
+
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, uid, umem), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 /* The kernel (uid 0) may give the page list inline; the mailbox holds it. */
 static void sk_mkey_kernel_raw(struct kunit *test)
 {
@@ -649,6 +731,7 @@ static void sk_mkey_teardown(struct kunit *test)
 static struct kunit_case sk_mkey_cases[] = {
 	KUNIT_CASE(sk_mkey_direct_umem),
 	KUNIT_CASE(sk_mkey_direct_rules),
+	KUNIT_CASE(sk_mkey_umem_ro),
 	KUNIT_CASE(sk_mkey_kernel_raw),
 	KUNIT_CASE(sk_mkey_indirect_free),
 	KUNIT_CASE(sk_mkey_indirect_entries),

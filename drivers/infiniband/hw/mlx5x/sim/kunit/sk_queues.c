@@ -7,7 +7,17 @@
 #define SK_ID_BITS	24
 #define SK_Q_OUT_BYTES	16
 
+/* A context made without caps: no TIS or SQ (MLX5_UCTX_CAP_RAW_TX). */
 void sk_q_init(struct kunit *test, struct sk_q *r)
+{
+	sk_q_init_cap(test, r, 0);
+}
+
+/*
+ * A context made with @cap (MLX5_UCTX_CAP_*), or none at all for
+ * SK_Q_KERNEL: then everything is the kernel's (uid 0).
+ */
+void sk_q_init_cap(struct kunit *test, struct sk_q *r, u32 cap)
 {
 	u64 *mtt = kunit_kcalloc(test, SK_Q_PAGES, sizeof(*mtt), GFP_KERNEL);
 	unsigned int i;
@@ -15,7 +25,12 @@ void sk_q_init(struct kunit *test, struct sk_q *r)
 	KUNIT_ASSERT_NOT_NULL(test, mtt);
 	for (i = 0; i < SK_Q_PAGES; i++)
 		mtt[i] = 0x100000ULL + i * 0x1000ULL + 3;
-	r->uid = sk_new_uctx(test);
+	r->uid = 0;
+	if (cap != SK_Q_KERNEL) {
+		KUNIT_ASSERT_EQ(test, sk_create_uctx(test, cap, &r->uid),
+				PRM_STAT_OK);
+		KUNIT_ASSERT_NE(test, r->uid, 0);
+	}
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, r->uid, &r->pd), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_uar(test, r->uid, &r->uar),
 			PRM_STAT_OK);
@@ -35,7 +50,9 @@ void sk_q_fini(struct kunit *test, const struct sk_q *r)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_uar(test, r->uid, r->uar),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, r->uid, r->pd), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, r->uid), PRM_STAT_OK);
+	if (r->uid)
+		KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, r->uid),
+				PRM_STAT_OK);
 }
 
 u8 sk_q_create(struct kunit *test, const void *in, size_t inlen,

@@ -18,7 +18,7 @@
 
 /**
  * struct sk_q - a user context and the objects its queues name
- * @uid: the context
+ * @uid: the context (0: the kernel's objects, see SK_Q_KERNEL)
  * @pd: a protection domain of it
  * @uar: a UAR of it
  * @td: a transport domain of it
@@ -30,7 +30,11 @@ struct sk_q {
 	u32 pd, uar, td, umem, eqn;
 };
 
+/* sk_q_init_cap() for the kernel's own objects: uid 0, every cap. */
+#define SK_Q_KERNEL	(~0U)
+
 void sk_q_init(struct kunit *test, struct sk_q *r);
+void sk_q_init_cap(struct kunit *test, struct sk_q *r, u32 cap);
 void sk_q_fini(struct kunit *test, const struct sk_q *r);
 
 /* Every create output here has the id at bits 0x48..0x60. */

@@ -52,7 +52,7 @@ static void sk_tis(struct kunit *test)
 	void *in, *tisc;
 	u32 tisn;
 
-	sk_q_init(test, &r);
+	sk_q_init_cap(test, &r, MLX5_UCTX_CAP_RAW_TX);
 	sk_q_init(test, &other);
 	in = sk_tis_in(test, &r);
 	tisc = PRM_ADDR(create_tis_in, in, ctx);

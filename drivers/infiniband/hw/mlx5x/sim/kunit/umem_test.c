@@ -180,6 +180,54 @@ static void sk_umem_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
 }
 
+/*
+ * ro_pages counts the entries without wr_en, and sim_umem_writable()
+ * asks every page a range touches, the buffer starting page_offset into
+ * the first one.
+ */
+static void sk_umem_writable(struct kunit *test)
+{
+	static const u64 mtt[] = {
+		0x10000 | SK_MTT_RD | SK_MTT_WR,
+		0x20000 | SK_MTT_RD,
+		0x30000 | SK_MTT_WR,
+		0x40000,
+	};
+	static const u64 rw[] = {
+		0x50000 | SK_MTT_RD | SK_MTT_WR,
+		0x60000 | SK_MTT_WR,
+	};
+	/* where page n starts, from the buffer's first byte */
+	const u64 p1 = 0x1000 - 0x340, p2 = p1 + 0x1000, p3 = p2 + 0x1000;
+	struct sim_umem *umem;
+	u32 id;
+
+	KUNIT_ASSERT_EQ(test, sk_create_umem_off(test, 0, 4, 4, 0, 0x340, mtt,
+						 &id),
+			PRM_STAT_OK);
+	umem = sk_umem(test, id);
+	KUNIT_EXPECT_EQ(test, umem->ro_pages, 2);
+	KUNIT_EXPECT_TRUE(test, sim_umem_writable(umem, 0, 1));
+	KUNIT_EXPECT_TRUE(test, sim_umem_writable(umem, 0, p1));
+	KUNIT_EXPECT_FALSE(test, sim_umem_writable(umem, 0, p1 + 1));
+	KUNIT_EXPECT_FALSE(test, sim_umem_writable(umem, p1, 1));
+	KUNIT_EXPECT_FALSE(test, sim_umem_writable(umem, p2 - 1, 2));
+	/* wr_en without rd_en: writable */
+	KUNIT_EXPECT_TRUE(test, sim_umem_writable(umem, p2, 0x1000));
+	KUNIT_EXPECT_FALSE(test, sim_umem_writable(umem, p2, 0x1001));
+	KUNIT_EXPECT_FALSE(test, sim_umem_writable(umem, p3 + 0xfff, 1));
+	KUNIT_EXPECT_FALSE(test, sim_umem_writable(umem, 0, p3 + 0x1000));
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, 0, 2, 2, 0, rw, &id),
+			PRM_STAT_OK);
+	umem = sk_umem(test, id);
+	KUNIT_EXPECT_EQ(test, umem->ro_pages, 0);
+	KUNIT_EXPECT_TRUE(test, sim_umem_writable(umem, 0, 0x2000));
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 static struct kunit_case sk_umem_cases[] = {
 	KUNIT_CASE(sk_umem_create_destroy),
 	KUNIT_CASE(sk_umem_bad_nmtt),
@@ -187,6 +235,7 @@ static struct kunit_case sk_umem_cases[] = {
 	KUNIT_CASE(sk_umem_alignment),
 	KUNIT_CASE(sk_umem_large),
 	KUNIT_CASE(sk_umem_exhaustion),
+	KUNIT_CASE(sk_umem_writable),
 	{}
 };
 

@@ -178,7 +178,7 @@ static void sk_wq_state_table(struct kunit *test, bool sq)
 	u32 cqn, tisn = 0, id, from, to;
 	unsigned int i;
 
-	sk_q_init(test, &r);
+	sk_q_init_cap(test, &r, sq ? MLX5_UCTX_CAP_RAW_TX : 0);
 	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
 	if (sq) {
 		KUNIT_ASSERT_EQ(test, sk_create_tis(test, &r, &tisn),
@@ -315,8 +315,8 @@ static void sk_sq_create_rules(struct kunit *test)
 	u32 cqn, tisn, otis, sqn;
 	void *in, *sqc, *wq;
 
-	sk_q_init(test, &r);
-	sk_q_init(test, &other);
+	sk_q_init_cap(test, &r, MLX5_UCTX_CAP_RAW_TX);
+	sk_q_init_cap(test, &other, MLX5_UCTX_CAP_RAW_TX);
 	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_tis(test, &r, &tisn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_tis(test, &other, &otis), PRM_STAT_OK);
@@ -397,7 +397,7 @@ static void sk_sq_modify_mask(struct kunit *test)
 	struct sk_q r;
 	u32 cqn, tisn, sqn;
 
-	sk_q_init(test, &r);
+	sk_q_init_cap(test, &r, MLX5_UCTX_CAP_RAW_TX);
 	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_tis(test, &r, &tisn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_sq(test, &r, cqn, tisn, &sqn),
@@ -422,6 +422,97 @@ static void sk_sq_modify_mask(struct kunit *test)
 	sk_q_fini(test, &r);
 }
 
+/* Change what a context was created with, as if it had been made so. */
+static void sk_uctx_set_cap(struct kunit *test, u16 uid, u32 cap)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	struct sim_obj *obj;
+
+	mutex_lock(&sim->lock);
+	obj = xa_load(&sim->objs[SIM_OBJ_UCTX], uid);
+	if (obj)
+		container_of(obj, struct sim_uctx, obj)->cap = cap;
+	mutex_unlock(&sim->lock);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+}
+
+/*
+ * A TIS and an SQ put frames of the process's making on the wire: a user
+ * context may create them only if it was created with RAW_TX, whatever
+ * else the mailbox says; the kernel (uid 0) always may.  A refusal takes
+ * no reference and leaves no object.
+ */
+static void sk_raw_tx(struct kunit *test)
+{
+	struct sk_q r, k;
+	u32 cqn, tisn, tisn2, sqn, kcqn, ktisn, ksqn;
+	unsigned int live;
+
+	sk_q_init(test, &r);
+	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
+	live = sk_live(test);
+	KUNIT_EXPECT_EQ(test, sk_create_tis(test, &r, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_RAW_TX_PRIV);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_TD, r.td), 0);
+	/* INTERNAL_DEV_RES is not RAW_TX */
+	sk_uctx_set_cap(test, r.uid, MLX5_UCTX_CAP_INTERNAL_DEV_RES);
+	KUNIT_EXPECT_EQ(test, sk_create_tis(test, &r, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_RAW_TX_PRIV);
+	KUNIT_EXPECT_EQ(test, sk_live(test), live);
+
+	/* with the cap the same mailbox makes a TIS */
+	sk_uctx_set_cap(test, r.uid, MLX5_UCTX_CAP_RAW_TX);
+	KUNIT_ASSERT_EQ(test, sk_create_tis(test, &r, &tisn), PRM_STAT_OK);
+	/* an SQ over it, all of the context's own, but the cap gone */
+	sk_uctx_set_cap(test, r.uid, 0);
+	live = sk_live(test);
+	KUNIT_EXPECT_EQ(test, sk_create_sq(test, &r, cqn, tisn, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_RAW_TX_PRIV);
+	KUNIT_EXPECT_EQ(test, sk_create_tis(test, &r, NULL),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_RAW_TX_PRIV);
+	KUNIT_EXPECT_EQ(test, sk_live(test), live);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_TIS, tisn), 0);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_CQ, cqn), 0);
+	/* the cap back (both caps): SQ and a second TIS */
+	sk_uctx_set_cap(test, r.uid, MLX5_UCTX_CAP_RAW_TX |
+			MLX5_UCTX_CAP_INTERNAL_DEV_RES);
+	KUNIT_ASSERT_EQ(test, sk_create_sq(test, &r, cqn, tisn, &sqn),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_tis(test, &r, &tisn2), PRM_STAT_OK);
+	/* what exists outlives losing the cap */
+	sk_uctx_set_cap(test, r.uid, 0);
+	KUNIT_EXPECT_EQ(test, sk_wq_modify(test, true, r.uid, sqn, RST, RDY),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_SQ, r.uid,
+					   sqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_TIS, r.uid,
+					   tisn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_TIS, r.uid,
+					   tisn2), PRM_STAT_OK);
+
+	/* the kernel needs no context, hence no cap */
+	sk_q_init_cap(test, &k, SK_Q_KERNEL);
+	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &k, &kcqn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_tis(test, &k, &ktisn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_sq(test, &k, kcqn, ktisn, &ksqn),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_SQ, 0,
+					   ksqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_TIS, 0,
+					   ktisn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, 0,
+					   kcqn), PRM_STAT_OK);
+	sk_q_fini(test, &k);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
+					   cqn), PRM_STAT_OK);
+	sk_q_fini(test, &r);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 static struct kunit_case sk_wq_cases[] = {
 	KUNIT_CASE(sk_rq_create_query_destroy),
 	KUNIT_CASE(sk_rq_rules),
@@ -430,6 +521,7 @@ static struct kunit_case sk_wq_cases[] = {
 	KUNIT_CASE(sk_sq_create_rules),
 	KUNIT_CASE(sk_sq_states),
 	KUNIT_CASE(sk_sq_modify_mask),
+	KUNIT_CASE(sk_raw_tx),
 	{}
 };
 

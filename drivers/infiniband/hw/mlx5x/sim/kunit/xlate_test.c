@@ -2,7 +2,8 @@
 /*
  * KUnit: the data path's way to memory: sim_mkey_xlate() (an lkey, an
  * address and a length through a direct mkey over a umem) and
- * sim_umem_io() over real pages, across a page boundary.
+ * sim_umem_io() over real pages, across a page boundary, as each page's
+ * MTT access bits allow.
  */
 #include <linux/gfp.h>
 #include <linux/mlx5/cq.h>
@@ -179,9 +180,76 @@ static void sk_umem_io_pages(struct kunit *test)
 	sk_x_fini(test, &x);
 }
 
+/*
+ * The access bits of each page's MTT entry, as the device checks them on
+ * DMA: a write needs wr_en, a read rd_en, and an access stops (false) at
+ * the first page that refuses it, nothing copied from there on.
+ */
+static void sk_umem_io_access(struct kunit *test)
+{
+	/* read-write, read-only, write-only, neither */
+	static const u64 bits[] = { 3, 1, 2, 0 };
+	struct mlx5x_sim *sim = sk_sim(test);
+	u8 data[64], back[64], *p[4];
+	u64 mtt[ARRAY_SIZE(bits)];
+	struct sim_umem *umem;
+	struct page *pages;
+	unsigned int i;
+	u32 id, v;
+
+	pages = alloc_pages(GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		p[i] = page_address(pages + i);
+		memset(p[i], 0x10 + i, PAGE_SIZE);
+		mtt[i] = (u64)(uintptr_t)p[i] | bits[i];
+	}
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, 0, ARRAY_SIZE(mtt),
+					     ARRAY_SIZE(mtt), 0, mtt, &id),
+			PRM_STAT_OK);
+	memset(data, 0x3c, sizeof(data));
+	mutex_lock(&sim->lock);
+	umem = container_of(xa_load(&sim->objs[SIM_OBJ_UMEM], id),
+			    struct sim_umem, obj);
+	KUNIT_EXPECT_EQ(test, umem->ro_pages, 2);
+	/* from the writable page into the read-only one: stops there */
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, PAGE_SIZE - 32, data,
+					     sizeof(data), true));
+	KUNIT_EXPECT_EQ(test, p[0][PAGE_SIZE - 1], 0x3c);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(p[1], 0x11, PAGE_SIZE), NULL);
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, PAGE_SIZE + 100, data, 1,
+					     true));
+	KUNIT_EXPECT_EQ(test, p[1][100], 0x11);
+	/* both readable */
+	KUNIT_EXPECT_TRUE(test, sim_umem_io(umem, PAGE_SIZE - 32, back,
+					    sizeof(back), false));
+	KUNIT_EXPECT_EQ(test, back[31], 0x3c);
+	KUNIT_EXPECT_EQ(test, back[32], 0x11);
+	/* read-only into write-only: the first half only */
+	memset(back, 0xee, sizeof(back));
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, 2 * PAGE_SIZE - 32, back,
+					     sizeof(back), false));
+	KUNIT_EXPECT_EQ(test, back[31], 0x11);
+	KUNIT_EXPECT_EQ(test, back[32], 0xee);
+	KUNIT_EXPECT_FALSE(test, sim_umem_rd32(umem, 2 * PAGE_SIZE, &v));
+	KUNIT_EXPECT_TRUE(test, sim_umem_io(umem, 2 * PAGE_SIZE, data,
+					    sizeof(data), true));
+	KUNIT_EXPECT_EQ(test, p[2][63], 0x3c);
+	/* neither: no access at all */
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, 3 * PAGE_SIZE, back, 1,
+					     false));
+	KUNIT_EXPECT_FALSE(test, sim_umem_io(umem, 3 * PAGE_SIZE, data, 1,
+					     true));
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(p[3], 0x13, PAGE_SIZE), NULL);
+	mutex_unlock(&sim->lock);
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+	__free_pages(pages, 2);
+}
+
 static struct kunit_case sk_xlate_cases[] = {
 	KUNIT_CASE(sk_xlate_checks),
 	KUNIT_CASE(sk_umem_io_pages),
+	KUNIT_CASE(sk_umem_io_access),
 	{}
 };
 
