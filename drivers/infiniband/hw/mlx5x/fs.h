@@ -4,7 +4,7 @@
  * namespace and priority, created by the kernel (uid 0) at probe and
  * chained so that a packet no rule of a priority takes goes on to the
  * next, as mlx5_core's fs_core builds them on a ConnectX; and the small
- * API the rest of the driver adds rules through.
+ * API the rest of the driver adds rules through (fs_rule.c).
  */
 #ifndef MLX5X_FS_H
 #define MLX5X_FS_H

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The PRM flow steering commands, as upstream mlx5_core keeps them in
- * fs_cmd.c apart from the tree they build (fs_core.c): each builds one
+ * The PRM flow steering commands, kept apart from the tree they build
+ * (fs_core.c) as upstream mlx5_core keeps its own: each builds one
  * command mailbox and runs it.  They hold no state and take no lock;
- * their callers (fs_core.c, fs_anchor.c) do.
+ * their callers (fs_core.c, fs_rule.c, fs_anchor.c) do.
  */
 #include <linux/slab.h>
 #include "fs_cmd.h"

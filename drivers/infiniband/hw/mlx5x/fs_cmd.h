@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The PRM flow steering commands (fs_cmd.c), under any uid: for the
- * kernel's tables (fs_core.c) and the steering anchors' (fs_anchor.c).
+ * kernel's tables and rules (fs_core.c, fs_rule.c) and the steering
+ * anchors' tables (fs_anchor.c).
  */
 #ifndef MLX5X_FS_CMD_H
 #define MLX5X_FS_CMD_H

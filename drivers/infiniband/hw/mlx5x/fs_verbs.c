@@ -4,7 +4,7 @@
  * and destroy_flow device operations.  ib_uverbs has checked CAP_NET_RAW,
  * the QP type, the port, the flags the core knows, the spec sizes and that
  * DONT_TRAP goes with NORMAL flows only; what is left is mlx5_ib's part.
- * A flow is one or two rules of the kernel's steering (fs_core.c):
+ * A flow is one or two rules of the kernel's steering (fs_rule.c):
  *
  *   NORMAL           bypass priority p (user priority p; upstream's core
  *                    priority 2p + 1), or its don't-trap table (2p) with
@@ -17,7 +17,7 @@
  *   SNIFFER          sniffer RX and TX: a copy of every packet
  *
  * Flows that match the same in the same table share one entry whose
- * destinations are all their QPs (fs_core.c merges them).
+ * destinations are all their QPs (fs_rule.c merges them).
  */
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
