@@ -171,6 +171,9 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	err = mlx5x_fs_init(dev);
 	if (err)
 		goto err_fw;
+	err = mlx5x_fs_anchors_init(dev);
+	if (err)
+		goto err_fw;
 
 	ib->node_type = RDMA_NODE_IB_CA;
 	ib->phys_port_cnt = 1;
@@ -201,6 +204,7 @@ err_list:
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
 err_fw:
+	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);
 	mlx5x_devx_events_cleanup(dev);
 	mlx5x_dev_free_fw(dev);
@@ -216,6 +220,7 @@ void mlx5x_dev_release(struct mlx5x_dev *dev)
 	mutex_lock(&mlx5x_devices_lock);
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
+	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);
 	mlx5x_dev_free_fw(dev);
 	dev->backend->release(dev);

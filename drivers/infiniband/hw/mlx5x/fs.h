@@ -105,31 +105,17 @@ struct mlx5x_fs_rule_attr {
 struct mlx5x_fs_rule;
 
 /**
- * struct mlx5x_fs_anchor - a steering anchor's table for one priority
- * @ft: its table (shared resource uid), 0 until the first anchor
- * @fg_goto: its group for the rule into the priority's table
- * @fg_drop: its group for the drop rule behind it
- * @refs: anchors holding the goto rule; at 0 the table drops
- */
-struct mlx5x_fs_anchor {
-	u32 ft;
-	u32 fg_goto;
-	u32 fg_drop;
-	unsigned int refs;
-};
-
-/**
  * struct mlx5x_fs - the kernel's steering of one device
- * @lock: serialises rule changes and anchors
+ * @lock: serialises rule changes
  * @prio: per namespace and priority, its table (NULL: none)
- * @anchor: per namespace and priority, the anchor's table
  * @ft_cap: QUERY_HCA_CAP flow table (NIC) capabilities, current
+ *
+ * The steering anchors keep their own state (fs_anchor.c).
  */
 struct mlx5x_fs {
 	struct mutex lock;
 	void *ft_cap;
 	struct mlx5x_fs_prio *prio[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
-	struct mlx5x_fs_anchor anchor[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
 };
 
 int mlx5x_fs_init(struct mlx5x_dev *dev);
@@ -148,7 +134,11 @@ void *mlx5x_fs_prop(struct mlx5x_dev *dev, u32 table_type);
 bool mlx5x_fs_ns_offered(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns);
 bool mlx5x_fs_reformat_en(struct mlx5x_dev *dev, u32 table_type);
 
-/* fs_anchor.c */
+/*
+ * fs_anchor.c: steering anchors, set up after mlx5x_fs_init() and taken
+ * down before mlx5x_fs_cleanup()
+ */
+int mlx5x_fs_anchors_init(struct mlx5x_dev *dev);
 void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev);
 
 #endif /* MLX5X_FS_H */

@@ -8,8 +8,14 @@
  * levels), the one behind it drops.  The forward lives while an anchor
  * object holds it; once the last is destroyed, the table drops what
  * still reaches it.  The table itself lasts as long as the device.
+ *
+ * The anchors keep their tables and their lock to themselves, apart from
+ * the kernel's steering (fs_core.c), which they only ask for a
+ * priority's table; the device sets them up after that steering and
+ * takes them down before it.
  */
 #include <linux/capability.h>
+#include <linux/slab.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_verbs.h>
 #include "fs_cmd.h"
@@ -21,6 +27,31 @@
 #define MLX5X_ANCHOR_GOTO	0	/* flow index of the forward */
 #define MLX5X_ANCHOR_DROP	1	/* and of the drop */
 
+/**
+ * struct mlx5x_fs_anchor - the anchor table of one priority
+ * @ft: its table (shared resource uid), 0 until the first anchor
+ * @fg_goto: its group for the rule into the priority's table
+ * @fg_drop: its group for the drop rule behind it
+ * @refs: anchors holding the goto rule; at 0 the table drops
+ */
+struct mlx5x_fs_anchor {
+	u32 ft;
+	u32 fg_goto;
+	u32 fg_drop;
+	unsigned int refs;
+};
+
+/**
+ * struct mlx5x_fs_anchors - the steering anchors of one device
+ * @lock: serialises the anchors' changes to their tables
+ * @table: per namespace and priority, the anchor table
+ */
+struct mlx5x_fs_anchors {
+	struct mutex lock;
+	struct mlx5x_fs_anchor table[MLX5X_FS_NS_NUM][MLX5X_FS_PRIOS];
+};
+
+/* One MLX5_IB_OBJECT_STEERING_ANCHOR. */
 struct mlx5x_steering_anchor {
 	struct mlx5x_dev *dev;
 	struct mlx5x_ucontext *uctx;	/* counted against its limit */
@@ -124,6 +155,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 		attrs, MLX5_IB_ATTR_STEERING_ANCHOR_CREATE_HANDLE);
 	struct mlx5x_dev *dev = to_mdev(uobj->context->device);
 	struct mlx5x_ucontext *uctx = to_mucontext(uobj->context);
+	struct mlx5x_fs_anchors *anchors = dev->fs_anchors;
 	struct mlx5x_steering_anchor *obj;
 	struct mlx5x_fs_anchor *a;
 	enum mlx5x_fs_ns ns;
@@ -158,8 +190,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 		return -ENOMEM;
 	}
 	type = mlx5x_fs_table_type(ns);
-	a = &dev->fs->anchor[ns][prio];
-	mutex_lock(&dev->fs->lock);
+	a = &anchors->table[ns][prio];
+	mutex_lock(&anchors->lock);
 	err = mlx5x_anchor_table_get(dev, type, a);
 	if (!err && !a->refs)
 		err = mlx5x_anchor_goto_add(dev, type, a, prio_ft);
@@ -175,7 +207,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 		goto err_unlock;
 	}
 	a->refs++;
-	mutex_unlock(&dev->fs->lock);
+	mutex_unlock(&anchors->lock);
 	obj->dev = dev;
 	obj->uctx = uctx;
 	obj->ns = ns;
@@ -184,7 +216,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 	return 0;
 
 err_unlock:
-	mutex_unlock(&dev->fs->lock);
+	mutex_unlock(&anchors->lock);
 	kfree(obj);
 	mlx5x_limit_put(uctx, MLX5X_LIMIT_STEERING);
 	return err;
@@ -196,32 +228,63 @@ static int mlx5x_steering_anchor_cleanup(struct ib_uobject *uobj,
 {
 	struct mlx5x_steering_anchor *obj = uobj->object;
 	struct mlx5x_dev *dev = obj->dev;
-	struct mlx5x_fs_anchor *a = &dev->fs->anchor[obj->ns][obj->prio];
+	struct mlx5x_fs_anchors *anchors = dev->fs_anchors;
+	struct mlx5x_fs_anchor *a = &anchors->table[obj->ns][obj->prio];
 
-	mutex_lock(&dev->fs->lock);
+	mutex_lock(&anchors->lock);
 	if (!--a->refs)
 		mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID,
 					mlx5x_fs_table_type(obj->ns), a->ft,
 					MLX5X_ANCHOR_GOTO);
-	mutex_unlock(&dev->fs->lock);
+	mutex_unlock(&anchors->lock);
 	mlx5x_limit_put(obj->uctx, MLX5X_LIMIT_STEERING);
 	kfree(obj);
 	return 0;
 }
 
 /**
+ * mlx5x_fs_anchors_init() - make room for a device's steering anchors
+ * @dev: device whose kernel steering is built (mlx5x_fs_init())
+ *
+ * No table is made: an anchor table comes with its priority's first
+ * anchor.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mlx5x_fs_anchors_init(struct mlx5x_dev *dev)
+{
+	struct mlx5x_fs_anchors *anchors;
+
+	anchors = kzalloc(sizeof(*anchors), GFP_KERNEL);
+	if (!anchors)
+		return -ENOMEM;
+	mutex_init(&anchors->lock);
+	dev->fs_anchors = anchors;
+	return 0;
+}
+
+/**
  * mlx5x_fs_anchors_cleanup() - destroy the anchor tables of a device
- * @dev: device whose anchor objects are all gone
+ * @dev: device whose anchor objects are all gone; before
+ *	 mlx5x_fs_cleanup(), since the tables forward into the kernel's
+ *
+ * Does nothing when mlx5x_fs_anchors_init() did not run or failed.
  */
 void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev)
 {
+	struct mlx5x_fs_anchors *anchors = dev->fs_anchors;
 	unsigned int ns, prio;
 
+	if (!anchors)
+		return;
 	for (ns = 0; ns < MLX5X_FS_NS_NUM; ns++)
 		for (prio = 0; prio < MLX5X_FS_PRIOS; prio++)
 			mlx5x_anchor_table_destroy(dev,
 						   mlx5x_fs_table_type(ns),
-						   &dev->fs->anchor[ns][prio]);
+						   &anchors->table[ns][prio]);
+	mutex_destroy(&anchors->lock);
+	kfree(anchors);
+	dev->fs_anchors = NULL;
 }
 
 DECLARE_UVERBS_NAMED_METHOD(
@@ -255,7 +318,7 @@ DECLARE_UVERBS_NAMED_OBJECT(
 
 static bool mlx5x_steering_anchor_is_supported(struct ib_device *ib)
 {
-	return to_mdev(ib)->fs;
+	return to_mdev(ib)->fs_anchors;
 }
 
 const struct uapi_definition mlx5x_steering_anchor_defs[] = {

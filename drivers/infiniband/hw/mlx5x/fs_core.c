@@ -337,7 +337,8 @@ int mlx5x_fs_init(struct mlx5x_dev *dev)
 
 /**
  * mlx5x_fs_cleanup() - take the kernel's steering down
- * @dev: device; every rule added through it must be deleted already
+ * @dev: device; every rule added through it must be deleted already, and
+ *	 the anchors' tables taken down (mlx5x_fs_anchors_cleanup())
  */
 void mlx5x_fs_cleanup(struct mlx5x_dev *dev)
 {
@@ -345,7 +346,6 @@ void mlx5x_fs_cleanup(struct mlx5x_dev *dev)
 
 	if (!dev->fs)
 		return;
-	mlx5x_fs_anchors_cleanup(dev);
 	for (i = 0; dev->fs->ft_cap && i < ARRAY_SIZE(mlx5x_fs_types); i++) {
 		if (!mlx5x_fs_type_offered(dev, mlx5x_fs_types[i]))
 			continue;

@@ -19,6 +19,7 @@
 
 struct mlx5x_dev;
 struct mlx5x_fs;
+struct mlx5x_fs_anchors;
 struct mlx5x_dm_dev;
 
 /**
@@ -86,6 +87,7 @@ struct mlx5x_dev {
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
 	struct xarray indirect_mkeys;	/* devx_mkey.c */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
+	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */
 };
 
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
