@@ -131,7 +131,6 @@ u32 mlx5x_fs_prio_table_id(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 
 /* fs_caps.c: what the device's flow table capabilities offer */
 void *mlx5x_fs_prop(struct mlx5x_dev *dev, u32 table_type);
-bool mlx5x_fs_ns_offered(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns);
 bool mlx5x_fs_reformat_en(struct mlx5x_dev *dev, u32 table_type);
 
 /*

@@ -3,7 +3,9 @@
  * What the device's NIC flow table capability page (read once at probe
  * into mlx5x_fs.ft_cap) offers: which table types exist, which may
  * reformat.  The flow matcher path and the kernel's tables both ask
- * here, so what QUERY_HCA_CAP reports is what the driver offers.
+ * here, so what QUERY_HCA_CAP reports is what the driver offers.  It
+ * reads the page only and calls nothing else of the steering: they call
+ * it, never the other way.
  */
 #include "fs.h"
 
@@ -45,18 +47,6 @@ void *mlx5x_fs_prop(struct mlx5x_dev *dev, u32 table_type)
 		return NULL;
 	}
 	return PRM_GET(flow_table_prop_layout, p, ft_support) ? p : NULL;
-}
-
-/**
- * mlx5x_fs_ns_offered() - does the device offer a namespace's table type?
- * @dev: device
- * @ns: namespace
- *
- * Return: true when its tables can be created.
- */
-bool mlx5x_fs_ns_offered(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns)
-{
-	return mlx5x_fs_prop(dev, mlx5x_fs_table_type(ns));
 }
 
 /**

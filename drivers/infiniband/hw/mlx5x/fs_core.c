@@ -174,11 +174,9 @@ static bool mlx5x_fs_type_offered(struct mlx5x_dev *dev, u32 type)
 		return PRM_GET(flow_table_nic_cap, c,
 			       flow_table_properties_nic_transmit_sniffer.ft_support);
 	case MLX5_FLOW_TABLE_TYPE_FDB:
-		return mlx5x_fs_ns_offered(dev, MLX5X_FS_NS_FDB);
 	case MLX5X_FT_TYPE_RDMA_RX:
-		return mlx5x_fs_ns_offered(dev, MLX5X_FS_NS_RDMA_RX);
 	case MLX5X_FT_TYPE_RDMA_TX:
-		return mlx5x_fs_ns_offered(dev, MLX5X_FS_NS_RDMA_TX);
+		return mlx5x_fs_prop(dev, type);
 	default:
 		return true;
 	}
