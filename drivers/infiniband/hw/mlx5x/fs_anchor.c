@@ -29,13 +29,13 @@
 
 /**
  * struct mlx5x_fs_anchor - the anchor table of one priority
- * @ft: its table (shared resource uid), 0 until the first anchor
+ * @ft: its table (shared resource uid); id 0 until the first anchor
  * @fg_goto: its group for the rule into the priority's table
  * @fg_drop: its group for the drop rule behind it
  * @refs: anchors holding the goto rule; at 0 the table drops
  */
 struct mlx5x_fs_anchor {
-	u32 ft;
+	struct mlx5x_fs_table_ref ft;
 	u32 fg_goto;
 	u32 fg_drop;
 	unsigned int refs;
@@ -77,21 +77,17 @@ static int mlx5x_anchor_ns(u32 ft_type, enum mlx5x_fs_ns *ns)
 	}
 }
 
-static void mlx5x_anchor_table_destroy(struct mlx5x_dev *dev, u32 type,
+static void mlx5x_anchor_table_destroy(struct mlx5x_dev *dev,
 				       struct mlx5x_fs_anchor *a)
 {
 	if (a->fg_drop) {
-		mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID, type,
-					a->ft, MLX5X_ANCHOR_DROP);
-		mlx5x_fs_cmd_destroy_group(dev, MLX5_SHARED_RESOURCE_UID, type,
-					   a->ft, a->fg_drop);
+		mlx5x_fs_cmd_delete_fte(dev, &a->ft, MLX5X_ANCHOR_DROP);
+		mlx5x_fs_cmd_destroy_group(dev, &a->ft, a->fg_drop);
 	}
 	if (a->fg_goto)
-		mlx5x_fs_cmd_destroy_group(dev, MLX5_SHARED_RESOURCE_UID, type,
-					   a->ft, a->fg_goto);
-	if (a->ft)
-		mlx5x_fs_cmd_destroy_table(dev, MLX5_SHARED_RESOURCE_UID, type,
-					   a->ft);
+		mlx5x_fs_cmd_destroy_group(dev, &a->ft, a->fg_goto);
+	if (a->ft.id)
+		mlx5x_fs_cmd_destroy_table(dev, &a->ft);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -99,53 +95,58 @@ static void mlx5x_anchor_table_destroy(struct mlx5x_dev *dev, u32 type,
 static int mlx5x_anchor_table_get(struct mlx5x_dev *dev, u32 type,
 				  struct mlx5x_fs_anchor *a)
 {
-	static const struct mlx5x_fs_rule_attr drop = {
+	static const struct mlx5x_fs_table_attr attr = {
+		.level = MLX5X_ANCHOR_LEVEL,
+		.log_size = 1,
+	};
+	struct mlx5x_fs_fte_cmd drop = {
+		.index = MLX5X_ANCHOR_DROP,
 		.action = MLX5_FLOW_CONTEXT_ACTION_DROP,
 	};
 	int err;
 
-	if (a->ft)
+	if (a->ft.id)
 		return 0;
-	err = mlx5x_fs_cmd_create_table(dev, MLX5_SHARED_RESOURCE_UID, type,
-					MLX5X_ANCHOR_LEVEL, 1, 0, &a->ft);
+	a->ft.uid = MLX5_SHARED_RESOURCE_UID;
+	a->ft.type = type;
+	err = mlx5x_fs_cmd_create_table(dev, &a->ft, &attr);
 	if (!err)
-		err = mlx5x_fs_cmd_create_group(dev, MLX5_SHARED_RESOURCE_UID,
-						type, a->ft, MLX5X_ANCHOR_GOTO,
+		err = mlx5x_fs_cmd_create_group(dev, &a->ft, MLX5X_ANCHOR_GOTO,
 						MLX5X_ANCHOR_GOTO, 0, NULL,
 						&a->fg_goto);
 	if (!err)
-		err = mlx5x_fs_cmd_create_group(dev, MLX5_SHARED_RESOURCE_UID,
-						type, a->ft, MLX5X_ANCHOR_DROP,
+		err = mlx5x_fs_cmd_create_group(dev, &a->ft, MLX5X_ANCHOR_DROP,
 						MLX5X_ANCHOR_DROP, 0, NULL,
 						&a->fg_drop);
 	if (!err) {
-		err = mlx5x_fs_cmd_set_fte(dev, MLX5_SHARED_RESOURCE_UID, type,
-					   a->ft, a->fg_drop,
-					   MLX5X_ANCHOR_DROP, false, &drop);
+		drop.group = a->fg_drop;
+		err = mlx5x_fs_cmd_set_fte(dev, &a->ft, &drop);
 		if (err) {
-			mlx5x_fs_cmd_destroy_group(dev,
-						   MLX5_SHARED_RESOURCE_UID,
-						   type, a->ft, a->fg_drop);
+			mlx5x_fs_cmd_destroy_group(dev, &a->ft, a->fg_drop);
 			a->fg_drop = 0;
 		}
 	}
 	if (err)
-		mlx5x_anchor_table_destroy(dev, type, a);
+		mlx5x_anchor_table_destroy(dev, a);
 	return err;
 }
 
-static int mlx5x_anchor_goto_add(struct mlx5x_dev *dev, u32 type,
+/* The anchor table's forward into the priority's table @prio_ft. */
+static int mlx5x_anchor_goto_add(struct mlx5x_dev *dev,
 				 struct mlx5x_fs_anchor *a, u32 prio_ft)
 {
-	struct mlx5x_fs_rule_attr fwd = {
+	const struct mlx5x_fs_dest dest = {
+		MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE, prio_ft
+	};
+	const struct mlx5x_fs_fte_cmd fwd = {
+		.group = a->fg_goto,
+		.index = MLX5X_ANCHOR_GOTO,
+		.ignore_level = true,
 		.ndest = 1,
-		.dest[0] = { MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE,
-			     prio_ft },
+		.dest = &dest,
 	};
 
-	return mlx5x_fs_cmd_set_fte(dev, MLX5_SHARED_RESOURCE_UID, type,
-				    a->ft, a->fg_goto, MLX5X_ANCHOR_GOTO, true,
-				    &fwd);
+	return mlx5x_fs_cmd_set_fte(dev, &a->ft, &fwd);
 }
 
 static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
@@ -194,16 +195,14 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 	mutex_lock(&anchors->lock);
 	err = mlx5x_anchor_table_get(dev, type, a);
 	if (!err && !a->refs)
-		err = mlx5x_anchor_goto_add(dev, type, a, prio_ft);
+		err = mlx5x_anchor_goto_add(dev, a, prio_ft);
 	if (err)
 		goto err_unlock;
 	err = uverbs_copy_to(attrs, MLX5_IB_ATTR_STEERING_ANCHOR_FT_ID,
-			     &a->ft, sizeof(a->ft));
+			     &a->ft.id, sizeof(a->ft.id));
 	if (err) {
 		if (!a->refs)
-			mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID,
-						type, a->ft,
-						MLX5X_ANCHOR_GOTO);
+			mlx5x_fs_cmd_delete_fte(dev, &a->ft, MLX5X_ANCHOR_GOTO);
 		goto err_unlock;
 	}
 	a->refs++;
@@ -233,9 +232,7 @@ static int mlx5x_steering_anchor_cleanup(struct ib_uobject *uobj,
 
 	mutex_lock(&anchors->lock);
 	if (!--a->refs)
-		mlx5x_fs_cmd_delete_fte(dev, MLX5_SHARED_RESOURCE_UID,
-					mlx5x_fs_table_type(obj->ns), a->ft,
-					MLX5X_ANCHOR_GOTO);
+		mlx5x_fs_cmd_delete_fte(dev, &a->ft, MLX5X_ANCHOR_GOTO);
 	mutex_unlock(&anchors->lock);
 	mlx5x_limit_put(obj->uctx, MLX5X_LIMIT_STEERING);
 	kfree(obj);
@@ -280,7 +277,6 @@ void mlx5x_fs_anchors_cleanup(struct mlx5x_dev *dev)
 	for (ns = 0; ns < MLX5X_FS_NS_NUM; ns++)
 		for (prio = 0; prio < MLX5X_FS_PRIOS; prio++)
 			mlx5x_anchor_table_destroy(dev,
-						   mlx5x_fs_table_type(ns),
 						   &anchors->table[ns][prio]);
 	mutex_destroy(&anchors->lock);
 	kfree(anchors);

@@ -94,7 +94,7 @@ u32 mlx5x_fs_prio_table_id(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 	if (!dev->fs || ns >= MLX5X_FS_NS_NUM || prio >= mlx5x_fs_nprios(ns))
 		return 0;
 	p = dev->fs->prio[ns][prio];
-	return p ? p->id : 0;
+	return p ? p->ft.id : 0;
 }
 
 /* A table of a chain: its namespace and priority. */
@@ -238,15 +238,19 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 				unsigned int prio, u32 level, u32 miss)
 {
 	struct mlx5x_fs_prio *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct mlx5x_fs_table_attr attr = {
+		.level = level,
+		.miss = miss,
+	};
 	u32 log_size;
 	int err;
 
 	if (!p)
 		return -ENOMEM;
-	p->type = mlx5x_fs_table_type(ns);
+	p->ft.type = mlx5x_fs_table_type(ns);
 	p->miss = miss;
 	INIT_LIST_HEAD(&p->groups);
-	log_size = mlx5x_fs_log_size(dev, p->type);
+	log_size = mlx5x_fs_log_size(dev, p->ft.type);
 	p->log_size = log_size;
 	p->nslots = MLX5X_FS_BIG_SLOTS +
 		    BIT(log_size - 3) / mlx5x_fs_small_size(log_size);
@@ -255,10 +259,9 @@ static int mlx5x_fs_prio_create(struct mlx5x_dev *dev, enum mlx5x_fs_ns ns,
 		kfree(p);
 		return err;
 	}
-	err = mlx5x_fs_cmd_create_table_re(dev, 0, p->type, level,
-					   log_size, miss,
-					   mlx5x_fs_reformat_en(dev, p->type),
-					   &p->id);
+	attr.log_size = log_size;
+	attr.reformat_en = mlx5x_fs_reformat_en(dev, p->ft.type);
+	err = mlx5x_fs_cmd_create_table(dev, &p->ft, &attr);
 	if (err) {
 		rhltable_destroy(&p->ftes);
 		kfree(p);
@@ -280,7 +283,7 @@ static void mlx5x_fs_chain_destroy(struct mlx5x_dev *dev, u32 type)
 		if (!p)
 			continue;
 		WARN_ON(!list_empty(&p->groups));
-		mlx5x_fs_cmd_destroy_table(dev, 0, p->type, p->id);
+		mlx5x_fs_cmd_destroy_table(dev, &p->ft);
 		rhltable_destroy(&p->ftes);
 		kfree(p);
 		dev->fs->prio[link[i].ns][link[i].prio] = NULL;
@@ -300,7 +303,7 @@ static int mlx5x_fs_chain_create(struct mlx5x_dev *dev, u32 type)
 					   i + 1, miss);
 		if (err)
 			return err;
-		miss = dev->fs->prio[link[i].ns][link[i].prio]->id;
+		miss = dev->fs->prio[link[i].ns][link[i].prio]->ft.id;
 	}
 	/* the FDB's root is the eswitch's, not the kernel's to set */
 	return type == MLX5_FLOW_TABLE_TYPE_FDB ? 0 :
@@ -398,8 +401,8 @@ struct mlx5x_fs_prio *mlx5x_fs_prio_get(struct mlx5x_dev *dev,
  */
 void mlx5x_fs_prio_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p)
 {
-	if (!mlx5x_fs_on_demand(p->type) || !list_empty(&p->groups))
+	if (!mlx5x_fs_on_demand(p->ft.type) || !list_empty(&p->groups))
 		return;
-	mlx5x_fs_cmd_set_root(dev, p->type, 0);
-	mlx5x_fs_chain_destroy(dev, p->type);
+	mlx5x_fs_cmd_set_root(dev, p->ft.type, 0);
+	mlx5x_fs_chain_destroy(dev, p->ft.type);
 }

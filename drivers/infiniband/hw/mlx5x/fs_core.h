@@ -36,8 +36,7 @@ struct mlx5x_fs_group {
 
 /* The table of one namespace and priority. */
 struct mlx5x_fs_prio {
-	u32 type;
-	u32 id;
+	struct mlx5x_fs_table_ref ft;	/* the kernel's (uid 0) */
 	u32 miss;			/* the next table of the chain, or 0 */
 	u32 log_size;
 	unsigned int nslots;		/* group slots its size holds */

@@ -71,9 +71,9 @@ mlx5x_fs_group_get(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 		kfree(fg);
 		return ERR_PTR(err);
 	}
-	err = mlx5x_fs_cmd_create_group(dev, 0, p->type, p->id, fg->start,
-					fg->start + fg->size - 1,
-					criteria, mask, &fg->id);
+	err = mlx5x_fs_cmd_create_group(dev, &p->ft, fg->start,
+					fg->start + fg->size - 1, criteria,
+					mask, &fg->id);
 	if (err) {
 		rhashtable_destroy(&fg->ftes);
 		kfree(fg);
@@ -90,7 +90,7 @@ static void mlx5x_fs_group_put(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 {
 	if (fg->used)
 		return;
-	mlx5x_fs_cmd_destroy_group(dev, 0, p->type, p->id, fg->id);
+	mlx5x_fs_cmd_destroy_group(dev, &p->ft, fg->id);
 	clear_bit(fg->slot, p->slots);
 	list_del(&fg->node);
 	rhashtable_destroy(&fg->ftes);
@@ -118,60 +118,33 @@ static int mlx5x_fs_fte_write(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 			      struct mlx5x_fs_group *fg,
 			      struct mlx5x_fs_fte *fte)
 {
-	size_t inlen = PRM_BYTES(set_fte_in) +
-		       (fte->ndest + fte->ncounter) *
-		       PRM_BYTES(dest_format_struct);
-	u32 out[PRM_BYTES(set_fte_out) / 4] = {};
-	u32 action = fte->action;
-	void *in, *fc;
-	u8 *list;
+	struct mlx5x_fs_dest dest[MLX5X_FS_FTE_MAX_DEST];
+	u32 counter[MLX5X_FS_FTE_MAX_COUNTERS];
+	struct mlx5x_fs_fte_cmd cmd = {
+		.group = fg->id,
+		.index = fg->start + fte->index,
+		.ignore_level = mlx5x_fs_fte_to_table(fte),
+		.modify = fte->in_hw,
+		.action = fte->action,
+		.flow_tag = fte->flow_tag,
+		.modify_header_id = fte->modify_header_id,
+		.reformat_id = fte->reformat_id,
+		.value = fte->value,
+		.ndest = fte->ndest,
+		.dest = dest,
+		.ncounter = fte->ncounter,
+		.counter = counter,
+	};
 	u32 i;
 	int err;
 
-	in = kzalloc(inlen, GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	if (fte->ndest)
-		action |= MLX5_FLOW_CONTEXT_ACTION_FWD_DEST;
-	if (fte->ncounter)
-		action |= MLX5_FLOW_CONTEXT_ACTION_COUNT;
-	fc = PRM_ADDR(set_fte_in, in, flow_context);
-	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	PRM_SET(set_fte_in, in, table_type, p->type);
-	PRM_SET(set_fte_in, in, table_id, p->id);
-	PRM_SET(set_fte_in, in, flow_index, fg->start + fte->index);
-	PRM_SET(set_fte_in, in, ignore_flow_level, mlx5x_fs_fte_to_table(fte));
-	if (fte->in_hw) {
-		PRM_SET(set_fte_in, in, op_mod, 1);
-		PRM_SET(set_fte_in, in, modify_enable_mask,
-			BIT(MLX5_SET_FTE_MODIFY_ENABLE_MASK_ACTION) |
-			BIT(MLX5_SET_FTE_MODIFY_ENABLE_MASK_DESTINATION_LIST) |
-			BIT(MLX5_SET_FTE_MODIFY_ENABLE_MASK_FLOW_COUNTERS));
-	}
-	PRM_SET(flow_context, fc, group_id, fg->id);
-	PRM_SET(flow_context, fc, action, action);
-	PRM_SET(flow_context, fc, flow_tag, fte->flow_tag);
-	PRM_SET(flow_context, fc, modify_header_id, fte->modify_header_id);
-	PRM_SET(flow_context, fc, packet_reformat_id, fte->reformat_id);
-	PRM_SET(flow_context, fc, destination_list_size, fte->ndest);
-	PRM_SET(flow_context, fc, flow_counter_list_size, fte->ncounter);
-	memcpy(PRM_ADDR(flow_context, fc, match_value), fte->value,
-	       MLX5X_FS_MATCH_BYTES);
-	list = (u8 *)in + PRM_BYTES(set_fte_in);
 	for (i = 0; i < fte->ndest; i++) {
-		PRM_SET(dest_format_struct, list, destination_type,
-			fte->dest[i].type);
-		PRM_SET(dest_format_struct, list, destination_id,
-			fte->dest[i].id);
-		list += PRM_BYTES(dest_format_struct);
+		dest[i].type = fte->dest[i].type;
+		dest[i].id = fte->dest[i].id;
 	}
-	for (i = 0; i < fte->ncounter; i++) {
-		PRM_SET(flow_counter_list, list, flow_counter_id,
-			fte->counter[i].id);
-		list += PRM_BYTES(dest_format_struct);
-	}
-	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
-	kfree(in);
+	for (i = 0; i < fte->ncounter; i++)
+		counter[i] = fte->counter[i].id;
+	err = mlx5x_fs_cmd_set_fte(dev, &p->ft, &cmd);
 	if (!err)
 		fte->in_hw = true;
 	return err;
@@ -182,8 +155,7 @@ static void mlx5x_fs_fte_erase(struct mlx5x_dev *dev, struct mlx5x_fs_prio *p,
 			       struct mlx5x_fs_fte *fte)
 {
 	if (fte->in_hw)
-		mlx5x_fs_cmd_delete_fte(dev, 0, p->type, p->id,
-					fg->start + fte->index);
+		mlx5x_fs_cmd_delete_fte(dev, &p->ft, fg->start + fte->index);
 	fte->in_hw = false;
 }
 
@@ -457,7 +429,7 @@ void mlx5x_fs_rule_del(struct mlx5x_dev *dev, struct mlx5x_fs_rule *rule)
 			if (mlx5x_fs_fte_write(dev, p, fg, fte))
 				dev_warn_ratelimited(&dev->ib.dev,
 						     "flow entry %u of table 0x%x lost\n",
-						     fte->index, p->id);
+						     fte->index, p->ft.id);
 		}
 		goto out;
 	}
