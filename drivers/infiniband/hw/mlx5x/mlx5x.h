@@ -127,7 +127,6 @@ struct mlx5x_pd {
 	u16 uid;
 };
 
-/* An MR: an mkey of firmware, owned by @uid (mr.c). */
 /**
  * struct mlx5x_ubuf - a user buffer pinned by the kernel for firmware
  * @umem: the pinned pages
@@ -269,18 +268,31 @@ void mlx5x_td_free(struct mlx5x_dev *dev, u16 uid, u32 tdn);
 int mlx5x_uctx_create(struct mlx5x_dev *dev, u32 cap, u16 *uid);
 void mlx5x_uctx_destroy(struct mlx5x_dev *dev, u16 uid);
 
-/* uapi.c */
+/* uapi.c: the uverbs definition tree, which chains the branches below */
 extern const struct uapi_definition mlx5x_uapi_defs[];
+
+/* The tree's branches, each defined beside its object's methods: */
+/* uar.c */
 extern const struct uapi_definition mlx5x_uar_defs[];
+/* devx_cmd.c */
 extern const struct uapi_definition mlx5x_devx_defs[];
+/* devx_obj.c */
 extern const struct uapi_definition mlx5x_devx_obj_defs[];
+/* devx_umem.c */
 extern const struct uapi_definition mlx5x_devx_umem_defs[];
+/* devx_async.c */
 extern const struct uapi_definition mlx5x_devx_async_defs[];
+/* devx_event_fd.c */
 extern const struct uapi_definition mlx5x_devx_event_fd_defs[];
+/* devx_subscribe.c */
 extern const struct uapi_definition mlx5x_devx_subscribe_defs[];
+/* port.c */
 extern const struct uapi_definition mlx5x_port_defs[];
+/* ucontext.c */
 extern const struct uapi_definition mlx5x_ucontext_defs[];
+/* fs_anchor.c */
 extern const struct uapi_definition mlx5x_steering_anchor_defs[];
+/* dm.c */
 extern const struct uapi_definition mlx5x_dm_defs[];
 
 /* devx_subscribe.c: device events to DEVX event FDs */
@@ -288,10 +300,15 @@ int mlx5x_devx_events_init(struct mlx5x_dev *dev);
 void mlx5x_devx_events_cleanup(struct mlx5x_dev *dev);
 void mlx5x_devx_event(struct mlx5x_dev *dev, const void *eqe);
 
-/* main.c */
+/* main.c: the module's debugfs directory */
 extern struct dentry *mlx5x_debugfs_root;
+
+/* debugfs.c: a device's directory, which the two below add files to */
 void mlx5x_dev_debugfs_init(struct mlx5x_dev *dev);
-void mlx5x_fs_debugfs_init(struct mlx5x_dev *dev);	/* fs_debugfs.c */
+
+/* fs_debugfs.c */
+void mlx5x_fs_debugfs_init(struct mlx5x_dev *dev);
+
 /* devx_mkey.c */
 void mlx5x_devx_mkey_debugfs_init(struct mlx5x_dev *dev);
 
@@ -304,7 +321,10 @@ static inline int mlx5x_hw_init(void) { return 0; }
 static inline void mlx5x_hw_exit(void) { }
 #endif
 
-/* dm_dev.c, dm.c, dm_memic.c, dm_mr.c, mr.c: device memory, MRs over it */
+/*
+ * dm_dev.c, dm.c, dm_memic.c, dm_mr.c, mr.c, dm_icm.c: device memory,
+ * MRs over it
+ */
 int mlx5x_dm_dev_init(struct mlx5x_dev *dev);
 void mlx5x_dm_dev_cleanup(struct mlx5x_dev *dev);
 u64 mlx5x_dm_max_size(struct mlx5x_dev *dev);
