@@ -264,7 +264,7 @@ int mlx5x_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata);
 int mlx5x_td_alloc(struct mlx5x_dev *dev, u16 uid, u32 *tdn);
 void mlx5x_td_free(struct mlx5x_dev *dev, u16 uid, u32 tdn);
 
-/* uctx.c: firmware user contexts */
+/* fw_uctx.c: firmware user contexts (CREATE_UCTX, DESTROY_UCTX) */
 int mlx5x_uctx_create(struct mlx5x_dev *dev, u32 cap, u16 *uid);
 void mlx5x_uctx_destroy(struct mlx5x_dev *dev, u16 uid);
 

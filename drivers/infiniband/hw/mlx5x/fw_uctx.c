@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Firmware user contexts: the uid every DEVX object of a process carries. */
+/*
+ * Firmware user contexts (CREATE_UCTX, DESTROY_UCTX): the uid every DEVX
+ * object of a process carries.  The uverbs user context that holds one is
+ * ucontext.c's.
+ */
 #include "mlx5x.h"
 
 /**
@@ -7,6 +11,8 @@
  * @dev: device
  * @cap: uctx capabilities asked (MLX5_UCTX_CAP_*)
  * @uid: the new context's uid
+ *
+ * Return: 0, or the errno of the refused command.
  */
 int mlx5x_uctx_create(struct mlx5x_dev *dev, u32 cap, u16 *uid)
 {
@@ -23,6 +29,13 @@ int mlx5x_uctx_create(struct mlx5x_dev *dev, u32 cap, u16 *uid)
 	return 0;
 }
 
+/**
+ * mlx5x_uctx_destroy() - destroy a firmware user context
+ * @dev: device
+ * @uid: the context's uid; it must own no object any more
+ *
+ * A refusal is logged: there is nothing more a caller could do.
+ */
 void mlx5x_uctx_destroy(struct mlx5x_dev *dev, u16 uid)
 {
 	u32 in[PRM_BYTES(destroy_uctx_in) / 4] = {};
