@@ -6,12 +6,11 @@
  * answers with the context as created, with the moderation MODIFY_CQ
  * changed.
  */
-#include <linux/mlx5/cq.h>
 #include "queues.h"
 
 /* MODIFY_CQ's field select: what the model lets change. */
-#define SIM_CQ_MODIFY_FIELDS	(MLX5_CQ_MODIFY_PERIOD | MLX5_CQ_MODIFY_COUNT | \
-				 MLX5_CQ_MODIFY_OVERRUN)
+#define SIM_CQ_MODIFY_FIELDS	(SIM_CQ_MODIFY_PERIOD | SIM_CQ_MODIFY_COUNT | \
+				 SIM_CQ_MODIFY_OVERRUN)
 
 static u8 sim_cq_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		       const void *cqc)
@@ -110,12 +109,12 @@ static u8 sim_modify_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (status)
 		return status;
 	cq = container_of(q, struct sim_cq, q);
-	if (sel & MLX5_CQ_MODIFY_PERIOD)
+	if (sel & SIM_CQ_MODIFY_PERIOD)
 		PRM_SET(cqc, cq->cqc, cq_period, PRM_GET(cqc, cqc, cq_period));
-	if (sel & MLX5_CQ_MODIFY_COUNT)
+	if (sel & SIM_CQ_MODIFY_COUNT)
 		PRM_SET(cqc, cq->cqc, cq_max_count,
 			PRM_GET(cqc, cqc, cq_max_count));
-	if (sel & MLX5_CQ_MODIFY_OVERRUN)
+	if (sel & SIM_CQ_MODIFY_OVERRUN)
 		PRM_SET(cqc, cq->cqc, oi, PRM_GET(cqc, cqc, oi));
 	return PRM_STAT_OK;
 }

@@ -7,7 +7,6 @@
  * is refused with BAD_QP_STATE, as firmware does.  QUERY_QP answers with
  * the context as created, changed by the transitions.
  */
-#include <linux/mlx5/qp.h>
 #include "queues.h"
 
 /* A field of the QP context, by bit offset and width. */
@@ -171,15 +170,15 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	BUILD_BUG_ON(SIM_CREATE_QP_UMEM_ID + 32 >
 		     PRM_BIT_OFF(create_qp_in, wq_umem_valid));
 	/* RC only; no QPN of the caller's choosing; no SRQ yet */
-	if (PRM_GET(qpc, qpc, st) != MLX5_QP_ST_RC ||
+	if (PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
-	    (rq_type != MLX5_NON_ZERO_RQ && rq_type != MLX5_ZERO_LEN_RQ))
+	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (log_sq > max_log || log_rq > max_log ||
 	    SIM_RQ_WQE_BYTES(stride) > SIM_CAP_GEN(sim, max_wqe_sz_rq))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
-	if (rq_type == MLX5_NON_ZERO_RQ)
+	if (rq_type == SIM_QPC_RQ_REGULAR)
 		req.len = (u64)SIM_RQ_WQE_BYTES(stride) << log_rq;
 	if (!PRM_GET(qpc, qpc, no_sq))
 		req.len += (u64)SIM_SEND_WQE_BB << log_sq;

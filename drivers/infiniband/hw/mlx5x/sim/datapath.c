@@ -30,9 +30,8 @@
  * object is found again by number on each pass.
  */
 #include <linux/debugfs.h>
+#include <linux/if_ether.h>
 #include <linux/ktime.h>
-#include <linux/mlx5/cq.h>
-#include <linux/mlx5/qp.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -40,6 +39,7 @@
 #include "datapath.h"
 #include "mkey.h"
 #include "queues.h"
+#include "wqe.h"
 
 /* WQEs one SQ may execute in one pass. */
 #define SIM_DP_BUDGET		64
@@ -174,6 +174,7 @@ static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return;
 	}
+	/* the CQE's other bytes before its op_own byte */
 	wmb();
 	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
@@ -185,7 +186,7 @@ static u32 sim_dp_scatter(struct mlx5x_sim *sim, struct sim_wq *rq,
 {
 	const void *wq = PRM_ADDR(rqc, rq->ctx, wq);
 	u32 pdn = PRM_GET(wq, wq, pd);
-	const struct mlx5_wqe_data_seg *d;
+	const struct sim_wqe_data *d;
 	u32 done = 0, n, synd, i;
 	struct sim_umem *umem;
 	u64 off;
@@ -203,10 +204,10 @@ static u32 sim_dp_scatter(struct mlx5x_sim *sim, struct sim_wq *rq,
 		if (synd)
 			return synd;
 		if (!sim_umem_io(umem, off, (void *)p->data + done, n, true))
-			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+			return SIM_CQE_SYND_LOCAL_PROT;
 		done += n;
 	}
-	return done < p->len ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
+	return done < p->len ? SIM_CQE_SYND_LOCAL_LENGTH : 0;
 }
 
 /* Receive @p on @rq: its next WQE, then a CQE; no WQE: dropped. */
@@ -236,14 +237,14 @@ static void sim_dp_receive(struct sim_dp *dp, struct sim_wq *rq,
 	info.qpn = rq->q.obj.id;
 	if (!sim_umem_io(buf, buf_off + (u64)(rq->dp.cc & (n - 1)) * stride,
 			 dp->rwqe, stride, false))
-		info.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		info.syndrome = SIM_CQE_SYND_LOCAL_PROT;
 	else
 		info.syndrome = sim_dp_scatter(sim, rq, dp->rwqe, stride, p);
 	rq->dp.cc++;
 	if (info.syndrome) {
-		info.opcode = MLX5_CQE_RESP_ERR;
+		info.opcode = SIM_CQE_RESP_ERR;
 	} else {
-		info.opcode = MLX5_CQE_RESP_SEND;
+		info.opcode = SIM_CQE_RESP_SEND;
 		info.byte_cnt = p->len;
 		info.flow_tag = p->flow_tag;
 		sim_cqe_rx_offloads(p->data, p->len, &info);
@@ -353,14 +354,14 @@ static u32 sim_dp_gather(struct sim_dp *dp, struct sim_wq *sq, u8 *pkt,
 	u64 off;
 
 	if (w->hdr_len > SIM_PKT_MAX)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+		return SIM_CQE_SYND_LOCAL_LENGTH;
 	memcpy(pkt, w->hdr, w->hdr_len);
 	*len = w->hdr_len;
 	for (i = 0; i < w->n; i++) {
 		const struct sim_gather *g = &w->g[i];
 
 		if (g->len > SIM_PKT_MAX - *len)
-			return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+			return SIM_CQE_SYND_LOCAL_LENGTH;
 		if (g->inl) {
 			memcpy(pkt + *len, g->inl, g->len);
 		} else {
@@ -371,11 +372,11 @@ static u32 sim_dp_gather(struct sim_dp *dp, struct sim_wq *sq, u8 *pkt,
 				return synd;
 			if (!sim_umem_io(umem, off, pkt + *len, g->len,
 					 false))
-				return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+				return SIM_CQE_SYND_LOCAL_PROT;
 		}
 		*len += g->len;
 	}
-	return *len < ETH_HLEN ? MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR : 0;
+	return *len < ETH_HLEN ? SIM_CQE_SYND_LOCAL_LENGTH : 0;
 }
 
 /* The transport domain of the SQ's TIS: loopback is judged by it. */
@@ -417,12 +418,12 @@ static u32 sim_dp_send(struct sim_dp *dp, struct sim_wq *sq, int parsed)
 	u32 len, synd;
 
 	if (parsed == -EOPNOTSUPP)
-		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		return SIM_CQE_SYND_LOCAL_QP_OP;
 	if (parsed)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+		return SIM_CQE_SYND_LOCAL_LENGTH;
 	pkt = kmalloc(SIM_PKT_MAX, GFP_KERNEL);
 	if (!pkt)
-		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		return SIM_CQE_SYND_LOCAL_QP_OP;
 	synd = sim_dp_gather(dp, sq, pkt, &len);
 	if (!synd) {
 		struct sim_pkt *p = sim_dp_pkt(pkt, len);
@@ -474,16 +475,16 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 		nbbs = DIV_ROUND_UP(max_t(u32, dp->w.ds, 1) * SIM_WQE_SEG,
 				    SIM_SEND_WQE_BB);
 		info.wqe_counter = dp->w.index;
-		info.syndrome = err ? MLX5_CQE_SYNDROME_WR_FLUSH_ERR :
+		info.syndrome = err ? SIM_CQE_SYND_WR_FLUSH :
 				      sim_dp_send(dp, sq, parsed);
 		sq->dp.cc += nbbs;
 		dp->wqes++;
 		done++;
 		if (info.syndrome) {
-			info.opcode = MLX5_CQE_REQ_ERR;
+			info.opcode = SIM_CQE_REQ_ERR;
 			PRM_SET(sqc, sq->ctx, state, MLX5_SQC_STATE_ERR);
 		} else if (dp->w.signalled) {
-			info.opcode = MLX5_CQE_REQ;
+			info.opcode = SIM_CQE_REQ;
 		} else {
 			continue;
 		}

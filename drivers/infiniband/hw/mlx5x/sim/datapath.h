@@ -41,7 +41,7 @@ struct sim_gather {
 
 /**
  * struct sim_send_wqe - a send WQE as the device reads it
- * @opcode: of the control segment (MLX5_OPCODE_*)
+ * @opcode: of the control segment (SIM_OPCODE_*)
  * @index: the WQE index (in basic blocks) the control segment carries
  * @ds: its size in 16-byte segments
  * @signalled: fm_ce_se asks for a CQE
@@ -67,14 +67,14 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w);
 
 /**
  * struct sim_cqe_info - what a CQE says
- * @opcode: MLX5_CQE_REQ, MLX5_CQE_RESP_SEND or MLX5_CQE_REQ_ERR
- * @syndrome: of an error CQE (MLX5_CQE_SYNDROME_*)
+ * @opcode: SIM_CQE_REQ, SIM_CQE_RESP_SEND or SIM_CQE_REQ_ERR
+ * @syndrome: of an error CQE (SIM_CQE_SYND_*)
  * @qpn: the queue number reported (sop_drop_qpn, 24 bits)
  * @user_index: the queue's user index (srqn, for CQE version 1)
  * @wqe_counter: the WQE it completes
  * @byte_cnt: bytes received
  * @flow_tag: the flow tag of the steering entry (receive)
- * @hds_ip_ext: CQE_L3_OK / CQE_L4_OK
+ * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types seen
  */
 struct sim_cqe_info {

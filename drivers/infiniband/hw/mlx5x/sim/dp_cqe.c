@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Completion queue entries as the device writes them: struct mlx5_cqe64
- * (struct mlx5_err_cqe for an error) of <linux/mlx5/device.h>, with the
+ * Completion queue entries as the device writes them: struct sim_cqe
+ * (struct sim_err_cqe for an error) of wqe.h, with the
  * owner bit of op_own giving the pass of the CQ's ring the entry belongs
  * to; and the receive offloads an Ethernet CQE reports (header types,
  * L3/L4 checksums verified).
@@ -9,14 +9,10 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/mlx5/cq.h>
-#include <linux/mlx5/device.h>
 #include <net/checksum.h>
 #include <net/ip6_checksum.h>
 #include "datapath.h"
-
-#define SIM_CQE_L3_IPV6		1
-#define SIM_CQE_L3_IPV4		2
+#include "wqe.h"
 
 /**
  * sim_cqe_fill() - lay out one 64-byte CQE
@@ -26,15 +22,15 @@
  */
 void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 {
-	struct mlx5_cqe64 *c = (void *)cqe;
-	struct mlx5_err_cqe *e = (void *)cqe;
+	struct sim_cqe *c = (void *)cqe;
+	struct sim_err_cqe *e = (void *)cqe;
 
 	memset(cqe, 0, sizeof(*c));
-	if (info->opcode == MLX5_CQE_REQ_ERR ||
-	    info->opcode == MLX5_CQE_RESP_ERR) {
+	if (info->opcode == SIM_CQE_REQ_ERR ||
+	    info->opcode == SIM_CQE_RESP_ERR) {
 		e->srqn = cpu_to_be32(info->user_index & 0xffffff);
 		e->syndrome = info->syndrome;
-		e->s_wqe_opcode_qpn = cpu_to_be32(MLX5_OPCODE_SEND << 24 |
+		e->s_wqe_opcode_qpn = cpu_to_be32(SIM_OPCODE_SEND << 24 |
 						  (info->qpn & 0xffffff));
 	} else {
 		c->srqn = cpu_to_be32(info->user_index & 0xffffff);
@@ -42,7 +38,7 @@ void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 		c->hds_ip_ext = info->hds_ip_ext;
 		c->l4_l3_hdr_type = info->l4_l3_hdr_type;
 		c->sop_drop_qpn = cpu_to_be32((info->opcode ==
-					       MLX5_CQE_RESP_SEND ?
+					       SIM_CQE_RESP_SEND ?
 					       info->flow_tag : info->qpn) &
 					      0xffffff);
 	}
@@ -55,15 +51,15 @@ static u8 sim_cqe_l4(u8 proto, const u8 *l4, u32 room, bool ok,
 		     struct sim_cqe_info *info)
 {
 	if (proto == IPPROTO_TCP && room >= 20) {
-		info->l4_l3_hdr_type |= CQE_L4_HDR_TYPE_TCP_NO_ACK << 4;
+		info->l4_l3_hdr_type |= SIM_CQE_L4_TCP << 4;
 	} else if (proto == IPPROTO_UDP && room >= 8) {
-		info->l4_l3_hdr_type |= CQE_L4_HDR_TYPE_UDP << 4;
+		info->l4_l3_hdr_type |= SIM_CQE_L4_UDP << 4;
 		/* no checksum given: nothing to fail */
 		ok |= !l4[6] && !l4[7];
 	} else {
 		return 0;
 	}
-	return ok ? CQE_L4_OK : 0;
+	return ok ? SIM_CQE_L4_OK : 0;
 }
 
 /**
@@ -101,7 +97,7 @@ void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info)
 		info->l4_l3_hdr_type = SIM_CQE_L3_IPV4 << 2;
 		if (ip_fast_csum(ip, ip->ihl))
 			return;
-		info->hds_ip_ext = CQE_L3_OK;
+		info->hds_ip_ext = SIM_CQE_L3_OK;
 		room = min_t(u32, len - off, be16_to_cpu(ip->tot_len));
 		if (room < l3len || ip->frag_off & htons(IP_MF | IP_OFFSET))
 			return;
@@ -117,7 +113,7 @@ void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info)
 		if (ip6->version != 6)
 			return;
 		info->l4_l3_hdr_type = SIM_CQE_L3_IPV6 << 2;
-		info->hds_ip_ext = CQE_L3_OK;
+		info->hds_ip_ext = SIM_CQE_L3_OK;
 		off += sizeof(*ip6);
 		room = min_t(u32, len - off, be16_to_cpu(ip6->payload_len));
 		sum = csum_partial(pkt + off, room, 0);

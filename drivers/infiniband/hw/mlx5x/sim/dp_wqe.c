@@ -1,25 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * A send WQE of an Ethernet (RAW_PACKET) SQ as the device reads it, laid
- * out by <linux/mlx5/qp.h>: a control segment (opcode, WQE index, size in
+ * out as wqe.h says: a control segment (opcode, WQE index, size in
  * 16-byte segments, completion request), an Ethernet segment whose inline
  * header (inline_hdr_sz bytes from inline_hdr.start, running on past the
  * segment) starts the packet, then data segments (byte count, lkey,
- * address) or inline data segments (MLX5_INLINE_SEG | byte count, then
+ * address) or inline data segments (SIM_WQE_INLINE | byte count, then
  * the bytes), each padded to 16 bytes.
  */
-#include <linux/mlx5/qp.h>
 #include "datapath.h"
+#include "wqe.h"
 
 /* One data or inline data segment at @off; returns bytes it takes. */
 static int sim_wqe_gather(const u8 *wqe, size_t end, size_t off,
 			  struct sim_gather *g)
 {
-	const struct mlx5_wqe_data_seg *d = (const void *)(wqe + off);
+	const struct sim_wqe_data *d = (const void *)(wqe + off);
 	u32 bc = be32_to_cpu(d->byte_count);
 
-	if (bc & MLX5_INLINE_SEG) {
-		bc &= ~MLX5_INLINE_SEG;
+	if (bc & SIM_WQE_INLINE) {
+		bc &= ~SIM_WQE_INLINE;
 		if (bc > end - off - 4)
 			return -EINVAL;
 		*g = (struct sim_gather){ .inl = wqe + off + 4, .len = bc };
@@ -49,8 +49,8 @@ static int sim_wqe_gather(const u8 *wqe, size_t end, size_t off,
  */
 int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
 {
-	const struct mlx5_wqe_ctrl_seg *c = (const void *)wqe;
-	const struct mlx5_wqe_eth_seg *e;
+	const struct sim_wqe_ctrl *c = (const void *)wqe;
+	const struct sim_wqe_eth *e;
 	size_t end, off;
 	u32 word;
 	int n;
@@ -60,11 +60,11 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
 	word = be32_to_cpu(c->opmod_idx_opcode);
 	w->opcode = word & 0xff;
 	w->index = (word >> 8) & 0xffff;
-	w->ds = be32_to_cpu(c->qpn_ds) & MLX5_WQE_CTRL_DS_MASK;
-	w->signalled = c->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
+	w->ds = be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK;
+	w->signalled = c->fm_ce_se & SIM_WQE_CTRL_CQ_UPDATE;
 	w->n = 0;
 	end = (size_t)w->ds * SIM_WQE_SEG;
-	if (w->opcode != MLX5_OPCODE_SEND)
+	if (w->opcode != SIM_OPCODE_SEND)
 		return -EOPNOTSUPP;
 	if (w->ds < 2 || end > len)
 		return -EINVAL;

@@ -14,9 +14,9 @@
  * splits over several direct mkeys, or that lands on one with no umem
  * (MEMIC, SW ICM, the kernel's raw translation), is a protection error.
  */
-#include <linux/mlx5/cq.h>
 #include <linux/overflow.h>
 #include "mkey.h"
+#include "wqe.h"
 
 /* The one piece a segment may resolve to: on a direct mkey over a umem. */
 struct sim_xlate_piece {
@@ -51,7 +51,7 @@ static u32 sim_xlate_piece(void *arg, const struct sim_mkey *direct, u64 va,
  * @off: where @va is in @umem, from the umem's first byte
  *
  * Return: 0, or the CQE syndrome a ConnectX reports:
- * MLX5_CQE_SYNDROME_LOCAL_PROT_ERR for every refusal.
+ * SIM_CQE_SYND_LOCAL_PROT for every refusal.
  */
 u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
 		   u32 len, bool write, struct sim_umem **umem, u64 *off)
@@ -70,7 +70,7 @@ u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
 
 	lockdep_assert_held(&sim->lock);
 	if (sim_mkey_access(sim, &acc) || x.n != 1)
-		return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		return SIM_CQE_SYND_LOCAL_PROT;
 	*umem = x.direct->umem;
 	*off = x.direct->umem_off +
 	       (x.va - PRM_GET64(mkc, x.direct->mkc, start_addr));

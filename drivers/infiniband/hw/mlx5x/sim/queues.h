@@ -31,6 +31,20 @@
 #define SIM_TIR_MASK_TUNNELED		BIT(3)
 #define SIM_TIR_MASK_SELF_LB		BIT(4)
 
+/*
+ * Values of fields mlx5_ifc.h lays out but has no names for (upstream's
+ * are in <linux/mlx5/cq.h> and <linux/mlx5/qp.h>, mlx5_core's):
+ * MODIFY_CQ's modify_field_select (op_mod MODIFY_CQ) and
+ * resize_field_select (op_mod RESIZE_CQ), and a QP context's rq_type.
+ */
+#define SIM_CQ_MODIFY_PERIOD		BIT(0)
+#define SIM_CQ_MODIFY_COUNT		BIT(1)
+#define SIM_CQ_MODIFY_OVERRUN		BIT(2)
+#define SIM_CQ_RESIZE_LOG_SIZE		BIT(0)
+#define SIM_QPC_RQ_REGULAR		0x0
+#define SIM_QPC_RQ_SRQ			0x1
+#define SIM_QPC_RQ_ZERO_LEN		0x3
+
 /* Sizes of what the queues' buffers hold. */
 #define SIM_CQE_BYTES(cqe_sz)		(64U << (cqe_sz))
 #define SIM_SEND_WQE_BB			64

@@ -4,7 +4,6 @@
  * doorbell record from umems, the EQ and UAR named, the caps, and the
  * references a CQ holds.
  */
-#include <linux/mlx5/cq.h>
 #include "sk_queues.h"
 
 static u8 sk_cq_run(struct kunit *test, const void *in, u32 *cqn)
@@ -273,11 +272,11 @@ static void sk_cq_modify_query(struct kunit *test)
 	sk_q_init(test, &r);
 	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn, 0,
-					   MLX5_CQ_MODIFY_PERIOD |
-					   MLX5_CQ_MODIFY_COUNT, 16, 32),
+					   SIM_CQ_MODIFY_PERIOD |
+					   SIM_CQ_MODIFY_COUNT, 16, 32),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn, 0,
-					   MLX5_CQ_MODIFY_PERIOD, 8, 99),
+					   SIM_CQ_MODIFY_PERIOD, 8, 99),
 			PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_CQ, r.uid, cqn,
 					 out, PRM_BYTES(query_cq_out)),
@@ -290,7 +289,7 @@ static void sk_cq_modify_query(struct kunit *test)
 	/* resize is not modelled; unknown or no fields are refused */
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn,
 					   MLX5_MODIFY_CQ_IN_OP_MOD_RESIZE_CQ,
-					   MLX5_MODIFY_CQ_MASK_LOG_SIZE, 0, 0),
+					   SIM_CQ_RESIZE_LOG_SIZE, 0, 0),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OPMOD);
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn, 0, BIT(5), 1, 1),
@@ -299,7 +298,7 @@ static void sk_cq_modify_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn, 0, 0, 1, 1),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn + 1, 0,
-					   MLX5_CQ_MODIFY_COUNT, 1, 1),
+					   SIM_CQ_MODIFY_COUNT, 1, 1),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NO_OBJECT);
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
@@ -322,7 +321,7 @@ static void sk_cq_isolation(struct kunit *test)
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, other.uid, cqn, 0,
-					   MLX5_CQ_MODIFY_COUNT, 1, 1),
+					   SIM_CQ_MODIFY_COUNT, 1, 1),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ,

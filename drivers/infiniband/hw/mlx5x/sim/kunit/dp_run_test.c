@@ -11,12 +11,12 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
-#include <linux/mlx5/cq.h>
-#include <linux/mlx5/qp.h>
+#include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/uio.h>
 #include "sk_queues.h"
 #include "../datapath.h"
+#include "../wqe.h"
 
 /*
  * The umem of a case: 8 pages.  Page 0 holds the CQ's ring (16 CQEs),
@@ -42,7 +42,7 @@
 /* ctrl, eth with 2 header bytes, 16 more header bytes */
 #define SK_R_DS_MIN	3
 #define SK_R_HDR_OFF	(SIM_WQE_SEG + \
-			 offsetof(struct mlx5_wqe_eth_seg, inline_hdr.start))
+			 offsetof(struct sim_wqe_eth, inline_hdr.start))
 
 /* How long the worker gets to do what a case posted. */
 #define SK_R_WAIT_MS	20000
@@ -193,8 +193,8 @@ static u32 sk_run_ready_sq(struct kunit *test, struct sk_run *d, u32 cqn,
  */
 static u32 sk_run_wqe(u8 *wqe, u32 sqn, u16 idx, u8 ds, bool signalled)
 {
-	struct mlx5_wqe_ctrl_seg *c = (void *)wqe;
-	struct mlx5_wqe_eth_seg *e = (void *)(wqe + SIM_WQE_SEG);
+	struct sim_wqe_ctrl *c = (void *)wqe;
+	struct sim_wqe_eth *e = (void *)(wqe + SIM_WQE_SEG);
 	u32 nbb = DIV_ROUND_UP(ds * SIM_WQE_SEG, SIM_SEND_WQE_BB);
 	u8 *inl = wqe + SK_R_DS_MIN * SIM_WQE_SEG;
 	u32 len;
@@ -203,14 +203,14 @@ static u32 sk_run_wqe(u8 *wqe, u32 sqn, u16 idx, u8 ds, bool signalled)
 	/* what lies past the segments in the last block is no part of it */
 	memset(wqe + ds * SIM_WQE_SEG, 0xff,
 	       nbb * SIM_SEND_WQE_BB - ds * SIM_WQE_SEG);
-	c->opmod_idx_opcode = cpu_to_be32((u32)idx << 8 | MLX5_OPCODE_SEND);
+	c->opmod_idx_opcode = cpu_to_be32((u32)idx << 8 | SIM_OPCODE_SEND);
 	c->qpn_ds = cpu_to_be32(sqn << 8 | ds);
-	c->fm_ce_se = signalled ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+	c->fm_ce_se = signalled ? SIM_WQE_CTRL_CQ_UPDATE : 0;
 	e->inline_hdr.sz = cpu_to_be16(sizeof(sk_r_hdr));
 	memcpy(wqe + SK_R_HDR_OFF, sk_r_hdr, sizeof(sk_r_hdr));
 	if (ds > SK_R_DS_MIN) {
 		len = (ds - SK_R_DS_MIN) * SIM_WQE_SEG - 4;
-		*(__be32 *)inl = cpu_to_be32(MLX5_INLINE_SEG | len);
+		*(__be32 *)inl = cpu_to_be32(SIM_WQE_INLINE | len);
 		memset(inl + 4, 0x5a, len);
 	}
 	return nbb;
@@ -300,9 +300,9 @@ static unsigned int sk_run_events(struct kunit *test, struct sk_run *d)
 }
 
 /* The CQE in slot @i of the CQ at the start of the pages. */
-static const struct mlx5_cqe64 *sk_run_cqe(struct sk_run *d, u32 i)
+static const struct sim_cqe *sk_run_cqe(struct sk_run *d, u32 i)
 {
-	return (const void *)(d->mem + i * sizeof(struct mlx5_cqe64));
+	return (const void *)(d->mem + i * sizeof(struct sim_cqe));
 }
 
 /* The worker's figures: the first line of fw/datapath. */
@@ -369,7 +369,7 @@ static void sk_run_big_wqe(struct kunit *test)
 {
 	struct sk_run *d = sk_run_new(test);
 	struct mlx5x_sim *sim = sk_sim(test);
-	const struct mlx5_cqe64 *cqe;
+	const struct sim_cqe *cqe;
 	u32 cqn, sqn, i, nbb;
 	struct sim_wq *sq;
 	struct sim_cq *cq;
@@ -400,7 +400,7 @@ static void sk_run_big_wqe(struct kunit *test)
 	/* each sent: a good CQE with its index, the SQ still ready */
 	for (i = 0; i < 5; i++) {
 		cqe = sk_run_cqe(d, i);
-		KUNIT_EXPECT_EQ_MSG(test, cqe->op_own >> 4, MLX5_CQE_REQ,
+		KUNIT_EXPECT_EQ_MSG(test, cqe->op_own >> 4, SIM_CQE_REQ,
 				    "cqe %u", i);
 		KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe->wqe_counter),
 				i ? 1 + (i - 1) * nbb : 0);
@@ -522,7 +522,7 @@ static void sk_run_cq_overrun(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 1);
 	sk_run_expect_cq_error(test, d, cqn, SIM_CQ_ERROR_OVERRUN);
 	KUNIT_EXPECT_EQ(test, sk_run_cqe(d, SK_R_CQES - 1)->op_own >> 4,
-			MLX5_CQE_REQ);
+			SIM_CQE_REQ);
 	cq = sk_run_cqo(test, cqn);
 	mutex_lock(&sim->lock);
 	KUNIT_EXPECT_TRUE(test, cq->dp.error);

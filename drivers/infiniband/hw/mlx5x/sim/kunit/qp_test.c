@@ -5,7 +5,6 @@
  * refused with BAD_QP_STATE), what the transitions check and what
  * QUERY_QP then returns.
  */
-#include <linux/mlx5/qp.h>
 #include "sk_queues.h"
 
 static u8 sk_qp_run(struct kunit *test, const void *in, u32 *qpn)
@@ -50,7 +49,7 @@ static void sk_qp_create_query_destroy(struct kunit *test)
 					 out, PRM_BYTES(query_qp_out)),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, qpc, state), MLX5_QPC_STATE_RST);
-	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, qpc, st), MLX5_QP_ST_RC);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, qpc, st), MLX5_QPC_ST_RC);
 	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, qpc, pd), r.pd);
 	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, qpc, cqn_snd), cqn);
 	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, qpc, cqn_rcv), cqn);
@@ -87,18 +86,18 @@ static void sk_qp_create_rules(struct kunit *test)
 	in = sk_qp_in(test, &r, cqn);
 	qpc = PRM_ADDR(create_qp_in, in, qpc);
 	/* RC only */
-	PRM_SET(qpc, qpc, st, MLX5_QP_ST_UD);
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UD);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
-	PRM_SET(qpc, qpc, st, MLX5_QP_ST_UC);
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UC);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
-	PRM_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_RC);
 	PRM_SET(create_qp_in, in, input_qpn, 77);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	PRM_SET(create_qp_in, in, input_qpn, 0);
-	PRM_SET(qpc, qpc, rq_type, MLX5_SRQ_RQ);
+	PRM_SET(qpc, qpc, rq_type, SIM_QPC_RQ_SRQ);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
-	PRM_SET(qpc, qpc, rq_type, MLX5_NON_ZERO_RQ);
+	PRM_SET(qpc, qpc, rq_type, SIM_QPC_RQ_REGULAR);
 	PRM_SET(qpc, qpc, state, MLX5_QPC_STATE_RTS);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	PRM_SET(qpc, qpc, state, MLX5_QPC_STATE_RST);
@@ -130,10 +129,10 @@ static void sk_qp_create_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
 					   qpn), PRM_STAT_OK);
 	/* and nothing at all is no queue */
-	PRM_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
+	PRM_SET(qpc, qpc, rq_type, SIM_QPC_RQ_ZERO_LEN);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	PRM_SET(qpc, qpc, no_sq, 0);
-	PRM_SET(qpc, qpc, rq_type, MLX5_NON_ZERO_RQ);
+	PRM_SET(qpc, qpc, rq_type, SIM_QPC_RQ_REGULAR);
 	PRM_SET(qpc, qpc, log_rq_size, 4);
 	PRM_SET(qpc, qpc, log_sq_size, 4);
 	/* raw addresses from a user context */

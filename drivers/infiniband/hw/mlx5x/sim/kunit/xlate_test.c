@@ -6,10 +6,11 @@
  * MTT access bits allow.
  */
 #include <linux/gfp.h>
-#include <linux/mlx5/cq.h>
+#include <linux/mm.h>
 #include "sim_kunit.h"
 #include "../datapath.h"
 #include "../mkey.h"
+#include "../wqe.h"
 
 #define SK_X_PAGES	2
 #define SK_X_VA		0x7f0000001000ULL
@@ -102,7 +103,7 @@ static u32 sk_xlate(struct kunit *test, struct sk_x *x, u16 uid, u32 pdn,
 
 static void sk_xlate_checks(struct kunit *test)
 {
-	const u32 prot = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+	const u32 prot = SIM_CQE_SYND_LOCAL_PROT;
 	u64 start = SK_X_VA + SK_X_OFF, off = 0;
 	struct sk_x x;
 
