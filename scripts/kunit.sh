@@ -59,7 +59,7 @@ step_done kernel "$t" "($kver)"
 t=$(now)
 mkdir -p "$MOD/${SIMDIR%/sim}"
 rsync -a --delete --include '*/' --include '*.c' --include '*.h' \
-	--exclude '*' "$ROOT/$SIMDIR/" "$MOD/$SIMDIR/"
+	--include '*.mk' --exclude '*' "$ROOT/$SIMDIR/" "$MOD/$SIMDIR/"
 rsync -a "$ROOT/${SIMDIR%/sim}/prm.h" "$ROOT/${SIMDIR%/sim}/compat.h" \
 	"$ROOT/${SIMDIR%/sim}/dm_prm.h" "$MOD/${SIMDIR%/sim}/"
 rsync -a "$ROOT/scripts/kunit/Kbuild" "$MOD/Kbuild"

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* Internals of the firmware model, shared by its files only. */
+/*
+ * Internals of the firmware model, shared by its files only.  The model
+ * includes no header of <rdma/> and none of <linux/mlx5/> but
+ * mlx5_ifc*.h; the build checks (boundary.mk).
+ */
 #ifndef MLX5X_SIM_PRIV_H
 #define MLX5X_SIM_PRIV_H
 
