@@ -3,7 +3,8 @@
  * Device memory (ibv_alloc_dm / mlx5dv_alloc_dm): MEMIC and the SW ICM
  * kinds.  dm_dev.c holds what a device knows of its device memory,
  * dm.c the uverbs methods, dm_memic.c MEMIC and its mappings, dm_icm.c
- * the SW ICM ranges, dm_mr.c the MRs over device memory.
+ * the SW ICM ranges (carved by the backend), dm_mr.c the MRs over device
+ * memory.
  */
 #ifndef MLX5X_DM_H
 #define MLX5X_DM_H
@@ -18,7 +19,8 @@
 
 /*
  * The SW ICM regions, numbered as mlx5_core's enum mlx5_sw_icm_type so
- * that a backend over mlx5_core passes them through.
+ * that a backend over mlx5_core passes them through.  Where they are and
+ * how much of them is taken is the backend's to know (icm_alloc).
  */
 enum mlx5x_icm_type {
 	MLX5X_ICM_STEERING,
@@ -28,23 +30,14 @@ enum mlx5x_icm_type {
 	MLX5X_ICM_NTYPES,
 };
 
-/* One region of the device memory caps, with the blocks in use. */
-struct mlx5x_icm_region {
-	u64 start;
-	u32 log_size;
-	unsigned long *blocks;	/* 1 << (log_size - granule) bits */
-};
-
 /**
  * struct mlx5x_dm_dev - what a device knows of its device memory
  * @cap: the device memory capability page, as QUERY_HCA_CAP reported it
- * @lock: protects the bitmaps
+ * @lock: protects @memic_pages
  * @memic_start: BAR offset of the MEMIC window
  * @memic_npages: its size in pages
  * @memic_pages: pages of it given to allocations (as mlx5_ib keeps them)
- * @log_granule: SW ICM allocation granule
- * @icm: the SW ICM regions (a zero start: the device has none of that
- *	 kind), carved by mlx5x_icm_alloc() for backends without their own
+ * @log_granule: SW ICM allocation granule, which lengths are rounded to
  */
 struct mlx5x_dm_dev {
 	void *cap;
@@ -53,7 +46,6 @@ struct mlx5x_dm_dev {
 	u32 memic_npages;
 	unsigned long *memic_pages;
 	u32 log_granule;
-	struct mlx5x_icm_region icm[MLX5X_ICM_NTYPES];
 };
 
 #define MLX5X_CAP_DM(dev, fld) PRM_GET(device_mem_cap, (dev)->dm->cap, fld)
@@ -120,7 +112,5 @@ struct ib_dm *mlx5x_sw_icm_alloc(struct mlx5x_ucontext *uctx,
 				 struct ib_dm_alloc_attr *attr,
 				 struct uverbs_attr_bundle *attrs, u32 type);
 int mlx5x_sw_icm_dealloc(struct mlx5x_dm *dm);
-int mlx5x_icm_regions_init(struct mlx5x_dev *dev);
-void mlx5x_icm_regions_free(struct mlx5x_dev *dev);
 
 #endif /* MLX5X_DM_H */

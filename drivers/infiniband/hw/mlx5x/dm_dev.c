@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * What a device knows of its device memory: the capability page it read
- * at probe, the MEMIC pages handed to allocations, and (for backends
- * without an allocator of their own) the SW ICM regions.
+ * at probe, the MEMIC pages handed to allocations, and the SW ICM
+ * granule.  The SW ICM regions are the backend's (icm_init).
  */
 #include <linux/bitmap.h>
 #include <linux/slab.h>
@@ -44,9 +44,12 @@ int mlx5x_dm_dev_init(struct mlx5x_dev *dev)
 			goto err;
 		}
 	}
-	err = mlx5x_icm_regions_init(dev);
-	if (err)
-		goto err;
+	dm->log_granule = MLX5X_CAP_DM(dev, log_sw_icm_alloc_granularity);
+	if (dev->backend->icm_init) {
+		err = dev->backend->icm_init(dev);
+		if (err)
+			goto err;
+	}
 	return 0;
 err:
 	mlx5x_dm_dev_cleanup(dev);
@@ -63,7 +66,8 @@ void mlx5x_dm_dev_cleanup(struct mlx5x_dev *dev)
 
 	if (!dm)
 		return;
-	mlx5x_icm_regions_free(dev);
+	if (dev->backend->icm_cleanup)
+		dev->backend->icm_cleanup(dev);
 	bitmap_free(dm->memic_pages);
 	kfree(dm->cap);
 	kfree(dm);

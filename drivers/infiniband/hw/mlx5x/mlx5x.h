@@ -32,8 +32,13 @@ struct mlx5x_dm_dev;
  *	       of its operation windows); frames of one allocation follow
  *	       each other
  * @memic_cached: MEMIC is ordinary memory (map cached, not WC)
+ * @icm_init: read the SW ICM regions from the device memory caps just
+ *	      read (dev->dm), for @icm_alloc (optional: mlx5_core keeps a
+ *	      ConnectX's itself)
+ * @icm_cleanup: free what @icm_init made; called whenever the device
+ *		 memory caps are let go, even when @icm_init failed
  * @icm_alloc: carve a SW ICM range of a type and make it a SW_ICM object
- *	       of @uid; see mlx5x_icm_alloc()
+ *	       of @uid; see mlx5x_sim_icm_alloc()
  * @icm_free: destroy the object and give its range back
  * @comp_vectors: number of completion vectors
  * @comp_eqn: EQ number of a completion vector
@@ -51,6 +56,8 @@ struct mlx5x_backend_ops {
 	bool uar_cached;
 	int (*memic_pfn)(struct mlx5x_dev *dev, u64 bar_off, unsigned long *pfn);
 	bool memic_cached;
+	int (*icm_init)(struct mlx5x_dev *dev);
+	void (*icm_cleanup)(struct mlx5x_dev *dev);
 	int (*icm_alloc)(struct mlx5x_dev *dev, unsigned int type, u64 length,
 			 u32 log_align, u16 uid, u64 *addr, u32 *obj_id);
 	int (*icm_free)(struct mlx5x_dev *dev, unsigned int type, u64 length,
@@ -339,10 +346,6 @@ struct ib_mr *mlx5x_reg_dm_mr(struct ib_pd *pd, struct ib_dm *dm,
 			      struct ib_dm_mr_attr *attr,
 			      struct uverbs_attr_bundle *attrs);
 int mlx5x_dereg_mr(struct ib_mr *mr, struct ib_udata *udata);
-int mlx5x_icm_alloc(struct mlx5x_dev *dev, unsigned int type, u64 length,
-		    u32 log_align, u16 uid, u64 *addr, u32 *obj_id);
-int mlx5x_icm_free(struct mlx5x_dev *dev, unsigned int type, u64 length,
-		   u16 uid, u64 addr, u32 obj_id);
 
 /* sim_backend.c */
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev);

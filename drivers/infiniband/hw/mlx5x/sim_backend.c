@@ -6,7 +6,9 @@
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/slab.h>
 #include "mlx5x.h"
+#include "sim_backend.h"
 #include "sim/sim.h"
 
 #define MLX5X_SIM_PART_ID	0x101d		/* ConnectX-6 Dx */
@@ -14,7 +16,7 @@
 
 static struct mlx5x_sim *to_sim(struct mlx5x_dev *dev)
 {
-	return dev->backend_priv;
+	return to_sim_dev(dev)->sim;
 }
 
 static int mlx5x_sim_backend_exec(struct mlx5x_dev *dev, const void *in,
@@ -71,6 +73,7 @@ static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
 {
 	mlx5x_sim_destroy(to_sim(dev));
+	kfree(dev->backend_priv);
 	dev->backend_priv = NULL;
 	netdev_put(dev->netdev, &dev->netdev_tracker);
 	dev->netdev = NULL;
@@ -83,8 +86,10 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.uar_cached = true,
 	.memic_pfn = mlx5x_sim_backend_memic_pfn,
 	.memic_cached = true,
-	.icm_alloc = mlx5x_icm_alloc,
-	.icm_free = mlx5x_icm_free,
+	.icm_init = mlx5x_sim_icm_init,
+	.icm_cleanup = mlx5x_sim_icm_cleanup,
+	.icm_alloc = mlx5x_sim_icm_alloc,
+	.icm_free = mlx5x_sim_icm_free,
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,
@@ -128,6 +133,7 @@ static bool mlx5x_netdev_taken(struct net_device *ndev)
 int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 {
 	struct mlx5x_sim_params params = {};
+	struct mlx5x_sim_dev *sdev;
 	struct mlx5x_dev *dev;
 	struct mlx5x_sim *sim;
 	int err;
@@ -143,17 +149,25 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	params.node_guid = mlx5x_sim_guid(params.mac);
 	/* the vport holds the hardware MTU: headers, a VLAN tag, the FCS */
 	params.mtu = ndev->mtu + ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN;
+	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
+	if (!sdev)
+		return -ENOMEM;
+	spin_lock_init(&sdev->icm_lock);
 	sim = mlx5x_sim_create(&params);
-	if (IS_ERR(sim))
+	if (IS_ERR(sim)) {
+		kfree(sdev);
 		return PTR_ERR(sim);
+	}
+	sdev->sim = sim;
 
 	dev = ib_alloc_device(mlx5x_dev, ib);
 	if (!dev) {
 		mlx5x_sim_destroy(sim);
+		kfree(sdev);
 		return -ENOMEM;
 	}
 	dev->backend = &mlx5x_sim_backend;
-	dev->backend_priv = sim;
+	dev->backend_priv = sdev;
 	dev->vendor_part_id = MLX5X_SIM_PART_ID;
 	dev->fw_ver = MLX5X_SIM_FW_VER;
 	dev->netdev = ndev;
