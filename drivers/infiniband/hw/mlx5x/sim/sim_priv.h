@@ -39,7 +39,7 @@ enum sim_obj_type {
 	SIM_OBJ_QP,
 	/* general objects (CREATE_GENERAL_OBJECT) */
 	SIM_OBJ_GENERAL,
-	/* signature (cmd_psv.c) */
+	/* signature (mem/cmd_psv.c) */
 	SIM_OBJ_PSV,
 	/* device memory */
 	SIM_OBJ_MEMIC,
@@ -177,14 +177,14 @@ struct mlx5x_sim {
 	unsigned int fail_nth;	/* the fail_nth-th command from now fails */
 	int fail_opcode;	/* -1: none */
 	u64 cmds, cmd_errors;
-	/* events (events.c) */
+	/* events (core/events.c) */
 	mlx5x_sim_event_fn event_fn;
 	void *event_ctx;
 	u64 events;
 	struct dentry *dbg;
-	struct sim_flow_table *fs_root[7];	/* per table type (fs_root.c) */
-	struct page **memic_pages;	/* cmd_memic.c: its BAR windows */
-	struct sim_dp *dp;		/* datapath.c */
+	struct sim_flow_table *fs_root[7];	/* steering/fs_root.c */
+	struct page **memic_pages;	/* mem/cmd_memic.c: BAR windows */
+	struct sim_dp *dp;		/* dp/datapath.c */
 };
 
 /**
@@ -300,23 +300,23 @@ extern const struct sim_cmd_set sim_qp_cmds;
 extern const struct sim_cmd_set sim_fs_root_cmds;
 extern const struct sim_cmd_set sim_memic_cmds;
 
-/* caps.c */
+/* core/caps.c */
 int sim_caps_init(struct mlx5x_sim *sim);
 void sim_caps_free(struct mlx5x_sim *sim);
 u32 sim_cap_gen(struct mlx5x_sim *sim, size_t bit_off, size_t bit_sz);
-void sim_fs_caps_fill(void *page);	/* fs_caps.c */
+void sim_fs_caps_fill(void *page);	/* steering/fs_caps.c */
 #define SIM_CAP_GEN(sim, fld) ({					\
 	PRM_CHECK_NARROW(cmd_hca_cap, fld);				\
 	sim_cap_gen(sim, PRM_BIT_OFF(cmd_hca_cap, fld),			\
 		    PRM_BIT_SZ(cmd_hca_cap, fld));			\
 })
 
-/* eq.c */
+/* core/eq.c */
 int sim_eqs_init(struct mlx5x_sim *sim);
 void sim_eqs_free(struct mlx5x_sim *sim);
 
 /*
- * events.c.  Event numbers are the PRM's (MLX5_EVENT_TYPE_* of
+ * core/events.c.  Event numbers are the PRM's (MLX5_EVENT_TYPE_* of
  * <linux/mlx5/device.h>, which the model does not include: it pulls in
  * ib_core's headers).
  */
@@ -348,12 +348,12 @@ int sim_event_knob(struct mlx5x_sim *sim, char *buf);
 void sim_events_fill_cap(void *page);
 void sim_events_debugfs_init(struct mlx5x_sim *sim);
 
-/* fs_root.c, classify.c */
+/* steering/fs_root.c, steering/classify.c */
 void sim_fs_roots_drop(struct mlx5x_sim *sim);
 bool sim_shared_uid_cmd(u16 opcode);
 void sim_classify_debugfs_init(struct mlx5x_sim *sim);
 
-/* objs.c */
+/* core/objs.c */
 void sim_objs_init(struct mlx5x_sim *sim);
 void sim_objs_destroy_all(struct mlx5x_sim *sim);
 const char *sim_obj_type_name(enum sim_obj_type type);
@@ -367,7 +367,7 @@ u8 sim_obj_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	       enum sim_obj_type type, u32 id, struct sim_obj **objp);
 void sim_obj_put(struct sim_obj *obj);
 
-/* cmd_uar.c, cmd_umem.c, cmd_counters.c */
+/* core/cmd_uar.c, mem/cmd_umem.c, steering/cmd_counters.c */
 void sim_uar_release(struct sim_obj *obj);
 void sim_flow_counter_release(struct sim_obj *obj);
 void sim_umem_release(struct sim_obj *obj);

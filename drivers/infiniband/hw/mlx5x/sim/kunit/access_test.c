@@ -6,8 +6,8 @@
  * that no UMR has configured.
  */
 #include "sim_kunit.h"
-#include "../crypto.h"
-#include "../mkey.h"
+#include "../mem/crypto.h"
+#include "../mem/mkey.h"
 
 #define SK_VA		0x7f0000000000ULL
 #define SK_PAGES	4

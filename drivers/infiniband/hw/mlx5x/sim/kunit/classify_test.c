@@ -8,7 +8,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include "sim_kunit.h"
-#include "../classify.h"
+#include "../steering/classify.h"
 
 #define RX	MLX5_FLOW_TABLE_TYPE_NIC_RX
 #define TX	MLX5_FLOW_TABLE_TYPE_NIC_TX

@@ -6,9 +6,9 @@
  * mlx5dv_create_mkey(3) CRYPTO creates them.
  */
 #include "sim_kunit.h"
-#include "../crypto.h"
-#include "../general.h"
-#include "../mkey.h"
+#include "../mem/crypto.h"
+#include "../core/general.h"
+#include "../mem/mkey.h"
 
 static void sk_crypto_mode(struct kunit *test, enum sim_crypto_mode mode)
 {

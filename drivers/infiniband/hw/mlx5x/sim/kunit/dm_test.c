@@ -5,9 +5,9 @@
  */
 #include <linux/mm.h>
 #include "sim_kunit.h"
-#include "../dm.h"
-#include "../general.h"
-#include "../mkey.h"
+#include "../mem/dm.h"
+#include "../core/general.h"
+#include "../mem/mkey.h"
 
 #define SK_CAP_DEV_MEM		0x0f
 #define SK_ICM_GRANULE		BIT_ULL(SIM_ICM_LOG_GRANULE)

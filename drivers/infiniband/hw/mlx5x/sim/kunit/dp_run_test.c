@@ -15,8 +15,8 @@
 #include <linux/seq_file.h>
 #include <linux/uio.h>
 #include "sk_queues.h"
-#include "../datapath.h"
-#include "../wqe.h"
+#include "../dp/datapath.h"
+#include "../dp/wqe.h"
 
 /*
  * The umem of a case: 8 pages.  Page 0 holds the CQ's ring (16 CQEs),

@@ -5,8 +5,8 @@
  * them (struct sim_cqe, struct sim_err_cqe).
  */
 #include "sim_kunit.h"
-#include "../datapath.h"
-#include "../wqe.h"
+#include "../dp/datapath.h"
+#include "../dp/wqe.h"
 
 /* A WQE: its control segment and an Ethernet segment, @hdr_len inline. */
 static void sk_wqe(u8 *wqe, u8 opcode, u16 idx, u8 ds, u16 hdr_len)

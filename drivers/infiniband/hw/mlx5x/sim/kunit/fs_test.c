@@ -5,7 +5,7 @@
  */
 #include <linux/ktime.h>
 #include "sim_kunit.h"
-#include "../fs.h"
+#include "../steering/fs.h"
 
 #define RX	MLX5_FLOW_TABLE_TYPE_NIC_RX
 #define TX	MLX5_FLOW_TABLE_TYPE_NIC_TX

@@ -5,7 +5,7 @@
  * and references.
  */
 #include "sim_kunit.h"
-#include "../general.h"
+#include "../core/general.h"
 
 #define SK_DEF_QUERY_OUT	(PRM_BYTES(general_obj_out_cmd_hdr) +	\
 				 PRM_BYTES(match_definer))

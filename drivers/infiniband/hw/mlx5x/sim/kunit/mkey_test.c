@@ -5,7 +5,7 @@
  * uid that owns each.
  */
 #include "sim_kunit.h"
-#include "../mkey.h"
+#include "../mem/mkey.h"
 
 #define SK_MTT_RW	(BIT_ULL(0) | BIT_ULL(1))
 #define SK_VA		0x7f0000000000ULL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * KUnit: the model's object table (objs.c), called directly and through
+ * KUnit: the model's object table (core/objs.c), called directly and through
  * the commands built on it.
  */
 #include "sim_kunit.h"

@@ -6,7 +6,7 @@
  * their limits, PD references, owners, and teardown.
  */
 #include "sim_kunit.h"
-#include "../mkey.h"
+#include "../mem/mkey.h"
 
 static struct sim_obj *sk_sig_obj(struct kunit *test,
 				  enum sim_obj_type type, u32 id)

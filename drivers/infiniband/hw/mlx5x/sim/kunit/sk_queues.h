@@ -8,7 +8,7 @@
 #define MLX5X_SK_QUEUES_H
 
 #include "sim_kunit.h"
-#include "../queues.h"
+#include "../queues/queues.h"
 
 /* The umem every queue of a case lives in: 64 pages of 4 KiB. */
 #define SK_Q_PAGES	64

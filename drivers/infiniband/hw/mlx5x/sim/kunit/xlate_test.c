@@ -8,9 +8,9 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include "sim_kunit.h"
-#include "../datapath.h"
-#include "../mkey.h"
-#include "../wqe.h"
+#include "../dp/datapath.h"
+#include "../mem/mkey.h"
+#include "../dp/wqe.h"
 
 #define SK_X_PAGES	2
 #define SK_X_VA		0x7f0000001000ULL

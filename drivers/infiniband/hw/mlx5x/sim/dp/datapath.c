@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The raw-packet data path: what the device does with the send WQEs of
+ * its Ethernet SQs.
+ *
+ * Doorbells cannot be heard (a UAR page is plain memory), so a per-device
+ * worker polls: while any SQ is ready (or in error with WQEs to flush) it
+ * reads each such SQ's doorbell record, whose send counter says how many
+ * basic blocks software posted, and executes up to SIM_DP_BUDGET WQEs of
+ * each per pass.  A pass that did work runs again at once; an idle one a
+ * jiffy later; once no SQ is ready the worker stops until MODIFY_SQ makes
+ * one ready again.
+ *
+ * A WQE's packet (the inline L2 header, then its data segments through
+ * their lkeys) goes through the NIC TX tables, then, as the model's wire,
+ * loops back into the NIC RX tables of the same port: nothing reaches the
+ * netdev, and nothing comes in from it.  Every TIR the RX walk reaches
+ * gets a copy, unless the TIR blocks self loopback (self_lb_block) for
+ * the packet's kind and its transport domain is the sending TIS's.  A
+ * direct TIR delivers to its RQ, an indirect one to the first RQ of its
+ * RQT.  The RQ's next WQE (its doorbell record's receive counter says
+ * how many were posted) takes the bytes through its data segments, and a
+ * CQE goes to the RQ's CQ; no posted WQE: the packet is dropped and the
+ * RQ's out_of_buffer counts it.  A signalled send writes a CQE to the
+ * SQ's CQ; a bad WQE or lkey writes an error CQE and moves the SQ to
+ * error, where the WQEs after it are flushed.
+ *
+ * Everything runs under the model's lock, as commands do: a queue, CQ,
+ * mkey or umem is never destroyed while a pass looks at it, and every
+ * object is found again by number on each pass.
+ */
+#include <linux/debugfs.h>
+#include <linux/if_ether.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "../steering/classify.h"
+#include "datapath.h"
+#include "../mem/mkey.h"
+#include "../queues/queues.h"
+#include "wqe.h"
+
+/* WQEs one SQ may execute in one pass. */
+#define SIM_DP_BUDGET		64
+/*
+ * What one hold of the model's lock may do: execute this many WQEs, or
+ * look at this many SQs, whichever comes first.  A pass over many busy
+ * SQs is cut into holds; the commands of every context run between
+ * them, whatever one context has posted.
+ */
+#define SIM_DP_HOLD_WQES	64
+#define SIM_DP_HOLD_SQS		256
+/* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
+#define SIM_DP_MAX_RQ_WQE	1024
+/*
+ * A send WQE is read in whole basic blocks: its largest, 63 segments
+ * (1008 bytes), spans 16 of them, 1024 bytes.
+ */
+#define SIM_DP_WQE_BUF		ALIGN(SIM_WQE_MAX_BYTES, SIM_SEND_WQE_BB)
+
+/**
+ * struct sim_dp - the data path of one device
+ * @sim: the model
+ * @work: the polling worker
+ * @stopping: the device goes away: the worker runs no more
+ * @cursor: the SQ number the next hold of the current pass starts at
+ * @pass_active: SQs of the current pass that were ready or in error
+ * @pass_done: WQEs the current pass executed
+ * @passes: passes run
+ * @busy_passes: passes that executed a WQE
+ * @holds: holds of the model's lock the worker took
+ * @ns: time spent in passes
+ * @max_hold_ns: the longest hold
+ * @wqes: send WQEs executed (errors and flushes included)
+ * @tx_packets: packets that left an SQ
+ * @rx_packets: packets written into an RQ
+ * @dropped: packets that reached no RQ (steering, no WQE, blocked)
+ * @wqe: the WQE being executed
+ * @w: what it says
+ * @rwqe: the receive WQE being filled
+ */
+struct sim_dp {
+	struct mlx5x_sim *sim;
+	struct delayed_work work;
+	bool stopping;
+	unsigned long cursor;
+	unsigned int pass_active, pass_done;
+	u64 passes, busy_passes, holds, ns, max_hold_ns;
+	u64 wqes, tx_packets, rx_packets, dropped;
+	u8 wqe[SIM_DP_WQE_BUF];
+	struct sim_send_wqe w;
+	u8 rwqe[SIM_DP_MAX_RQ_WQE];
+};
+
+static struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_UMEM], id);
+
+	return obj ? container_of(obj, struct sim_umem, obj) : NULL;
+}
+
+/* A work queue's buffer and doorbell record: umems only. */
+static bool sim_dp_wq_mem(struct mlx5x_sim *sim, const void *wq,
+			  struct sim_umem **buf, u64 *buf_off,
+			  struct sim_umem **dbr, u64 *dbr_off)
+{
+	if (!PRM_GET(wq, wq, wq_umem_valid) || !PRM_GET(wq, wq, dbr_umem_valid))
+		return false;
+	*buf = sim_dp_umem(sim, prm_get_bits(wq, SIM_WQ_UMEM_ID, 32));
+	*dbr = sim_dp_umem(sim, prm_get_bits(wq, SIM_WQ_DBR_UMEM_ID, 32));
+	*buf_off = sim_get64_at(wq, SIM_WQ_UMEM_OFFSET);
+	*dbr_off = PRM_GET64(wq, wq, dbr_addr);
+	return *buf && *dbr;
+}
+
+/* The CQ takes no more CQEs, and a CQ error event says why. */
+static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
+			    u8 syndrome)
+{
+	cq->dp.error = true;
+	sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cq->q.obj.id,
+		       syndrome);
+}
+
+/*
+ * Write one CQE to CQ @cqn.  A CQ whose consumer index (its doorbell
+ * record) is a whole ring behind overflows: unless it ignores overruns
+ * (cqc.oi) it takes no more CQEs and a CQ error event is raised.  A
+ * doorbell record the device may not read, or a CQE slot it may not
+ * write (the umem's pages are read-only), is an access violation, with
+ * the same outcome.
+ */
+static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
+		       const struct sim_cqe_info *info)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_CQ], cqn);
+	u32 log, ci, stride, slot;
+	struct sim_umem *buf, *dbr;
+	u8 cqe[64];
+	struct sim_cq *cq;
+	u64 at;
+
+	if (!obj)
+		return;
+	cq = container_of(obj, struct sim_cq, q.obj);
+	buf = sim_dp_umem(sim, cq->dp.umem_id);
+	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
+	if (!cq->dp.umem_id || !buf || !dbr || cq->dp.error)
+		return;
+	log = PRM_GET(cqc, cq->cqc, log_cq_size);
+	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
+			   SIM_CQ_DBR_CI, &ci)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
+		return;
+	}
+	if (((cq->dp.pi - ci) & 0xffffff) >= BIT(log) &&
+	    !PRM_GET(cqc, cq->cqc, oi)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_OVERRUN);
+		return;
+	}
+	stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
+	/* a 128-byte CQE holds the 64-byte one in its second half */
+	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
+	at = cq->dp.umem_off + slot;
+	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
+	/*
+	 * The whole slot must be writable, or nothing of the CQE is
+	 * written; then the data, and the op_own byte last: the entry is
+	 * whole before its owner byte says it is there.
+	 */
+	if (!sim_umem_writable(buf, at, sizeof(cqe)) ||
+	    !sim_umem_io(buf, at, cqe, sizeof(cqe) - 1, true)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
+		return;
+	}
+	/* the CQE's other bytes before its op_own byte */
+	wmb();
+	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
+	cq->dp.pi++;
+}
+
+/* Scatter @p into receive WQE @wqe of RQ @rq; returns a CQE syndrome. */
+static u32 sim_dp_scatter(struct mlx5x_sim *sim, struct sim_wq *rq,
+			  const u8 *wqe, u32 stride, const struct sim_pkt *p)
+{
+	const void *wq = PRM_ADDR(rqc, rq->ctx, wq);
+	u32 pdn = PRM_GET(wq, wq, pd);
+	const struct sim_wqe_data *d;
+	u32 done = 0, n, synd, i;
+	struct sim_umem *umem;
+	u64 off;
+
+	for (i = 0; i + SIM_WQE_SEG <= stride && done < p->len;
+	     i += SIM_WQE_SEG) {
+		d = (const void *)(wqe + i);
+		if (be32_to_cpu(d->lkey) == SIM_INVALID_LKEY)
+			break;
+		n = min_t(u32, be32_to_cpu(d->byte_count), p->len - done);
+		synd = sim_mkey_xlate(sim, rq->q.obj.uid, pdn,
+				      be32_to_cpu(d->lkey),
+				      be64_to_cpu(d->addr), n, true, &umem,
+				      &off);
+		if (synd)
+			return synd;
+		if (!sim_umem_io(umem, off, (void *)p->data + done, n, true))
+			return SIM_CQE_SYND_LOCAL_PROT;
+		done += n;
+	}
+	return done < p->len ? SIM_CQE_SYND_LOCAL_LENGTH : 0;
+}
+
+/* Receive @p on @rq: its next WQE, then a CQE; no WQE: dropped. */
+static void sim_dp_receive(struct sim_dp *dp, struct sim_wq *rq,
+			   const struct sim_pkt *p)
+{
+	struct mlx5x_sim *sim = dp->sim;
+	const void *wq = PRM_ADDR(rqc, rq->ctx, wq);
+	struct sim_cqe_info info = {};
+	u64 buf_off, dbr_off;
+	struct sim_umem *buf, *dbr;
+	u32 pi, stride, n;
+
+	if (PRM_GET(rqc, rq->ctx, state) != MLX5_RQC_STATE_RDY ||
+	    !sim_dp_wq_mem(sim, wq, &buf, &buf_off, &dbr, &dbr_off) ||
+	    !sim_umem_rd32(dbr, dbr_off + SIM_DBR_RCV, &pi) ||
+	    (u16)pi == rq->dp.cc) {
+		rq->dp.out_of_buffer++;
+		dp->dropped++;
+		return;
+	}
+	stride = BIT(PRM_GET(wq, wq, log_wq_stride));
+	n = BIT(PRM_GET(wq, wq, log_wq_sz));
+	stride = min_t(u32, stride, sizeof(dp->rwqe));
+	info.wqe_counter = rq->dp.cc;
+	info.user_index = PRM_GET(rqc, rq->ctx, user_index);
+	info.qpn = rq->q.obj.id;
+	if (!sim_umem_io(buf, buf_off + (u64)(rq->dp.cc & (n - 1)) * stride,
+			 dp->rwqe, stride, false))
+		info.syndrome = SIM_CQE_SYND_LOCAL_PROT;
+	else
+		info.syndrome = sim_dp_scatter(sim, rq, dp->rwqe, stride, p);
+	rq->dp.cc++;
+	if (info.syndrome) {
+		info.opcode = SIM_CQE_RESP_ERR;
+	} else {
+		info.opcode = SIM_CQE_RESP_SEND;
+		info.byte_cnt = p->len;
+		info.flow_tag = p->flow_tag;
+		sim_cqe_rx_offloads(p->data, p->len, &info);
+		rq->dp.packets++;
+		dp->rx_packets++;
+	}
+	sim_dp_cqe(sim, PRM_GET(rqc, rq->ctx, cqn), &info);
+}
+
+/* Whether TIR @tir refuses a packet its own transport domain sent. */
+static bool sim_dp_lb_blocked(const struct sim_tir *tir, u32 tdn,
+			      const struct sim_pkt *p)
+{
+	u32 block = PRM_GET(tirc, tir->tirc, self_lb_block);
+	bool mc = p->data[0] & 1;
+
+	if (PRM_GET(tirc, tir->tirc, transport_domain) != tdn)
+		return false;
+	return block & (mc ? MLX5_TIRC_SELF_LB_BLOCK_BLOCK_MULTICAST :
+			     MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST);
+}
+
+/* A packet the RX walk took to TIR @obj. */
+static void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
+			  const struct sim_pkt *p)
+{
+	struct sim_tir *tir = container_of(obj, struct sim_tir, q.obj);
+	struct sim_obj *dest = tir->dest;
+	struct sim_rqt *rqt;
+
+	if (sim_dp_lb_blocked(tir, tdn, p) || !dest) {
+		dp->dropped++;
+		return;
+	}
+	if (dest->type == SIM_OBJ_RQT) {
+		rqt = container_of(dest, struct sim_rqt, obj);
+		dest = rqt->size ? rqt->rq[0] : NULL;
+	}
+	if (!dest || dest->type != SIM_OBJ_RQ) {
+		dp->dropped++;
+		return;
+	}
+	sim_dp_receive(dp, container_of(dest, struct sim_wq, q.obj), p);
+}
+
+static struct sim_pkt *sim_dp_pkt(const u8 *bytes, u32 len)
+{
+	struct sim_pkt *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	memcpy(p->data, bytes, len);
+	p->len = len;
+	sim_pkt_parse(p);
+	return p;
+}
+
+/*
+ * The wire: @p (consumed) leaves through the NIC TX tables, and each copy
+ * that reaches the wire comes back in through NIC RX.
+ */
+static void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
+{
+	struct mlx5x_sim *sim = dp->sim;
+	struct sim_walk_out *tx, *rx;
+	struct seq_buf none;
+	unsigned int i, j;
+	char nothing[1];
+
+	/* no trace is kept: a one-byte buffer takes (and drops) it */
+	seq_buf_init(&none, nothing, sizeof(nothing));
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
+	if (!tx || !rx) {
+		kfree(p);
+		goto out;
+	}
+	sim_classify_walk(sim, true, p, &none, tx);
+	for (i = 0; i < tx->n; i++) {
+		rx->n = 0;
+		tx->p[i]->flow_tag = 0;
+		sim_classify_walk(sim, false, tx->p[i], &none, rx);
+		tx->p[i] = NULL;
+		if (!rx->n)
+			dp->dropped++;
+		for (j = 0; j < rx->n; j++) {
+			if (rx->tir[j])
+				sim_dp_to_tir(dp, rx->tir[j], tdn, rx->p[j]);
+			kfree(rx->p[j]);
+		}
+	}
+	if (!tx->n)
+		dp->dropped++;
+out:
+	kfree(rx);
+	kfree(tx);
+}
+
+/* Gather the packet of dp->w; returns a CQE syndrome. */
+static u32 sim_dp_gather(struct sim_dp *dp, struct sim_wq *sq, u8 *pkt,
+			 u32 *len)
+{
+	const struct sim_send_wqe *w = &dp->w;
+	u32 pdn = PRM_GET(wq, PRM_ADDR(sqc, sq->ctx, wq), pd);
+	struct sim_umem *umem;
+	u32 i, synd;
+	u64 off;
+
+	if (w->hdr_len > SIM_PKT_MAX)
+		return SIM_CQE_SYND_LOCAL_LENGTH;
+	memcpy(pkt, w->hdr, w->hdr_len);
+	*len = w->hdr_len;
+	for (i = 0; i < w->n; i++) {
+		const struct sim_gather *g = &w->g[i];
+
+		if (g->len > SIM_PKT_MAX - *len)
+			return SIM_CQE_SYND_LOCAL_LENGTH;
+		if (g->inl) {
+			memcpy(pkt + *len, g->inl, g->len);
+		} else {
+			synd = sim_mkey_xlate(dp->sim, sq->q.obj.uid, pdn,
+					      g->lkey, g->addr, g->len, false,
+					      &umem, &off);
+			if (synd)
+				return synd;
+			if (!sim_umem_io(umem, off, pkt + *len, g->len,
+					 false))
+				return SIM_CQE_SYND_LOCAL_PROT;
+		}
+		*len += g->len;
+	}
+	return *len < ETH_HLEN ? SIM_CQE_SYND_LOCAL_LENGTH : 0;
+}
+
+/* The transport domain of the SQ's TIS: loopback is judged by it. */
+static u32 sim_dp_sq_tdn(struct mlx5x_sim *sim, struct sim_wq *sq)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_TIS],
+				      PRM_GET(sqc, sq->ctx, tis_num_0));
+
+	return obj ? PRM_GET(tisc, container_of(obj, struct sim_tis,
+						q.obj)->tisc,
+			     transport_domain) : 0;
+}
+
+/* Copy the WQE at basic block @bb (wrapping at the ring's end). */
+static bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf,
+			    u64 buf_off, u32 nbb, u16 bb)
+{
+	u32 i, ds;
+
+	if (!sim_umem_io(buf, buf_off + (u64)(bb & (nbb - 1)) *
+			 SIM_SEND_WQE_BB, dp->wqe, SIM_SEND_WQE_BB, false))
+		return false;
+	ds = be32_to_cpu(((__be32 *)dp->wqe)[1]) & 0x3f;
+	/* the largest ds the mask lets through fits the buffer */
+	BUILD_BUG_ON(sizeof(dp->wqe) < ALIGN(0x3f * SIM_WQE_SEG,
+					     SIM_SEND_WQE_BB));
+	for (i = 1; i * SIM_SEND_WQE_BB < ds * SIM_WQE_SEG; i++)
+		if (!sim_umem_io(buf, buf_off + (u64)((bb + i) & (nbb - 1)) *
+				 SIM_SEND_WQE_BB, dp->wqe + i * SIM_SEND_WQE_BB,
+				 SIM_SEND_WQE_BB, false))
+			return false;
+	return true;
+}
+
+/* Execute dp->w of @sq (in RDY); returns the syndrome of its CQE. */
+static u32 sim_dp_send(struct sim_dp *dp, struct sim_wq *sq, int parsed)
+{
+	u8 *pkt;
+	u32 len, synd;
+
+	if (parsed == -EOPNOTSUPP)
+		return SIM_CQE_SYND_LOCAL_QP_OP;
+	if (parsed)
+		return SIM_CQE_SYND_LOCAL_LENGTH;
+	pkt = kmalloc(SIM_PKT_MAX, GFP_KERNEL);
+	if (!pkt)
+		return SIM_CQE_SYND_LOCAL_QP_OP;
+	synd = sim_dp_gather(dp, sq, pkt, &len);
+	if (!synd) {
+		struct sim_pkt *p = sim_dp_pkt(pkt, len);
+
+		sq->dp.packets++;
+		dp->tx_packets++;
+		if (p)
+			sim_dp_wire(dp, p, sim_dp_sq_tdn(dp->sim, sq));
+		else
+			dp->dropped++;
+	}
+	kfree(pkt);
+	return synd;
+}
+
+/*
+ * Up to @budget WQEs of @sq.  In RDY each is executed; the first that
+ * fails gets an error CQE and moves the SQ to ERR, where the rest are
+ * flushed (a flush CQE each).  Returns the WQEs done.
+ */
+static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
+			      unsigned int budget)
+{
+	struct mlx5x_sim *sim = dp->sim;
+	const void *wq = PRM_ADDR(sqc, sq->ctx, wq);
+	u32 nbb = BIT(PRM_GET(wq, wq, log_wq_sz));
+	struct sim_cqe_info info = {};
+	struct sim_umem *buf, *dbr;
+	unsigned int done = 0;
+	u64 buf_off, dbr_off;
+	u32 pi, nbbs;
+	bool err;
+	int parsed;
+
+	if (!sim_dp_wq_mem(sim, wq, &buf, &buf_off, &dbr, &dbr_off))
+		return 0;
+	info.qpn = sq->q.obj.id;
+	info.user_index = PRM_GET(sqc, sq->ctx, user_index);
+	while (done < budget &&
+	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
+	       (u16)pi != sq->dp.cc) {
+		err = PRM_GET(sqc, sq->ctx, state) == MLX5_SQC_STATE_ERR;
+		memset(&dp->w, 0, sizeof(dp->w));
+		if (!sim_dp_read_wqe(dp, buf, buf_off, nbb, sq->dp.cc))
+			parsed = -EINVAL;
+		else
+			parsed = sim_send_wqe_parse(dp->wqe, sizeof(dp->wqe),
+						    &dp->w);
+		nbbs = DIV_ROUND_UP(max_t(u32, dp->w.ds, 1) * SIM_WQE_SEG,
+				    SIM_SEND_WQE_BB);
+		info.wqe_counter = dp->w.index;
+		info.syndrome = err ? SIM_CQE_SYND_WR_FLUSH :
+				      sim_dp_send(dp, sq, parsed);
+		sq->dp.cc += nbbs;
+		dp->wqes++;
+		done++;
+		if (info.syndrome) {
+			info.opcode = SIM_CQE_REQ_ERR;
+			PRM_SET(sqc, sq->ctx, state, MLX5_SQC_STATE_ERR);
+		} else if (dp->w.signalled) {
+			info.opcode = SIM_CQE_REQ;
+		} else {
+			continue;
+		}
+		sim_dp_cqe(sim, PRM_GET(sqc, sq->ctx, cqn), &info);
+	}
+	return done;
+}
+
+/*
+ * One hold of the model's lock: from dp->cursor on, the SQs that are
+ * ready or in error, each up to SIM_DP_BUDGET WQEs, until the hold's
+ * bounds are reached (the pass goes on in the next hold, at once) or
+ * the table's end (the pass is over).  A pass that found a queue to
+ * serve is followed by another: at once if it did work, a jiffy later if
+ * it did none; once none is ready the worker stops until sim_dp_kick().
+ */
+static void sim_dp_work(struct work_struct *work)
+{
+	struct sim_dp *dp = container_of(to_delayed_work(work), struct sim_dp,
+					 work);
+	unsigned int looked = 0, done = 0, room;
+	struct mlx5x_sim *sim = dp->sim;
+	unsigned long id, delay;
+	u64 start, held;
+	struct sim_obj *obj;
+	struct sim_wq *sq;
+	bool cut = false;
+	u32 state;
+
+	mutex_lock(&sim->lock);
+	if (dp->stopping)
+		goto out;
+	start = ktime_get_ns();
+	xa_for_each_start(&sim->objs[SIM_OBJ_SQ], id, obj, dp->cursor) {
+		if (done >= SIM_DP_HOLD_WQES || looked >= SIM_DP_HOLD_SQS) {
+			dp->cursor = id;
+			cut = true;
+			break;
+		}
+		looked++;
+		sq = container_of(obj, struct sim_wq, q.obj);
+		state = PRM_GET(sqc, sq->ctx, state);
+		if (state != MLX5_SQC_STATE_RDY && state != MLX5_SQC_STATE_ERR)
+			continue;
+		dp->pass_active++;
+		room = min_t(unsigned int, SIM_DP_BUDGET,
+			     SIM_DP_HOLD_WQES - done);
+		done += sim_dp_sq(dp, sq, room);
+	}
+	dp->pass_done += done;
+	held = ktime_get_ns() - start;
+	dp->holds++;
+	dp->ns += held;
+	dp->max_hold_ns = max(dp->max_hold_ns, held);
+	if (cut) {
+		queue_delayed_work(system_wq, &dp->work, 0);
+		goto out;
+	}
+	dp->passes++;
+	dp->busy_passes += !!dp->pass_done;
+	delay = dp->pass_done ? 0 : 1;
+	if (dp->pass_active)
+		queue_delayed_work(system_wq, &dp->work, delay);
+	dp->cursor = 0;
+	dp->pass_active = 0;
+	dp->pass_done = 0;
+out:
+	mutex_unlock(&sim->lock);
+}
+
+/**
+ * sim_dp_kick() - an SQ changed state: let the worker look
+ * @sim: the model, its lock held
+ */
+void sim_dp_kick(struct mlx5x_sim *sim)
+{
+	lockdep_assert_held(&sim->lock);
+	if (sim->dp && !sim->dp->stopping)
+		mod_delayed_work(system_wq, &sim->dp->work, 0);
+}
+
+/**
+ * sim_dp_init() - give the model its data path
+ * @sim: the model
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sim_dp_init(struct mlx5x_sim *sim)
+{
+	struct sim_dp *dp = kzalloc(sizeof(*dp), GFP_KERNEL);
+
+	if (!dp)
+		return -ENOMEM;
+	dp->sim = sim;
+	INIT_DELAYED_WORK(&dp->work, sim_dp_work);
+	sim->dp = dp;
+	return 0;
+}
+
+/**
+ * sim_dp_fini() - stop the worker for good and free the data path
+ * @sim: the model, its lock not held
+ */
+void sim_dp_fini(struct mlx5x_sim *sim)
+{
+	struct sim_dp *dp = sim->dp;
+
+	if (!dp)
+		return;
+	mutex_lock(&sim->lock);
+	dp->stopping = true;
+	mutex_unlock(&sim->lock);
+	cancel_delayed_work_sync(&dp->work);
+	sim->dp = NULL;
+	kfree(dp);
+}
+
+/*
+ * debugfs "datapath": the worker's figures, then each RQ and SQ that
+ * carried traffic or dropped some:
+ *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
+ *   dropped N holds N max_hold_ns N
+ *   rq 0x12 packets N out_of_buffer N
+ *   sq 0x13 packets N
+ */
+static int sim_dp_show(struct seq_file *m, void *unused)
+{
+	struct mlx5x_sim *sim = m->private;
+	struct sim_dp *dp = sim->dp;
+	struct sim_obj *obj;
+	struct sim_wq *wq;
+	unsigned long id;
+
+	mutex_lock(&sim->lock);
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu\n",
+		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
+		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
+		   dp->max_hold_ns);
+	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
+		wq = container_of(obj, struct sim_wq, q.obj);
+		seq_printf(m, "rq 0x%x packets %llu out_of_buffer %llu\n",
+			   obj->id, wq->dp.packets, wq->dp.out_of_buffer);
+	}
+	xa_for_each(&sim->objs[SIM_OBJ_SQ], id, obj) {
+		wq = container_of(obj, struct sim_wq, q.obj);
+		seq_printf(m, "sq 0x%x packets %llu\n", obj->id,
+			   wq->dp.packets);
+	}
+	mutex_unlock(&sim->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_dp);
+
+/**
+ * sim_dp_debugfs_init() - publish fw/datapath
+ * @sim: the model, whose debugfs directory exists
+ */
+void sim_dp_debugfs_init(struct mlx5x_sim *sim)
+{
+	debugfs_create_file("datapath", 0400, sim->dbg, sim, &sim_dp_fops);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The raw-packet data path of the firmware model (datapath.c): send WQEs
+ * of SQs executed, packets through the NIC TX and RX pipelines, receive
+ * WQEs consumed and CQEs written.  Private to the model.
+ */
+#ifndef MLX5X_SIM_DATAPATH_H
+#define MLX5X_SIM_DATAPATH_H
+
+#include "../sim_priv.h"
+
+struct sim_umem;
+
+/* Segments of a WQE are 16 bytes; a send WQE holds at most 63 of them. */
+#define SIM_WQE_SEG		16
+#define SIM_WQE_MAX_DS		63
+#define SIM_WQE_MAX_BYTES	(SIM_WQE_MAX_DS * SIM_WQE_SEG)
+#define SIM_WQE_MAX_GATHER	SIM_WQE_MAX_DS
+/* What a data segment with this lkey says: the scatter list ends. */
+#define SIM_INVALID_LKEY	0x100
+
+/* The counters of a doorbell record (two big-endian 32-bit words). */
+#define SIM_DBR_RCV		0
+#define SIM_DBR_SND		4
+/* A CQ's doorbell record: the consumer index, and the arm word. */
+#define SIM_CQ_DBR_CI		0
+
+/**
+ * struct sim_gather - where one piece of a packet comes from
+ * @inl: bytes inside the WQE (inline), else NULL
+ * @lkey: the mkey of a data segment
+ * @addr: its address
+ * @len: its byte count
+ */
+struct sim_gather {
+	const u8 *inl;
+	u32 lkey;
+	u64 addr;
+	u32 len;
+};
+
+/**
+ * struct sim_send_wqe - a send WQE as the device reads it
+ * @opcode: of the control segment (SIM_OPCODE_*)
+ * @index: the WQE index (in basic blocks) the control segment carries
+ * @ds: its size in 16-byte segments
+ * @signalled: fm_ce_se asks for a CQE
+ * @cs_flags: the Ethernet segment's checksum offload flags
+ * @hdr: the inline L2 header of the Ethernet segment
+ * @hdr_len: its length (inline_hdr_sz)
+ * @n: pieces in @g
+ * @g: the rest of the packet, in order
+ */
+struct sim_send_wqe {
+	u8 opcode;
+	u16 index;
+	u8 ds;
+	bool signalled;
+	u8 cs_flags;
+	const u8 *hdr;
+	u16 hdr_len;
+	u32 n;
+	struct sim_gather g[SIM_WQE_MAX_GATHER];
+};
+
+int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w);
+
+/**
+ * struct sim_cqe_info - what a CQE says
+ * @opcode: SIM_CQE_REQ, SIM_CQE_RESP_SEND or SIM_CQE_REQ_ERR
+ * @syndrome: of an error CQE (SIM_CQE_SYND_*)
+ * @qpn: the queue number reported (sop_drop_qpn, 24 bits)
+ * @user_index: the queue's user index (srqn, for CQE version 1)
+ * @wqe_counter: the WQE it completes
+ * @byte_cnt: bytes received
+ * @flow_tag: the flow tag of the steering entry (receive)
+ * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
+ * @l4_l3_hdr_type: header types seen
+ */
+struct sim_cqe_info {
+	u8 opcode;
+	u8 syndrome;
+	u32 qpn;
+	u32 user_index;
+	u16 wqe_counter;
+	u32 byte_cnt;
+	u32 flow_tag;
+	u8 hds_ip_ext;
+	u8 l4_l3_hdr_type;
+};
+
+void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner);
+void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info);
+
+/* umem_io.c */
+bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
+		 bool write);
+bool sim_umem_rd32(struct sim_umem *umem, u64 off, u32 *val);
+
+/* datapath.c */
+int sim_dp_init(struct mlx5x_sim *sim);
+void sim_dp_fini(struct mlx5x_sim *sim);
+void sim_dp_kick(struct mlx5x_sim *sim);
+void sim_dp_debugfs_init(struct mlx5x_sim *sim);
+
+#endif /* MLX5X_SIM_DATAPATH_H */

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * How the data path reaches memory through an mkey: a WQE's data
+ * segment names (lkey, address, byte count) and the device checks, as a
+ * ConnectX does before it touches a byte, that the key is a live mkey of
+ * the queue's context and protection domain with the same 8-bit tag,
+ * that it grants the access (local read to send, local write to
+ * receive), and that the range lies inside the mkey.
+ *
+ * The checks are sim_mkey_access()'s (mem/mkey_access.c), the same that
+ * fw/mkey_access probes: key and tag, owner, PD, free state, rights at
+ * every mkey crossed, unconfigured crypto, range.  The data path then
+ * copies one contiguous piece per segment: a segment that the walk
+ * splits over several direct mkeys, or that lands on one with no umem
+ * (MEMIC, SW ICM, the kernel's raw translation), is a protection error.
+ */
+#include <linux/overflow.h>
+#include "../mem/mkey.h"
+#include "wqe.h"
+
+/* The one piece a segment may resolve to: on a direct mkey over a umem. */
+struct sim_xlate_piece {
+	const struct sim_mkey *direct;
+	u64 va;
+	unsigned int n;
+};
+
+static u32 sim_xlate_piece(void *arg, const struct sim_mkey *direct, u64 va,
+			   u64 len)
+{
+	struct sim_xlate_piece *x = arg;
+
+	if (x->n++ || !direct->umem ||
+	    direct->access_mode != MLX5_MKC_ACCESS_MODE_MTT)
+		return SIM_SYND_MKEY_RANGE;
+	x->direct = direct;
+	x->va = va;
+	return 0;
+}
+
+/**
+ * sim_mkey_xlate() - translate one data segment through its mkey
+ * @sim: the model, its lock held
+ * @uid: the context of the queue using the key
+ * @pdn: that queue's protection domain
+ * @key: the lkey (index << 8 | tag)
+ * @va: the address in the mkey's space
+ * @len: bytes accessed; 0 is allowed on a direct mkey (nothing is touched)
+ * @write: the device writes the memory (a receive), else reads it
+ * @umem: the umem that holds the bytes
+ * @off: where @va is in @umem, from the umem's first byte
+ *
+ * Return: 0, or the CQE syndrome a ConnectX reports:
+ * SIM_CQE_SYND_LOCAL_PROT for every refusal.
+ */
+u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
+		   u32 len, bool write, struct sim_umem **umem, u64 *off)
+{
+	struct sim_xlate_piece x = {};
+	struct sim_mkey_access acc = {
+		.uid = uid,
+		.pdn = pdn,
+		.key = key,
+		.va = va,
+		.len = len,
+		.rights = write ? SIM_MKEY_LOCAL_WRITE : SIM_MKEY_LOCAL_READ,
+		.seg = sim_xlate_piece,
+		.arg = &x,
+	};
+
+	lockdep_assert_held(&sim->lock);
+	if (sim_mkey_access(sim, &acc) || x.n != 1)
+		return SIM_CQE_SYND_LOCAL_PROT;
+	*umem = x.direct->umem;
+	*off = x.direct->umem_off +
+	       (x.va - PRM_GET64(mkc, x.direct->mkc, start_addr));
+	return 0;
+}

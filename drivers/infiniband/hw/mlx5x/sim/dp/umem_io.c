@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The data path's access to the memory of a umem: the bytes of a queue's
+ * buffer, its doorbell record, or what an mkey translates to.
+ *
+ * A umem lists its pages by the address the device reaches them at.  On
+ * the simulated device (virtual DMA, like rxe and siw) that address is the
+ * kernel's own mapping of the page the driver pinned, and it stays valid
+ * for as long as the umem exists: the driver unpins only after firmware
+ * destroyed the umem, and a umem a queue or mkey uses cannot be destroyed.
+ * The model holds its lock across every access, so no umem goes away
+ * under one.
+ */
+#include <linux/mm.h>
+#include <linux/string.h>
+#include "../sim_priv.h"
+#include "datapath.h"
+
+/* The MTT entry's address bits: the access bits sit below bit 8. */
+#define SIM_UMEM_ADDR_MASK	(~0xffULL)
+
+/**
+ * sim_umem_io() - copy bytes to or from a umem
+ * @umem: the umem
+ * @off: the first byte, from the umem's first byte (page_offset in)
+ * @buf: the other side
+ * @len: bytes to copy
+ * @write: into the umem (else out of it)
+ *
+ * Each page is checked against its MTT entry's access bits, as a
+ * ConnectX checks them on DMA: a read needs rd_en, a write wr_en.  The
+ * driver sets wr_en only on pages it pinned writable, so no access the
+ * process did not permit (a read-only mapping of a file, say) is ever
+ * made here.
+ *
+ * Return: true, or false when the range is not all inside the umem, a
+ * page is not one the model can reach, or its entry does not permit the
+ * access (nothing is copied then from that page on).
+ */
+bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
+		 bool write)
+{
+	u64 size = (umem->nmtt << umem->log_page) - umem->page_offset;
+	u64 psize = BIT_ULL(umem->log_page);
+	u64 abs, chunk;
+	void *page;
+
+	if (off > size || len > size - off)
+		return false;
+	abs = off + umem->page_offset;
+	while (len) {
+		u64 ent = umem->mtt[abs >> umem->log_page];
+
+		if (!(ent & (write ? SIM_MTT_WR : SIM_MTT_RD)))
+			return false;
+		page = (void *)(uintptr_t)(ent & SIM_UMEM_ADDR_MASK);
+		if (!virt_addr_valid(page))
+			return false;
+		chunk = min_t(u64, len, psize - (abs & (psize - 1)));
+		if (write)
+			memcpy(page + (abs & (psize - 1)), buf, chunk);
+		else
+			memcpy(buf, page + (abs & (psize - 1)), chunk);
+		buf += chunk;
+		abs += chunk;
+		len -= chunk;
+	}
+	return true;
+}
+
+/**
+ * sim_umem_rd32() - read a big-endian 32-bit word (a doorbell record)
+ * @umem: the umem
+ * @off: where
+ * @val: the value, in CPU order
+ *
+ * Return: true, or false when it is not inside the umem.
+ */
+bool sim_umem_rd32(struct sim_umem *umem, u64 off, u32 *val)
+{
+	__be32 v;
+
+	if (!sim_umem_io(umem, off, &v, sizeof(v), false))
+		return false;
+	*val = be32_to_cpu(v);
+	return true;
+}

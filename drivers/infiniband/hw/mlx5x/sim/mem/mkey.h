@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Memory keys of the firmware model (cmd_mkey.c). */
+#ifndef MLX5X_SIM_MKEY_H
+#define MLX5X_SIM_MKEY_H
+
+#include "../sim_priv.h"
+
+/*
+ * Fields of create_mkey_in that 6.1's mlx5_ifc.h still calls reserved:
+ * newer headers name them mkey_umem_id (32 bits at 0x320) and
+ * mkey_umem_offset (64 bits at 0x340).
+ */
+#define SIM_MKEY_UMEM_ID_OFF	PRM_BIT_OFF(create_mkey_in, reserved_at_320)
+#define SIM_MKEY_UMEM_OFFSET_OFF (SIM_MKEY_UMEM_ID_OFF + 0x20)
+/* mkc.crypto_en, two bits at 0x1e3 in newer headers (reserved in 6.1) */
+#define SIM_MKC_CRYPTO_EN_OFF	(PRM_BIT_OFF(mkc, reserved_at_1e0) + 3)
+#define SIM_MKC_CRYPTO_EN_BITS	2
+/* a signature mkey's BSF: one 64-byte struct mlx5_bsf, 4 octwords */
+#define SIM_MKEY_SIG_BSF_OCTWORDS	4
+/* a crypto mkey's BSF: one 64-byte crypto BSF, after the signature one */
+#define SIM_MKEY_CRYPTO_BSF_OCTWORDS	4
+
+/*
+ * One KLM or KSM entry of klm_pas_mtt, 16 bytes, as <linux/mlx5/qp.h>
+ * lays out struct mlx5_klm (byte count, key, address) and struct
+ * mlx5_ksm (reserved, key, address).
+ */
+struct sim_klm {
+	__be32 bcount;
+	__be32 key;
+	__be64 va;
+};
+
+/* An entry of an indirect mkey: as given, and the mkey it names. */
+struct sim_mkey_ent {
+	struct sim_obj *obj;
+	struct sim_klm klm;
+};
+
+#define SIM_OCTWORD_BYTES	16
+/*
+ * Translation tables are kept in 64-byte units (MLX5_UMR_KLM_ALIGNMENT,
+ * MLX5_UMR_MTT_ALIGNMENT in <linux/mlx5/device.h>): firmware rounds
+ * translations_octword_size up to a multiple of 4 and QUERY_MKEY says so.
+ */
+#define SIM_MKEY_OCTWORD_ALIGN	4
+/* log_page_size of an MTT or KSM mkey: 4 KiB up to 1 GiB */
+#define SIM_MKEY_MIN_LOG_PAGE	12
+#define SIM_MKEY_MAX_LOG_PAGE	30
+#define SIM_MKEY_QPN_NONE	0xffffff
+
+/**
+ * struct sim_mkey - a memory key
+ * @obj: its table entry; obj.id is the mkey index
+ * @mkc: its context as QUERY_MKEY returns it
+ * @access_mode: MLX5_MKC_ACCESS_MODE_MTT, _KLMS or _KSM
+ * @depth: how many indirect mkeys a lookup crosses: 0 for a direct mkey,
+ *	   1 + the deepest of its entries for an indirect one
+ * @nent: entries of an indirect mkey given at create time
+ * @ent: the entries, each mkey named referenced
+ * @pd: its protection domain, referenced
+ * @umem: the umem of a direct mkey, referenced (NULL for the kernel's raw
+ *	  translation)
+ * @umem_off: where in @umem its first byte (start_addr) is
+ * @dm: the MEMIC allocation or SW_ICM object a device memory mkey covers,
+ *	referenced
+ * @crypto_configured: a crypto mkey (crypto_en) has had its crypto BSF
+ *	(DEK, tweak, data unit) written by a UMR WQE.  Created false; the
+ *	model runs no UMR yet, so it stays false and every access through a
+ *	crypto mkey is refused (sim_mkey_access()).
+ */
+struct sim_mkey {
+	struct sim_obj obj;
+	u8 mkc[PRM_BYTES(mkc)];
+	u8 access_mode;
+	u8 depth;
+	u32 nent;
+	struct sim_mkey_ent *ent;
+	struct sim_obj *pd;
+	struct sim_umem *umem;
+	u64 umem_off;
+	struct sim_obj *dm;
+	bool crypto_configured;
+};
+
+static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
+{
+	return mkey->obj.id << 8 | PRM_GET(mkc, mkey->mkc, mkey_7_0);
+}
+
+void sim_mkey_release(struct sim_obj *obj);
+
+/* mkey_dm.c: mkeys over device memory (access mode MEMIC or SW_ICM) */
+static inline bool sim_mkey_mode_dm(u8 mode)
+{
+	return mode == MLX5_MKC_ACCESS_MODE_MEMIC ||
+	       mode == MLX5_MKC_ACCESS_MODE_SW_ICM;
+}
+
+u8 sim_mkey_dm(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       struct sim_mkey *mkey, u64 octwords);
+
+static inline bool sim_mkey_crypto(const struct sim_mkey *mkey)
+{
+	return prm_get_bits(mkey->mkc, SIM_MKC_CRYPTO_EN_OFF,
+			    SIM_MKC_CRYPTO_EN_BITS);
+}
+
+/* mkey_access.c: what a memory access through a key resolves to */
+
+/* rights an access needs, one per access bit of the mkey context */
+enum sim_mkey_rights {
+	SIM_MKEY_LOCAL_READ	= BIT(0),	/* lr */
+	SIM_MKEY_LOCAL_WRITE	= BIT(1),	/* lw */
+	SIM_MKEY_REMOTE_READ	= BIT(2),	/* rr */
+	SIM_MKEY_REMOTE_WRITE	= BIT(3),	/* rw */
+	SIM_MKEY_ATOMIC		= BIT(4),	/* a */
+	SIM_MKEY_RIGHTS_ALL	= BIT(5) - 1,
+};
+
+/**
+ * typedef sim_mkey_seg_fn - one piece of an access, on a direct mkey
+ * @arg: &struct sim_mkey_access.arg
+ * @direct: the direct mkey (MTT, MEMIC or SW_ICM access mode) that holds it
+ * @va: its first byte, in @direct's address space (start_addr based)
+ * @len: its bytes
+ *
+ * Return: 0 to go on; a sim_syndrome stops the walk and is returned.
+ */
+typedef u32 (*sim_mkey_seg_fn)(void *arg, const struct sim_mkey *direct,
+			       u64 va, u64 len);
+
+/**
+ * struct sim_mkey_access - one memory access through a key
+ * @uid: the context making it (its QP's uid); the key must be its own
+ * @pdn: the accessing QP's PD, which must be the key's; SIM_MKEY_ANY_PD
+ *	 skips that check (the debugfs probe)
+ * @key: the lkey or rkey: mkey index << 8 | tag
+ * @va: first byte, in the key's address space
+ * @len: bytes
+ * @rights: enum sim_mkey_rights the access needs, at every mkey it crosses
+ * @seg: called for each piece on a direct mkey, in address order; NULL
+ *	 only checks
+ * @arg: for @seg
+ */
+struct sim_mkey_access {
+	u16 uid;
+	u32 pdn;
+	u32 key;
+	u64 va;
+	u64 len;
+	unsigned int rights;
+	sim_mkey_seg_fn seg;
+	void *arg;
+};
+
+#define SIM_MKEY_ANY_PD		U32_MAX
+
+u32 sim_mkey_access(struct mlx5x_sim *sim, const struct sim_mkey_access *acc);
+const char *sim_mkey_access_verdict(u32 syndrome);
+void sim_mkey_access_debugfs_init(struct mlx5x_sim *sim);
+
+/* dp/mkey_xlate.c: the data path's translation of (lkey, address, length) */
+u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
+		   u32 len, bool write, struct sim_umem **umem, u64 *off);
+
+#endif /* MLX5X_SIM_MKEY_H */

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Queues and transport objects of the firmware model: CQs, RQs, SQs, TISs,
+ * TIRs, RQTs and QPs.  Private to the files of queues/, the object table
+ * (core/objs.c) and the data path (dp/).
+ */
+#ifndef MLX5X_SIM_QUEUES_H
+#define MLX5X_SIM_QUEUES_H
+
+#include "../sim_priv.h"
+
+/*
+ * Fields that name a buffer by umem.  The PRM has them; 6.1's mlx5_ifc.h
+ * still calls the bits reserved, so their bit offsets are given here
+ * (newer mlx5_ifc.h and rdma-core's mlx5_ifc.h name them).
+ */
+#define SIM_CQC_DBR_UMEM_ID		0x020	/* cqc, 32 bits */
+#define SIM_CREATE_CQ_UMEM_OFFSET	0x280	/* create_cq_in, 64 bits */
+#define SIM_CREATE_CQ_UMEM_ID		0x2c0	/* create_cq_in, 32 bits */
+#define SIM_WQ_DBR_UMEM_ID		0x140	/* wq, 32 bits */
+#define SIM_WQ_UMEM_ID			0x160	/* wq, 32 bits */
+#define SIM_WQ_UMEM_OFFSET		0x180	/* wq, 64 bits */
+#define SIM_QPC_DBR_UMEM_ID		0x720	/* qpc, 32 bits */
+#define SIM_CREATE_QP_UMEM_OFFSET	0x800	/* create_qp_in, 64 bits */
+#define SIM_CREATE_QP_UMEM_ID		0x840	/* create_qp_in, 32 bits */
+
+/* The TIR bitmask bits 6.1's mlx5_ifc.h leaves unnamed (PRM order). */
+#define SIM_TIR_MASK_PACKET_MERGE	BIT(0)
+#define SIM_TIR_MASK_INDIRECT_TABLE	BIT(1)
+#define SIM_TIR_MASK_HASH		BIT(2)
+#define SIM_TIR_MASK_TUNNELED		BIT(3)
+#define SIM_TIR_MASK_SELF_LB		BIT(4)
+
+/*
+ * Values of fields mlx5_ifc.h lays out but has no names for (upstream's
+ * are in <linux/mlx5/cq.h> and <linux/mlx5/qp.h>, mlx5_core's):
+ * MODIFY_CQ's modify_field_select (op_mod MODIFY_CQ) and
+ * resize_field_select (op_mod RESIZE_CQ), and a QP context's rq_type.
+ */
+#define SIM_CQ_MODIFY_PERIOD		BIT(0)
+#define SIM_CQ_MODIFY_COUNT		BIT(1)
+#define SIM_CQ_MODIFY_OVERRUN		BIT(2)
+#define SIM_CQ_RESIZE_LOG_SIZE		BIT(0)
+#define SIM_QPC_RQ_REGULAR		0x0
+#define SIM_QPC_RQ_SRQ			0x1
+#define SIM_QPC_RQ_ZERO_LEN		0x3
+
+/* Sizes of what the queues' buffers hold. */
+#define SIM_CQE_BYTES(cqe_sz)		(64U << (cqe_sz))
+#define SIM_SEND_WQE_BB			64
+#define SIM_DBR_BYTES			8
+
+static inline u64 sim_get64_at(const void *p, size_t off)
+{
+	return (u64)prm_get_bits(p, off, 32) << 32 |
+	       prm_get_bits(p, off + 32, 32);
+}
+
+/* The objects one queue references; all dropped when it goes. */
+#define SIM_Q_REFS	6
+
+struct sim_refs {
+	unsigned int n;
+	struct sim_obj *obj[SIM_Q_REFS];
+};
+
+/* The head of every queue object: the table entry and its references. */
+struct sim_qobj {
+	struct sim_obj obj;
+	struct sim_refs refs;
+};
+
+/**
+ * struct sim_qbuf_req - where a create command puts a queue's buffers
+ * @umem_valid: the buffer is named by umem (else by PAS, kernel only)
+ * @umem_id: that umem
+ * @umem_off: the buffer's offset in it
+ * @len: bytes the queue needs
+ * @dbr_valid: the doorbell record is named by umem (else by address)
+ * @dbr_id: that umem
+ * @dbr_addr: offset of the record in it, or its address
+ * @pas_off: bit offset of the PAS array in the mailbox
+ * @log_page: log2 of the PAS page size over 4 KiB
+ */
+struct sim_qbuf_req {
+	bool umem_valid;
+	u32 umem_id;
+	u64 umem_off;
+	u64 len;
+	bool dbr_valid;
+	u32 dbr_id;
+	u64 dbr_addr;
+	size_t pas_off;
+	u32 log_page;
+};
+
+/**
+ * struct sim_cq_dp - the data path's state of a CQ (dp/datapath.c)
+ * @umem_id: the umem of its buffer (0: a kernel CQ given by PAS)
+ * @umem_off: where the buffer starts in it
+ * @pi: CQEs written
+ * @error: it overflowed, or its buffer may not be written: nothing more
+ *	   is written to it (a CQ error event said which)
+ */
+struct sim_cq_dp {
+	u32 umem_id;
+	u64 umem_off;
+	u32 pi;
+	bool error;
+};
+
+struct sim_cq {
+	struct sim_qobj q;
+	struct sim_cq_dp dp;
+	u8 cqc[PRM_BYTES(cqc)];
+};
+
+/**
+ * struct sim_wq_dp - the data path's state of an RQ or SQ (dp/datapath.c)
+ * @cc: WQEs (RQ) or basic blocks (SQ) consumed
+ * @packets: packets sent or received through it
+ * @out_of_buffer: packets dropped for want of a receive WQE (RQ)
+ */
+struct sim_wq_dp {
+	u16 cc;
+	u64 packets;
+	u64 out_of_buffer;
+};
+
+/* An RQ or an SQ: rqc or sqc as created, then modified. */
+struct sim_wq {
+	struct sim_qobj q;
+	struct sim_wq_dp dp;
+	u8 ctx[PRM_BYTES(sqc) > PRM_BYTES(rqc) ? PRM_BYTES(sqc) :
+		PRM_BYTES(rqc)];
+};
+
+struct sim_tis {
+	struct sim_qobj q;
+	u8 tisc[PRM_BYTES(tisc)];
+};
+
+/* @dest: the RQ (direct) or RQT (indirect) the TIR delivers to. */
+struct sim_tir {
+	struct sim_qobj q;
+	struct sim_obj *dest;
+	u8 tirc[PRM_BYTES(tirc)];
+};
+
+/* @rq: rqt_actual_size RQs, each referenced once per entry. */
+struct sim_rqt {
+	struct sim_obj obj;
+	u32 max_size;
+	u32 size;
+	struct sim_obj **rq;
+};
+
+struct sim_qp {
+	struct sim_qobj q;
+	u8 qpc[PRM_BYTES(qpc)];
+};
+
+/* queues.c */
+u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
+void sim_refs_drop(struct sim_refs *refs);
+u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index);
+u8 sim_raw_tx_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
+u8 sim_qbuf_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		 const struct sim_qbuf_req *req, struct sim_refs *refs);
+u8 sim_q_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       enum sim_obj_type type, struct sim_refs *refs,
+	       struct sim_qobj **qp);
+u8 sim_q_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		enum sim_obj_type type, u32 id, struct sim_qobj **qp);
+void sim_q_release(struct sim_obj *obj);
+void sim_tir_release(struct sim_obj *obj);
+void sim_rqt_release(struct sim_obj *obj);
+
+#endif /* MLX5X_SIM_QUEUES_H */
