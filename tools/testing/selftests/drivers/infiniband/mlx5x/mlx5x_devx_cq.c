@@ -210,12 +210,9 @@ out:
 static int wq_move(struct mq_obj *o, bool sq, uint32_t cur, uint32_t next,
 		   uint32_t *out)
 {
-	uint32_t in[PRM_MODIFY_RQ_IN_BYTES / 4] = {};
+	uint32_t in[PRM_MODIFY_RQ_IN_BYTES / 4];
 
-	mt_set(in, MT_IN_OPCODE, sq ? OP_MODIFY_SQ : OP_MODIFY_RQ);
-	mt_set(in, PRM_MODIFY_RQ_IN_RQ_STATE, cur);
-	mt_set(in, PRM_MODIFY_RQ_IN_RQN, o->id);
-	mt_set(in, PRM_MODIFY_RQ_IN_CTX_STATE, next);
+	mq_wq_move_in(in, sq, o->id, cur, next);
 	memset(out, 0, 16);
 	return mlx5dv_devx_obj_modify(o->obj, in, sizeof(in), out, 16);
 }

@@ -23,8 +23,8 @@
 #include "mlx5x_test.h"
 #include "mlx5x_ioctl.h"
 #include "mlx5x_prm.h"
+#include "mlx5x_queues.h"
 
-#define OP_CREATE_MKEY		0x200
 #define OP_QUERY_MKEY		0x201
 
 /* Status and syndromes of the firmware model (sim_priv.h). */
@@ -40,13 +40,10 @@
 #define STAT_BAD_LEN		0x50
 
 #define MODE_PA			0
-#define MODE_MTT		1
+#define MODE_MTT		MKEY_MODE_MTT
 #define MODE_KLM		2
 #define MODE_KSM		3
 
-/* create_mkey_in fields 6.1's mlx5_ifc.h still calls reserved */
-#define MKEY_UMEM_ID		MT_FIELD(0x320, 32)
-#define MKEY_UMEM_OFFSET_OFF	0x340
 /* mkc.crypto_en of newer headers */
 #define MKC_CRYPTO_EN		MT_FIELD(0x80 + 0x1e3, 2)
 
@@ -65,12 +62,6 @@
 #define IN(f)			PRM_CREATE_MKEY_IN_##f
 #define MKC(f)			PRM_CREATE_MKEY_IN_MEMORY_KEY_MKEY_ENTRY_##f
 #define QMKC(f)			PRM_QUERY_MKEY_OUT_MEMORY_KEY_MKEY_ENTRY_##f
-
-static void set64(void *p, unsigned int off, uint64_t v)
-{
-	mt_set(p, MT_FIELD(off, 32), v >> 32);
-	mt_set(p, MT_FIELD(off + 32, 32), (uint32_t)v);
-}
 
 /* A context with a PD and a umem of NPAGES pages. */
 struct env {
@@ -136,13 +127,7 @@ static void mkey_init(struct mkey_in *m, int mode, uint32_t pdn,
 {
 	memset(m, 0, sizeof(*m));
 	m->len = PRM_CREATE_MKEY_IN_BYTES + nent * KLM_BYTES;
-	mt_set(m->b, IN(OPCODE), OP_CREATE_MKEY);
-	mt_set(m->b, MKC(ACCESS_MODE_1_0), mode & 3);
-	mt_set(m->b, MKC(ACCESS_MODE_4_2), mode >> 2);
-	mt_set(m->b, MKC(QPN), 0xffffff);
-	mt_set(m->b, MKC(LR), 1);
-	mt_set(m->b, MKC(LW), 1);
-	mt_set(m->b, MKC(PD), pdn);
+	mq_mkey_in(m->b, mode, pdn);
 }
 
 /* Direct over the env's umem: len bytes at offset, seen at va. */
@@ -150,13 +135,7 @@ static void mkey_direct(struct mkey_in *m, const struct env *e,
 			uint64_t offset, uint64_t va, uint64_t len)
 {
 	mkey_init(m, MODE_MTT, e->pdn, 0);
-	mt_set(m->b, MKEY_UMEM_ID, e->umem->umem_id);
-	set64(m->b, MKEY_UMEM_OFFSET_OFF, offset);
-	set64(m->b, MKC(START_ADDR_OFF), va);
-	set64(m->b, MKC(LEN_OFF), len);
-	mt_set(m->b, MKC(LOG_PAGE_SIZE), 12);
-	mt_set(m->b, MKC(TRANSLATIONS_OCTWORD_SIZE),
-	       (len + (va & (PAGE - 1)) + 2 * PAGE - 1) / (2 * PAGE));
+	mq_mkey_direct_in(m->b, e->pdn, e->umem->umem_id, offset, va, len);
 }
 
 /* Indirect: free with room for size entries, or nent entries in use. */
@@ -180,7 +159,7 @@ static void mkey_ent(struct mkey_in *m, unsigned int i, uint32_t key,
 
 	mt_set(m->b, MT_FIELD(off, 32), bcount);
 	mt_set(m->b, MT_FIELD(off + 32, 32), key);
-	set64(m->b, off + 64, va);
+	mq_set64(m->b, off + 64, va);
 }
 
 struct mkey {
@@ -298,12 +277,12 @@ static int test_direct_no_raw_addresses(void)
 	if (!env_open(&e))
 		goto out;
 	mkey_init(&m, MODE_MTT, e.pdn, 1);
-	set64(m.b, MKC(START_ADDR_OFF), VA);
-	set64(m.b, MKC(LEN_OFF), PAGE);
+	mq_set64(m.b, MKC(START_ADDR_OFF), VA);
+	mq_set64(m.b, MKC(LEN_OFF), PAGE);
 	mt_set(m.b, MKC(LOG_PAGE_SIZE), 12);
 	mt_set(m.b, MKC(TRANSLATIONS_OCTWORD_SIZE), 1);
 	mt_set(m.b, IN(TRANSLATIONS_OCTWORD_ACTUAL_SIZE), 1);
-	set64(m.b, IN(KLM_PAS_MTT_OFF), 0x100000 | 3);
+	mq_set64(m.b, IN(KLM_PAS_MTT_OFF), 0x100000 | 3);
 	mkey_refused(e.ctx, &m, STAT_BAD_RESOURCE, SYND_NO_OBJECT,
 		     "inline page address, no umem");
 	if (mt_sim())
@@ -464,7 +443,7 @@ static int test_indirect_entries(void)
 	mkey_ent(&m, 0, d[0].key, 0x800, VA);
 	mkey_ent(&m, 1, d[1].key, PAGE, VA + PAGE);
 	mkey_ent(&m, 2, d[0].key, 0x800, VA + 0x800);
-	set64(m.b, MKC(LEN_OFF), 2 * PAGE);
+	mq_set64(m.b, MKC(LEN_OFF), 2 * PAGE);
 	if (!mkey_ok(e.ctx, &m, &klm))
 		goto out;
 	if (CHECK_ERR(mkey_query(&klm, klm.index, out), 0)) {
@@ -475,7 +454,7 @@ static int test_indirect_entries(void)
 	mkey_indirect(&m, MODE_KSM, e.pdn, 4, 2);
 	mkey_ent(&m, 0, d[1].key, 0, VA + PAGE);
 	mkey_ent(&m, 1, d[0].key, 0, VA);
-	set64(m.b, MKC(LEN_OFF), 2 * PAGE);
+	mq_set64(m.b, MKC(LEN_OFF), 2 * PAGE);
 	if (!mkey_ok(e.ctx, &m, &ksm))
 		goto out;
 	if (mt_sim()) {
@@ -495,7 +474,7 @@ static int test_indirect_entries(void)
 	mkey_refused(e.ctx, &m, STAT_BAD_RESOURCE, SYND_NO_OBJECT,
 		     "entry with a wrong tag");
 	mkey_ent(&m, 0, d[0].key, PAGE, VA);
-	set64(m.b, MKC(LEN_OFF), PAGE + 1);
+	mq_set64(m.b, MKC(LEN_OFF), PAGE + 1);
 	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "longer than its entries");
 	/* busy while inside an indirect mkey, then free to go */
@@ -575,7 +554,7 @@ static int test_other_process(void)
 		/* our mkey in its KLM */
 		mkey_indirect(&m, MODE_KLM, c.pdn, 4, 1);
 		mkey_ent(&m, 0, mine.key, PAGE, VA);
-		set64(m.b, MKC(LEN_OFF), PAGE);
+		mq_set64(m.b, MKC(LEN_OFF), PAGE);
 		obj = mkey_create(c.ctx, &m, cout);
 		bad |= (obj || errno != EREMOTEIO ||
 			mt_get(cout, MT_OUT_SYNDROME) != SYND_NOT_OWNER) << 1;
@@ -683,7 +662,7 @@ static int test_process_death(void)
 			_exit(3);
 		mkey_indirect(&m, MODE_KLM, c.pdn, 4, 1);
 		mkey_ent(&m, 0, d.key, PAGE, VA);
-		set64(m.b, MKC(LEN_OFF), PAGE);
+		mq_set64(m.b, MKC(LEN_OFF), PAGE);
 		if (!mkey_ok(c.ctx, &m, &k))
 			_exit(4);
 		mkey_indirect(&m, MODE_KSM, c.pdn, 64, 0);

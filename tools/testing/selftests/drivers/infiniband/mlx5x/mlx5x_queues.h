@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Helpers of the DEVX queue selftests (mlx5x_devx_cq, mlx5x_devx_qp): a
- * DEVX context with what queues name (a PD, a transport domain, a UAR, a
- * 256 KiB umem, the completion EQ), and a builder per create mailbox.
- * Each builder fills a mailbox the model accepts; cases then spoil it.
+ * Helpers of the DEVX queue selftests (mlx5x_devx_cq, mlx5x_devx_qp,
+ * mlx5x_devx_mkey) and of the fuzzer's memory ops: a DEVX context with
+ * what queues name (a PD, a transport domain, a UAR, a 256 KiB umem, the
+ * completion EQ), and a builder per create mailbox (and for MODIFY_RQ/SQ
+ * and a direct mkey over a umem).  Each builder fills a mailbox the
+ * model accepts; cases then spoil it.
  */
 #ifndef MLX5X_QUEUES_H
 #define MLX5X_QUEUES_H
@@ -28,6 +30,7 @@
 #define OP_2RST_QP		0x50a
 #define OP_QUERY_QP		0x50b
 #define OP_INIT2INIT_QP		0x50e
+#define OP_CREATE_MKEY		0x200
 #define OP_ALLOC_PD		0x800
 #define OP_ALLOC_TD		0x816
 #define OP_CREATE_TIR		0x900
@@ -69,6 +72,14 @@
 #define CQ_DBR_UMEM_ID		MT_FIELD(CQ_CTX + 0x20, 32)
 #define WQ_DBR_UMEM_ID(wq)	MT_FIELD((wq) + 0x140, 32)
 #define WQ_UMEM_ID(wq)		MT_FIELD((wq) + 0x160, 32)
+#define WQ_UMEM_OFF(wq)		((wq) + 0x180)		/* 64 bits */
+/* and fields of struct wq that it names */
+#define WQ_TYPE(wq)		MT_FIELD(wq, 4)
+#define WQ_PD(wq)		MT_FIELD((wq) + 0x48, 24)
+#define WQ_UAR_PAGE(wq)		MT_FIELD((wq) + 0x60 + 8, 24)
+#define WQ_DBR_ADDR(wq)		((wq) + 0x80)		/* 64 bits */
+#define WQ_LOG_STRIDE(wq)	MT_FIELD((wq) + 0x100 + 12, 4)
+#define WQ_LOG_SZ(wq)		MT_FIELD((wq) + 0x118 + 3, 5)
 #define RQ_WQ			(PRM_CREATE_RQ_IN_CTX_WQ_WQ_TYPE.off)
 #define SQ_WQ			(PRM_CREATE_SQ_IN_CTX_WQ_WQ_TYPE.off)
 #define QP_CTX			(PRM_CREATE_QP_IN_QPC_STATE.off)
@@ -79,6 +90,12 @@
 #define OUT_ID			MT_FIELD(0x48, 24)
 /* Every query, destroy and QP transition input names it there too. */
 #define IN_ID			MT_FIELD(0x48, 24)
+
+/* create_mkey_in fields 6.1's mlx5_ifc.h still calls reserved */
+#define MKEY_UMEM_ID		MT_FIELD(0x320, 32)
+#define MKEY_UMEM_OFFSET_OFF	0x340
+#define MKEY_MODE_MTT		1
+#define MQ_MKC(f)		PRM_CREATE_MKEY_IN_MEMORY_KEY_MKEY_ENTRY_##f
 
 #define MQ_BYTES		(64 * 4096)
 #define MQ_DBR			(MQ_BYTES - 64)
@@ -108,6 +125,12 @@ struct mq_obj {
 	struct mlx5dv_devx_obj *obj;
 	uint32_t id;
 };
+
+static inline void mq_set64(void *p, unsigned int off, uint64_t v)
+{
+	mt_set(p, MT_FIELD(off, 32), v >> 32);
+	mt_set(p, MT_FIELD(off + 32, 32), (uint32_t)v);
+}
 
 static inline struct mlx5dv_devx_obj *mq_alloc(struct ibv_context *ctx,
 					       uint16_t op, uint32_t *id)
@@ -220,16 +243,16 @@ static inline bool mq_cq(struct mq *q, struct mq_obj *o)
 /* A cyclic work queue of 16 64-byte entries at bit @wq of @in. */
 static inline void mq_wq(struct mq *q, uint32_t *in, unsigned int wq)
 {
-	mt_set(in, MT_FIELD(wq, 4), 1);				/* cyclic */
-	mt_set(in, MT_FIELD(wq + 0x48, 24), q->pd);
-	mt_set(in, MT_FIELD(wq + 0x60 + 8, 24), q->uar->page_id);
-	mt_set(in, MT_FIELD(wq + 0x100 + 12, 4), 6);		/* stride */
-	mt_set(in, MT_FIELD(wq + 0x118 + 3, 5), 4);		/* log size */
+	mt_set(in, WQ_TYPE(wq), 1);				/* cyclic */
+	mt_set(in, WQ_PD(wq), q->pd);
+	mt_set(in, WQ_UAR_PAGE(wq), q->uar->page_id);
+	mt_set(in, WQ_LOG_STRIDE(wq), 6);
+	mt_set(in, WQ_LOG_SZ(wq), 4);
 	mt_set(in, MT_FIELD(wq + 0x120, 1), 1);		/* dbr_umem_valid */
 	mt_set(in, MT_FIELD(wq + 0x121, 1), 1);		/* wq_umem_valid */
 	mt_set(in, WQ_UMEM_ID(wq), q->umem->umem_id);
 	mt_set(in, WQ_DBR_UMEM_ID(wq), q->umem->umem_id);
-	mt_set(in, MT_FIELD(wq + 0x80 + 32, 32), MQ_DBR);	/* dbr_addr */
+	mt_set(in, MT_FIELD(WQ_DBR_ADDR(wq) + 32, 32), MQ_DBR);
 }
 
 static inline void mq_rq_in(struct mq *q, uint32_t *in, uint32_t cqn)
@@ -248,27 +271,81 @@ static inline bool mq_rq(struct mq *q, uint32_t cqn, struct mq_obj *o)
 	return CHECK(mq_create(q, in, sizeof(in), o, out));
 }
 
-static inline bool mq_tis(struct mq *q, struct mq_obj *o)
+static inline void mq_tis_in(struct mq *q, uint32_t *in)
 {
-	uint32_t in[PRM_CREATE_TIS_IN_BYTES / 4] = {}, out[4];
-
+	memset(in, 0, PRM_CREATE_TIS_IN_BYTES);
 	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIS);
 	mt_set(in, PRM_CREATE_TIS_IN_CTX_PRIO, 2 << 1);
 	mt_set(in, PRM_CREATE_TIS_IN_CTX_TRANSPORT_DOMAIN, q->td);
+}
+
+static inline bool mq_tis(struct mq *q, struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_TIS_IN_BYTES / 4], out[4];
+
+	mq_tis_in(q, in);
 	return CHECK(mq_create(q, in, sizeof(in), o, out));
 }
 
-static inline bool mq_sq(struct mq *q, uint32_t cqn, uint32_t tisn,
-			 struct mq_obj *o)
+static inline void mq_sq_in(struct mq *q, uint32_t *in, uint32_t cqn,
+			    uint32_t tisn)
 {
-	uint32_t in[PRM_CREATE_SQ_IN_BYTES / 4] = {}, out[4];
-
+	memset(in, 0, PRM_CREATE_SQ_IN_BYTES);
 	mt_set(in, MT_IN_OPCODE, OP_CREATE_SQ);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_CQN, cqn);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_LST_SZ, 1);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_NUM_0, tisn);
 	mq_wq(q, in, SQ_WQ);
+}
+
+static inline bool mq_sq(struct mq *q, uint32_t cqn, uint32_t tisn,
+			 struct mq_obj *o)
+{
+	uint32_t in[PRM_CREATE_SQ_IN_BYTES / 4], out[4];
+
+	mq_sq_in(q, in, cqn, tisn);
 	return CHECK(mq_create(q, in, sizeof(in), o, out));
+}
+
+/* MODIFY_RQ of RQ @id from state @cur to @next; MODIFY_SQ is alike. */
+static inline void mq_wq_move_in(uint32_t *in, bool sq, uint32_t id,
+				 uint32_t cur, uint32_t next)
+{
+	memset(in, 0, PRM_MODIFY_RQ_IN_BYTES);
+	mt_set(in, MT_IN_OPCODE, sq ? OP_MODIFY_SQ : OP_MODIFY_RQ);
+	mt_set(in, PRM_MODIFY_RQ_IN_RQ_STATE, cur);
+	mt_set(in, PRM_MODIFY_RQ_IN_RQN, id);
+	mt_set(in, PRM_MODIFY_RQ_IN_CTX_STATE, next);
+}
+
+/*
+ * CREATE_MKEY of access @mode on PD @pdn, local read and write, no QP;
+ * @in zeroed, PRM_CREATE_MKEY_IN_BYTES and its entries.
+ */
+static inline void mq_mkey_in(void *in, int mode, uint32_t pdn)
+{
+	mt_set(in, PRM_CREATE_MKEY_IN_OPCODE, OP_CREATE_MKEY);
+	mt_set(in, MQ_MKC(ACCESS_MODE_1_0), mode & 3);
+	mt_set(in, MQ_MKC(ACCESS_MODE_4_2), mode >> 2);
+	mt_set(in, MQ_MKC(QPN), 0xffffff);
+	mt_set(in, MQ_MKC(LR), 1);
+	mt_set(in, MQ_MKC(LW), 1);
+	mt_set(in, MQ_MKC(PD), pdn);
+}
+
+/* Direct, over umem @umem_id: @len bytes at @offset, seen at @va. */
+static inline void mq_mkey_direct_in(void *in, uint32_t pdn,
+				     uint32_t umem_id, uint64_t offset,
+				     uint64_t va, uint64_t len)
+{
+	mq_mkey_in(in, MKEY_MODE_MTT, pdn);
+	mt_set(in, MKEY_UMEM_ID, umem_id);
+	mq_set64(in, MKEY_UMEM_OFFSET_OFF, offset);
+	mq_set64(in, MQ_MKC(START_ADDR_OFF), va);
+	mq_set64(in, MQ_MKC(LEN_OFF), len);
+	mt_set(in, MQ_MKC(LOG_PAGE_SIZE), 12);
+	mt_set(in, MQ_MKC(TRANSLATIONS_OCTWORD_SIZE),
+	       (len + (va & 4095) + 2 * 4096 - 1) / (2 * 4096));
 }
 
 /* An RQT of @n RQs; @in has room for PRM_CREATE_RQT_IN_BYTES + 4n. */
