@@ -7,9 +7,15 @@
  * DEVX object create/modify/query/destroy and the general command (valid
  * PRM headers, random or mutated bodies, random opcodes, lengths at and
  * around the edges), the async query and its FD, event FDs and
- * subscriptions, UMEM registration (odd addresses and lengths), UARs,
- * PDs, port and EQN/UAR queries, random method and attribute ids; and,
- * for about a third of the calls (mlx5x_fuzz_fs.c), flow matchers,
+ * subscriptions, UARs, PDs, port and EQN/UAR queries, random method and
+ * attribute ids; what an unprivileged process puts the device to work on
+ * (mlx5x_fuzz_mem.c, mlx5x_fuzz_wqe.c): UMEMs over memory of every kind
+ * (huge-page aligned, read-only, a read-only file mapping) with random
+ * page size bitmaps, offsets, lengths and access, DEVX CQs, RQs, SQs,
+ * mkeys and TIRs over them, raw packet QPs, MRs and verbs flows, and
+ * send and receive WQEs of random size and content written into their
+ * rings, doorbell records moved and CQs polled; and, for about a
+ * quarter of the calls (mlx5x_fuzz_fs.c), flow matchers,
  * mlx5dv flows through them (to DEVX objects, QPs, DROP, DEFAULT_MISS,
  * with tags, DEVX counters and flow actions), modify header and packet
  * reformat flow actions, steering anchors, and device memory (MEMIC and
@@ -26,9 +32,13 @@
  * go away and come back (the stress test): a context that fails to open
  * or sees EIO is reopened until the time is up.
  * Stops by itself at the first bound reached; prints the calls' errnos,
- * overall and per group of methods, then
+ * overall and per group of methods, the WQEs written and the model's
+ * data path figures (fw/datapath), then
  * "fuzz: N calls in T s, P processes, coverage C PCs" and exits 0 unless
- * a worker died by a signal or could not run.
+ * a worker died by a signal or could not run, or memory a worker mapped
+ * read-only (and registered without write access) was found changed.
+ * The data path runs in the model's worker thread: KCOV, which covers
+ * the calls only, does not see it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,7 +90,11 @@ static const char *const group_names[FZ_GROUPS] = {
 	[FZ_ACTION] = "flow actions",
 	[FZ_ANCHOR] = "steering anchors",
 	[FZ_DM] = "device memory",
+	[FZ_UMEM] = "UMEMs",
+	[FZ_QUEUE] = "DEVX queues and mkeys over UMEMs",
+	[FZ_RAW] = "raw packet QPs, CQs, MRs, verbs flows",
 };
+static unsigned long long *shared_stats;
 static uint64_t text_base, text_len;
 
 uint64_t rnd(void)
@@ -188,22 +202,26 @@ static void count(unsigned long long *k, bool ok, int err)
 	__atomic_fetch_add(k, 1, __ATOMIC_RELAXED);
 }
 
-/* Run one ioctl under KCOV; true if it reached code no call had reached. */
-bool run(struct call *c)
+/* Forget what KCOV gathered: what it gathers from now on is one call's. */
+void cov_start(void)
 {
-	unsigned long n, i;
-	bool fresh = false;
-	int err;
-
-	c->hdr.length = sizeof(c->hdr) + c->hdr.num_attrs * sizeof(c->attrs[0]);
 	if (w.kcov)
 		__atomic_store_n(&w.kcov[0], 0, __ATOMIC_RELAXED);
-	w.ok = false;
-	if (!w.ctx)
-		return false;
-	/* uverbs writes a new handle or FD back even if the call then fails */
-	w.ok = !ioctl(w.fd, RDMA_VERBS_IOCTL, c);
-	err = errno;
+}
+
+/*
+ * A call has been made since cov_start(), succeeded (@ok) or failed with
+ * errno: count it, and fold what KCOV gathered into the bitmap.  Also for
+ * the calls libibverbs and libmlx5 make.  Returns true if it reached code
+ * no call had reached.
+ */
+bool ran(bool ok)
+{
+	int err = errno;
+	unsigned long n, i;
+	bool fresh = false;
+
+	w.ok = ok;
 	count(shared_calls, w.ok, err);
 	count(shared_calls + COUNTERS * (1 + w.group), w.ok, err);
 	errno = err;
@@ -222,6 +240,23 @@ bool run(struct call *c)
 			fresh = true;
 	}
 	return fresh;
+}
+
+/* Run one ioctl under KCOV; true if it reached code no call had reached. */
+bool run(struct call *c)
+{
+	c->hdr.length = sizeof(c->hdr) + c->hdr.num_attrs * sizeof(c->attrs[0]);
+	cov_start();
+	w.ok = false;
+	if (!w.ctx)
+		return false;
+	/* uverbs writes a new handle or FD back even if the call then fails */
+	return ran(!ioctl(w.fd, RDMA_VERBS_IOCTL, c));
+}
+
+void stat_add(enum fz_stat st, unsigned long long n)
+{
+	__atomic_fetch_add(&shared_stats[st], n, __ATOMIC_RELAXED);
 }
 
 static const uint16_t create_ops[] = {
@@ -282,7 +317,7 @@ static unsigned int make_mbox(uint8_t *in, const uint16_t *ops,
 	return len;
 }
 
-static void keep(const uint8_t *in, unsigned int len)
+void keep(const uint8_t *in, unsigned int len)
 {
 	struct input *s;
 
@@ -448,46 +483,10 @@ static void op_events(void)
 		(void)!read(w.event_fd, buf, below(2) ? sizeof(buf) : below(40));
 }
 
-static void op_umem(void)
-{
-	struct call c;
-	uint64_t addr, len;
-	uint32_t id = 0;
-
-	if (w.numems && below(2)) {
-		uint32_t h = pick(w.umems, w.numems);
-
-		call_init(&c, MLX5_IB_OBJECT_DEVX_UMEM,
-			  MLX5_IB_METHOD_DEVX_UMEM_DEREG);
-		attr_val(&c, MLX5_IB_ATTR_DEVX_UMEM_DEREG_HANDLE, h);
-		run(&c);
-		drop(w.umems, &w.numems, h);
-		return;
-	}
-	addr = (uintptr_t)w.buf + (below(4) ? below(w.buf_len) : 0);
-	len = below(4) ? below(w.buf_len - (addr - (uintptr_t)w.buf)) + 1 :
-	      (below(2) ? 0 : rnd());
-	if (!below(16))
-		addr = rnd();
-	call_init(&c, MLX5_IB_OBJECT_DEVX_UMEM, MLX5_IB_METHOD_DEVX_UMEM_REG);
-	attr_val(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_HANDLE, 0);
-	attr_in(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_ADDR, &addr, sizeof(addr));
-	attr_in(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_LEN, &len, sizeof(len));
-	attr_num(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_ACCESS,
-		 below(4) ? IBV_ACCESS_LOCAL_WRITE : rnd(), 8);
-	if (below(2))
-		attr_num(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_PGSZ_BITMAP,
-			 below(2) ? 0x1000 : rnd(), 8);
-	attr_out(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_OUT_ID, &id, sizeof(id));
-	run(&c);
-	if (w.ok && w.numems < MAX_HANDLES)
-		w.umems[w.numems++] = c.attrs[0].data;
-}
-
 static void op_uar(void)
 {
-	uint64_t off, len;
-	uint32_t page;
+	uint32_t page, len;	/* MMAP_LENGTH is a u32: 8 bytes are refused */
+	uint64_t off;
 	struct call c;
 
 	if (w.nuars && below(2)) {
@@ -558,24 +557,6 @@ static void op_queries(void)
 	run(&c);
 }
 
-static void op_pd(void)
-{
-	if (!w.ctx)
-		return;
-	if (w.npds && below(2)) {
-		unsigned int i = below(w.npds);
-
-		ibv_dealloc_pd(w.pds[i]);
-		w.pds[i] = w.pds[--w.npds];
-	} else if (w.npds < 16) {
-		struct ibv_pd *pd = ibv_alloc_pd(w.ctx);
-
-		if (pd)
-			w.pds[w.npds++] = pd;
-	}
-	__atomic_fetch_add(shared_calls, 1, __ATOMIC_RELAXED);
-}
-
 static int ctx_open(void)
 {
 	struct mlx5dv_context_attr attr = {
@@ -605,13 +586,15 @@ static void ctx_close(void)
 	if (w.event_fd >= 0)
 		close(w.event_fd);
 	w.async_fd = w.event_fd = -1;
+	raw_release();
 	while (w.npds)
 		ibv_dealloc_pd(w.pds[--w.npds]);
 	if (w.ctx)
 		ibv_close_device(w.ctx);
 	w.ctx = NULL;
-	w.nobjs = w.numems = w.nuars = 0;
+	w.nobjs = w.nuars = 0;
 	w.nmatchers = w.nactions = w.nflows = w.nanchors = w.ndms = 0;
+	mem_reset();
 }
 
 struct job {
@@ -625,22 +608,18 @@ static void *fuzz_thread(void *arg)
 {
 	static void (*const ops[])(void) = {
 		op_obj_create, op_obj_create, op_obj_create, op_obj_destroy,
-		op_obj_cmd, op_obj_cmd, op_async, op_events, op_umem, op_uar,
+		op_obj_cmd, op_obj_cmd, op_async, op_events, op_uar,
 		op_queries, op_pd,
-		/* steering, anchors and device memory: a third of the picks */
+		/* steering, anchors and device memory */
 		op_matcher, op_flow, op_flow, op_action, op_anchor, op_dm,
+		/* umems, queues over them, raw QPs and their WQEs */
+		op_umem, op_umem, op_queue, op_queue, op_queue, op_wqe,
+		op_wqe, op_raw,
 	};
 	struct job *j = arg;
 
 	w.async_fd = w.event_fd = w.kcov_fd = -1;
 	w.rng = j->seed | 1;
-	w.buf_len = 1 << 20;
-	w.buf = mmap(NULL, w.buf_len, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (w.buf == MAP_FAILED) {
-		j->rc = 2;
-		return NULL;
-	}
 	w.kcov_fd = text_len ? open("/sys/kernel/debug/kcov", O_RDWR) : -1;
 	if (w.kcov_fd >= 0 &&
 	    !ioctl(w.kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
@@ -773,11 +752,13 @@ int main(int argc, char **argv)
 	}
 	dev_name = strdup(ibv_get_device_name(dev));
 	text_range();
-	cover = mmap(NULL, TEXT_MAX / 8 + (1 + FZ_GROUPS) * COUNTERS * 8,
+	cover = mmap(NULL, TEXT_MAX / 8 +
+		     ((1 + FZ_GROUPS) * COUNTERS + FZ_STATS) * 8,
 		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	shared_calls = (void *)(cover + TEXT_MAX / 8);
 	if (cover == MAP_FAILED)
 		return 2;
+	shared_calls = (void *)(cover + TEXT_MAX / 8);
+	shared_stats = shared_calls + (1 + FZ_GROUPS) * COUNTERS;
 	printf("fuzz: seed %llu, %u processes x %u threads, %d s, %llu calls, KCOV %s\n",
 	       (unsigned long long)seed, procs, nthreads, secs, max,
 	       text_len ? "on" : "off");
@@ -810,6 +791,15 @@ int main(int argc, char **argv)
 		printf("#   %s: %llu calls;", group_names[i],
 		       shared_calls[COUNTERS * (1 + i)]);
 		print_counts(shared_calls + COUNTERS * (1 + i));
+	}
+	printf("#   WQEs: %llu send, %llu receive, %llu doorbell records moved, %llu CQEs polled\n",
+	       shared_stats[FZ_SEND_WQES], shared_stats[FZ_RECV_WQES],
+	       shared_stats[FZ_DOORBELLS], shared_stats[FZ_CQES]);
+	print_datapath(dev_name);
+	if (shared_stats[FZ_RO_WRITTEN]) {
+		fprintf(stderr, "fuzz: read-only memory found changed %llu times\n",
+			shared_stats[FZ_RO_WRITTEN]);
+		bad++;
 	}
 	printf("fuzz: %llu calls in %.1f s, %u processes, coverage %u PCs%s\n",
 	       calls, t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,

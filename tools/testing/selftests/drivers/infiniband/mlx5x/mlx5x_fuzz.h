@@ -5,9 +5,13 @@
  * building of one RDMA_VERBS_IOCTL call attribute by attribute, and
  * run(), which makes the call under KCOV and counts its outcome.
  *
- * mlx5x_fuzz.c: the DEVX, UMEM, UAR, event and async FD, PD and query
+ * mlx5x_fuzz.c: the DEVX, UAR, event and async FD, PD and query
  * methods, the workers and main(); mlx5x_fuzz_fs.c: flow matchers,
- * mlx5dv flows, flow actions, steering anchors and device memory.
+ * mlx5dv flows, flow actions, steering anchors and device memory;
+ * mlx5x_fuzz_mem.c: the memory the device reaches (UMEMs over regions of
+ * every kind) and the DEVX CQs, RQs, SQs, mkeys and TIRs over it;
+ * mlx5x_fuzz_wqe.c: raw packet QPs, MRs and verbs flows, and the WQEs
+ * written into the send and receive rings of all of those queues.
  */
 #ifndef MLX5X_FUZZ_H
 #define MLX5X_FUZZ_H
@@ -28,6 +32,11 @@
 #define MAX_ANCHORS	32
 #define MAX_DMS		8
 #define FS_CORPUS	32
+#define MAX_UMEMS	32
+#define MAX_QUEUES	48
+#define MAX_RAW		4	/* raw packet QPs */
+#define MAX_MRS		8
+#define REGIONS		4
 
 /**
  * struct call - one RDMA_VERBS_IOCTL call
@@ -87,7 +96,114 @@ enum fz_group {
 	FZ_ACTION,
 	FZ_ANCHOR,
 	FZ_DM,
+	FZ_UMEM,
+	FZ_QUEUE,
+	FZ_RAW,
 	FZ_GROUPS,
+};
+
+/* What is counted besides calls (stat_add()). */
+enum fz_stat {
+	FZ_SEND_WQES,		/* send WQEs written into a ring */
+	FZ_RECV_WQES,		/* receive WQEs written */
+	FZ_DOORBELLS,		/* doorbell records moved */
+	FZ_CQES,		/* CQEs found and consumed */
+	FZ_RO_WRITTEN,		/* read-only regions found changed */
+	FZ_STATS,
+};
+
+/**
+ * struct fz_region - memory that umems and MRs are made over
+ * @base: its first byte (NULL: not mapped now)
+ * @len: bytes of the buffer; the mapping is whole pages, @map of them
+ * @map: bytes mapped
+ * @ro: mapped PROT_READ, filled before with pattern(@seed): the process
+ *	cannot write it and no device may, so it must never change
+ * @seed: of its pattern
+ */
+struct fz_region {
+	uint8_t *base;
+	size_t len, map;
+	bool ro;
+	uint8_t seed;
+};
+
+/**
+ * struct fz_umem - a UMEM a worker registered
+ * @handle: its uverbs handle
+ * @id: its umem id
+ * @addr: the address registered
+ * @len: its length
+ * @wr: registered with IBV_ACCESS_LOCAL_WRITE
+ */
+struct fz_umem {
+	uint32_t handle, id;
+	uint8_t *addr;
+	uint64_t len;
+	bool wr;
+};
+
+enum fz_qkind { QK_CQ, QK_RQ, QK_SQ, QK_MKEY, QK_TIR, QK_KINDS };
+
+/**
+ * struct fz_queue - a DEVX object over umems, or a queue of a raw QP
+ * @handle: its uverbs handle (DEVX), 0 for a raw QP's
+ * @id: cqn, rqn, sqn, mkey index or tirn
+ * @kind: QK_*
+ * @state: RQ, SQ: the state it was last moved to
+ * @log_n: log2 of its entries (SQ: basic blocks)
+ * @log_stride: log2 of an entry's bytes
+ * @ring: its buffer, NULL unless the process may write all of it
+ * @dbr: its doorbell record, NULL unless the process may write it
+ * @pi: SQ: basic blocks posted; RQ: WQEs posted; CQ: CQEs consumed
+ * @cqn: RQ, SQ: the CQ it was made on
+ * @errs: CQ: error CQEs found, for the queues on it to be restarted
+ * @key: MKEY: its key
+ * @va: MKEY: the address it starts at
+ * @len: MKEY: its length
+ */
+struct fz_queue {
+	uint32_t handle, id;
+	uint8_t kind, state, log_n, log_stride;
+	uint8_t *ring;
+	uint32_t *dbr;
+	uint32_t pi, cqn, errs;
+	uint32_t key;
+	uint64_t va, len;
+};
+
+/**
+ * struct fz_raw - a raw packet QP with its CQ and flows (libibverbs)
+ * @sq: its send queue as the WQE writers see it
+ * @rq: its receive queue
+ * @cq: its CQ, for both
+ */
+struct fz_raw {
+	struct ibv_qp *qp;
+	struct ibv_cq *ibcq;
+	struct ibv_flow *flows[2];
+	struct fz_queue sq, rq, cq;
+};
+
+/**
+ * struct fz_mem - what mlx5x_fuzz_mem.c and mlx5x_fuzz_wqe.c keep
+ *
+ * The umems, queues and raw QPs are the worker's current context's; the
+ * regions outlive it, to be checked and made anew once it is closed.
+ * @lab: the context has @pdn, @tdn, @tisn, @uar and @eqn for queues
+ */
+struct fz_mem {
+	struct fz_region rg[REGIONS];
+	struct fz_umem umems[MAX_UMEMS];
+	struct fz_queue q[MAX_QUEUES];
+	unsigned int numems, nq;
+	bool lab;
+	unsigned int lab_tries;
+	uint32_t pdn, tdn, tisn, uar, eqn;
+	struct ibv_pd *pd;
+	struct fz_raw raw[MAX_RAW];
+	struct ibv_mr *mrs[MAX_MRS];
+	unsigned int nraw, nmrs;
 };
 
 /**
@@ -99,8 +215,8 @@ enum fz_group {
 struct fuzz_worker {
 	struct ibv_context *ctx;
 	int fd;
-	uint32_t objs[MAX_HANDLES], umems[MAX_HANDLES], uars[MAX_HANDLES];
-	unsigned int nobjs, numems, nuars;
+	uint32_t objs[MAX_HANDLES], uars[MAX_HANDLES];
+	unsigned int nobjs, nuars;
 	int async_fd, event_fd;
 	struct ibv_pd *pds[16];
 	unsigned int npds;
@@ -108,8 +224,7 @@ struct fuzz_worker {
 	struct fz_action actions[MAX_ACTIONS];
 	uint32_t flows[MAX_HANDLES], anchors[MAX_ANCHORS], dms[MAX_DMS];
 	unsigned int nmatchers, nactions, nflows, nanchors, ndms;
-	void *buf;
-	size_t buf_len;
+	struct fz_mem mem;
 	uint64_t *kcov;
 	int kcov_fd;
 	struct input corpus[CORPUS];
@@ -133,6 +248,10 @@ void attr_out(struct call *c, uint16_t id, void *p, size_t len);
 void attr_val(struct call *c, uint16_t id, uint64_t val);
 void attr_num(struct call *c, uint16_t id, uint64_t val, size_t len);
 bool run(struct call *c);
+void cov_start(void);
+bool ran(bool ok);
+void stat_add(enum fz_stat s, unsigned long long n);
+void keep(const uint8_t *in, unsigned int len);
 
 uint32_t pick(uint32_t *h, unsigned int n);
 void drop(uint32_t *h, unsigned int *n, uint32_t id);
@@ -143,5 +262,23 @@ void op_flow(void);
 void op_action(void);
 void op_anchor(void);
 void op_dm(void);
+
+/* mlx5x_fuzz_mem.c */
+void op_umem(void);
+void op_queue(void);
+void mem_reset(void);
+uint8_t *region_pick(uint64_t *len, bool *ro);
+bool region_holds(const uint8_t *p, uint64_t len, bool *ro);
+unsigned int poll_cq(struct fz_queue *cq);
+struct fz_queue *pick_queue(unsigned int kind);
+struct fz_queue *find_queue(unsigned int kind, uint32_t id);
+void queue_restart(struct fz_queue *q);
+
+/* mlx5x_fuzz_wqe.c */
+void op_wqe(void);
+void op_raw(void);
+void raw_release(void);
+void op_pd(void);
+void print_datapath(const char *dev);
 
 #endif /* MLX5X_FUZZ_H */

@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mlx5x_fuzz: the memory the device reaches, as an unprivileged process
+ * hands it over, and the DEVX queues made over it.
+ *
+ * - regions: a worker's buffers, made anew after each context is closed:
+ *   plain anonymous memory of a random size; 4 MiB aligned on 2 MiB with
+ *   MADV_HUGEPAGE, touched, so that transparent huge pages back it where
+ *   the kernel has them; anonymous memory filled with a pattern, then
+ *   made PROT_READ; a memfd filled with a pattern and mapped PROT_READ
+ *   through a read-only descriptor (as a file the process may only read).
+ *   Nothing may change a read-only region: once the context is closed
+ *   (every umem, queue and mkey over it gone) each is checked against its
+ *   pattern, and a change is a finding (FZ_RO_WRITTEN).
+ * - UMEMs (MLX5_IB_METHOD_DEVX_UMEM_REG/DEREG) over them: page size
+ *   bitmaps of every shape (none, one bit, only sizes larger than the
+ *   buffer, 4 KiB and 2 MiB, random), addresses and offsets inside the
+ *   regions or not, lengths of 0, 1, across a page, to the end, past it,
+ *   huge, and access flags of every combination, none included;
+ * - DEVX CQs, RQs, SQs, direct mkeys and TIRs over those umems
+ *   (mlx5x_queues.h builds their mailboxes): buffer and doorbell record
+ *   in the same umem or two, at offsets inside, at the end, past it or
+ *   anywhere, of every size, now and then over a umem id guessed (the
+ *   kernel's umems of verbs buffers are the context's too); RQs and SQs
+ *   moved between states, objects destroyed in any order; a TIR gets a
+ *   flow matching every packet on NIC RX, so what the SQs send reaches
+ *   the RQs.  One mailbox in eight is spoiled further.  Those the
+ *   process may write are remembered as rings for mlx5x_fuzz_wqe.c, and
+ *   the CQs are polled.
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
+#include <rdma/mlx5_user_ioctl_verbs.h>
+#include "mlx5x_fuzz.h"
+#include "mlx5x_queues.h"
+
+#define PAGE		4096UL
+#define HUGE		(2UL << 20)
+#define RG_PLAIN	0
+#define RG_HUGE		1
+#define RG_RO		2
+#define RG_RO_FILE	3
+#define CQE_INVALID	0xf	/* an op_own opcode no CQE carries */
+#define CQE_REQ_ERR	0xd
+#define CQE_RESP_ERR	0xe
+#define ACCESS_ANY	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_RELAXED_ORDERING)
+#define M		(w.mem)
+
+static uint8_t pattern(uint8_t seed, size_t i)
+{
+	return seed + i * 7 + (i >> 12) * 13;
+}
+
+/* A read-only mapping of a memfd of @len bytes, holding the pattern. */
+static void *ro_file(size_t len, uint8_t seed)
+{
+	uint8_t buf[PAGE];
+	char path[64];
+	size_t i, off;
+	void *p = MAP_FAILED;
+	int fd, ro;
+
+	fd = memfd_create("mlx5x_fuzz", 0);
+	if (fd < 0)
+		return p;
+	for (off = 0; off < len; off += sizeof(buf)) {
+		for (i = 0; i < sizeof(buf); i++)
+			buf[i] = pattern(seed, off + i);
+		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ro = open(path, O_RDONLY);
+	if (ro >= 0) {
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, ro, 0);
+		close(ro);
+	}
+out:
+	close(fd);
+	return p;
+}
+
+/* Map region @i, of its kind, unless it is. */
+static bool region_map(unsigned int i)
+{
+	struct fz_region *r = &M.rg[i];
+	uint8_t *p;
+	size_t k;
+
+	if (r->base)
+		return true;
+	r->ro = i >= RG_RO;
+	r->seed = rnd();
+	switch (i) {
+	case RG_PLAIN:
+		r->len = below(4) ? PAGE * (1 + below(256)) : 1 + below(1 << 20);
+		break;
+	case RG_HUGE:
+		r->len = 2 * HUGE;
+		break;
+	case RG_RO:
+		r->len = PAGE * (1 + below(64));
+		break;
+	default:
+		r->len = PAGE * (1 + below(32));
+		break;
+	}
+	r->map = (r->len + PAGE - 1) & ~(PAGE - 1);
+	if (i == RG_RO_FILE) {
+		p = ro_file(r->map, r->seed);
+	} else if (i == RG_HUGE) {
+		/* 2 MiB more, to start on a 2 MiB boundary */
+		p = mmap(NULL, r->map + HUGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			k = -(uintptr_t)p & (HUGE - 1);
+			if (k)
+				munmap(p, k);
+			munmap(p + k + r->map, HUGE - k);
+			p += k;
+			madvise(p, r->map, MADV_HUGEPAGE);
+			memset(p, 0, r->map);
+		}
+	} else {
+		p = mmap(NULL, r->map, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED && r->ro) {
+			for (k = 0; k < r->map; k++)
+				p[k] = pattern(r->seed, k);
+			mprotect(p, r->map, PROT_READ);
+		}
+	}
+	r->base = p == MAP_FAILED ? NULL : p;
+	return r->base;
+}
+
+/* Memory for a umem or an MR: mostly in a region, now and then not. */
+uint8_t *region_pick(uint64_t *len, bool *ro)
+{
+	static const uint8_t kinds[] = {
+		RG_PLAIN, RG_PLAIN, RG_PLAIN, RG_HUGE, RG_HUGE, RG_RO,
+		RG_RO_FILE,
+	};
+	struct fz_region *r = &M.rg[kinds[below(MT_ARRAY_SIZE(kinds))]];
+	uint64_t off, left;
+
+	*ro = false;
+	*len = rnd();
+	if (!region_map(r - M.rg))
+		return NULL;
+	*ro = r->ro;
+	switch (below(6)) {
+	case 0:
+		off = 0;
+		break;
+	case 1:		/* a page, or a 2 MiB boundary, or just before */
+		off = below(r->map / PAGE) * PAGE;
+		if (r == &M.rg[RG_HUGE] && below(2))
+			off = HUGE;
+		off -= off && below(2) ? 1 + below(64) : 0;
+		break;
+	case 2:
+		off = r->len - 1;
+		break;
+	default:
+		off = below(r->len);
+		break;
+	}
+	left = r->len - off;
+	switch (below(10)) {
+	case 0:
+		*len = below(4) ? 0 : 1;
+		break;
+	case 1:		/* across a page boundary */
+		*len = PAGE - ((uintptr_t)r->base + off) % PAGE + 1 + below(64);
+		break;
+	case 2:
+		*len = left;
+		break;
+	case 3:		/* past the buffer, or huge */
+		*len = below(2) ? left + 1 + below(2 * PAGE) : rnd();
+		break;
+	case 4:
+		*len = PAGE << below(10);
+		break;
+	case 5:
+		*len = 1 + below(left);
+		break;
+	default:	/* pinning is costly: mostly a few pages */
+		*len = 1 + below(left < 16 * PAGE ? left : 16 * PAGE);
+		break;
+	}
+	return r->base + off;
+}
+
+/* Whether [@p, @p + @len) is all in one region, and whether that is RO. */
+bool region_holds(const uint8_t *p, uint64_t len, bool *ro)
+{
+	unsigned int i;
+
+	for (i = 0; i < REGIONS; i++) {
+		struct fz_region *r = &M.rg[i];
+
+		if (r->base && p >= r->base && len <= r->map &&
+		    (uint64_t)(p - r->base) <= r->map - len) {
+			*ro = r->ro;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The context is closed: check the read-only regions, unmap them all,
+ * forget its umems, queues and lab.  Each region is made anew, of a new
+ * size, when next needed.
+ */
+void mem_reset(void)
+{
+	unsigned int i, bad;
+	size_t k, first;
+
+	for (i = 0; i < REGIONS; i++) {
+		struct fz_region *r = &M.rg[i];
+
+		if (!r->base)
+			continue;
+		for (k = 0, bad = 0, first = 0; r->ro && k < r->map; k++)
+			if (r->base[k] != pattern(r->seed, k) && !bad++)
+				first = k;
+		if (bad) {
+			fprintf(stderr, "fuzz: FINDING: read-only region %u (%s, %zu bytes) changed: %u bytes, the first at offset %#zx\n",
+				i, i == RG_RO_FILE ? "a file" : "anonymous",
+				r->map, bad, first);
+			stat_add(FZ_RO_WRITTEN, 1);
+		}
+		munmap(r->base, r->map);
+		r->base = NULL;
+	}
+	M.numems = M.nq = 0;
+	M.lab = false;
+	M.lab_tries = 0;
+}
+
+static uint64_t pgsz_bitmap(uint64_t len)
+{
+	unsigned int order = 64 - __builtin_clzll(len | 1);
+
+	switch (below(8)) {
+	case 0:
+		return 0;
+	case 1:
+		return 1ULL << below(64);
+	case 2:
+		return 1ULL << (12 + below(10));
+	case 3:		/* only sizes larger than the buffer */
+		return order < 63 ? ~0ULL << (order + below(3)) : 0;
+	case 4:
+		return rnd();
+	case 5:
+		return PAGE | HUGE;
+	default:
+		return below(2) ? PAGE : ~0ULL << 12;
+	}
+}
+
+static uint64_t access_flags(bool ro)
+{
+	static const uint64_t sets[] = {
+		0, IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_READ,
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+		IBV_ACCESS_REMOTE_WRITE,	/* without local write */
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_RELAXED_ORDERING,
+		IBV_ACCESS_REMOTE_ATOMIC, IBV_ACCESS_MW_BIND,
+	};
+
+	if (!below(8))
+		return rnd();
+	if (ro && below(2))
+		return below(2) ? 0 : IBV_ACCESS_REMOTE_READ;
+	return below(2) ? sets[below(MT_ARRAY_SIZE(sets))] :
+	       (below(4) ? IBV_ACCESS_LOCAL_WRITE : rnd() & ACCESS_ANY);
+}
+
+static void umem_dereg(void)
+{
+	struct fz_umem *u = M.numems && below(8) ? &M.umems[below(M.numems)] :
+			    NULL;
+	uint32_t h = u ? u->handle : rnd() % 200;
+	struct call c;
+
+	call_init(&c, MLX5_IB_OBJECT_DEVX_UMEM, MLX5_IB_METHOD_DEVX_UMEM_DEREG);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_UMEM_DEREG_HANDLE, h);
+	run(&c);
+	/* one a queue or mkey still uses stays (EBUSY) */
+	if (u && (w.ok || errno != EBUSY))
+		*u = M.umems[--M.numems];
+}
+
+/**
+ * op_umem() - register or deregister a UMEM
+ *
+ * ADDR and LEN in a region (region_pick()), now and then any address;
+ * ACCESS; PGSZ_BITMAP, or none (any size from 4 KiB).
+ */
+void op_umem(void)
+{
+	uint64_t addr, len, acc;
+	uint32_t id = 0;
+	struct call c;
+	uint8_t *p;
+	bool ro;
+
+	w.group = FZ_UMEM;
+	if (M.numems && (M.numems == MAX_UMEMS || !below(3))) {
+		umem_dereg();
+		return;
+	}
+	p = region_pick(&len, &ro);
+	addr = (uintptr_t)p;
+	if (!p || !below(32))
+		addr = below(2) ? rnd() : rnd() & ~(PAGE - 1);
+	acc = access_flags(ro);
+	call_init(&c, MLX5_IB_OBJECT_DEVX_UMEM, MLX5_IB_METHOD_DEVX_UMEM_REG);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_HANDLE, 0);
+	attr_in(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_ADDR, &addr, sizeof(addr));
+	attr_in(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_LEN, &len, sizeof(len));
+	if (below(16))
+		attr_num(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_ACCESS, acc, 8);
+	if (below(4))
+		attr_num(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_PGSZ_BITMAP,
+			 pgsz_bitmap(len), below(16) ? 8 : 4);
+	attr_out(&c, MLX5_IB_ATTR_DEVX_UMEM_REG_OUT_ID, &id, sizeof(id));
+	run(&c);
+	if (!w.ok || M.numems == MAX_UMEMS)
+		return;
+	M.umems[M.numems++] = (struct fz_umem){
+		.handle = c.attrs[0].data, .id = id,
+		.addr = (uint8_t *)(uintptr_t)addr, .len = len,
+		.wr = acc & IBV_ACCESS_LOCAL_WRITE,
+	};
+}
+
+/* DEVX object calls; the creates' mailboxes join the corpus as others'. */
+static bool devx_create(const void *in, unsigned int len, uint32_t *out,
+			unsigned int outlen, uint32_t *handle)
+{
+	struct call c;
+
+	call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ, MLX5_IB_METHOD_DEVX_OBJ_CREATE);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_HANDLE, 0);
+	attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_IN, in, len);
+	attr_out(&c, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT, out, outlen);
+	memset(out, 0, outlen);
+	if (run(&c))
+		keep(in, len);
+	*handle = c.attrs[0].data;
+	if (w.ok && w.nobjs < MAX_HANDLES && below(2))
+		w.objs[w.nobjs++] = *handle;	/* for the other ops too */
+	return w.ok;
+}
+
+static bool devx_modify(uint32_t handle, const void *in, unsigned int len)
+{
+	uint32_t out[4];
+	struct call c;
+
+	call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ, MLX5_IB_METHOD_DEVX_OBJ_MODIFY);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_MODIFY_HANDLE, handle);
+	attr_in(&c, MLX5_IB_ATTR_DEVX_OBJ_MODIFY_CMD_IN, in, len);
+	attr_out(&c, MLX5_IB_ATTR_DEVX_OBJ_MODIFY_CMD_OUT, out, sizeof(out));
+	run(&c);
+	return w.ok;
+}
+
+/* The context's PD, TD, TIS, UAR and EQ number, which queues name. */
+static bool lab_up(void)
+{
+	uint32_t in[PRM_CREATE_TIS_IN_BYTES / 4] = {}, out[4], h, vec = 0;
+	uint32_t len;	/* a u32, as the method says */
+	uint64_t off;
+	struct mq q = { .td = 0 };
+	struct call c;
+
+	if (M.lab || M.lab_tries++ >= 2)
+		return M.lab;
+	mt_set(in, MT_IN_OPCODE, OP_ALLOC_PD);
+	if (!devx_create(in, 16, out, sizeof(out), &h))
+		return false;
+	M.pdn = mt_get(out, OUT_ID);
+	mt_set(in, MT_IN_OPCODE, OP_ALLOC_TD);
+	if (!devx_create(in, 16, out, sizeof(out), &h))
+		return false;
+	q.td = M.tdn = mt_get(out, OUT_ID);
+	mq_tis_in(&q, in);
+	if (!devx_create(in, sizeof(in), out, sizeof(out), &h))
+		return false;
+	M.tisn = mt_get(out, OUT_ID);
+	call_init(&c, MLX5_IB_OBJECT_UAR, MLX5_IB_METHOD_UAR_OBJ_ALLOC);
+	attr_val(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE, 0);
+	attr_num(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_TYPE,
+		 MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, 8);
+	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_PAGE_ID, &M.uar, 4);
+	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH, &len, 4);
+	attr_out(&c, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_OFFSET, &off, 8);
+	run(&c);
+	if (!w.ok)
+		return false;
+	call_init(&c, MLX5_IB_OBJECT_DEVX, MLX5_IB_METHOD_DEVX_QUERY_EQN);
+	attr_in(&c, MLX5_IB_ATTR_DEVX_QUERY_EQN_USER_VEC, &vec, 4);
+	attr_out(&c, MLX5_IB_ATTR_DEVX_QUERY_EQN_DEV_EQN, &M.eqn, 4);
+	run(&c);
+	M.lab = w.ok;
+	return M.lab;
+}
+
+struct fz_queue *find_queue(unsigned int kind, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < M.nq; i++)
+		if (M.q[i].kind == kind && M.q[i].id == id)
+			return &M.q[i];
+	return NULL;
+}
+
+struct fz_queue *pick_queue(unsigned int kind)
+{
+	unsigned int i, n = M.nq ? below(M.nq) : 0;
+
+	for (i = 0; i < M.nq; i++)
+		if (M.q[(n + i) % M.nq].kind == kind)
+			return &M.q[(n + i) % M.nq];
+	return NULL;
+}
+
+static uint32_t queue_id(unsigned int kind)
+{
+	struct fz_queue *q = pick_queue(kind);
+
+	return q && below(16) ? q->id : below(2) ? rnd() % 64 : rnd();
+}
+
+/*
+ * Where a buffer of @need bytes goes in umem @u: at its start, anywhere
+ * inside aligned to @align, at its end, past it, anywhere at all.
+ */
+static uint64_t buf_offset(const struct fz_umem *u, uint64_t need,
+			   uint64_t align)
+{
+	uint64_t room = u->len > need ? u->len - need : 0;
+
+	switch (below(12)) {
+	case 0:
+		return rnd();
+	case 1:
+		return u->len - need + below(2 * align);	/* may wrap */
+	case 2:
+		return room + align;
+	case 3:
+	case 4:
+		return room / align * align;
+	case 5:
+		return below(room + 1);
+	default:
+		return below(room / align + 1) * align;
+	}
+}
+
+/* A ring at offset @off of @u, if the process may write all of it. */
+static uint8_t *writable(const struct fz_umem *u, uint64_t off,
+			 uint64_t len)
+{
+	bool ro;
+
+	if (!u->addr || off > u->len || len > u->len - off ||
+	    !region_holds(u->addr + off, len, &ro) || ro)
+		return NULL;
+	return u->addr + off;
+}
+
+static struct fz_umem *pick_umem(void)
+{
+	return M.numems ? &M.umems[below(M.numems)] : NULL;
+}
+
+/* Buffer at @wq: umem @u at @off, doorbell record in @d at @doff. */
+static void set_wq(uint32_t *in, unsigned int wq, const struct fz_umem *u,
+		   uint64_t off, const struct fz_umem *d, uint64_t doff)
+{
+	mt_set(in, WQ_UMEM_ID(wq), u->id);
+	mq_set64(in, WQ_UMEM_OFF(wq), off);
+	mt_set(in, WQ_DBR_UMEM_ID(wq), d->id);
+	mq_set64(in, WQ_DBR_ADDR(wq), doff);
+	if (!below(16))
+		mt_set(in, WQ_PD(wq), rnd());
+	if (!below(16))
+		mt_set(in, WQ_TYPE(wq), below(16));
+}
+
+/* Catch every NIC RX packet into TIR @tir: a matcher of no mask, a flow. */
+static void steer_all(uint32_t tir)
+{
+	static __thread uint8_t zero[MATCH_BYTES];
+	uint64_t prio = below(16);
+	struct ib_uverbs_attr *a;
+	struct call c;
+	uint32_t h;
+
+	if (w.nmatchers == MAX_MATCHERS || w.nflows == MAX_HANDLES)
+		return;
+	call_init(&c, MLX5_IB_OBJECT_FLOW_MATCHER,
+		  MLX5_IB_METHOD_FLOW_MATCHER_CREATE);
+	attr_val(&c, MLX5_IB_ATTR_FLOW_MATCHER_CREATE_HANDLE, 0);
+	attr_in(&c, MLX5_IB_ATTR_FLOW_MATCHER_MATCH_MASK, zero, MATCH_BYTES);
+	a = &c.attrs[c.hdr.num_attrs];
+	attr_in(&c, MLX5_IB_ATTR_FLOW_MATCHER_FLOW_TYPE, &prio, 2);
+	a->attr_data.enum_data.elem_id = MLX5_IB_FLOW_TYPE_NORMAL;
+	attr_num(&c, MLX5_IB_ATTR_FLOW_MATCHER_MATCH_CRITERIA, 0, 1);
+	attr_num(&c, MLX5_IB_ATTR_FLOW_MATCHER_FT_TYPE,
+		 MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_RX, 8);
+	run(&c);
+	if (!w.ok)
+		return;
+	h = c.attrs[0].data;
+	w.matchers[w.nmatchers++] = (struct fz_matcher){
+		.handle = h, .ft = MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_RX,
+		.normal = true,
+	};
+	call_init(&c, UVERBS_OBJECT_FLOW, MLX5_IB_METHOD_CREATE_FLOW);
+	attr_val(&c, MLX5_IB_ATTR_CREATE_FLOW_HANDLE, 0);
+	attr_in(&c, MLX5_IB_ATTR_CREATE_FLOW_MATCH_VALUE, zero, MATCH_BYTES);
+	attr_val(&c, MLX5_IB_ATTR_CREATE_FLOW_MATCHER, h);
+	attr_val(&c, MLX5_IB_ATTR_CREATE_FLOW_DEST_DEVX, tir);
+	run(&c);
+	if (w.ok)
+		w.flows[w.nflows++] = c.attrs[0].data;
+}
+
+/* Move RQ or SQ @q from the state it is in (mostly) to another. */
+static void queue_move(struct fz_queue *q, unsigned int next)
+{
+	uint32_t in[PRM_MODIFY_RQ_IN_BYTES / 4];
+
+	mq_wq_move_in(in, q->kind == QK_SQ, q->id,
+		      below(16) ? q->state : below(4), next);
+	if (!below(16))	/* SQ: none; RQ: VSD, scatter FCS, counter */
+		mq_set64(in, PRM_MODIFY_RQ_IN_MODIFY_BITMASK_OFF,
+			 below(2) ? rnd() : 1ULL << below(4));
+	if (!devx_modify(q->handle, in, below(16) ? sizeof(in) : 16))
+		return;
+	q->state = next;
+	if (next == WQ_RST) {	/* the device starts the ring over */
+		q->pi = 0;
+		if (q->dbr)
+			q->dbr[q->kind == QK_SQ] = 0;
+	}
+}
+
+/* Take RQ or SQ @q to RST from ERR (or RDY), then to RDY. */
+void queue_restart(struct fz_queue *q)
+{
+	w.group = FZ_QUEUE;
+	q->state = below(4) ? WQ_ERR : WQ_RDY;
+	queue_move(q, WQ_RST);
+	if (!w.ok) {
+		q->state ^= WQ_ERR ^ WQ_RDY;
+		queue_move(q, WQ_RST);
+	}
+	q->state = WQ_RST;
+	queue_move(q, WQ_RDY);
+}
+
+static void queue_destroy(struct fz_queue *q)
+{
+	struct call c;
+
+	call_init(&c, MLX5_IB_OBJECT_DEVX_OBJ, MLX5_IB_METHOD_DEVX_OBJ_DESTROY);
+	attr_val(&c, MLX5_IB_ATTR_DEVX_OBJ_DESTROY_HANDLE, q->handle);
+	run(&c);
+	if (w.ok || errno != EBUSY) {
+		drop(w.objs, &w.nobjs, q->handle);
+		*q = M.q[--M.nq];
+	}
+}
+
+/* The mailbox of a queue object of @kind over @u (@d: doorbell record). */
+static unsigned int queue_in(uint32_t *in, struct fz_queue *q,
+			     const struct fz_umem *u, const struct fz_umem *d,
+			     uint64_t *off, uint64_t *doff, uint64_t *need)
+{
+	struct mlx5dv_devx_umem um = { .umem_id = u->id };
+	struct mlx5dv_devx_uar uar = { .page_id = M.uar };
+	struct mq mq = { .pd = M.pdn, .td = M.tdn, .eqn = M.eqn,
+			 .umem = &um, .uar = &uar };
+	unsigned int wq;
+
+	*doff = below(8) ? d->len > 8 ? below(d->len - 7) & ~7ULL : 0 :
+		buf_offset(d, 8, 8);
+	switch (q->kind) {
+	case QK_CQ:
+		q->log_n = below(4) ? 1 + below(8) : below(32);
+		q->log_stride = 6 + (below(4) ? 0 : below(4));
+		*need = 1ULL << (q->log_n + q->log_stride);
+		*off = buf_offset(u, *need, 64);
+		mq_cq_in(&mq, in);
+		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, q->log_n);
+		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_SZ, q->log_stride - 6);
+		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_OI, !below(4));
+		mq_set64(in, CQ_UMEM_OFF, *off);
+		mt_set(in, CQ_DBR_UMEM_ID, d->id);
+		mq_set64(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF, *doff);
+		if (!below(16))
+			mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, rnd());
+		return PRM_CREATE_CQ_IN_BYTES;
+	case QK_RQ:
+	case QK_SQ:
+		wq = q->kind == QK_SQ ? SQ_WQ : RQ_WQ;
+		q->log_n = below(4) ? 1 + below(8) : below(32);
+		q->log_stride = q->kind == QK_SQ && below(8) ? 6 :
+				below(8) ? 4 + below(7) : below(16);
+		*need = 1ULL << (q->log_n + q->log_stride);
+		*off = buf_offset(u, *need, 64);
+		q->cqn = queue_id(QK_CQ);
+		if (q->kind == QK_SQ)
+			mq_sq_in(&mq, in, q->cqn,
+				 below(16) ? M.tisn : rnd() % 64);
+		else
+			mq_rq_in(&mq, in, q->cqn);
+		mt_set(in, WQ_LOG_SZ(wq), q->log_n);
+		mt_set(in, WQ_LOG_STRIDE(wq), q->log_stride);
+		set_wq(in, wq, u, *off, d, *doff);
+		return q->kind == QK_SQ ? PRM_CREATE_SQ_IN_BYTES :
+		       PRM_CREATE_RQ_IN_BYTES;
+	case QK_MKEY:
+		*need = below(8) ? 1 + below(u->len ? u->len : 1) : rnd();
+		*off = buf_offset(u, *need, below(2) ? 1 : PAGE);
+		q->len = *need;
+		q->va = below(2) ? (uintptr_t)u->addr + *off :
+			below(2) ? 0 : rnd();
+		memset(in, 0, PRM_CREATE_MKEY_IN_BYTES);
+		mq_mkey_direct_in(in, M.pdn, u->id, *off, q->va, q->len);
+		q->key = rnd() & 0xff;
+		mt_set(in, MQ_MKC(MKEY_7_0), q->key);
+		mt_set(in, MQ_MKC(LW), below(4) ? u->wr : below(2));
+		mt_set(in, MQ_MKC(LR), below(8) != 0);
+		if (!below(8))
+			mt_set(in, MQ_MKC(RW), 1);
+		if (!below(16))
+			mt_set(in, MQ_MKC(LENGTH64), 1);
+		*need = 0;	/* no ring */
+		return PRM_CREATE_MKEY_IN_BYTES;
+	default:
+		mq_tir_in(&mq, in, !below(8), queue_id(QK_RQ));
+		if (!below(4))
+			mt_set(in, PRM_CREATE_TIR_IN_CTX_SELF_LB_BLOCK,
+			       below(4));
+		*need = 0;
+		return PRM_CREATE_TIR_IN_BYTES;
+	}
+}
+
+static void queue_create(void)
+{
+	static const uint8_t kinds[] = {
+		QK_CQ, QK_CQ, QK_CQ, QK_RQ, QK_RQ, QK_SQ, QK_SQ, QK_SQ,
+		QK_MKEY, QK_MKEY, QK_TIR,
+	};
+	static __thread uint32_t in[MAX_MBOX / 4];
+	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4 + 4];
+	struct fz_queue *q = &M.q[M.nq];
+	struct fz_umem *u = pick_umem(), *d, guess;
+	uint64_t off, doff, need;
+	unsigned int len, i;
+
+	if (!u)
+		return;
+	d = below(2) ? u : pick_umem();
+	if (!below(8)) {
+		/*
+		 * A umem id guessed (ids are the lowest free): one of the
+		 * worker's, or one the kernel registered under the context's
+		 * uid for the buffer of a verbs CQ, QP or MR (ubuf.c), taken
+		 * to be a page long.  Never written through.
+		 */
+		guess = (struct fz_umem){ .id = 1 + below(128), .len = PAGE };
+		if (below(2))
+			u = &guess;
+		else
+			d = &guess;
+	}
+	memset(q, 0, sizeof(*q));
+	q->kind = kinds[below(MT_ARRAY_SIZE(kinds))];
+	len = queue_in(in, q, u, d, &off, &doff, &need);
+	for (i = below(8) ? 0 : 1 + below(4); i; i--)	/* spoiled */
+		((uint8_t *)in)[below(len)] ^= 1 << below(8);
+	if (!devx_create(in, below(32) ? len : edge_len(len), out,
+			 sizeof(out), &q->handle))
+		return;
+	q->id = mt_get(out, OUT_ID);
+	if (q->kind == QK_MKEY)
+		q->key |= mt_get(out, PRM_CREATE_MKEY_OUT_MKEY_INDEX) << 8;
+	if (need) {
+		q->ring = writable(u, off, need);
+		q->dbr = (uint32_t *)writable(d, doff, 8);
+	}
+	if (q->ring && q->kind == QK_CQ)	/* no CQE in it yet */
+		memset(q->ring, 0xff, need);
+	if (q->dbr)
+		q->dbr[0] = q->dbr[1] = 0;
+	M.nq++;
+	if ((q->kind == QK_RQ || q->kind == QK_SQ) && below(8))
+		queue_move(q, WQ_RDY);
+	if (q->kind == QK_TIR && below(2))
+		steer_all(q->handle);
+}
+
+/*
+ * Consume the CQEs the device wrote into @cq (software ownership, as
+ * libmlx5 checks it), then tell it so through the doorbell record; now
+ * and then a consumer index of any value.  Error CQEs are counted in
+ * cq->errs.  Returns the CQEs found.
+ */
+unsigned int poll_cq(struct fz_queue *cq)
+{
+	uint32_t nent = 1U << cq->log_n, stride = 1U << cq->log_stride;
+	unsigned int n = 0;
+	uint8_t op_own;
+
+	if (!cq->ring || !cq->dbr || cq->log_n > 16)
+		return 0;
+	for (; n < nent; n++, cq->pi++) {
+		op_own = __atomic_load_n(&cq->ring[(cq->pi & (nent - 1)) *
+						   stride + stride - 1],
+					 __ATOMIC_ACQUIRE);
+		if (op_own >> 4 == CQE_INVALID ||
+		    (op_own & 1) != ((cq->pi >> cq->log_n) & 1))
+			break;
+		cq->errs += op_own >> 4 == CQE_REQ_ERR ||
+			    op_own >> 4 == CQE_RESP_ERR;
+	}
+	if (!below(64))
+		cq->pi += below(2) ? rnd() : nent;
+	__atomic_store_n(&cq->dbr[0], htobe32(cq->pi & 0xffffff),
+			 __ATOMIC_RELEASE);
+	stat_add(FZ_CQES, n);
+	return n;
+}
+
+/**
+ * op_queue() - create, move, destroy a DEVX queue object; poll a CQ
+ */
+void op_queue(void)
+{
+	struct fz_queue *q;
+
+	w.group = FZ_QUEUE;
+	if (!w.ctx || !lab_up())
+		return;
+	q = M.nq ? &M.q[below(M.nq)] : NULL;
+	switch (below(10)) {
+	case 0:
+	case 1:
+		if (q && (q->kind == QK_RQ || q->kind == QK_SQ))
+			queue_move(q, below(8) ? (q->state + 1U) % 4 :
+				   below(4));
+		break;
+	case 2:
+		if (q)
+			queue_destroy(q);
+		break;
+	case 3:
+		q = pick_queue(QK_CQ);
+		if (q)
+			poll_cq(q);
+		break;
+	default:
+		if (M.nq < MAX_QUEUES)
+			queue_create();
+		else if (q)
+			queue_destroy(q);
+		break;
+	}
+}
