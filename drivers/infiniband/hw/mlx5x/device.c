@@ -161,6 +161,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 
 	mutex_init(&dev->uctx_lock);
 	INIT_LIST_HEAD(&dev->uctx_list);
+	INIT_LIST_HEAD(&dev->ubuf_orphans);
 	xa_init(&dev->indirect_mkeys);
 	err = mlx5x_dev_probe_fw(dev);
 	if (err)

@@ -90,8 +90,9 @@ struct mlx5x_dev {
 	struct mlx5x_devx_events *devx_events;	/* devx_subscribe.c */
 	struct mlx5x_dm_dev *dm;	/* dm_dev.c: device memory */
 	struct dentry *dbg;
-	struct mutex uctx_lock;		/* protects uctx_list */
+	struct mutex uctx_lock;		/* protects uctx_list, ubuf_orphans */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
+	struct list_head ubuf_orphans;	/* ubuf.c: umems firmware kept */
 	struct xarray indirect_mkeys;	/* devx_mkey.c */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */

@@ -91,30 +91,86 @@ int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
 	return err;
 }
 
+/* An unpinned buffer firmware kept: given back when its context goes. */
+struct mlx5x_ubuf_orphan {
+	struct list_head node;
+	struct mlx5x_ubuf buf;
+};
+
+/* DESTROY_UMEM, then unpin; returns 0, or the errno of a refusal. */
+static int mlx5x_ubuf_release(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
+{
+	u32 in[PRM_BYTES(destroy_umem_in) / 4] = {};
+	u32 out[PRM_BYTES(destroy_umem_out) / 4] = {};
+	int err;
+
+	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
+	PRM_SET(destroy_umem_in, in, uid, buf->uid);
+	PRM_SET(destroy_umem_in, in, umem_id, buf->id);
+	err = mlx5x_cmd_exec(dev, in, sizeof(in), out, sizeof(out));
+	if (err)
+		return err;
+	ib_umem_release(buf->umem);
+	buf->umem = NULL;
+	return 0;
+}
+
 /**
  * mlx5x_ubuf_put() - unregister and unpin a buffer of mlx5x_ubuf_get()
  * @dev: the device
  * @buf: the buffer; nothing is done if it was never got
  *
- * Called once the queue using it is destroyed, so firmware gives the umem
- * back; should it refuse, the pages stay pinned rather than be reused
- * under a live registration.
+ * Called once the queue or MR using it is destroyed.  The umem is the
+ * context's, so a DEVX object of the context may name it too, and
+ * firmware then refuses to destroy it.  The verbs object goes all the
+ * same; the umem, its pages still pinned (never reused under a live
+ * registration), is kept on the device's orphans and given back when
+ * its context goes (mlx5x_ubuf_orphans_put()), once every object that
+ * could name it is gone.
  */
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
 {
-	u32 in[PRM_BYTES(destroy_umem_in) / 4] = {};
-	u32 out[PRM_BYTES(destroy_umem_out) / 4] = {};
+	struct mlx5x_ubuf_orphan *o;
 
-	if (!buf->umem)
+	if (!buf->umem || !mlx5x_ubuf_release(dev, buf))
 		return;
-	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
-	PRM_SET(destroy_umem_in, in, uid, buf->uid);
-	PRM_SET(destroy_umem_in, in, umem_id, buf->id);
-	if (mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out))) {
-		ibdev_err(&dev->ib, "DESTROY_UMEM 0x%x failed: syndrome 0x%x\n",
-			  buf->id, prm_out_syndrome(out));
+	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	if (!o) {
+		ibdev_err(&dev->ib, "umem 0x%x in use: its pages stay pinned\n",
+			  buf->id);
+		buf->umem = NULL;
 		return;
 	}
-	ib_umem_release(buf->umem);
+	o->buf = *buf;
 	buf->umem = NULL;
+	mutex_lock(&dev->uctx_lock);
+	list_add_tail(&o->node, &dev->ubuf_orphans);
+	mutex_unlock(&dev->uctx_lock);
+}
+
+/**
+ * mlx5x_ubuf_orphans_put() - give back the umems a context's objects kept
+ * @dev: the device
+ * @uid: the context's uid, all of whose objects are destroyed
+ *
+ * Called before the context's firmware uid is destroyed, which firmware
+ * refuses while the uid owns a umem.
+ */
+void mlx5x_ubuf_orphans_put(struct mlx5x_dev *dev, u16 uid)
+{
+	struct mlx5x_ubuf_orphan *o, *tmp;
+	LIST_HEAD(mine);
+
+	mutex_lock(&dev->uctx_lock);
+	list_for_each_entry_safe(o, tmp, &dev->ubuf_orphans, node)
+		if (o->buf.uid == uid)
+			list_move_tail(&o->node, &mine);
+	mutex_unlock(&dev->uctx_lock);
+	list_for_each_entry_safe(o, tmp, &mine, node) {
+		if (mlx5x_ubuf_release(dev, &o->buf))
+			ibdev_err(&dev->ib, "DESTROY_UMEM 0x%x refused at context close: its pages stay pinned\n",
+				  o->buf.id);
+		list_del(&o->node);
+		kfree(o);
+	}
 }

@@ -12,6 +12,7 @@
 #include <rdma/mlx5-abi.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x.h"
+#include "verbs.h"
 
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>
@@ -138,8 +139,10 @@ void mlx5x_dealloc_ucontext(struct ib_ucontext *ibuctx)
 	list_del(&uctx->node);
 	mutex_unlock(&dev->uctx_lock);
 	mlx5x_td_free(dev, uctx->devx_uid, uctx->tdn);
-	if (uctx->devx_uid)
+	if (uctx->devx_uid) {
+		mlx5x_ubuf_orphans_put(dev, uctx->devx_uid);
 		mlx5x_uctx_destroy(dev, uctx->devx_uid);
+	}
 }
 
 int mlx5x_query_ucontext(struct ib_ucontext *ibuctx,

@@ -75,6 +75,7 @@ static inline struct mlx5x_qp *to_mqp(struct ib_qp *ib)
 int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
 		   int access, struct mlx5x_ubuf *buf);
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);
+void mlx5x_ubuf_orphans_put(struct mlx5x_dev *dev, u16 uid);
 
 /* cq.c */
 #ifdef MLX5X_CREATE_CQ_TAKES_ATTRS

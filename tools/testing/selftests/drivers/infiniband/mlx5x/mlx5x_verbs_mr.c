@@ -9,11 +9,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_prm.h"
+#include "mlx5x_queues.h"
 
-#define OP_CREATE_MKEY	0x200
 #define OP_CREATE_UMEM	0xa08
 #define LEN		(64 * 4096)
 
@@ -167,10 +170,64 @@ out:
 	return KSFT_PASS;
 }
 
+/*
+ * An MR's buffer is a umem of the context, which a DEVX object of the
+ * context may name (its id lies between two DEVX umems registered around
+ * the MR).  ibv_dereg_mr() works all the same, and once the context is
+ * closed nothing of it is left in firmware: the umem firmware kept while
+ * the mkey named it is given back with the context.  Run as nobody.
+ */
+static int named_mr(void *unused)
+{
+	uint8_t in[PRM_CREATE_MKEY_IN_BYTES] = {};
+	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
+	struct mlx5dv_devx_umem *a = NULL, *b = NULL;
+	struct mlx5dv_devx_obj *mkey = NULL;
+	struct ibv_mr *mr = NULL;
+	uint32_t id;
+	struct mq q;
+
+	(void)unused;
+	if (!mq_open(&q))
+		return KSFT_FAIL;
+	a = mlx5dv_devx_umem_reg(q.ctx, q.buf, 4096, 0);
+	mr = ibv_reg_mr(ibv_alloc_pd(q.ctx), q.buf, 4096,
+			IBV_ACCESS_LOCAL_WRITE);
+	b = mlx5dv_devx_umem_reg(q.ctx, q.buf, 4096, 0);
+	if (!CHECK(a) || !CHECK(mr) || !CHECK(b))
+		goto out;
+	for (id = a->umem_id + 1; !mkey && id < b->umem_id; id++) {
+		mq_mkey_direct_in(in, q.pd, id, 0, 0, 4096);
+		mkey = mlx5dv_devx_obj_create(q.ctx, in, sizeof(in), out,
+					      sizeof(out));
+	}
+	if (!CHECK(mkey))
+		goto out;
+	CHECK_EQ(ibv_dereg_mr(mr), 0);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(mkey), 0);
+out:
+	mq_close(&q);
+	return KSFT_PASS;
+}
+
+static int test_named_by_devx(void)
+{
+	int base = mt_fw_total();
+
+	if (!mt_sim())
+		return mt_skip("counts the model's objects");
+	if (geteuid())
+		return mt_skip("needs root to drop from");
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, named_mr, NULL), KSFT_PASS);
+	CHECK_EQ(mt_fw_total(), base);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	{ "reg_dereg", test_reg_dereg },
 	{ "bad_attributes", test_bad_attributes },
 	{ "faults_and_close", test_faults_and_close },
+	{ "named_by_devx", test_named_by_devx },
 };
 
 int main(void)
