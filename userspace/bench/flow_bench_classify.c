@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_time.h"
 #include "flow_bench.h"
 
 #define DEBUGFS		"/sys/kernel/debug/mlx5x"
@@ -89,13 +90,6 @@ static unsigned int trace_groups(bool *hit_drop)
 	return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int classify_cost(const char *path, const struct classify_run *run,
 		  struct classify_cost *out)
 {
@@ -127,7 +121,7 @@ int classify_cost(const char *path, const struct classify_run *run,
 		r[k] = ((t1.tv_sec - t0.tv_sec) * 1e9 +
 			(t1.tv_nsec - t0.tv_nsec)) / 1e3 / run->packets;
 	}
-	qsort(r, CLASSIFY_ROUNDS, sizeof(r[0]), cmp_double);
+	qsort(r, CLASSIFY_ROUNDS, sizeof(r[0]), bench_cmp_double);
 	out->median_us = r[CLASSIFY_ROUNDS / 2];
 	out->best_us = r[0];
 	out->groups = groups;

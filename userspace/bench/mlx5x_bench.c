@@ -14,29 +14,15 @@
 #include <string.h>
 #include <time.h>
 #include <infiniband/mlx5dv.h>
+#include "bench_time.h"
 
 #define OP_ALLOC_PD	0x800
 #define ROUNDS		7
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One round: mean ns per create+destroy pair, or < 0 on failure. */
 static double round_verbs(struct ibv_context *ctx, int n)
 {
-	double t0 = now_ns();
+	double t0 = bench_now_ns();
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -45,13 +31,13 @@ static double round_verbs(struct ibv_context *ctx, int n)
 		if (!pd || ibv_dealloc_pd(pd))
 			return -1;
 	}
-	return (now_ns() - t0) / n;
+	return (bench_now_ns() - t0) / n;
 }
 
 static double round_devx(struct ibv_context *ctx, int n)
 {
 	uint32_t in[4] = { htonl(OP_ALLOC_PD << 16) }, out[4];
-	double t0 = now_ns();
+	double t0 = bench_now_ns();
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -62,7 +48,7 @@ static double round_devx(struct ibv_context *ctx, int n)
 		if (!obj || mlx5dv_devx_obj_destroy(obj))
 			return -1;
 	}
-	return (now_ns() - t0) / n;
+	return (bench_now_ns() - t0) / n;
 }
 
 int main(int argc, char **argv)
@@ -98,8 +84,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	qsort(verbs, ROUNDS, sizeof(double), cmp_double);
-	qsort(devx, ROUNDS, sizeof(double), cmp_double);
+	qsort(verbs, ROUNDS, sizeof(double), bench_cmp_double);
+	qsort(devx, ROUNDS, sizeof(double), bench_cmp_double);
 	printf("bench: %s, %d create+destroy pairs x %d rounds, medians:\n",
 	       ibv_get_device_name(*d), n, ROUNDS);
 	printf("bench: uverbs floor ibv_alloc_pd+ibv_dealloc_pd   %8.0f ns\n",

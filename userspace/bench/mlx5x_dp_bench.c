@@ -23,25 +23,11 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
+#include "bench_time.h"
 
 #define OP_ALLOC_PD	0x800
 #define BURST		16
 #define FRAME		64
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static struct ibv_device *find_dev(const char *name)
 {
@@ -62,15 +48,15 @@ static int measure(struct ibv_context *ctx, double *lat, int n)
 
 	for (i = 0; i < n; i++) {
 		struct mlx5dv_devx_obj *obj;
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out,
 					     sizeof(out));
 		if (!obj || mlx5dv_devx_obj_destroy(obj))
 			return -1;
-		lat[i] = (now_ns() - t0) / 1e3;
+		lat[i] = (bench_now_ns() - t0) / 1e3;
 	}
-	qsort(lat, n, sizeof(*lat), cmp_double);
+	qsort(lat, n, sizeof(*lat), bench_cmp_double);
 	return 0;
 }
 
@@ -224,13 +210,13 @@ int main(int argc, char **argv)
 	}
 	usleep(200000);
 	__atomic_store_n(posted, 0, __ATOMIC_RELAXED);
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	if (measure(ctx, lat, n)) {
 		fprintf(stderr, "dp_bench: DEVX ALLOC_PD failed under load\n");
 		kill(pid, SIGKILL);
 		return 1;
 	}
-	t0 = (now_ns() - t0) / 1e9;
+	t0 = (bench_now_ns() - t0) / 1e9;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	{
