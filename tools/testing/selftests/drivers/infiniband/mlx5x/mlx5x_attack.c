@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
 
@@ -46,13 +47,9 @@
 #define HUGE			(2UL << 20)
 #define EV_CQ_ERROR		0x04
 /* eqe.event_data.cq_error.syndrome; 2: the CQ's buffer may not be written */
-#define EQE_CQ_ERROR_SYNDROME	MT_FIELD(0x100 + 0x58, 8)
+#define EQE_CQ_ERROR_SYNDROME	PRM_EQE_EVENT_DATA_CQ_ERROR_SYNDROME
 #define CQ_ERROR_ACCESS		2
-#define SY_UMEM_RO		0x53000011
-#define SY_RAW_TX_PRIV		0x53000104
-#define OP_DESTROY_MKEY		0x202
 #define MKC(f)			PRM_CREATE_MKEY_IN_MEMORY_KEY_MKEY_ENTRY_##f
-#define MKEY_UMEM_ID		MT_FIELD(0x320, 32)
 #define WAIT_MS			2000
 /* An SQ's send counter: the doorbell record's second word */
 #define DBR_SND			4
@@ -195,7 +192,7 @@ static bool sq_ready(struct mq_obj *sq)
 {
 	uint32_t in[PRM_MODIFY_SQ_IN_BYTES / 4] = {}, out[4] = {};
 
-	mt_set(in, MT_IN_OPCODE, OP_MODIFY_SQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_MODIFY_SQ);
 	mt_set(in, PRM_MODIFY_SQ_IN_SQ_STATE, WQ_RST);
 	mt_set(in, PRM_MODIFY_SQ_IN_SQN, sq->id);
 	mt_set(in, PRM_MODIFY_SQ_IN_CTX_STATE, WQ_RDY);
@@ -429,7 +426,7 @@ static int ro_mkey(void *varg)
 	umem = mlx5dv_devx_umem_reg(q.ctx, q.buf, 2 * PAGE, 0);
 	if (!CHECK(umem))
 		goto out;
-	mt_set(in, MT_IN_OPCODE, MT_CMD_CREATE_MKEY);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_MKEY);
 	mt_set(in, PRM_CREATE_MKEY_IN_MKEY_UMEM_VALID, 1);
 	mt_set(in, MKEY_UMEM_ID, umem->umem_id);
 	mt_set(in, MKC(ACCESS_MODE_1_0), 1);		/* MTT */
@@ -449,7 +446,7 @@ static int ro_mkey(void *varg)
 	if (!CHECK(!mkey))
 		mlx5dv_devx_obj_destroy(mkey);
 	else if (a->sim)
-		CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SY_UMEM_RO);
+		CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_UMEM_RO);
 	mt_set(in, MKC(LW), 0);
 	mt_set(in, MKC(A), 1);
 	mkey = mlx5dv_devx_obj_create(q.ctx, in, sizeof(in), out, sizeof(out));
@@ -488,22 +485,23 @@ static int raw_tx(void *varg)
 		CHECK(mq_cq(&q, &cq) && sq_make(&q, cq.id, &tis, &sq));
 		goto out;
 	}
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIS);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_TIS);
 	mt_set(in, PRM_CREATE_TIS_IN_CTX_TRANSPORT_DOMAIN, q.td);
 	if (a->sim)
-		mq_refused(&q, in, PRM_CREATE_TIS_IN_BYTES, ST_BAD_PARAM,
-			   SY_RAW_TX_PRIV);
+		mq_refused(&q, in, PRM_CREATE_TIS_IN_BYTES, MT_STAT_BAD_PARAM,
+			   SYND_RAW_TX_PRIV);
 	else
 		CHECK(!mq_create(&q, in, PRM_CREATE_TIS_IN_BYTES, &tis, out));
 	if (!mq_cq(&q, &cq))
 		goto out;
 	memset(in, 0, sizeof(in));
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_SQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_SQ);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_CQN, cq.id);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_LST_SZ, 1);
 	mq_wq(&q, in, SQ_WQ);
 	if (a->sim)
-		mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_RAW_TX_PRIV);
+		mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM,
+			   SYND_RAW_TX_PRIV);
 	else
 		CHECK(!mq_create(&q, in, sizeof(in), &sq, out));
 out:
@@ -667,7 +665,7 @@ static int mkey_churn(void *unused)
 	(void)unused;
 	if (!mq_open(&q))
 		return KSFT_FAIL;
-	mt_set(in, MT_IN_OPCODE, MT_CMD_CREATE_MKEY);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_MKEY);
 	mt_set(in, MKC(ACCESS_MODE_1_0), 2);		/* KLMs */
 	mt_set(in, MKC(FREE), 1);
 	mt_set(in, MKC(UMR_EN), 1);

@@ -15,14 +15,20 @@
 #include <string.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 
 #define ROCE_V2_CAP		(1 << 2)	/* roce_version bit */
 #define ROCE_V2_UDP_PORT	4791
-#define INJECTED_SYNDROME	0x0badf00d	/* the model's fail_next */
+#define VPORT_IN_BYTES		PRM_QUERY_NIC_VPORT_CONTEXT_IN_BYTES
+#define VPORT(f)		PRM_VPORT_OUT_NIC_VPORT_CONTEXT_##f
+/* permanent_address: 16 reserved bits, then the MAC's six bytes */
+#define VPORT_MAC_BYTE		\
+	(VPORT(PERMANENT_ADDRESS_MAC_ADDR_47_32).off / 8)
+#define GEN(f)			PRM_CMD_HCA_CAP_##f
 
 static struct ibv_context *ctx;	/* the DEVX context the cases share */
 static int base_objects;
-static uint8_t out[MT_HCA_CAP_OUT_BYTES];
+static uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
 
 static int test_open_devx_context(void)
 {
@@ -46,28 +52,28 @@ static int test_general_caps_match_query_device(void)
 	if (!CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1),
 					out), 0))
 		return KSFT_FAIL;
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
-	CHECK_EQ(attr.max_pd, 1LL << mt_get(cap, MT_GEN_LOG_MAX_PD));
-	CHECK_EQ(attr.max_qp, 1LL << mt_get(cap, MT_GEN_LOG_MAX_QP));
-	CHECK_EQ(attr.max_qp_wr, 1LL << mt_get(cap, MT_GEN_LOG_MAX_QP_SZ));
-	CHECK_EQ(attr.max_cq, 1LL << mt_get(cap, MT_GEN_LOG_MAX_CQ));
-	CHECK_EQ(attr.max_mr, 1LL << mt_get(cap, MT_GEN_LOG_MAX_MKEY));
-	CHECK_EQ(attr.max_srq, 1LL << mt_get(cap, MT_GEN_LOG_MAX_SRQ));
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
+	CHECK_EQ(attr.max_pd, 1LL << mt_get(cap, GEN(LOG_MAX_PD)));
+	CHECK_EQ(attr.max_qp, 1LL << mt_get(cap, GEN(LOG_MAX_QP)));
+	CHECK_EQ(attr.max_qp_wr, 1LL << mt_get(cap, GEN(LOG_MAX_QP_SZ)));
+	CHECK_EQ(attr.max_cq, 1LL << mt_get(cap, GEN(LOG_MAX_CQ)));
+	CHECK_EQ(attr.max_mr, 1LL << mt_get(cap, GEN(LOG_MAX_MKEY)));
+	CHECK_EQ(attr.max_srq, 1LL << mt_get(cap, GEN(LOG_MAX_SRQ)));
 	CHECK_EQ(attr.local_ca_ack_delay,
-		 mt_get(cap, MT_GEN_LOCAL_CA_ACK_DELAY));
-	CHECK_EQ(mt_get(cap, MT_GEN_PORT_TYPE), 1);	/* Ethernet */
-	CHECK_EQ(mt_get(cap, MT_GEN_NUM_PORTS), attr.phys_port_cnt);
+		 mt_get(cap, GEN(LOCAL_CA_ACK_DELAY)));
+	CHECK_EQ(mt_get(cap, GEN(PORT_TYPE)), 1);	/* Ethernet */
+	CHECK_EQ(mt_get(cap, GEN(NUM_PORTS)), attr.phys_port_cnt);
 	CHECK_EQ(attr.phys_port_cnt, 1);
-	CHECK_EQ(mt_get(cap, MT_GEN_ROCE), 1);
-	CHECK(mt_get(cap, MT_GEN_CQE_VERSION) >= 1);
-	CHECK(mt_get(cap, MT_GEN_LOG_MAX_UCTX) > 0);	/* DEVX offered */
+	CHECK_EQ(mt_get(cap, GEN(ROCE)), 1);
+	CHECK(mt_get(cap, GEN(CQE_VERSION)) >= 1);
+	CHECK(mt_get(cap, GEN(LOG_MAX_UCTX)) > 0);	/* DEVX offered */
 	return KSFT_PASS;
 }
 
 /* op_mod bit 0 clear: the maximum the device supports, not the current. */
 static int test_general_max_caps(void)
 {
-	uint8_t cur[MT_HCA_CAP_OUT_BYTES];
+	uint8_t cur[PRM_QUERY_HCA_CAP_OUT_BYTES];
 	const void *max_cap = mt_cap_page(out), *cur_cap = mt_cap_page(cur);
 
 	if (!ctx)
@@ -79,15 +85,15 @@ static int test_general_max_caps(void)
 	if (!CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 0),
 					out), 0))
 		return KSFT_FAIL;
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
-	CHECK(mt_get(max_cap, MT_GEN_LOG_MAX_PD) >=
-	      mt_get(cur_cap, MT_GEN_LOG_MAX_PD));
-	CHECK(mt_get(max_cap, MT_GEN_LOG_MAX_QP) >=
-	      mt_get(cur_cap, MT_GEN_LOG_MAX_QP));
-	CHECK_EQ(mt_get(max_cap, MT_GEN_PORT_TYPE),
-		 mt_get(cur_cap, MT_GEN_PORT_TYPE));
-	CHECK_EQ(mt_get(max_cap, MT_GEN_NUM_PORTS),
-		 mt_get(cur_cap, MT_GEN_NUM_PORTS));
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
+	CHECK(mt_get(max_cap, GEN(LOG_MAX_PD)) >=
+	      mt_get(cur_cap, GEN(LOG_MAX_PD)));
+	CHECK(mt_get(max_cap, GEN(LOG_MAX_QP)) >=
+	      mt_get(cur_cap, GEN(LOG_MAX_QP)));
+	CHECK_EQ(mt_get(max_cap, GEN(PORT_TYPE)),
+		 mt_get(cur_cap, GEN(PORT_TYPE)));
+	CHECK_EQ(mt_get(max_cap, GEN(NUM_PORTS)),
+		 mt_get(cur_cap, GEN(NUM_PORTS)));
 	return KSFT_PASS;
 }
 
@@ -104,10 +110,12 @@ static int test_roce_caps(void)
 	if (!CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_ROCE, 1),
 					out), 0))
 		return KSFT_FAIL;
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
-	CHECK_EQ(mt_get(cap, MT_ROCE_ADDR_TABLE_SIZE), pattr.gid_tbl_len);
-	CHECK(mt_get(cap, MT_ROCE_VERSION) & ROCE_V2_CAP);
-	CHECK_EQ(mt_get(cap, MT_ROCE_DEST_UDP_PORT), ROCE_V2_UDP_PORT);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
+	CHECK_EQ(mt_get(cap, PRM_ROCE_CAP_ROCE_ADDRESS_TABLE_SIZE),
+		 pattr.gid_tbl_len);
+	CHECK(mt_get(cap, PRM_ROCE_CAP_ROCE_VERSION) & ROCE_V2_CAP);
+	CHECK_EQ(mt_get(cap, PRM_ROCE_CAP_R_ROCE_DEST_UDP_PORT),
+		 ROCE_V2_UDP_PORT);
 	return KSFT_PASS;
 }
 
@@ -124,15 +132,15 @@ static int test_clock_and_msg_size(void)
 					out), 0))
 		return KSFT_FAIL;
 	CHECK_ERR(ibv_query_device_ex(ctx, NULL, &attr), 0);
-	CHECK_EQ(attr.hca_core_clock, mt_get(cap, MT_GEN_DEVICE_FREQ_KHZ));
+	CHECK_EQ(attr.hca_core_clock, mt_get(cap, GEN(DEVICE_FREQUENCY_KHZ)));
 	CHECK_ERR(ibv_query_port(ctx, 1, &pattr), 0);
-	CHECK_EQ(pattr.max_msg_sz, 1LL << mt_get(cap, MT_GEN_LOG_MAX_MSG));
+	CHECK_EQ(pattr.max_msg_sz, 1LL << mt_get(cap, GEN(LOG_MAX_MSG)));
 	return KSFT_PASS;
 }
 
 static int test_nic_vport_context(void)
 {
-	uint8_t in[MT_VPORT_IN_BYTES] = {}, vout[MT_VPORT_OUT_BYTES] = {};
+	uint8_t in[VPORT_IN_BYTES] = {}, vout[PRM_VPORT_OUT_BYTES] = {};
 	struct ibv_device_attr attr = {};
 	uint8_t mac[6];
 
@@ -141,19 +149,19 @@ static int test_nic_vport_context(void)
 
 	if (!CHECK_ERR(ibv_query_device(ctx, &attr), 0))
 		return KSFT_FAIL;
-	mt_set(in, MT_IN_OPCODE, MT_CMD_NIC_VPORT_CONTEXT);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_NIC_VPORT_CONTEXT);
 	if (!CHECK_ERR(mt_devx(ctx, in, sizeof(in), vout, sizeof(vout)), 0))
 		return KSFT_FAIL;
-	CHECK_EQ(mt_get(vout, MT_OUT_STATUS), 0);
-	CHECK_EQ(mt_get64(vout, MT_VPORT_NODE_GUID), be64toh(attr.node_guid));
-	CHECK_EQ(mt_get(vout, MT_VPORT_ROCE_EN), 1);
+	CHECK_EQ(mt_get(vout, PRM_OUT_STATUS), 0);
+	CHECK_EQ(mt_get64(vout, VPORT(NODE_GUID_OFF)), be64toh(attr.node_guid));
+	CHECK_EQ(mt_get(vout, VPORT(ROCE_EN)), 1);
 	/* the hardware MTU: the netdev's plus L2 header, VLAN tag and FCS */
 	if (mt.netdev && mt_netdev_mtu() > 0)
-		CHECK_EQ(mt_get(vout, MT_VPORT_MTU), mt_netdev_mtu() + 22);
+		CHECK_EQ(mt_get(vout, VPORT(MTU)), mt_netdev_mtu() + 22);
 	else
-		CHECK(mt_get(vout, MT_VPORT_MTU) > 0);
+		CHECK(mt_get(vout, VPORT(MTU)) > 0);
 	if (!mt_netdev_mac(mac))
-		CHECK(!memcmp(vout + MT_VPORT_MAC_BYTE, mac, sizeof(mac)));
+		CHECK(!memcmp(vout + VPORT_MAC_BYTE, mac, sizeof(mac)));
 	return KSFT_PASS;
 }
 
@@ -172,8 +180,8 @@ static int test_unsupported_cap_type(void)
 	for (i = 0; i < MT_ARRAY_SIZE(op_mods); i++) {
 		mt_diag("op_mod %#x", op_mods[i]);
 		CHECK_ERR(mt_query_hca_cap(ctx, op_mods[i], out), EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_BAD_PARAM);
-		CHECK(mt_get(out, MT_OUT_SYNDROME) != 0);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
+		CHECK(mt_get(out, PRM_OUT_SYNDROME) != 0);
 	}
 	return KSFT_PASS;
 }
@@ -181,16 +189,17 @@ static int test_unsupported_cap_type(void)
 /* other_function needs e-switch manager rights this function lacks. */
 static int test_other_function_refused(void)
 {
-	uint8_t in[MT_HCA_CAP_IN_BYTES] = {};
+	uint8_t in[PRM_QUERY_HCA_CAP_IN_BYTES] = {};
 
 	if (!ctx)
 		return mt_skip("no context");
 
-	mt_set(in, MT_IN_OPCODE, MT_CMD_QUERY_HCA_CAP);
-	mt_set(in, MT_IN_OP_MOD, MT_CAP_OPMOD(MT_CAP_GENERAL, 1));
-	mt_set(in, MT_HCA_CAP_OTHER_FUNC, 1);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_HCA_CAP);
+	mt_set(in, PRM_QUERY_HCA_CAP_IN_OP_MOD,
+	       MT_CAP_OPMOD(MT_CAP_GENERAL, 1));
+	mt_set(in, PRM_QUERY_HCA_CAP_IN_OTHER_FUNCTION, 1);
 	CHECK_ERR(mt_devx(ctx, in, sizeof(in), out, sizeof(out)), EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_BAD_PARAM);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
 	return KSFT_PASS;
 }
 
@@ -201,10 +210,10 @@ static int test_other_function_refused(void)
 static int test_opcode_not_allowed(void)
 {
 	static const uint16_t opcodes[] = {
-		MT_CMD_CREATE_MKEY, MT_CMD_ALLOC_PD, MT_CMD_CREATE_UCTX,
+		PRM_OP_CREATE_MKEY, PRM_OP_ALLOC_PD, PRM_OP_CREATE_UCTX,
 		0x7fff, 0xffff,
 	};
-	uint8_t in[MT_VPORT_OUT_BYTES] = {};
+	uint8_t in[PRM_VPORT_OUT_BYTES] = {};
 	long long cmds = mt_fw_stat("commands");
 	unsigned int i;
 
@@ -213,7 +222,7 @@ static int test_opcode_not_allowed(void)
 
 	for (i = 0; i < MT_ARRAY_SIZE(opcodes); i++) {
 		mt_diag("opcode %#x", opcodes[i]);
-		mt_set(in, MT_IN_OPCODE, opcodes[i]);
+		mt_set(in, PRM_IN_OPCODE, opcodes[i]);
 		CHECK_ERR(mt_devx(ctx, in, sizeof(in), out, sizeof(out)),
 			  EINVAL);
 	}
@@ -229,16 +238,17 @@ static int test_opcode_not_allowed(void)
  */
 static int test_short_mailboxes(void)
 {
-	static const size_t lens[] = { 4, 8, MT_CMD_HDR_BYTES - 1 };
-	uint8_t in[MT_HCA_CAP_IN_BYTES] = {};
+	static const size_t lens[] = { 4, 8, PRM_IN_BYTES - 1 };
+	uint8_t in[PRM_QUERY_HCA_CAP_IN_BYTES] = {};
 	long long cmds = mt_fw_stat("commands");
 	unsigned int i;
 
 	if (!ctx)
 		return mt_skip("no context");
 
-	mt_set(in, MT_IN_OPCODE, MT_CMD_QUERY_HCA_CAP);
-	mt_set(in, MT_IN_OP_MOD, MT_CAP_OPMOD(MT_CAP_GENERAL, 1));
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_HCA_CAP);
+	mt_set(in, PRM_QUERY_HCA_CAP_IN_OP_MOD,
+	       MT_CAP_OPMOD(MT_CAP_GENERAL, 1));
 	for (i = 0; i < MT_ARRAY_SIZE(lens); i++) {
 		mt_diag("inlen %zu", lens[i]);
 		CHECK_ERR(mt_devx(ctx, in, lens[i], out, sizeof(out)), EINVAL);
@@ -259,22 +269,23 @@ static int test_short_mailboxes(void)
 static int test_short_output_bad_output_len(void)
 {
 	static const size_t lens[] = {
-		MT_CMD_HDR_BYTES, 64, MT_HCA_CAP_OUT_BYTES - 1,
+		PRM_IN_BYTES, 64, PRM_QUERY_HCA_CAP_OUT_BYTES - 1,
 	};
-	uint8_t in[MT_HCA_CAP_IN_BYTES] = {};
+	uint8_t in[PRM_QUERY_HCA_CAP_IN_BYTES] = {};
 	unsigned int i;
 
 	if (!ctx)
 		return mt_skip("no context");
 
-	mt_set(in, MT_IN_OPCODE, MT_CMD_QUERY_HCA_CAP);
-	mt_set(in, MT_IN_OP_MOD, MT_CAP_OPMOD(MT_CAP_GENERAL, 1));
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_HCA_CAP);
+	mt_set(in, PRM_QUERY_HCA_CAP_IN_OP_MOD,
+	       MT_CAP_OPMOD(MT_CAP_GENERAL, 1));
 	for (i = 0; i < MT_ARRAY_SIZE(lens); i++) {
 		mt_diag("outlen %zu", lens[i]);
 		memset(out, 0xa5, sizeof(out));
 		CHECK_ERR(mt_devx(ctx, in, sizeof(in), out, lens[i]),
 			  EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_BAD_OUTPUT_LEN);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_OUTPUT_LEN);
 		/* nothing is written past the buffer given */
 		CHECK_EQ(out[lens[i]], 0xa5);
 	}
@@ -291,19 +302,19 @@ static int test_firmware_error_returned(void)
 		return KSFT_FAIL;
 	CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1), out),
 		  EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_INTERNAL_ERR);
-	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), INJECTED_SYNDROME);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_INTERNAL_ERR);
+	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_INJECTED);
 	/* one failure only */
 	CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1), out),
 		  0);
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
 	return KSFT_PASS;
 }
 
 /* A context without DEVX: capabilities yes, the NIC vport context no. */
 static int test_no_devx_queries(void)
 {
-	uint8_t in[MT_VPORT_IN_BYTES] = {}, vout[MT_VPORT_OUT_BYTES];
+	uint8_t in[VPORT_IN_BYTES] = {}, vout[PRM_VPORT_OUT_BYTES];
 	struct ibv_context *nodevx;
 	int uid;
 
@@ -315,9 +326,9 @@ static int test_no_devx_queries(void)
 	CHECK_EQ(uid, 0);
 	CHECK_ERR(mt_query_hca_cap(nodevx, MT_CAP_OPMOD(MT_CAP_ROCE, 1), out),
 		  0);
-	CHECK_EQ(mt_get(mt_cap_page(out), MT_ROCE_DEST_UDP_PORT),
+	CHECK_EQ(mt_get(mt_cap_page(out), PRM_ROCE_CAP_R_ROCE_DEST_UDP_PORT),
 		 ROCE_V2_UDP_PORT);
-	mt_set(in, MT_IN_OPCODE, MT_CMD_NIC_VPORT_CONTEXT);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_NIC_VPORT_CONTEXT);
 	CHECK_ERR(mt_devx(nodevx, in, sizeof(in), vout, sizeof(vout)), EINVAL);
 	CHECK_EQ(ibv_close_device(nodevx), 0);
 	return KSFT_PASS;

@@ -21,25 +21,13 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_prm.h"
+#include "mlx5x_queues.h"
 
-#define OP_CREATE_MKEY		0x200
-#define OP_CREATE_GENERAL	0xa00
-#define OP_QUERY_GENERAL	0xa02
-#define TYPE_DEK		0x0c
+#define TYPE_DEK		PRM_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY
+/* not in 6.1's mlx5_ifc.h (nor 6.12's) */
 #define TYPE_CRYPTO_LOGIN	0x1f
-
-/* Status and syndromes of the firmware model (sim_priv.h). */
-#define STAT_BAD_PARAM		0x03
-#define STAT_BAD_RESOURCE	0x05
-#define SYND_BAD_OPMOD		0x53000004
-#define SYND_NOT_OWNER		0x53000007
-#define SYND_BAD_CAP		0x5300000a
-#define SYND_BAD_FIELD		0x5300000d
-#define SYND_NO_LOGIN		0x53000800
-#define SYND_MKEY_FREE		0x53000801
-#define SYND_MKEY_RANGE		0x53000803
-#define SYND_CRYPTO_UNCONF	0x53000805
 
 #define MODE_MTT		1
 #define MODE_KLM		2
@@ -50,26 +38,27 @@
 
 #define IN(f)			PRM_CREATE_MKEY_IN_##f
 #define MKC(f)			PRM_CREATE_MKEY_IN_MEMORY_KEY_MKEY_ENTRY_##f
-#define HDR(f)			PRM_GENERAL_OBJ_IN_CMD_HDR_##f
-/* create_mkey_in fields 6.1's mlx5_ifc.h still calls reserved */
-#define MKEY_UMEM_ID		MT_FIELD(0x320, 32)
-#define MKEY_UMEM_OFFSET_OFF	0x340
-#define MKC_CRYPTO_EN		MT_FIELD(0x80 + 0x1e3, 2)
+#define HDR(f)			PRM_IN_##f
 
 /* An ENCRYPTION_KEY (DEK) or CRYPTO_LOGIN object after the header. */
-#define OBJ_BYTES		256
-#define GEN_IN_BYTES		(16 + OBJ_BYTES)
-#define O(off, sz)		MT_FIELD(16 * 8 + (off), (sz))
+#define OBJ_BYTES		PRM_ENCRYPTION_KEY_OBJ_BYTES
+#define GEN_IN_BYTES		(PRM_IN_BYTES + OBJ_BYTES)
+#define O(off, sz)		MT_FIELD(PRM_IN_BYTES * 8 + (off), (sz))
+#define DEK(f)			O(PRM_ENCRYPTION_KEY_OBJ_##f.off, \
+				  PRM_ENCRYPTION_KEY_OBJ_##f.sz)
+#define DEK_KEY_SIZE		DEK(KEY_SIZE)
+#define DEK_PURPOSE		DEK(KEY_TYPE)	/* 6.12: key_purpose */
+#define DEK_PD			DEK(PD)
+#define DEK_KEY_BYTE		(PRM_IN_BYTES + \
+				 PRM_ENCRYPTION_KEY_OBJ_KEY_OFF / 8)
+#define PURPOSE_TLS		PRM_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_TYPE_TLS
+#define PURPOSE_AES_XTS		3	/* not in 6.1's mlx5_ifc.h */
+/* reserved in 6.1's encryption_key_obj, named in 6.12's */
 #define DEK_STATE		O(0x40, 8)
 #define DEK_SW_WRAPPED		O(0x48, 1)
-#define DEK_KEY_SIZE		O(0x54, 4)
+#define DEK_OPAQUE_BYTE		(PRM_IN_BYTES + 0x180 / 8)
+/* no kernel's mlx5_ifc.h names these (6.1, 6.12): the model's layout */
 #define DEK_HAS_KEYTAG		O(0x58, 1)
-#define DEK_PURPOSE		O(0x5c, 4)
-#define DEK_PD			O(0x68, 24)
-#define DEK_OPAQUE_BYTE		(16 + 0x30)
-#define DEK_KEY_BYTE		(16 + 0x40)
-#define PURPOSE_TLS		1
-#define PURPOSE_AES_XTS		3
 #define LOGIN_STATE		O(0x84, 4)
 #define LOGIN_CREDENTIAL	O(0x88, 24)
 #define LOGIN_IMPORT_KEK	O(0xa8, 24)
@@ -507,7 +496,7 @@ out:
 static void dek_in(uint8_t *in, uint32_t pdn)
 {
 	memset(in, 0, GEN_IN_BYTES);
-	mt_set(in, HDR(OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, HDR(OPCODE), PRM_OP_CREATE_GENERAL_OBJECT);
 	mt_set(in, HDR(OBJ_TYPE), TYPE_DEK);
 	mt_set(in, DEK_KEY_SIZE, 0);
 	mt_set(in, DEK_PURPOSE, PURPOSE_AES_XTS);
@@ -526,7 +515,7 @@ static struct mlx5dv_devx_obj *gen_create(struct ibv_context *ctx,
 	errno = 0;
 	obj = mlx5dv_devx_obj_create(ctx, in, GEN_IN_BYTES, out, 16);
 	if (obj && id)
-		*id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+		*id = mt_get(out, PRM_OUT_OBJ_ID);
 	return obj;
 }
 
@@ -544,8 +533,8 @@ static bool refused(struct ibv_context *ctx, uint8_t *in, uint8_t status,
 		return false;
 	}
 	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), status);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
 	return ok;
 }
 
@@ -554,7 +543,7 @@ static int gen_query(struct mlx5dv_devx_obj *obj, uint16_t type, uint32_t id,
 {
 	uint32_t in[4] = {};
 
-	mt_set(in, HDR(OPCODE), OP_QUERY_GENERAL);
+	mt_set(in, HDR(OPCODE), PRM_OP_QUERY_GENERAL_OBJECT);
 	mt_set(in, HDR(OBJ_TYPE), type);
 	mt_set(in, HDR(OBJ_ID), id);
 	memset(out, 0, GEN_IN_BYTES);
@@ -579,29 +568,29 @@ static int test_devx_dek(void)
 	if (!set_mode("none") || !env_open(&e))
 		goto out;
 	dek_in(in, e.pdn);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_OPMOD, "no crypto");
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD, "no crypto");
 	env_close(&e);
 
 	if (!set_mode("plaintext") || !env_open(&e))
 		goto out;
 	dek_in(in, e.pdn);
 	mt_set(in, DEK_KEY_SIZE, 2);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "key size 2");
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "key size 2");
 	dek_in(in, e.pdn);
 	mt_set(in, DEK_PURPOSE, PURPOSE_TLS);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_CAP, "TLS key");
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "TLS key");
 	dek_in(in, e.pdn);
 	mt_set(in, DEK_SW_WRAPPED, 1);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_CAP, "sw_wrapped");
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "sw_wrapped");
 	dek_in(in, e.pdn);
 	mt_set(in, DEK_STATE, 1);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "state set");
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "state set");
 	dek_in(in, e.pdn + 0x1000);
-	refused(e.ctx, in, STAT_BAD_RESOURCE, 0x53000006, "no such PD");
+	refused(e.ctx, in, MT_STAT_BAD_RESOURCE, 0x53000006, "no such PD");
 	memset(in, 0, GEN_IN_BYTES);
-	mt_set(in, HDR(OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, HDR(OPCODE), PRM_OP_CREATE_GENERAL_OBJECT);
 	mt_set(in, HDR(OBJ_TYPE), TYPE_CRYPTO_LOGIN);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_BAD_OPMOD,
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD,
 		"a login in the plaintext mode");
 
 	dek_in(in, e.pdn);
@@ -638,7 +627,7 @@ static int test_devx_dek(void)
 		/* a DEK under the parent's PD: not this context's */
 		dek_in(in, e.pdn);
 		theirs = gen_create(c2, in, o2, NULL);
-		bad |= theirs || mt_get(o2, MT_OUT_SYNDROME) != SYND_NOT_OWNER;
+		bad |= theirs || mt_get(o2, PRM_OUT_SYNDROME) != SYND_NOT_OWNER;
 		dek_in(in, dvpd.pdn);
 		theirs = gen_create(c2, in, o2, &tid);
 		if (!theirs)
@@ -663,7 +652,7 @@ static int test_devx_dek(void)
 	if (!set_mode("wrapped"))
 		goto close;
 	dek_in(in, e.pdn);
-	refused(e.ctx, in, STAT_BAD_PARAM, SYND_NO_LOGIN, "no login");
+	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_NO_LOGIN, "no login");
 close:
 	env_close(&e);
 out:
@@ -675,7 +664,7 @@ out:
 static void mkey_init(uint8_t *in, int mode, uint32_t pdn, unsigned int nent)
 {
 	memset(in, 0, PRM_CREATE_MKEY_IN_BYTES + nent * KLM_BYTES);
-	mt_set(in, IN(OPCODE), OP_CREATE_MKEY);
+	mt_set(in, IN(OPCODE), PRM_OP_CREATE_MKEY);
 	mt_set(in, MKC(ACCESS_MODE_1_0), mode);
 	mt_set(in, MKC(QPN), 0xffffff);
 	mt_set(in, MKC(LR), 1);
@@ -755,8 +744,8 @@ static bool mkey_refused(struct ibv_context *ctx, uint8_t *in, size_t len,
 		return false;
 	}
 	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), STAT_BAD_PARAM);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
 	return ok;
 }
 

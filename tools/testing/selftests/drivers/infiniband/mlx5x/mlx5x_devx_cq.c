@@ -21,7 +21,8 @@ static int test_cq(void)
 	if (!mq_open(&q) || !mq_cq(&q, &cq))
 		goto out;
 	mt_fw_check_owner("cq", cq.id, q.uid);
-	if (CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out, sizeof(out)), 0)) {
+	if (CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out, sizeof(out)),
+		      0)) {
 		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_LOG_CQ_SIZE), 4);
 		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_UAR_PAGE),
 			 q.uar->page_id);
@@ -32,24 +33,25 @@ static int test_cq(void)
 				PRM_QUERY_CQ_OUT_CQ_CONTEXT_DBR_UMEM_VALID), 1);
 	}
 	/* MODIFY_CQ: moderation period and count */
-	mt_set(in, MT_IN_OPCODE, OP_MODIFY_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_MODIFY_CQ);
 	mt_set(in, PRM_MODIFY_CQ_IN_CQN, cq.id);
 	mt_set(in, PRM_MODIFY_CQ_IN_MODIFY_FIELD_SELECT_RESIZE_FIELD_SELECT_MODIFY_FIELD_SELECT_MODIFY_FIELD_SELECT,
 	       3);
 	mt_set(in, PRM_MODIFY_CQ_IN_CQ_CONTEXT_CQ_PERIOD, 10);
 	mt_set(in, PRM_MODIFY_CQ_IN_CQ_CONTEXT_CQ_MAX_COUNT, 20);
 	CHECK_ERR(mlx5dv_devx_obj_modify(cq.obj, in, sizeof(in), out, 16), 0);
-	if (CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out, sizeof(out)), 0)) {
+	if (CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out, sizeof(out)),
+		      0)) {
 		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_CQ_PERIOD), 10);
 		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_CQ_MAX_COUNT),
 			 20);
 	}
 	/* resizing is refused by the model */
 	if (mt_sim()) {
-		mt_set(in, MT_IN_OP_MOD, 1);
+		mt_set(in, PRM_MODIFY_CQ_IN_OP_MOD, 1);
 		CHECK_ERR(mlx5dv_devx_obj_modify(cq.obj, in, sizeof(in), out,
 						 16), EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), ST_BAD_PARAM);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	if (mt_sim())
@@ -77,20 +79,20 @@ static int test_cq_umem_too_small(void)
 		CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	/* twice that: too small */
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 13);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_FIELD);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* 128-byte CQEs */
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 12);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_SZ, 1);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_FIELD);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* an offset pushing 16 CQEs past the end */
 	mq_cq_in(&q, in);
 	mt_set(in, MT_FIELD(CQ_UMEM_OFF + 32, 32), MQ_BYTES - 512);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_FIELD);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* the doorbell record past the end */
 	mq_cq_in(&q, in);
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
 	       MQ_BYTES);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_FIELD);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	CHECK_EQ(mt_fw_count("cq", -1), 0);
 out:
 	mq_close(&q);
@@ -108,17 +110,17 @@ static int test_cq_rules(void)
 		goto out;
 	mq_cq_in(&q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 23);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_CAP);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
 	mq_cq_in(&q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT,
 	       q.eqn + 100);
-	mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NO_OBJECT);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
 	mq_cq_in(&q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, 0xfffff);
-	mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NO_OBJECT);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
 	mq_cq_in(&q, in);
 	mt_set(in, CQ_UMEM_ID, q.umem->umem_id + 1000);
-	mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NO_OBJECT);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
 	CHECK_EQ(mt_fw_count("cq", -1), 0);
 out:
 	mq_close(&q);
@@ -146,7 +148,7 @@ static int test_umem_valid_forced(void)
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_PAS_OFF, 32), 0x1);
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_PAS_OFF + 32, 32), 0x2345000);
 	if (CHECK(mq_create(&q, in, sizeof(in), &cq, out))) {
-		if (CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out,
+		if (CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out,
 				       sizeof(out)), 0))
 			CHECK_EQ(mt_get(out,
 				PRM_QUERY_CQ_OUT_CQ_CONTEXT_DBR_UMEM_VALID), 1);
@@ -158,10 +160,12 @@ static int test_umem_valid_forced(void)
 	if (mt_sim()) {
 		/* no umem named: refused as a missing umem */
 		mt_set(in, CQ_UMEM_ID, 0);
-		mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NO_OBJECT);
+		mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+			   SYND_NO_OBJECT);
 		mt_set(in, CQ_UMEM_ID, q.umem->umem_id);
 		mt_set(in, CQ_DBR_UMEM_ID, 0);
-		mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NO_OBJECT);
+		mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+			   SYND_NO_OBJECT);
 		CHECK_EQ(mt_fw_count("cq", -1), 0);
 	}
 	/* the same for an RQ and an SQ */
@@ -174,8 +178,8 @@ static int test_umem_valid_forced(void)
 			mt_set(rin, PRM_CREATE_RQ_IN_CTX_WQ_WQ_UMEM_VALID, 0);
 			mt_set(rin, PRM_CREATE_RQ_IN_CTX_WQ_DBR_UMEM_VALID, 0);
 			mt_set(rin, WQ_UMEM_ID(RQ_WQ), 0);
-			mq_refused(&q, rin, sizeof(rin), ST_BAD_RESOURCE,
-				   SY_NO_OBJECT);
+			mq_refused(&q, rin, sizeof(rin), MT_STAT_BAD_RESOURCE,
+				   SYND_NO_OBJECT);
 			CHECK_ERR(mlx5dv_devx_obj_destroy(rcq.obj), 0);
 		}
 	}
@@ -221,7 +225,8 @@ static uint32_t wq_state(struct mq_obj *o, bool sq)
 {
 	uint32_t out[PRM_QUERY_RQ_OUT_BYTES / 4];
 
-	if (!CHECK_ERR(mq_query(o, sq ? OP_QUERY_SQ : OP_QUERY_RQ, o->id, out,
+	if (!CHECK_ERR(mq_query(o, sq ? PRM_OP_QUERY_SQ : PRM_OP_QUERY_RQ,
+				o->id, out,
 				sizeof(out)), 0))
 		return ~0U;
 	return mt_get(out, PRM_QUERY_RQ_OUT_RQ_CONTEXT_STATE);
@@ -240,12 +245,12 @@ static void walk_wq(struct mq_obj *o, bool sq)
 	if (mt_sim()) {
 		/* it is in ERR, not RDY */
 		CHECK_ERR(wq_move(o, sq, WQ_RDY, WQ_RST, out), EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), ST_BAD_RES_STATE);
-		CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SY_BAD_STATE);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_RES_STATE);
+		CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_BAD_STATE);
 		/* ERR -> RDY is no transition */
 		CHECK_ERR(wq_move(o, sq, WQ_ERR, WQ_RDY, out), EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), ST_BAD_PARAM);
-		CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SY_BAD_STATE);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
+		CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_BAD_STATE);
 	}
 	CHECK_ERR(wq_move(o, sq, WQ_ERR, WQ_RST, out), 0);
 	CHECK_EQ(wq_state(o, sq), WQ_RST);
@@ -268,7 +273,7 @@ static int test_rq_sq(void)
 		mt_fw_check_owner("tis", tis.id, q.uid);
 		if (mq_sq(&q, cq.id, tis.id, &sq)) {
 			mt_fw_check_owner("sq", sq.id, q.uid);
-			if (CHECK_ERR(mq_query(&sq, OP_QUERY_SQ, sq.id, out,
+			if (CHECK_ERR(mq_query(&sq, PRM_OP_QUERY_SQ, sq.id, out,
 					       sizeof(out)), 0)) {
 				CHECK_EQ(mt_get(out,
 					PRM_QUERY_SQ_OUT_SQ_CONTEXT_TIS_NUM_0),
@@ -300,18 +305,20 @@ static int test_tis(void)
 
 	if (!mq_open(&q) || !mq_tis(&q, &tis))
 		goto out;
-	if (CHECK_ERR(mq_query(&tis, OP_QUERY_TIS, tis.id, out, sizeof(out)),
+	if (CHECK_ERR(mq_query(&tis, PRM_OP_QUERY_TIS, tis.id, out,
+			       sizeof(out)),
 		      0)) {
 		CHECK_EQ(mt_get(out, PRM_QUERY_TIS_OUT_TIS_CONTEXT_PRIO), 4);
 		CHECK_EQ(mt_get(out,
 			 PRM_QUERY_TIS_OUT_TIS_CONTEXT_TRANSPORT_DOMAIN), q.td);
 	}
-	mt_set(in, MT_IN_OPCODE, OP_MODIFY_TIS);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_MODIFY_TIS);
 	mt_set(in, PRM_MODIFY_TIS_IN_TISN, tis.id);
 	mt_set(in, PRM_MODIFY_TIS_IN_BITMASK_PRIO, 1);
 	mt_set(in, PRM_MODIFY_TIS_IN_CTX_PRIO, 6 << 1);
 	CHECK_ERR(mlx5dv_devx_obj_modify(tis.obj, in, sizeof(in), out, 16), 0);
-	if (CHECK_ERR(mq_query(&tis, OP_QUERY_TIS, tis.id, out, sizeof(out)),
+	if (CHECK_ERR(mq_query(&tis, PRM_OP_QUERY_TIS, tis.id, out,
+			       sizeof(out)),
 		      0))
 		CHECK_EQ(mt_get(out, PRM_QUERY_TIS_OUT_TIS_CONTEXT_PRIO),
 			 6 << 1);
@@ -338,11 +345,12 @@ static int test_rqt_tir(void)
 		goto out;
 	rqn[0] = rq[0].id;
 	rqn[1] = rq[1].id;
-	len = mq_rqt_in(in, OP_CREATE_RQT, 2, rqn, 2);
+	len = mq_rqt_in(in, PRM_OP_CREATE_RQT, 2, rqn, 2);
 	if (!CHECK(mq_create(&q, in, len, &rqt, out)))
 		goto out;
 	mt_fw_check_owner("rqt", rqt.id, q.uid);
-	if (CHECK_ERR(mq_query(&rqt, OP_QUERY_RQT, rqt.id, out, sizeof(out)),
+	if (CHECK_ERR(mq_query(&rqt, PRM_OP_QUERY_RQT, rqt.id, out,
+			       sizeof(out)),
 		      0)) {
 		CHECK_EQ(mt_get(out,
 			 PRM_QUERY_RQT_OUT_RQT_CONTEXT_RQT_ACTUAL_SIZE), 2);
@@ -353,11 +361,12 @@ static int test_rqt_tir(void)
 	/* the RQs are the table's */
 	CHECK_ERR(mlx5dv_devx_obj_destroy(rq[1].obj), EBUSY);
 	/* MODIFY_RQT: the list becomes rq[0] alone */
-	len = mq_rqt_in(in, OP_MODIFY_RQT, 0, rqn, 1);
+	len = mq_rqt_in(in, PRM_OP_MODIFY_RQT, 0, rqn, 1);
 	mt_set(in, PRM_MODIFY_RQT_IN_RQTN, rqt.id);
 	mt_set(in, PRM_MODIFY_RQT_IN_BITMASK_RQN_LIST, 1);
 	CHECK_ERR(mlx5dv_devx_obj_modify(rqt.obj, in, len, out, 16), 0);
-	if (CHECK_ERR(mq_query(&rqt, OP_QUERY_RQT, rqt.id, out, sizeof(out)),
+	if (CHECK_ERR(mq_query(&rqt, PRM_OP_QUERY_RQT, rqt.id, out,
+			       sizeof(out)),
 		      0))
 		CHECK_EQ(mt_get(out,
 			 PRM_QUERY_RQT_OUT_RQT_CONTEXT_RQT_ACTUAL_SIZE), 1);
@@ -370,7 +379,7 @@ static int test_rqt_tir(void)
 
 		mt_fw_check_owner("tir", tir.id, q.uid);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rqt.obj), EBUSY);
-		mt_set(min, MT_IN_OPCODE, OP_MODIFY_TIR);
+		mt_set(min, PRM_IN_OPCODE, PRM_OP_MODIFY_TIR);
 		mt_set(min, PRM_MODIFY_TIR_IN_TIRN, tir.id);
 		mt_set(min, PRM_MODIFY_TIR_IN_BITMASK_HASH, 1);
 		mt_set(min, PRM_MODIFY_TIR_IN_CTX_RX_HASH_FN, 1);	/* XOR8 */
@@ -379,7 +388,7 @@ static int test_rqt_tir(void)
 		       0xf);
 		CHECK_ERR(mlx5dv_devx_obj_modify(tir.obj, min, sizeof(min),
 						 out, 16), 0);
-		if (CHECK_ERR(mq_query(&tir, OP_QUERY_TIR, tir.id, tout,
+		if (CHECK_ERR(mq_query(&tir, PRM_OP_QUERY_TIR, tir.id, tout,
 				       sizeof(tout)), 0)) {
 			CHECK_EQ(mt_get(tout,
 				 PRM_QUERY_TIR_OUT_TIR_CONTEXT_RX_HASH_FN), 1);
@@ -398,8 +407,8 @@ static int test_rqt_tir(void)
 		/* an indirect TIR without a hash function */
 		mq_tir_in(&q, in, true, rqt.id);
 		mt_set(in, PRM_CREATE_TIR_IN_CTX_RX_HASH_FN, 0);
-		mq_refused(&q, in, PRM_CREATE_TIR_IN_BYTES, ST_BAD_PARAM,
-			   SY_BAD_FIELD);
+		mq_refused(&q, in, PRM_CREATE_TIR_IN_BYTES, MT_STAT_BAD_PARAM,
+			   SYND_BAD_FIELD);
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(rqt.obj), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(rq[0].obj), 0);
@@ -421,10 +430,11 @@ static int test_names_own_object(void)
 
 	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_cq(&q, &cq2))
 		goto out;
-	CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq2.id, out, sizeof(out)),
+	CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq2.id, out, sizeof(out)),
 		  EINVAL);
 	/* a command of another kind */
-	CHECK_ERR(mq_query(&cq, OP_QUERY_RQ, cq.id, out, sizeof(out)), EINVAL);
+	CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_RQ, cq.id, out, sizeof(out)),
+		  EINVAL);
 	if (mq_rq(&q, cq.id, &rq)) {
 		CHECK_ERR(wq_move(&rq, false, WQ_RST, WQ_RDY, out), 0);
 		/* the same modify naming the CQ's number through the RQ */

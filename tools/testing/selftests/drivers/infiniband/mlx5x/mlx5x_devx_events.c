@@ -26,6 +26,7 @@
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_prm.h"
+#include "mlx5x_queues.h"
 
 /* PRM event types and PORT_CHANGE sub types (<linux/mlx5/device.h>). */
 #define EV_COMP			0x00
@@ -47,9 +48,6 @@
 #define QUEUE_MAX_PARAM		"max_events_queued"
 #define SUBS_MAX_PARAM		"max_event_subs"
 #define TYPES_PER_CALL		16
-
-#define OP_ALLOC_Q_COUNTER	0x771
-#define OP_CREATE_CQ		0x400
 
 struct event {
 	uint64_t cookie;
@@ -125,7 +123,7 @@ static bool mask_has(const void *page, unsigned int off, unsigned int type)
 /* The profile advertises what the model raises. */
 static int test_caps(void)
 {
-	uint8_t out[MT_HCA_CAP_OUT_BYTES] = {};
+	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES] = {};
 	const void *cap = mt_cap_page(out);
 
 	if (!CHECK_EQ(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1),
@@ -505,7 +503,7 @@ static struct mlx5dv_devx_obj *q_counter(struct ibv_context *c)
 	uint32_t in[4] = {}, out[4] = {};
 	struct mlx5dv_devx_obj *obj;
 
-	mt_set(in, MT_IN_OPCODE, OP_ALLOC_Q_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_Q_COUNTER);
 	obj = mlx5dv_devx_obj_create(c, in, sizeof(in), out, sizeof(out));
 	CHECK(obj);
 	return obj;
@@ -537,13 +535,9 @@ out:
 
 /*
  * A DEVX CQ: 64 CQEs in a umem page, its doorbell record in the next page,
- * a UAR and the EQ of vector 0.  Fields 6.1's mlx5_ifc.h leaves reserved:
- * create_cq_in.cq_umem_offset (64 bits at 0x280) and cq_umem_id (0x2c0),
- * cqc.dbr_umem_id (0x20 into the context at 0x80).
+ * a UAR and the EQ of vector 0; the umem fields 6.1's mlx5_ifc.h leaves
+ * reserved are mlx5x_queues.h's.
  */
-#define CQ_UMEM_OFFSET_OFF	0x280
-#define CQ_UMEM_ID		MT_FIELD(0x2c0, 32)
-#define CQ_DBR_UMEM_ID		MT_FIELD(0x80 + 0x20, 32)
 #define CQ_BUF_BYTES		8192
 
 struct cq {
@@ -584,7 +578,7 @@ static int cq_create(struct ibv_context *c, struct cq *cq)
 		cq_free(cq);
 		return -1;
 	}
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_CQ);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 6);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, cq->uar->page_id);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT, eqn);
@@ -593,16 +587,17 @@ static int cq_create(struct ibv_context *c, struct cq *cq)
 	mt_set(in, CQ_DBR_UMEM_ID, cq->umem->umem_id);
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
 	       4096);
-	mt_set(in, MT_FIELD(CQ_UMEM_OFFSET_OFF + 32, 32), 0);
+	mt_set(in, MT_FIELD(CQ_UMEM_OFF + 32, 32), 0);
 	mt_set(in, CQ_UMEM_ID, cq->umem->umem_id);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_UMEM_VALID, 1);
 	cq->obj = mlx5dv_devx_obj_create(c, in, sizeof(in), out, sizeof(out));
 	if (!cq->obj) {
 		err = errno;
 		mt_diag("CREATE_CQ: errno %d status 0x%x syndrome 0x%x", err,
-			mt_get(out, MT_OUT_STATUS), mt_get(out, MT_OUT_SYNDROME));
+			mt_get(out, PRM_OUT_STATUS),
+			mt_get(out, PRM_OUT_SYNDROME));
 		cq_free(cq);
-		return err == EINVAL && !mt_get(out, MT_OUT_STATUS) ?
+		return err == EINVAL && !mt_get(out, PRM_OUT_STATUS) ?
 			-EINVAL : -1;
 	}
 	cq->cqn = mt_get(out, PRM_CREATE_CQ_OUT_CQN);

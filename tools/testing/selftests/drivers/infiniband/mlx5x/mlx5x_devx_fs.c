@@ -15,37 +15,20 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_prm.h"
-
-/* Opcodes (mlx5_ifc.h). */
-#define OP_CREATE_FLOW_TABLE		0x930
-#define OP_QUERY_FLOW_TABLE		0x932
-#define OP_CREATE_FLOW_GROUP		0x933
-#define OP_QUERY_FLOW_GROUP		0x935
-#define OP_SET_FTE			0x936
-#define OP_QUERY_FTE			0x937
-#define OP_ALLOC_FLOW_COUNTER		0x939
-#define OP_QUERY_FLOW_COUNTER		0x93b
-#define OP_MODIFY_FLOW_TABLE		0x93c
-#define OP_ALLOC_PACKET_REFORMAT	0x93d
-#define OP_ALLOC_MODIFY_HEADER		0x940
 
 #define RX			0	/* table types */
 #define TX			1
-#define ACT_DROP		0x2
-#define ACT_FWD			0x4
-#define ACT_COUNT		0x8
-#define ACT_MOD_HDR		0x40
+#define ACT_DROP		PRM_FLOW_CONTEXT_ACTION_DROP
+#define ACT_FWD			PRM_FLOW_CONTEXT_ACTION_FWD_DEST
+#define ACT_COUNT		PRM_FLOW_CONTEXT_ACTION_COUNT
+#define ACT_MOD_HDR		PRM_FLOW_CONTEXT_ACTION_MOD_HDR
 #define DEST_FLOW_TABLE		1
 #define CRITERIA_OUTER		1
 #define MISS_FWD		1
 #define MODIFY_MISS_TABLE	1
 #define FTE_MODIFY_FLOW_TAG	0x2
-
-#define STAT_BAD_RESOURCE	0x05
-#define SYND_NOT_OWNER		0x53000007
-#define SYND_BAD_FIELD		0x5300000d
-#define SYND_DUP_MATCH		0x53000010
 
 /* A set_fte_in with room for destinations and counters after it. */
 #define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 4 * 8)
@@ -59,12 +42,12 @@ struct obj {
 
 static uint32_t out_status(const void *out)
 {
-	return mt_get(out, MT_OUT_STATUS);
+	return mt_get(out, PRM_OUT_STATUS);
 }
 
 static uint32_t out_syndrome(const void *out)
 {
-	return mt_get(out, MT_OUT_SYNDROME);
+	return mt_get(out, PRM_OUT_SYNDROME);
 }
 
 /* Create; on failure *out holds firmware's answer and errno is set. */
@@ -85,7 +68,7 @@ static bool table(struct ibv_context *ctx, uint32_t type, uint32_t level,
 	uint32_t in[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
 	uint32_t buf[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4];
 
-	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OPCODE, OP_CREATE_FLOW_TABLE);
+	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_TABLE_TYPE, type);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LEVEL, level);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE,
@@ -109,7 +92,7 @@ static bool group(struct ibv_context *ctx, uint32_t t, uint32_t start,
 	uint32_t in[PRM_CREATE_FLOW_GROUP_IN_BYTES / 4] = {};
 	uint32_t buf[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4];
 
-	mt_set(in, PRM_CREATE_FLOW_GROUP_IN_OPCODE, OP_CREATE_FLOW_GROUP);
+	mt_set(in, PRM_CREATE_FLOW_GROUP_IN_OPCODE, PRM_OP_CREATE_FLOW_GROUP);
 	mt_set(in, PRM_CREATE_FLOW_GROUP_IN_TABLE_TYPE, RX);
 	mt_set(in, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, t);
 	mt_set(in, PRM_CREATE_FLOW_GROUP_IN_START_FLOW_INDEX, start);
@@ -135,7 +118,7 @@ static void fte_in(uint32_t *in, const struct fte *e)
 	uint32_t ndest = e->action & ACT_FWD ? 1 : 0;
 
 	memset(in, 0, FTE_IN_BYTES);
-	mt_set(in, PRM_SET_FTE_IN_OPCODE, OP_SET_FTE);
+	mt_set(in, PRM_SET_FTE_IN_OPCODE, PRM_OP_SET_FLOW_TABLE_ENTRY);
 	mt_set(in, PRM_SET_FTE_IN_OP_MOD, e->op_mod);
 	mt_set(in, PRM_SET_FTE_IN_TABLE_TYPE, RX);
 	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, e->ft);
@@ -160,7 +143,8 @@ static void fte_in(uint32_t *in, const struct fte *e)
 	if (e->action & ACT_COUNT) {
 		mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_FLOW_COUNTER_LIST_SIZE,
 		       1);
-		mt_set(list + ndest * 8, MT_FIELD(0, 32), e->counter);
+		mt_set(list + ndest * PRM_DEST_FORMAT_STRUCT_BYTES,
+		       PRM_FLOW_COUNTER_LIST_FLOW_COUNTER_ID, e->counter);
 	}
 }
 
@@ -184,7 +168,7 @@ static bool counter(struct ibv_context *ctx, uint32_t log_bulk,
 	uint32_t in[PRM_ALLOC_FLOW_COUNTER_IN_BYTES / 4] = {};
 	uint32_t out[PRM_ALLOC_FLOW_COUNTER_OUT_BYTES / 4];
 
-	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_OPCODE, OP_ALLOC_FLOW_COUNTER);
+	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_OPCODE, PRM_OP_ALLOC_FLOW_COUNTER);
 	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_FLOW_COUNTER_BULK_LOG_SIZE,
 	       log_bulk);
 	return create(ctx, in, sizeof(in), out, sizeof(out),
@@ -201,7 +185,7 @@ static bool modhdr(struct ibv_context *ctx, uint32_t type, uint32_t field,
 	uint8_t *act = (uint8_t *)in + PRM_ALLOC_MODIFY_HEADER_CONTEXT_IN_BYTES;
 
 	mt_set(in, PRM_ALLOC_MODIFY_HEADER_CONTEXT_IN_OPCODE,
-	       OP_ALLOC_MODIFY_HEADER);
+	       PRM_OP_ALLOC_MODIFY_HEADER_CONTEXT);
 	mt_set(in, PRM_ALLOC_MODIFY_HEADER_CONTEXT_IN_TABLE_TYPE, type);
 	mt_set(in, PRM_ALLOC_MODIFY_HEADER_CONTEXT_IN_NUM_OF_ACTIONS, 1);
 	mt_set(act, PRM_SET_ACTION_IN_ACTION_TYPE, 1);	/* set */
@@ -220,7 +204,7 @@ static bool reformat(struct ibv_context *ctx, uint32_t size, struct obj *o,
 	uint32_t buf[PRM_ALLOC_PACKET_REFORMAT_CONTEXT_OUT_BYTES / 4];
 
 	mt_set(in, PRM_ALLOC_PACKET_REFORMAT_CONTEXT_IN_OPCODE,
-	       OP_ALLOC_PACKET_REFORMAT);
+	       PRM_OP_ALLOC_PACKET_REFORMAT_CONTEXT);
 	mt_set(in,
 	       PRM_ALLOC_PACKET_REFORMAT_CONTEXT_IN_PACKET_REFORMAT_CONTEXT_REFORMAT_TYPE,
 	       3);	/* L3 tunnel to L2 */
@@ -237,7 +221,7 @@ static int query_table(struct obj *o, uint32_t type, uint32_t id,
 {
 	uint32_t in[PRM_QUERY_FLOW_TABLE_IN_BYTES / 4] = {};
 
-	mt_set(in, PRM_QUERY_FLOW_TABLE_IN_OPCODE, OP_QUERY_FLOW_TABLE);
+	mt_set(in, PRM_QUERY_FLOW_TABLE_IN_OPCODE, PRM_OP_QUERY_FLOW_TABLE);
 	mt_set(in, PRM_QUERY_FLOW_TABLE_IN_TABLE_TYPE, type);
 	mt_set(in, PRM_QUERY_FLOW_TABLE_IN_TABLE_ID, id);
 	return mlx5dv_devx_obj_query(o->h, in, sizeof(in), out,
@@ -249,7 +233,7 @@ static int modify_miss(struct obj *o, uint32_t id, uint32_t miss,
 {
 	uint32_t in[PRM_MODIFY_FLOW_TABLE_IN_BYTES / 4] = {};
 
-	mt_set(in, PRM_MODIFY_FLOW_TABLE_IN_OPCODE, OP_MODIFY_FLOW_TABLE);
+	mt_set(in, PRM_MODIFY_FLOW_TABLE_IN_OPCODE, PRM_OP_MODIFY_FLOW_TABLE);
 	mt_set(in, PRM_MODIFY_FLOW_TABLE_IN_TABLE_TYPE, RX);
 	mt_set(in, PRM_MODIFY_FLOW_TABLE_IN_TABLE_ID, id);
 	mt_set(in, PRM_MODIFY_FLOW_TABLE_IN_MODIFY_FIELD_SELECT,
@@ -270,7 +254,7 @@ static int query_fte(struct obj *o, uint32_t ft, uint32_t index,
 {
 	uint32_t in[PRM_QUERY_FTE_IN_BYTES / 4] = {};
 
-	mt_set(in, PRM_QUERY_FTE_IN_OPCODE, OP_QUERY_FTE);
+	mt_set(in, PRM_QUERY_FTE_IN_OPCODE, PRM_OP_QUERY_FLOW_TABLE_ENTRY);
 	mt_set(in, PRM_QUERY_FTE_IN_TABLE_TYPE, RX);
 	mt_set(in, PRM_QUERY_FTE_IN_TABLE_ID, ft);
 	mt_set(in, PRM_QUERY_FTE_IN_FLOW_INDEX, index);
@@ -283,7 +267,7 @@ static int query_counter(struct obj *o, uint32_t id, uint32_t num)
 	uint32_t in[PRM_QUERY_FLOW_COUNTER_IN_BYTES / 4] = {};
 	uint32_t out[FC_OUT_BYTES(8) / 4];
 
-	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
 	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_FLOW_COUNTER_ID, id);
 	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_NUM_OF_COUNTERS, num);
 	return mlx5dv_devx_obj_query(o->h, in, sizeof(in), out, sizeof(out));
@@ -375,7 +359,7 @@ static int test_vport_refused(void)
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
-	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OPCODE, OP_CREATE_FLOW_TABLE);
+	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OTHER_VPORT, 1);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_VPORT_NUMBER, 1);
 	CHECK(!create(ctx, in, sizeof(in), out, sizeof(out),
@@ -398,7 +382,7 @@ static int test_groups(void)
 	if (!CHECK(table(ctx, RX, 1, 4, 0, &t, NULL)) ||
 	    !CHECK(group(ctx, t.id, 2, 5, &g, NULL)))
 		goto out;
-	mt_set(in, PRM_QUERY_FLOW_GROUP_IN_OPCODE, OP_QUERY_FLOW_GROUP);
+	mt_set(in, PRM_QUERY_FLOW_GROUP_IN_OPCODE, PRM_OP_QUERY_FLOW_GROUP);
 	mt_set(in, PRM_QUERY_FLOW_GROUP_IN_TABLE_TYPE, RX);
 	mt_set(in, PRM_QUERY_FLOW_GROUP_IN_TABLE_ID, t.id);
 	mt_set(in, PRM_QUERY_FLOW_GROUP_IN_GROUP_ID, g.id);
@@ -619,7 +603,7 @@ static int child_tries(struct tree *parent)
 	f = fwd_count(&t, 0);
 	f.dest = parent->next.id;
 	bad |= (entry(c2, &f, &o, out) ||
-		out_status(out) != STAT_BAD_RESOURCE ||
+		out_status(out) != MT_STAT_BAD_RESOURCE ||
 		out_syndrome(out) != SYND_NOT_OWNER) << 4;
 	f = fwd_count(&t, 0);
 	f.counter = parent->cnt.id;
@@ -745,9 +729,9 @@ static int test_teardown(void)
 }
 
 static const int fault_ops[] = {
-	OP_CREATE_FLOW_TABLE, OP_CREATE_FLOW_GROUP,
-	OP_ALLOC_FLOW_COUNTER, OP_ALLOC_MODIFY_HEADER,
-	OP_ALLOC_PACKET_REFORMAT, OP_SET_FTE,
+	PRM_OP_CREATE_FLOW_TABLE, PRM_OP_CREATE_FLOW_GROUP,
+	PRM_OP_ALLOC_FLOW_COUNTER, PRM_OP_ALLOC_MODIFY_HEADER_CONTEXT,
+	PRM_OP_ALLOC_PACKET_REFORMAT_CONTEXT, PRM_OP_SET_FLOW_TABLE_ENTRY,
 };
 
 #define FAULT_PARTS	(MT_ARRAY_SIZE(fault_ops) + FULL_TREE_STEPS)

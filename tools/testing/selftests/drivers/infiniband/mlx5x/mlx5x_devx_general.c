@@ -14,35 +14,28 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
-#define OP_CREATE_GENERAL	0xa00
-#define OP_MODIFY_GENERAL	0xa01
-#define OP_QUERY_GENERAL	0xa02
-#define TYPE_MATCH_DEFINER	0x18
-#define TYPE_FLOW_METER_ASO	0x24
+#define TYPE_MATCH_DEFINER	PRM_OBJ_TYPE_MATCH_DEFINER
+#define TYPE_FLOW_METER_ASO	PRM_GENERAL_OBJECT_TYPES_FLOW_METER_ASO
 
-#define STAT_INTERNAL_ERR	0x01
-#define STAT_BAD_PARAM		0x03
-#define SYND_INJECTED		0x0badf00d
-#define SYND_BAD_OPMOD		0x53000004
-#define SYND_NOT_OWNER		0x53000007
-#define SYND_BAD_CAP		0x5300000a
-#define SYND_BAD_FIELD		0x5300000d
-
-#define HDR(f)		PRM_GENERAL_OBJ_IN_CMD_HDR_##f
+#define HDR(f)		PRM_IN_##f
+#define GEN_QUERY	PRM_OP_QUERY_GENERAL_OBJECT
+#define GEN_MODIFY	PRM_OP_MODIFY_GENERAL_OBJECT
 #define CMD_IN_BYTES	PRM_CREATE_MATCH_DEFINER_IN_BYTES
-#define QUERY_OUT_BYTES	(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES +		\
+#define QUERY_OUT_BYTES	(PRM_OUT_BYTES +		\
 			 PRM_MATCH_DEFINER_BYTES)
-/* format 22: outer_ip_src_addr, 32 bits at 0x100 of the mask */
+/* format 22's outer_ip_src_addr in the mask; a bit it leaves reserved */
 #define MASK_OFF	PRM_CREATE_MATCH_DEFINER_IN_OBJ_CONTEXT_MATCH_MASK_OFF
-#define F22_SRC_ADDR	MT_FIELD(MASK_OFF + 0x100, 32)
-#define F22_RSVD_160	MT_FIELD(MASK_OFF + 0x160, 1)
+#define F22(f)		PRM_MATCH_DEFINER_FORMAT_22_##f
+#define F22_SRC_ADDR	MT_FIELD(MASK_OFF + F22(OUTER_IP_SRC_ADDR).off, 32)
+#define F22_RSVD_160	MT_FIELD(MASK_OFF + 0x160, 1)	/* reserved_at_160 */
 /* in the query output: the definer follows the 16-byte header */
-#define Q_DEF		(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES * 8)
+#define Q_DEF		(PRM_OUT_BYTES * 8)
 #define Q_FORMAT_ID	MT_FIELD(Q_DEF + PRM_MATCH_DEFINER_FORMAT_ID.off, 16)
 #define Q_SRC_ADDR	MT_FIELD(Q_DEF + PRM_MATCH_DEFINER_MATCH_MASK_OFF + \
-				 0x100, 32)
+				 F22(OUTER_IP_SRC_ADDR).off, 32)
 
 struct gen {
 	struct mlx5dv_devx_obj *obj;
@@ -52,7 +45,7 @@ struct gen {
 static void definer_in(uint32_t *in, uint16_t type, uint16_t format)
 {
 	memset(in, 0, CMD_IN_BYTES);
-	mt_set(in, HDR(OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, HDR(OPCODE), PRM_OP_CREATE_GENERAL_OBJECT);
 	mt_set(in, HDR(OBJ_TYPE), type);
 	mt_set(in, PRM_CREATE_MATCH_DEFINER_IN_OBJ_CONTEXT_FORMAT_ID, format);
 	mt_set(in, F22_SRC_ADDR, 0xffffffff);
@@ -61,10 +54,10 @@ static void definer_in(uint32_t *in, uint16_t type, uint16_t format)
 static struct mlx5dv_devx_obj *gen_create(struct ibv_context *ctx,
 					  uint32_t *in, uint32_t *out)
 {
-	memset(out, 0, PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+	memset(out, 0, PRM_OUT_BYTES);
 	errno = 0;
 	return mlx5dv_devx_obj_create(ctx, in, CMD_IN_BYTES, out,
-				      PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+				      PRM_OUT_BYTES);
 }
 
 static bool definer_create(struct ibv_context *ctx, struct gen *g)
@@ -75,9 +68,9 @@ static bool definer_create(struct ibv_context *ctx, struct gen *g)
 	g->obj = gen_create(ctx, in, out);
 	if (!mt_check(g->obj != NULL, __FILE__, __LINE__,
 		      "create definer: errno %d syndrome %#x", errno,
-		      mt_get(out, MT_OUT_SYNDROME)))
+		      mt_get(out, PRM_OUT_SYNDROME)))
 		return false;
-	g->id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+	g->id = mt_get(out, PRM_OUT_OBJ_ID);
 	return CHECK(g->id != 0);
 }
 
@@ -95,8 +88,8 @@ static bool refused(struct ibv_context *ctx, uint32_t *in, uint8_t status,
 		return false;
 	}
 	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), status);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
 	return ok;
 }
 
@@ -109,11 +102,11 @@ static int gen_cmd(struct gen *g, uint16_t op, uint16_t type, uint32_t id,
 	mt_set(in, HDR(OBJ_TYPE), type);
 	mt_set(in, HDR(OBJ_ID), id);
 	memset(out, 0, outlen);
-	if (op == OP_MODIFY_GENERAL)
+	if (op == PRM_OP_MODIFY_GENERAL_OBJECT)
 		return mlx5dv_devx_obj_modify(g->obj, in, sizeof(in), out,
 					      outlen);
 	return mlx5dv_devx_obj_query(g->obj, in,
-				     PRM_GENERAL_OBJ_IN_CMD_HDR_BYTES, out,
+				     PRM_IN_BYTES, out,
 				     outlen);
 }
 
@@ -125,7 +118,7 @@ static uint64_t cap64(const void *cap, unsigned int off)
 /* The profile: MATCH_DEFINER among the types, its formats and limit. */
 static int test_caps(void)
 {
-	uint8_t out[MT_HCA_CAP_OUT_BYTES];
+	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
 	struct ibv_context *ctx;
 	const void *cap;
 	uint64_t types;
@@ -172,23 +165,24 @@ static int test_definer(void)
 	if (!definer_create(ctx, &g))
 		goto out;
 	mt_fw_check_owner("general", g.id, uid);
-	if (CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, g.id,
+	if (CHECK_ERR(gen_cmd(&g, GEN_QUERY, TYPE_MATCH_DEFINER, g.id,
 			      out, sizeof(out)), 0)) {
 		CHECK_EQ(mt_get(out, Q_FORMAT_ID), 22);
 		CHECK_EQ(mt_get(out, Q_SRC_ADDR), 0xffffffff);
 	}
 	/* the handle's object, by id and type both */
-	CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, g.id + 1,
+	CHECK_ERR(gen_cmd(&g, GEN_QUERY, TYPE_MATCH_DEFINER, g.id + 1,
 			  out, sizeof(out)), EINVAL);
-	CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, 0x24, g.id, out, sizeof(out)),
+	CHECK_ERR(gen_cmd(&g, GEN_QUERY, TYPE_FLOW_METER_ASO, g.id, out,
+			  sizeof(out)),
 		  EINVAL);
 	/* an output too short for the definer */
-	CHECK_ERR(gen_cmd(&g, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, g.id,
+	CHECK_ERR(gen_cmd(&g, GEN_QUERY, TYPE_MATCH_DEFINER, g.id,
 			  out, sizeof(out) - 4), EREMOTEIO);
 	/* nothing of a definer can be modified */
-	CHECK_ERR(gen_cmd(&g, OP_MODIFY_GENERAL, TYPE_MATCH_DEFINER, g.id,
+	CHECK_ERR(gen_cmd(&g, GEN_MODIFY, TYPE_MATCH_DEFINER, g.id,
 			  out, 16), EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), STAT_BAD_PARAM);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(g.obj), 0);
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("general", uid), 0);
@@ -215,19 +209,19 @@ static int test_refused(void)
 	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
 		definer_in(in, types[i], 22);
 		mt_diag("type %#x", types[i]);
-		refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_OPMOD,
+		refused(ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD,
 			"type not offered");
 	}
 	definer_in(in, TYPE_MATCH_DEFINER, 1);
-	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_CAP, "format 1");
+	refused(ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "format 1");
 	definer_in(in, TYPE_MATCH_DEFINER, 22);
 	mt_set(in, F22_SRC_ADDR, 0);
-	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "empty mask");
+	refused(ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "empty mask");
 	mt_set(in, F22_RSVD_160, 1);
-	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "reserved bit");
+	refused(ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "reserved bit");
 	definer_in(in, TYPE_MATCH_DEFINER, 22);
 	mt_set(in, HDR(OBJ_ID), 7);
-	refused(ctx, in, STAT_BAD_PARAM, SYND_BAD_FIELD, "obj_id in create");
+	refused(ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "obj_id in create");
 	CHECK_EQ(mt_fw_count("general", uid), 0);
 	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
@@ -255,9 +249,9 @@ static int test_other_process(void)
 
 		if (!c2 || !definer_create(c2, &theirs))
 			_exit(2);
-		bad |= gen_cmd(&theirs, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER,
+		bad |= gen_cmd(&theirs, GEN_QUERY, TYPE_MATCH_DEFINER,
 			       mine.id, out, sizeof(out)) != EINVAL;
-		bad |= (gen_cmd(&theirs, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER,
+		bad |= (gen_cmd(&theirs, GEN_QUERY, TYPE_MATCH_DEFINER,
 				theirs.id, out, sizeof(out)) != 0) << 1;
 		bad |= (mlx5dv_devx_obj_destroy(theirs.obj) != 0) << 2;
 		ibv_close_device(c2);
@@ -268,7 +262,7 @@ static int test_other_process(void)
 		CHECK(WIFEXITED(status));
 		CHECK_EQ(WEXITSTATUS(status), 0);
 	}
-	CHECK_ERR(gen_cmd(&mine, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, mine.id,
+	CHECK_ERR(gen_cmd(&mine, GEN_QUERY, TYPE_MATCH_DEFINER, mine.id,
 			  out, sizeof(out)), 0);
 	mt_fw_check_owner("general", mine.id, uid);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
@@ -290,9 +284,9 @@ static int test_fault_and_teardown(void)
 	ctx = mt_open(MT_OPEN_DEVX, &uid);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
-	CHECK_EQ(mt_fw_fail_opcode(OP_CREATE_GENERAL), 0);
+	CHECK_EQ(mt_fw_fail_opcode(PRM_OP_CREATE_GENERAL_OBJECT), 0);
 	definer_in(in, TYPE_MATCH_DEFINER, 22);
-	refused(ctx, in, STAT_INTERNAL_ERR, SYND_INJECTED, "injected");
+	refused(ctx, in, MT_STAT_INTERNAL_ERR, SYND_INJECTED, "injected");
 	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	for (i = 0; i < 8; i++)
 		if (!definer_create(ctx, &g))
@@ -306,10 +300,12 @@ static int test_fault_and_teardown(void)
 #define MTR(f)		PRM_CREATE_FLOW_METER_ASO_OBJ_IN_##f
 #define MTR_PARAMS1	(MTR(FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_OFF) + \
 			 MTR(FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_BITS))
-/* flow_meter_parameters: meter_mode at bit 6, cir_mantissa at 0x58 */
-#define MTR_MODE	MT_FIELD(MTR_PARAMS1 + 6, 2)
-#define MTR_CIR_MANT	MT_FIELD(MTR_PARAMS1 + 0x58, 8)
-#define MTR_OUT_BYTES	(PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES +		\
+/* a field of the flow_meter_parameters at bit @p */
+#define MTR_P(p, f)	MT_FIELD((p) + PRM_FLOW_METER_PARAMETERS_##f.off, \
+				 PRM_FLOW_METER_PARAMETERS_##f.sz)
+#define MTR_MODE	MTR_P(MTR_PARAMS1, METER_MODE)
+#define MTR_CIR_MANT	MTR_P(MTR_PARAMS1, CIR_MANTISSA)
+#define MTR_OUT_BYTES	(PRM_OUT_BYTES +		\
 			 PRM_FLOW_METER_ASO_OBJ_BYTES)
 #define MTR_Q_PD	MT_FIELD(Q_DEF + PRM_FLOW_METER_ASO_OBJ_METER_ASO_ACCESS_PD.off, 24)
 #define MTR_Q_PARAMS1	(Q_DEF + PRM_FLOW_METER_ASO_OBJ_FLOW_METER_PARAMETERS_OFF + \
@@ -321,16 +317,16 @@ static struct mlx5dv_devx_obj *meter_create(struct ibv_context *ctx,
 {
 	uint32_t in[PRM_CREATE_FLOW_METER_ASO_OBJ_IN_BYTES / 4] = {};
 
-	mt_set(in, MTR(HDR_OPCODE), OP_CREATE_GENERAL);
+	mt_set(in, MTR(HDR_OPCODE), PRM_OP_CREATE_GENERAL_OBJECT);
 	mt_set(in, MTR(HDR_OBJ_TYPE), TYPE_FLOW_METER_ASO);
 	mt_set(in, MTR(HDR_LOG_OBJ_RANGE), range);
 	mt_set(in, MTR(FLOW_METER_ASO_OBJ_METER_ASO_ACCESS_PD), pdn);
 	mt_set(in, MTR_MODE, 1);
 	mt_set(in, MTR_CIR_MANT, 0x42);
-	memset(out, 0, PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+	memset(out, 0, PRM_OUT_BYTES);
 	errno = 0;
 	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out,
-				      PRM_GENERAL_OBJ_OUT_CMD_HDR_BYTES);
+				      PRM_OUT_BYTES);
 }
 
 static uint32_t pdn_of(struct ibv_pd *pd)
@@ -366,29 +362,29 @@ static int test_flow_meter_aso(void)
 	m.obj = meter_create(ctx, pdn_of(pd), 4, out);
 	if (!mt_check(m.obj != NULL, __FILE__, __LINE__,
 		      "create meters: errno %d syndrome %#x", errno,
-		      mt_get(out, MT_OUT_SYNDROME)))
+		      mt_get(out, PRM_OUT_SYNDROME)))
 		goto out;
-	m.id = mt_get(out, PRM_GENERAL_OBJ_OUT_CMD_HDR_OBJ_ID);
+	m.id = mt_get(out, PRM_OUT_OBJ_ID);
 	mt_fw_check_owner("general", m.id, uid);
-	if (CHECK_ERR(gen_cmd(&m, OP_QUERY_GENERAL, TYPE_FLOW_METER_ASO, m.id,
+	if (CHECK_ERR(gen_cmd(&m, GEN_QUERY, TYPE_FLOW_METER_ASO, m.id,
 			      out, sizeof(out)), 0)) {
 		CHECK_EQ(mt_get(out, MTR_Q_PD), pdn_of(pd));
-		CHECK_EQ(mt_get(out, MT_FIELD(MTR_Q_PARAMS1 + 6, 2)), 1);
-		CHECK_EQ(mt_get(out, MT_FIELD(MTR_Q_PARAMS1 + 0x58, 8)), 0x42);
+		CHECK_EQ(mt_get(out, MTR_P(MTR_Q_PARAMS1, METER_MODE)), 1);
+		CHECK_EQ(mt_get(out, MTR_P(MTR_Q_PARAMS1, CIR_MANTISSA)), 0x42);
 	}
 	/* as a definer, the id is not this handle's object */
-	CHECK_ERR(gen_cmd(&m, OP_QUERY_GENERAL, TYPE_MATCH_DEFINER, m.id,
+	CHECK_ERR(gen_cmd(&m, GEN_QUERY, TYPE_MATCH_DEFINER, m.id,
 			  out, sizeof(out)), EINVAL);
 	CHECK_ERR(ibv_dealloc_pd(pd), EBUSY);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(m.obj), 0);
 	/* another context's PD */
 	CHECK(!meter_create(ctx, pdn_of(pd2), 0, out));
 	CHECK_ERR(errno, EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_NOT_OWNER);
 	/* a bulk past log_meter_aso_max_alloc */
 	CHECK(!meter_create(ctx, pdn_of(pd), 31, out));
 	CHECK_ERR(errno, EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_BAD_CAP);
+	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_BAD_CAP);
 	CHECK_EQ(mt_fw_count("general", uid), 0);
 out:
 	if (pd)

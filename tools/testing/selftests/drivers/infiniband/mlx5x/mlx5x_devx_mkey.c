@@ -21,31 +21,15 @@
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_ioctl.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
-
-#define OP_QUERY_MKEY		0x201
-
-/* Status and syndromes of the firmware model (sim_priv.h). */
-#define STAT_BAD_PARAM		0x03
-#define STAT_BAD_RESOURCE	0x05
-#define STAT_INTERNAL_ERR	0x01
-#define SYND_INJECTED		0x0badf00d
-#define SYND_NO_OBJECT		0x53000006
-#define SYND_NOT_OWNER		0x53000007
-#define SYND_BAD_CAP		0x5300000a
-#define SYND_BAD_FIELD		0x5300000d
-#define SYND_BAD_INLEN		0x53000002
-#define STAT_BAD_LEN		0x50
 
 #define MODE_PA			0
 #define MODE_MTT		MKEY_MODE_MTT
 #define MODE_KLM		2
 #define MODE_KSM		3
-
-/* mkc.crypto_en of newer headers */
-#define MKC_CRYPTO_EN		MT_FIELD(0x80 + 0x1e3, 2)
 
 /*
  * libmlx5 44 creates mkeys with UPDATE_TAG (nothing of it in the mailbox)
@@ -185,7 +169,8 @@ static bool mkey_ok(struct ibv_context *ctx, struct mkey_in *m,
 	k->obj = mkey_create(ctx, m, out);
 	if (!mt_check(k->obj != NULL, __FILE__, __LINE__,
 		      "create: errno %d status %#x syndrome %#x", errno,
-		      mt_get(out, MT_OUT_STATUS), mt_get(out, MT_OUT_SYNDROME)))
+		      mt_get(out, PRM_OUT_STATUS), mt_get(out,
+							  PRM_OUT_SYNDROME)))
 		return false;
 	k->index = mt_get(out, PRM_CREATE_MKEY_OUT_MKEY_INDEX);
 	k->key = k->index << 8 | mt_get(m->b, MKC(MKEY_7_0));
@@ -206,8 +191,8 @@ static bool mkey_refused(struct ibv_context *ctx, struct mkey_in *m,
 		return false;
 	}
 	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_STATUS), status);
-	ok &= CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), synd);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
 	return ok;
 }
 
@@ -215,7 +200,7 @@ static int mkey_query(struct mkey *k, uint32_t index, uint32_t *out)
 {
 	uint32_t in[PRM_QUERY_MKEY_IN_BYTES / 4] = {};
 
-	mt_set(in, PRM_QUERY_MKEY_IN_OPCODE, OP_QUERY_MKEY);
+	mt_set(in, PRM_QUERY_MKEY_IN_OPCODE, PRM_OP_QUERY_MKEY);
 	mt_set(in, PRM_QUERY_MKEY_IN_MKEY_INDEX, index);
 	memset(out, 0, PRM_QUERY_MKEY_OUT_BYTES);
 	return mlx5dv_devx_obj_query(k->obj, in, sizeof(in), out,
@@ -283,7 +268,7 @@ static int test_direct_no_raw_addresses(void)
 	mt_set(m.b, MKC(TRANSLATIONS_OCTWORD_SIZE), 1);
 	mt_set(m.b, IN(TRANSLATIONS_OCTWORD_ACTUAL_SIZE), 1);
 	mq_set64(m.b, IN(KLM_PAS_MTT_OFF), 0x100000 | 3);
-	mkey_refused(e.ctx, &m, STAT_BAD_RESOURCE, SYND_NO_OBJECT,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT,
 		     "inline page address, no umem");
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
@@ -304,60 +289,60 @@ static int test_rules(void)
 		goto out;
 #define DIRECT()	mkey_direct(&m, &e, 0, VA, 2 * PAGE)
 	mkey_direct(&m, &e, 0, VA, NPAGES * PAGE + 1);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "one byte beyond the umem");
 	mkey_direct(&m, &e, 0x10, VA, PAGE);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "va and umem byte at different page offsets");
 	DIRECT();
 	mt_set(m.b, MKC(LOG_PAGE_SIZE), 13);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "pages larger than the umem's");
 	DIRECT();
 	mt_set(m.b, MKC(LOG_PAGE_SIZE), 11);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "pages under 4 KiB");
 	DIRECT();
 	mt_set(m.b, MKC(TRANSLATIONS_OCTWORD_SIZE), 0);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "no translation table");
 	DIRECT();
 	mt_set(m.b, MKEY_UMEM_ID, e.umem->umem_id + 1000);
-	mkey_refused(e.ctx, &m, STAT_BAD_RESOURCE, SYND_NO_OBJECT,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT,
 		     "no such umem");
 	DIRECT();
 	mt_set(m.b, MKC(QPN), 0);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD, "qpn 0");
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "qpn 0");
 	DIRECT();
 	mt_set(m.b, MKC(ACCESS_MODE_1_0), MODE_PA);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "physical address mode");
 	DIRECT();
 	mt_set(m.b, MKC(LW), 0);
 	mt_set(m.b, MKC(RW), 1);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "remote write without local write");
 	DIRECT();
 	mt_set(m.b, MKC(BSF_EN), 1);
 	mt_set(m.b, MKC(BSF_OCTWORD_SIZE), 4);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "signature (bsf_en) on a direct mkey");
 	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
 	mt_set(m.b, MKC(BSF_EN), 1);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "signature mkey without its 4-octword BSF");
 	mt_set(m.b, MKC(BSF_OCTWORD_SIZE), 4);
 	mt_set(m.b, MKC(UMR_EN), 0);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "signature mkey UMR cannot configure");
 	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
 	mt_set(m.b, MKC(EN_RINVAL), 1);
 	mt_set(m.b, MKC(UMR_EN), 0);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "remote invalidation without umr_en");
 	DIRECT();
 	mt_set(m.b, MKC_CRYPTO_EN, 1);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_CAP, "crypto_en");
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "crypto_en");
 	/* op_mod: not a CREATE_MKEY the kernel lets through */
 	DIRECT();
 	mt_set(m.b, IN(OP_MOD), 1);
@@ -368,13 +353,13 @@ static int test_rules(void)
 		CHECK_EQ(mt_fw_stat("commands"), cmds);
 	DIRECT();
 	mt_set(m.b, MKC(PD), e.pdn + 1000);
-	mkey_refused(e.ctx, &m, STAT_BAD_RESOURCE, SYND_NO_OBJECT,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT,
 		     "no such PD");
 	mkey_indirect(&m, MODE_KLM, e.pdn, 0, 0);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "indirect without room");
 	mkey_indirect(&m, MODE_KLM, e.pdn, (1 << 16) + 1, 0);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_CAP,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_CAP,
 		     "past log_max_klm_list_size");
 #undef DIRECT
 	if (mt_sim())
@@ -471,11 +456,11 @@ static int test_indirect_entries(void)
 	/* a key whose tag is not the mkey's names nothing */
 	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 1);
 	mkey_ent(&m, 0, d[0].key ^ 0xff, PAGE, VA);
-	mkey_refused(e.ctx, &m, STAT_BAD_RESOURCE, SYND_NO_OBJECT,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT,
 		     "entry with a wrong tag");
 	mkey_ent(&m, 0, d[0].key, PAGE, VA);
 	mq_set64(m.b, MKC(LEN_OFF), PAGE + 1);
-	mkey_refused(e.ctx, &m, STAT_BAD_PARAM, SYND_BAD_FIELD,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_PARAM, SYND_BAD_FIELD,
 		     "longer than its entries");
 	/* busy while inside an indirect mkey, then free to go */
 	CHECK_ERR(mlx5dv_devx_obj_destroy(d[0].obj), EBUSY);
@@ -502,14 +487,14 @@ static int test_wrong_pd(void)
 		goto out;
 	mkey_direct(&m, &a, 0, VA, PAGE);
 	mt_set(m.b, MKC(PD), b.pdn);
-	mkey_refused(a.ctx, &m, STAT_BAD_RESOURCE, SYND_NOT_OWNER,
+	mkey_refused(a.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NOT_OWNER,
 		     "another context's PD");
 	mkey_indirect(&m, MODE_KLM, b.pdn, 4, 0);
-	mkey_refused(a.ctx, &m, STAT_BAD_RESOURCE, SYND_NOT_OWNER,
+	mkey_refused(a.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NOT_OWNER,
 		     "another context's PD, indirect");
 	mkey_direct(&m, &a, 0, VA, PAGE);
 	mt_set(m.b, MKEY_UMEM_ID, b.umem->umem_id);
-	mkey_refused(a.ctx, &m, STAT_BAD_RESOURCE, SYND_NOT_OWNER,
+	mkey_refused(a.ctx, &m, MT_STAT_BAD_RESOURCE, SYND_NOT_OWNER,
 		     "another context's umem");
 out:
 	env_close(&b);
@@ -550,14 +535,14 @@ static int test_other_process(void)
 		mt_set(m.b, MKC(PD), e.pdn);
 		obj = mkey_create(c.ctx, &m, cout);
 		bad |= (obj || errno != EREMOTEIO ||
-			mt_get(cout, MT_OUT_SYNDROME) != SYND_NOT_OWNER) << 0;
+			mt_get(cout, PRM_OUT_SYNDROME) != SYND_NOT_OWNER) << 0;
 		/* our mkey in its KLM */
 		mkey_indirect(&m, MODE_KLM, c.pdn, 4, 1);
 		mkey_ent(&m, 0, mine.key, PAGE, VA);
 		mq_set64(m.b, MKC(LEN_OFF), PAGE);
 		obj = mkey_create(c.ctx, &m, cout);
 		bad |= (obj || errno != EREMOTEIO ||
-			mt_get(cout, MT_OUT_SYNDROME) != SYND_NOT_OWNER) << 1;
+			mt_get(cout, PRM_OUT_SYNDROME) != SYND_NOT_OWNER) << 1;
 		/* its own handle naming our index: the kernel says no */
 		mkey_direct(&m, &c, 0, VA, PAGE);
 		if (!mkey_ok(c.ctx, &m, &theirs))
@@ -703,12 +688,12 @@ static int test_fault_injection(void)
 		return mt_skip("needs the firmware model");
 	if (!env_open(&e))
 		goto out;
-	CHECK_EQ(mt_fw_fail_opcode(OP_CREATE_MKEY), 0);
+	CHECK_EQ(mt_fw_fail_opcode(PRM_OP_CREATE_MKEY), 0);
 	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
-	mkey_refused(e.ctx, &m, STAT_INTERNAL_ERR, SYND_INJECTED,
+	mkey_refused(e.ctx, &m, MT_STAT_INTERNAL_ERR, SYND_INJECTED,
 		     "injected fault");
 	mkey_direct(&m, &e, 0, VA, PAGE);
-	mkey_refused(e.ctx, &m, STAT_INTERNAL_ERR, SYND_INJECTED,
+	mkey_refused(e.ctx, &m, MT_STAT_INTERNAL_ERR, SYND_INJECTED,
 		     "injected fault, direct");
 	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
@@ -911,7 +896,7 @@ static int test_short_mailbox(void)
 	 */
 	mkey_indirect(&m, MODE_KLM, e.pdn, 4, 0);
 	m.len = 0x10 + 0x40;
-	mkey_refused(e.ctx, &m, STAT_BAD_LEN, SYND_BAD_INLEN,
+	mkey_refused(e.ctx, &m, MT_STAT_BAD_INPUT_LEN, SYND_BAD_INLEN,
 		     "mailbox without the rest of create_mkey_in");
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
@@ -920,12 +905,12 @@ out:
 	return KSFT_PASS;
 }
 
-#define OP_CREATE_PSV		0x600
-#define PSV_IN_BYTES		16
-#define PSV_OUT_BYTES		32
-#define PSV_NUM			MT_FIELD(0x40, 4)
-#define PSV_PD			MT_FIELD(0x48, 24)
-#define PSV_INDEX(i)		MT_FIELD(0x88 + (i) * 32, 24)
+#define PSV_IN_BYTES		PRM_CREATE_PSV_IN_BYTES
+#define PSV_OUT_BYTES		PRM_CREATE_PSV_OUT_BYTES
+#define PSV_NUM			PRM_CREATE_PSV_IN_NUM_PSV
+#define PSV_PD			PRM_CREATE_PSV_IN_PD
+#define PSV_INDEX(i)		((i) ? PRM_CREATE_PSV_OUT_PSV1_INDEX : \
+				       PRM_CREATE_PSV_OUT_PSV0_INDEX)
 
 static struct mlx5dv_devx_obj *psv_create(struct ibv_context *ctx,
 					  uint32_t pdn, unsigned int num,
@@ -933,7 +918,7 @@ static struct mlx5dv_devx_obj *psv_create(struct ibv_context *ctx,
 {
 	uint32_t in[PSV_IN_BYTES / 4] = {};
 
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_PSV);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_PSV);
 	mt_set(in, PSV_NUM, num);
 	mt_set(in, PSV_PD, pdn);
 	memset(out, 0, PSV_OUT_BYTES);
@@ -960,7 +945,7 @@ static int test_psv(void)
 		CHECK_EQ(mt_fw_stat("commands"), cmds);
 	CHECK(!psv_create(a.ctx, b.pdn, 1, out));
 	CHECK_ERR(errno, EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_NOT_OWNER);
 	p = psv_create(a.ctx, a.pdn, 1, out);
 	if (CHECK(p)) {
 		mt_fw_check_owner("psv", mt_get(out, PSV_INDEX(0)), a.uid);

@@ -16,25 +16,23 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 
-/* Opcodes (mlx5_ifc.h). */
-#define OP_ALLOC_Q_COUNTER		0x771
-#define OP_QUERY_Q_COUNTER		0x773
-#define OP_ALLOC_FLOW_COUNTER		0x939
-#define OP_QUERY_FLOW_COUNTER		0x93b
-
-/* alloc_q_counter_out.counter_set_id; query_q_counter_in.counter_set_id */
-#define QC_OUT_ID		MT_FIELD(0x58, 8)
-#define QC_QUERY_ID		MT_FIELD(0xf8, 8)
-#define QC_QUERY_IN_BYTES	0x20
-#define QC_QUERY_OUT_BYTES	0x100
-/* alloc_flow_counter_{in,out}; query_flow_counter_in */
-#define FC_BULK			MT_FIELD(0x78, 8)
-#define FC_OUT_ID		MT_FIELD(0x40, 32)
-#define FC_QUERY_ID		MT_FIELD(0xe0, 32)
-#define FC_QUERY_IN_BYTES	0x20
-#define FC_QUERY_OUT_BYTES	0x20	/* header + one traffic_counter */
-#define FC_PACKETS_OFF		0x80
+#define QC_OUT_ID		PRM_ALLOC_Q_COUNTER_OUT_COUNTER_SET_ID
+#define QC_QUERY_ID		PRM_QUERY_Q_COUNTER_IN_COUNTER_SET_ID
+#define QC_QUERY_IN_BYTES	PRM_QUERY_Q_COUNTER_IN_BYTES
+#define QC_QUERY_OUT_BYTES	PRM_QUERY_Q_COUNTER_OUT_BYTES
+#define FC_BULK			\
+	PRM_ALLOC_FLOW_COUNTER_IN_FLOW_COUNTER_BULK
+#define FC_OUT_ID		PRM_ALLOC_FLOW_COUNTER_OUT_FLOW_COUNTER_ID
+#define FC_QUERY_ID		PRM_QUERY_FLOW_COUNTER_IN_FLOW_COUNTER_ID
+#define FC_QUERY_IN_BYTES	PRM_QUERY_FLOW_COUNTER_IN_BYTES
+/* the header and one traffic_counter */
+#define FC_QUERY_OUT_BYTES	(PRM_QUERY_FLOW_COUNTER_OUT_BYTES + \
+				 PRM_TRAFFIC_COUNTER_BYTES)
+#define FC_PACKETS_OFF		\
+	(PRM_QUERY_FLOW_COUNTER_OUT_FLOW_STATISTICS_OFF + \
+	 PRM_TRAFFIC_COUNTER_PACKETS_OFF)
 
 struct devx_obj {
 	struct mlx5dv_devx_obj *obj;
@@ -46,7 +44,7 @@ static struct mlx5dv_devx_obj *create(struct ibv_context *ctx, uint16_t op,
 {
 	uint32_t in[4] = {};
 
-	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_IN_OPCODE, op);
 	memset(out, 0, outlen);
 	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, outlen);
 }
@@ -55,7 +53,7 @@ static bool create_q_counter(struct ibv_context *ctx, struct devx_obj *o)
 {
 	uint32_t out[4];
 
-	o->obj = create(ctx, OP_ALLOC_Q_COUNTER, out, sizeof(out));
+	o->obj = create(ctx, PRM_OP_ALLOC_Q_COUNTER, out, sizeof(out));
 	if (!CHECK(o->obj))
 		return false;
 	o->id = mt_get(out, QC_OUT_ID);
@@ -66,7 +64,7 @@ static bool create_flow_counter(struct ibv_context *ctx, struct devx_obj *o)
 {
 	uint32_t out[4];
 
-	o->obj = create(ctx, OP_ALLOC_FLOW_COUNTER, out, sizeof(out));
+	o->obj = create(ctx, PRM_OP_ALLOC_FLOW_COUNTER, out, sizeof(out));
 	if (!CHECK(o->obj))
 		return false;
 	o->id = mt_get(out, FC_OUT_ID);
@@ -78,7 +76,7 @@ static int query_q_counter(struct devx_obj *o, uint16_t op, uint32_t id)
 	uint32_t in[QC_QUERY_IN_BYTES / 4] = {};
 	uint32_t out[QC_QUERY_OUT_BYTES / 4] = {};
 
-	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_IN_OPCODE, op);
 	mt_set(in, QC_QUERY_ID, id);
 	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out,
 				     sizeof(out));
@@ -95,7 +93,8 @@ static int test_q_counter(void)
 		return KSFT_FAIL;
 	if (create_q_counter(ctx, &qc)) {
 		mt_fw_check_owner("q_counter", qc.id, uid);
-		CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, qc.id), 0);
+		CHECK_ERR(query_q_counter(&qc, PRM_OP_QUERY_Q_COUNTER, qc.id),
+			  0);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
 		if (mt_sim())
 			CHECK_EQ(mt_fw_count("q_counter", -1), 0);
@@ -117,11 +116,11 @@ static int test_flow_counter(void)
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
 	if (create_flow_counter(ctx, &fc)) {
-		mt_set(in, MT_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+		mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
 		mt_set(in, FC_QUERY_ID, fc.id);
 		CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, sizeof(in), out,
 						sizeof(out)), 0);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
 		CHECK_EQ(mt_get64(out, FC_PACKETS_OFF), 0);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(fc.obj), 0);
 	}
@@ -168,20 +167,20 @@ static int test_query_checks(void)
 	    !create_flow_counter(ctx, &fc))
 		goto out;
 	/* another object's id, even one of the same context */
-	CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, qc2.id), EINVAL);
-	CHECK_ERR(query_q_counter(&qc, OP_QUERY_Q_COUNTER, 0), EINVAL);
+	CHECK_ERR(query_q_counter(&qc, PRM_OP_QUERY_Q_COUNTER, qc2.id), EINVAL);
+	CHECK_ERR(query_q_counter(&qc, PRM_OP_QUERY_Q_COUNTER, 0), EINVAL);
 	/* a command of another kind */
-	mt_set(in, MT_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
 	mt_set(in, FC_QUERY_ID, qc.id);
 	CHECK_ERR(mlx5dv_devx_obj_query(qc.obj, in, sizeof(in), out,
 					sizeof(out)), EINVAL);
 	/* a create opcode is no query */
-	CHECK_ERR(query_q_counter(&qc, OP_ALLOC_Q_COUNTER, qc.id), EINVAL);
+	CHECK_ERR(query_q_counter(&qc, PRM_OP_ALLOC_Q_COUNTER, qc.id), EINVAL);
 	/* no modify command is allowed on a counter */
 	CHECK_ERR(mlx5dv_devx_obj_modify(qc.obj, in, sizeof(in), out,
 					 sizeof(out)), EINVAL);
 	/* a mailbox too short to hold the id */
-	mt_set(in, MT_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
 	mt_set(in, FC_QUERY_ID, fc.id);
 	CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, 16, out, sizeof(out)),
 		  EINVAL);
@@ -207,24 +206,24 @@ static int test_firmware_error(void)
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
-	mt_set(in, MT_IN_OPCODE, OP_ALLOC_FLOW_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_FLOW_COUNTER);
 	mt_set(in, FC_BULK, 3);		/* 3 * 128: no bulk size */
 	memset(out, 0xa5, sizeof(out));
 	errno = 0;
 	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
 	if (CHECK(!obj)) {
 		CHECK_ERR(errno, EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_BAD_PARAM);
-		CHECK(mt_get(out, MT_OUT_SYNDROME) != 0);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
+		CHECK(mt_get(out, PRM_OUT_SYNDROME) != 0);
 	}
 	if (mt_sim()) {
 		CHECK_EQ(mt_fw_count("flow_counter", -1), 0);
-		CHECK_EQ(mt_fw_fail_opcode(OP_ALLOC_Q_COUNTER), 0);
+		CHECK_EQ(mt_fw_fail_opcode(PRM_OP_ALLOC_Q_COUNTER), 0);
 		errno = 0;
-		CHECK(!create(ctx, OP_ALLOC_Q_COUNTER, out, sizeof(out)));
+		CHECK(!create(ctx, PRM_OP_ALLOC_Q_COUNTER, out, sizeof(out)));
 		CHECK_ERR(errno, EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), MT_STAT_INTERNAL_ERR);
-		CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), 0x0badf00d);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_INTERNAL_ERR);
+		CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_INJECTED);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
 	}
@@ -265,7 +264,7 @@ static int test_no_devx(void)
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
 	errno = 0;
-	CHECK(!create(ctx, OP_ALLOC_Q_COUNTER, out, sizeof(out)));
+	CHECK(!create(ctx, PRM_OP_ALLOC_Q_COUNTER, out, sizeof(out)));
 	CHECK(errno == EINVAL || errno == EOPNOTSUPP);
 	CHECK_EQ(mt_fw_count("q_counter", -1), 0);
 	CHECK_EQ(ibv_close_device(ctx), 0);
@@ -316,7 +315,6 @@ static int test_query_eqn(void)
 }
 
 #define UMEM_BYTES	(3 * 4096)
-#define OP_CREATE_UMEM	0xa08
 
 /* mlx5dv_devx_umem_reg(3): pinned, owned by the context's uid, released. */
 static int test_umem(void)
@@ -361,7 +359,7 @@ static int test_umem(void)
 	CHECK_ERR(errno, EINVAL);
 	if (mt_sim()) {
 		/* firmware refuses: the pages are released, nothing left */
-		CHECK_EQ(mt_fw_fail_opcode(OP_CREATE_UMEM), 0);
+		CHECK_EQ(mt_fw_fail_opcode(PRM_OP_CREATE_UMEM), 0);
 		errno = 0;
 		CHECK(!mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES, 0));
 		CHECK(errno != 0);
@@ -408,7 +406,7 @@ static int query_async(struct devx_obj *o, uint32_t id, size_t outlen,
 {
 	uint32_t in[QC_QUERY_IN_BYTES / 4] = {};
 
-	mt_set(in, MT_IN_OPCODE, OP_QUERY_Q_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_Q_COUNTER);
 	mt_set(in, QC_QUERY_ID, id);
 	return mlx5dv_devx_obj_query_async(o->obj, in, sizeof(in), outlen,
 					   wr_id, comp);
@@ -449,7 +447,7 @@ static int test_async_query(void)
 	CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp, 16), ENOSPC);
 	if (CHECK_ERR(mlx5dv_devx_get_async_cmd_comp(comp, resp, rlen), 0)) {
 		CHECK_EQ(resp->wr_id, 0x1234abcd);
-		CHECK_EQ(mt_get(resp->out_data, MT_OUT_STATUS), 0);
+		CHECK_EQ(mt_get(resp->out_data, PRM_OUT_STATUS), 0);
 	}
 	/* nothing left: a non-blocking read says so */
 	CHECK_EQ(read(comp->fd, resp, rlen), -1);
@@ -537,10 +535,10 @@ static int test_two_processes(void)
 		if (!c2 || !create_q_counter(c2, &theirs))
 			_exit(2);
 		/* its own handle, the other process's id: the kernel says no */
-		bad |= query_q_counter(&theirs, OP_QUERY_Q_COUNTER,
+		bad |= query_q_counter(&theirs, PRM_OP_QUERY_Q_COUNTER,
 				       mine.id) != EINVAL;
 		/* its own object still answers */
-		bad |= query_q_counter(&theirs, OP_QUERY_Q_COUNTER,
+		bad |= query_q_counter(&theirs, PRM_OP_QUERY_Q_COUNTER,
 				       theirs.id) != 0;
 		bad |= mlx5dv_devx_obj_destroy(theirs.obj) != 0;
 		ibv_close_device(c2);
@@ -552,7 +550,7 @@ static int test_two_processes(void)
 		CHECK_EQ(WEXITSTATUS(status), 0);
 	}
 	/* ours is intact and still ours */
-	CHECK_ERR(query_q_counter(&mine, OP_QUERY_Q_COUNTER, mine.id), 0);
+	CHECK_ERR(query_q_counter(&mine, PRM_OP_QUERY_Q_COUNTER, mine.id), 0);
 	mt_fw_check_owner("q_counter", mine.id, uid);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
 out:

@@ -17,7 +17,7 @@ static int qp_move(struct mq_obj *qp, uint16_t op, uint32_t *out)
 {
 	uint32_t in[PRM_RST2INIT_QP_IN_BYTES / 4] = {};
 
-	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_IN_OPCODE, op);
 	mt_set(in, PRM_RST2INIT_QP_IN_QPN, qp->id);
 	mt_set(in, PRM_RST2INIT_QP_IN_QPC_PRIMARY_ADDRESS_PATH_VHCA_PORT_NUM, 1);
 	mt_set(in, PRM_RST2INIT_QP_IN_QPC_RRE, 1);
@@ -40,7 +40,7 @@ static int qp_move(struct mq_obj *qp, uint16_t op, uint32_t *out)
 
 static uint32_t qp_query(struct mq_obj *qp, uint32_t *out)
 {
-	if (!CHECK_ERR(mq_query(qp, OP_QUERY_QP, qp->id, out,
+	if (!CHECK_ERR(mq_query(qp, PRM_OP_QUERY_QP, qp->id, out,
 				PRM_QUERY_QP_OUT_BYTES), 0))
 		return ~0U;
 	return mt_get(out, PRM_QUERY_QP_OUT_QPC_STATE);
@@ -53,10 +53,13 @@ static int test_qp_walk(void)
 		uint16_t op;
 		uint32_t state;
 	} walk[] = {
-		{ OP_RST2INIT_QP, QP_INIT }, { OP_INIT2INIT_QP, QP_INIT },
-		{ OP_INIT2RTR_QP, QP_RTR }, { OP_RTR2RTS_QP, QP_RTS },
-		{ OP_RTS2RTS_QP, QP_RTS }, { OP_2ERR_QP, QP_ERR },
-		{ OP_2RST_QP, QP_RST },
+		{ PRM_OP_RST2INIT_QP, QP_INIT },
+		{ PRM_OP_INIT2INIT_QP, QP_INIT },
+		{ PRM_OP_INIT2RTR_QP, QP_RTR },
+		{ PRM_OP_RTR2RTS_QP, QP_RTS },
+		{ PRM_OP_RTS2RTS_QP, QP_RTS },
+		{ PRM_OP_2ERR_QP, QP_ERR },
+		{ PRM_OP_2RST_QP, QP_RST },
 	};
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4];
 	struct mq_obj cq, qp;
@@ -72,8 +75,8 @@ static int test_qp_walk(void)
 	for (i = 0; i < MT_ARRAY_SIZE(walk); i++) {
 		if (!CHECK_ERR(qp_move(&qp, walk[i].op, out), 0))
 			mt_diag("step %u: status 0x%x syndrome 0x%x", i,
-				mt_get(out, MT_OUT_STATUS),
-				mt_get(out, MT_OUT_SYNDROME));
+				mt_get(out, PRM_OUT_STATUS),
+				mt_get(out, PRM_OUT_SYNDROME));
 		CHECK_EQ(qp_query(&qp, out), walk[i].state);
 		if (walk[i].state == QP_RTS) {
 			CHECK_EQ(mt_get(out, PRM_QUERY_QP_OUT_QPC_REMOTE_QPN),
@@ -101,16 +104,16 @@ static int test_qp_illegal(void)
 		uint32_t state;		/* reached by the legal path */
 		uint16_t op;
 	} bad[] = {
-		{ QP_RST, OP_INIT2RTR_QP }, { QP_RST, OP_RTR2RTS_QP },
-		{ QP_RST, OP_RTS2RTS_QP }, { QP_RST, OP_INIT2INIT_QP },
-		{ QP_INIT, OP_RST2INIT_QP }, { QP_INIT, OP_RTR2RTS_QP },
-		{ QP_INIT, OP_RTS2RTS_QP }, { QP_RTR, OP_RST2INIT_QP },
-		{ QP_RTR, OP_INIT2RTR_QP }, { QP_RTR, OP_RTS2RTS_QP },
-		{ QP_RTS, OP_RTR2RTS_QP }, { QP_RTS, OP_INIT2RTR_QP },
-		{ QP_ERR, OP_RST2INIT_QP }, { QP_ERR, OP_RTR2RTS_QP },
+		{ QP_RST, PRM_OP_INIT2RTR_QP }, { QP_RST, PRM_OP_RTR2RTS_QP },
+		{ QP_RST, PRM_OP_RTS2RTS_QP }, { QP_RST, PRM_OP_INIT2INIT_QP },
+		{ QP_INIT, PRM_OP_RST2INIT_QP }, { QP_INIT, PRM_OP_RTR2RTS_QP },
+		{ QP_INIT, PRM_OP_RTS2RTS_QP }, { QP_RTR, PRM_OP_RST2INIT_QP },
+		{ QP_RTR, PRM_OP_INIT2RTR_QP }, { QP_RTR, PRM_OP_RTS2RTS_QP },
+		{ QP_RTS, PRM_OP_RTR2RTS_QP }, { QP_RTS, PRM_OP_INIT2RTR_QP },
+		{ QP_ERR, PRM_OP_RST2INIT_QP }, { QP_ERR, PRM_OP_RTR2RTS_QP },
 	};
 	static const uint16_t path[] = {
-		OP_RST2INIT_QP, OP_INIT2RTR_QP, OP_RTR2RTS_QP,
+		PRM_OP_RST2INIT_QP, PRM_OP_INIT2RTR_QP, PRM_OP_RTR2RTS_QP,
 	};
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4];
 	struct mq_obj cq, qp;
@@ -122,15 +125,16 @@ static int test_qp_illegal(void)
 	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp))
 		goto out;
 	for (i = 0; i < MT_ARRAY_SIZE(bad); i++) {
-		CHECK_ERR(qp_move(&qp, OP_2RST_QP, out), 0);
+		CHECK_ERR(qp_move(&qp, PRM_OP_2RST_QP, out), 0);
 		if (bad[i].state == QP_ERR)
-			CHECK_ERR(qp_move(&qp, OP_2ERR_QP, out), 0);
+			CHECK_ERR(qp_move(&qp, PRM_OP_2ERR_QP, out), 0);
 		for (k = 0; bad[i].state != QP_ERR && k < bad[i].state; k++)
 			CHECK_ERR(qp_move(&qp, path[k], out), 0);
 		CHECK_ERR(qp_move(&qp, bad[i].op, out), EREMOTEIO);
-		if (!CHECK_EQ(mt_get(out, MT_OUT_STATUS), ST_BAD_QP_STATE))
+		if (!CHECK_EQ(mt_get(out, PRM_OUT_STATUS),
+			      MT_STAT_BAD_QP_STATE))
 			mt_diag("0x%x in state %u", bad[i].op, bad[i].state);
-		CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SY_BAD_STATE);
+		CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_BAD_STATE);
 		CHECK_EQ(qp_query(&qp, out), bad[i].state);
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(qp.obj), 0);
@@ -153,24 +157,24 @@ static int test_qp_rules(void)
 		goto out;
 	mq_qp_in(&q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 2);			/* UD */
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_FIELD);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* RQ 2048 x 64 + SQ 4096 x 64: more than the umem */
 	mq_qp_in(&q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_SIZE, 11);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_SQ_SIZE, 12);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_FIELD);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* a receive WQE larger than max_wqe_sz_rq */
 	mq_qp_in(&q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_STRIDE, 6);
-	mq_refused(&q, in, sizeof(in), ST_BAD_PARAM, SY_BAD_CAP);
+	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
 	CHECK_EQ(mt_fw_count("qp", -1), 0);
 
 	if (!mq_qp(&q, cq.id, &qp))
 		goto out;
-	CHECK_ERR(qp_move(&qp, OP_RST2INIT_QP, out), 0);
+	CHECK_ERR(qp_move(&qp, PRM_OP_RST2INIT_QP, out), 0);
 	/* INIT2RTR without a remote QPN, and with an MTU over the port's */
 	memset(min, 0, sizeof(min));
-	mt_set(min, MT_IN_OPCODE, OP_INIT2RTR_QP);
+	mt_set(min, PRM_IN_OPCODE, PRM_OP_INIT2RTR_QP);
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPN, qp.id);
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPC_MTU, 3);
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPC_PRIMARY_ADDRESS_PATH_VHCA_PORT_NUM,
@@ -178,13 +182,13 @@ static int test_qp_rules(void)
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPC_PRIMARY_ADDRESS_PATH_RMAC_31_0, 1);
 	CHECK_ERR(mlx5dv_devx_obj_modify(qp.obj, min, sizeof(min), out, 16),
 		  EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SY_BAD_FIELD);
+	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_BAD_FIELD);
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPC_REMOTE_QPN, 0x42);
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPC_MTU, 5);		/* 4096 */
 	if (mt_netdev_mtu() < 4096) {
 		CHECK_ERR(mlx5dv_devx_obj_modify(qp.obj, min, sizeof(min), out,
 						 16), EREMOTEIO);
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), ST_BAD_PARAM);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
 	}
 	mt_set(min, PRM_INIT2RTR_QP_IN_QPC_MTU, 1);
 	CHECK_ERR(mlx5dv_devx_obj_modify(qp.obj, min, sizeof(min), out, 16),
@@ -208,28 +212,32 @@ static int child_against(const uint32_t *ids)
 	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp))
 		return 100;
 	/* through its own handles, naming the parent's CQ and QP */
-	bad += mq_query(&cq, OP_QUERY_CQ, ids[0], out, sizeof(out)) != EINVAL;
+	bad += mq_query(&cq, PRM_OP_QUERY_CQ, ids[0], out,
+			sizeof(out)) != EINVAL;
 	stolen = qp;
 	stolen.id = ids[1];
-	bad += mq_query(&stolen, OP_QUERY_QP, ids[1], out, sizeof(out)) !=
+	bad += mq_query(&stolen, PRM_OP_QUERY_QP, ids[1], out, sizeof(out)) !=
 	       EINVAL;
-	bad += qp_move(&stolen, OP_2ERR_QP, out) != EINVAL;
+	bad += qp_move(&stolen, PRM_OP_2ERR_QP, out) != EINVAL;
 	/* building on the parent's CQ, PD, umem: firmware says not yours */
 	mq_qp_in(&q, in, ids[0]);
-	bad += !mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NOT_OWNER);
+	bad += !mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+			   SYND_NOT_OWNER);
 	mq_qp_in(&q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_PD, ids[2]);
-	bad += !mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NOT_OWNER);
+	bad += !mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+			   SYND_NOT_OWNER);
 	mq_qp_in(&q, in, cq.id);
 	mt_set(in, QP_UMEM_ID, ids[3]);
-	bad += !mq_refused(&q, in, sizeof(in), ST_BAD_RESOURCE, SY_NOT_OWNER);
+	bad += !mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+			   SYND_NOT_OWNER);
 	mq_rq_in(&q, in, ids[0]);
-	bad += !mq_refused(&q, in, PRM_CREATE_RQ_IN_BYTES, ST_BAD_RESOURCE,
-			   SY_NOT_OWNER);
+	bad += !mq_refused(&q, in, PRM_CREATE_RQ_IN_BYTES, MT_STAT_BAD_RESOURCE,
+			   SYND_NOT_OWNER);
 	mq_rq_in(&q, in, cq.id);
-	mt_set(in, MT_FIELD(RQ_WQ + 0x48, 24), ids[2]);
-	bad += !mq_refused(&q, in, PRM_CREATE_RQ_IN_BYTES, ST_BAD_RESOURCE,
-			   SY_NOT_OWNER);
+	mt_set(in, WQ_F(RQ_WQ, PD), ids[2]);
+	bad += !mq_refused(&q, in, PRM_CREATE_RQ_IN_BYTES, MT_STAT_BAD_RESOURCE,
+			   SYND_NOT_OWNER);
 	mq_close(&q);
 	return bad;
 }
@@ -247,7 +255,7 @@ static int test_two_processes(void)
 		return mt_skip("checks the firmware model's syndromes");
 	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp))
 		goto out;
-	CHECK_ERR(qp_move(&qp, OP_RST2INIT_QP, out), 0);
+	CHECK_ERR(qp_move(&qp, PRM_OP_RST2INIT_QP, out), 0);
 	ids[0] = cq.id;
 	ids[1] = qp.id;
 	ids[2] = q.pd;
@@ -293,13 +301,13 @@ static unsigned int build_all(struct mq *q)
 		return n;
 	n++;
 	memset(in, 0, PRM_CREATE_TIS_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIS);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_TIS);
 	mt_set(in, PRM_CREATE_TIS_IN_CTX_TRANSPORT_DOMAIN, q->td);
 	if (!mq_create(q, in, PRM_CREATE_TIS_IN_BYTES, &tis, out))
 		return n;
 	n++;
 	memset(in, 0, PRM_CREATE_SQ_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_SQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_SQ);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_CQN, cq.id);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_LST_SZ, 1);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_NUM_0, tis.id);
@@ -307,7 +315,7 @@ static unsigned int build_all(struct mq *q)
 	if (!mq_create(q, in, PRM_CREATE_SQ_IN_BYTES, &sq, out))
 		return n;
 	n++;
-	len = mq_rqt_in(in, OP_CREATE_RQT, 1, &rq.id, 1);
+	len = mq_rqt_in(in, PRM_OP_CREATE_RQT, 1, &rq.id, 1);
 	if (!mq_create(q, in, len, &rqt, out))
 		return n;
 	n++;
@@ -323,9 +331,9 @@ static unsigned int build_all(struct mq *q)
 	if (!mq_create(q, in, PRM_CREATE_QP_IN_BYTES, &qp, out))
 		return n;
 	n++;
-	if (qp_move(&qp, OP_RST2INIT_QP, out) ||
-	    qp_move(&qp, OP_INIT2RTR_QP, out) ||
-	    qp_move(&qp, OP_RTR2RTS_QP, out))
+	if (qp_move(&qp, PRM_OP_RST2INIT_QP, out) ||
+	    qp_move(&qp, PRM_OP_INIT2RTR_QP, out) ||
+	    qp_move(&qp, PRM_OP_RTR2RTS_QP, out))
 		return n;
 	return n + 1;
 }
@@ -417,9 +425,10 @@ static int test_killed_full_set(void)
  * leaves nothing of its uid.
  */
 static const uint16_t fault_ops[] = {
-	OP_CREATE_CQ, OP_CREATE_RQ, OP_CREATE_TIS, OP_CREATE_SQ,
-	OP_CREATE_RQT, OP_CREATE_TIR, OP_CREATE_QP, OP_RST2INIT_QP,
-	OP_INIT2RTR_QP, OP_RTR2RTS_QP,
+	PRM_OP_CREATE_CQ, PRM_OP_CREATE_RQ, PRM_OP_CREATE_TIS,
+	PRM_OP_CREATE_SQ, PRM_OP_CREATE_RQT, PRM_OP_CREATE_TIR,
+	PRM_OP_CREATE_QP, PRM_OP_RST2INIT_QP, PRM_OP_INIT2RTR_QP,
+	PRM_OP_RTR2RTS_QP,
 };
 
 /* what is made before each of fault_ops fails */
@@ -453,7 +462,7 @@ static int test_fault_injection(unsigned int part)
 		mq_cq_in(&q, in);
 		CHECK_EQ(mt_fw_fail_next(1), 0);
 		CHECK(!mq_create(&q, in, sizeof(in), &cq, out));
-		CHECK_EQ(mt_get(out, MT_OUT_STATUS), ST_INTERNAL_ERR);
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_INTERNAL_ERR);
 		CHECK_EQ(mt_fw_fail_next(0), 0);
 		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base);
 		if (CHECK(mq_create(&q, in, sizeof(in), &cq, out)))

@@ -27,12 +27,16 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_ioctl.h"
 #include "mlx5x_prm.h"
 
 #define PAGE		4096
 #define CAP_DEV_MEM	0x0f
-/* newer PRM fields 6.1's mlx5_ifc.h calls reserved */
+/*
+ * device_mem_cap fields 6.1's mlx5_ifc.h calls reserved, 6.12's names:
+ * log_indirect_encap_sw_icm_size, indirect_encap_sw_icm_start_address
+ */
 #define CAP_LOG_ENCAP_SIZE	MT_FIELD(0x120, 8)
 #define CAP_ENCAP_START_OFF	0x240
 /* enum mlx5_ib_uapi_dm_type; ENCAP_SW_ICM came with Linux 6.5 */
@@ -62,7 +66,7 @@ static const char *const type_name[NTYPES] = {
 
 static int read_caps(void)
 {
-	static uint8_t out[MT_HCA_CAP_OUT_BYTES];
+	static uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
 	static bool done;
 	struct ibv_context *ctx;
 	const void *c;
@@ -789,7 +793,6 @@ static int keep_caps(uint64_t keep)
 	return syscall(SYS_capset, &hdr, data);
 }
 
-
 /*
  * SW ICM needs CAP_SYS_RAWIO and CAP_NET_RAW, both; MEMIC needs neither.
  * Each child drops capabilities (keeps @keep, or becomes nobody) before
@@ -833,11 +836,10 @@ static int try_dropped(uint64_t keep, bool nobody, bool before_open)
  * SW_ICM object; with it, the object is made (and owned) as firmware
  * says.
  */
-#define CREATE_SW_ICM_IN	80
-#define GEN_OBJ_TYPE		MT_FIELD(0x30, 16)
-#define SW_ICM_LOG_SIZE		MT_FIELD(0x80 + 0x58, 8)
-#define SW_ICM_START		(0x80 + 0x80)
-#define SYND_ICM_PRIV		0x53000103
+#define CREATE_SW_ICM_IN	PRM_SW_ICM_IN_BYTES
+#define GEN_OBJ_TYPE		PRM_SW_ICM_IN_HDR_OBJ_TYPE
+#define SW_ICM_LOG_SIZE		PRM_SW_ICM_IN_SW_ICM_LOG_SW_ICM_SIZE
+#define SW_ICM_START		PRM_SW_ICM_IN_SW_ICM_SW_ICM_START_ADDR_OFF
 
 static int devx_sw_icm(bool drop)
 {
@@ -853,8 +855,8 @@ static int devx_sw_icm(bool drop)
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!ctx)
 		return 11;
-	mt_set(in, MT_IN_OPCODE, 0xa00);	/* CREATE_GENERAL_OBJECT */
-	mt_set(in, GEN_OBJ_TYPE, 0x8);		/* SW_ICM */
+	mt_set(in, PRM_IN_OPCODE, 0xa00);	/* CREATE_GENERAL_OBJECT */
+	mt_set(in, GEN_OBJ_TYPE, PRM_OBJ_TYPE_SW_ICM);
 	mt_set(in, SW_ICM_LOG_SIZE, dmc.log_granule);
 	mt_set(in, MT_FIELD(SW_ICM_START, 32), start >> 32);
 	mt_set(in, MT_FIELD(SW_ICM_START + 32, 32), (uint32_t)start);
@@ -863,7 +865,7 @@ static int devx_sw_icm(bool drop)
 		return drop ? 12 : mlx5dv_devx_obj_destroy(obj) ? 13 : 0;
 	if (!drop)
 		return 14;
-	if (mt_sim() && mt_get(out, MT_OUT_SYNDROME) != SYND_ICM_PRIV)
+	if (mt_sim() && mt_get(out, PRM_OUT_SYNDROME) != SYND_ICM_PRIV)
 		return 15;
 	return 0;
 }

@@ -33,23 +33,19 @@
 #define LEFTOVERS_LEVEL	34
 #include "mlx5x_queues.h"
 
-#define OP_CREATE_FLOW_TABLE	0x930
-#define OP_CREATE_FLOW_GROUP	0x933
-#define OP_SET_FTE		0x936
-#define OP_ALLOC_FLOW_COUNTER	0x939
-#define OP_QUERY_FLOW_COUNTER	0x93b
-#define ACT_FWD			0x4
+#define ACT_FWD			PRM_FLOW_CONTEXT_ACTION_FWD_DEST
 #define DEST_FLOW_TABLE		1
 #define CRIT_OUTER		1
 #define CRIT_MISC2		8
 #define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
 #define TRACE_BYTES		(64 * 1024)
 #define MATCH_BYTES		PRM_FTE_MATCH_PARAM_BYTES
-#define M_SRC_IPV4		MT_FIELD(352, 32)
+#define M_SRC_IPV4		\
+	PRM_FTE_MATCH_PARAM_OUTER_HEADERS_SRC_IPV4_SRC_IPV6_IPV4_LAYOUT_IPV4
 #define M_DPORT			PRM_FTE_MATCH_PARAM_OUTER_HEADERS_TCP_DPORT
 #define M_DMAC_HI		PRM_FTE_MATCH_PARAM_OUTER_HEADERS_DMAC_47_16
 #define M_DMAC_LO		PRM_FTE_MATCH_PARAM_OUTER_HEADERS_DMAC_15_0
-#define FIELD_TCP_DPORT		0x9	/* MLX5_ACTION_IN_FIELD_OUT_TCP_DPORT */
+#define FIELD_TCP_DPORT		PRM_ACTION_IN_FIELD_OUT_TCP_DPORT
 #define NIC_RX			MLX5DV_FLOW_TABLE_TYPE_NIC_RX
 #define NIC_TX			MLX5DV_FLOW_TABLE_TYPE_NIC_TX
 
@@ -225,13 +221,13 @@ static struct mlx5dv_devx_obj *devx_table(struct ibv_context *ctx,
 	uint32_t gout[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4] = {};
 	struct mlx5dv_devx_obj *ft;
 
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, OP_CREATE_FLOW_TABLE);
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
 	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE, 4);
 	ft = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout, sizeof(tout));
 	if (!CHECK(ft))
 		return NULL;
 	*ft_id = mt_get(tout, PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, OP_CREATE_FLOW_GROUP);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, PRM_OP_CREATE_FLOW_GROUP);
 	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, *ft_id);
 	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_END_FLOW_INDEX, 15);
 	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_ENABLE, CRIT_OUTER);
@@ -251,7 +247,7 @@ static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
 	uint32_t in[FTE_IN_BYTES / 4] = {}, out[4];
 	uint8_t *list = (uint8_t *)in + PRM_SET_FTE_IN_BYTES;
 
-	mt_set(in, PRM_SET_FTE_IN_OPCODE, OP_SET_FTE);
+	mt_set(in, PRM_SET_FTE_IN_OPCODE, PRM_OP_SET_FLOW_TABLE_ENTRY);
 	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, ft);
 	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_GROUP_ID, fg);
 	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_ACTION, ACT_FWD);
@@ -269,7 +265,7 @@ static struct mlx5dv_devx_obj *counter(struct ibv_context *ctx, uint32_t *id)
 	uint32_t out[PRM_ALLOC_FLOW_COUNTER_OUT_BYTES / 4] = {};
 	struct mlx5dv_devx_obj *o;
 
-	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_OPCODE, OP_ALLOC_FLOW_COUNTER);
+	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_OPCODE, PRM_OP_ALLOC_FLOW_COUNTER);
 	o = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
 	*id = o ? mt_get(out, PRM_ALLOC_FLOW_COUNTER_OUT_FLOW_COUNTER_ID) : 0;
 	return o;
@@ -280,11 +276,12 @@ static long long counted(struct mlx5dv_devx_obj *o, uint32_t id)
 {
 	uint32_t in[PRM_QUERY_FLOW_COUNTER_IN_BYTES / 4] = {}, out[8] = {};
 
-	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_OPCODE, OP_QUERY_FLOW_COUNTER);
+	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
 	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_FLOW_COUNTER_ID, id);
 	if (mlx5dv_devx_obj_query(o, in, sizeof(in), out, sizeof(out)))
 		return -1;
-	return mt_get64(out, 128);
+	return mt_get64(out, PRM_QUERY_FLOW_COUNTER_OUT_FLOW_STATISTICS_OFF +
+			 PRM_TRAFFIC_COUNTER_PACKETS_OFF);
 }
 
 /* A modify header setting the TCP destination port. */

@@ -70,8 +70,8 @@
 #include "mlx5x_test.h"
 
 #define SWEEP_CHILD_SECS	120
-/* MLX5_SHARED_RESOURCE_UID: objects the kernel makes for any context */
-#define SWEEP_SHARED_UID	0xffff
+/* objects the kernel makes for any context */
+#define SWEEP_SHARED_UID	PRM_SHARED_RESOURCE_UID
 #define SWEEP_TAIL		3000	/* bytes of a bad run's output shown */
 #define SWEEP_COUNT_K		(1U << 30)	/* a point no case reaches */
 

@@ -21,12 +21,13 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_user_ioctl.h>
+#include "mlx5x_prm.h"
 
 #define MAX_ATTRS	12
 #define MAX_HANDLES	64
 #define MAX_MBOX	4200
 #define CORPUS		128
-#define MATCH_BYTES	512	/* fte_match_param */
+#define MATCH_BYTES	PRM_FTE_MATCH_PARAM_BYTES
 #define MAX_MATCHERS	16
 #define MAX_ACTIONS	32
 #define MAX_ANCHORS	32

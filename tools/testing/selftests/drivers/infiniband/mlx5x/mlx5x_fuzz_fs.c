@@ -40,7 +40,8 @@
 #define FT_NIC_TX	MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_TX
 #define FT_TYPES	5	/* NIC RX and TX, FDB, RDMA RX and TX */
 #define PRIOS		16	/* of the NIC RX and TX namespaces */
-#define SECTION_BYTES	64	/* a section of fte_match_param */
+/* a section of fte_match_param, as big as its outer headers */
+#define SECTION_BYTES	PRM_FTE_MATCH_SET_LYR_2_4_BYTES
 #define SECTIONS	8	/* seven, then reserved bytes */
 #define CRITERIA	0x7	/* outer, misc, inner: what the model offers */
 #define PRM_ACTION	8	/* bytes of a modify header action */

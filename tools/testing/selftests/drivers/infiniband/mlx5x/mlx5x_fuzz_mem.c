@@ -391,11 +391,11 @@ static bool lab_up(void)
 
 	if (M.lab || M.lab_tries++ >= 2)
 		return M.lab;
-	mt_set(in, MT_IN_OPCODE, OP_ALLOC_PD);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_PD);
 	if (!devx_create(in, 16, out, sizeof(out), &h))
 		return false;
 	M.pdn = mt_get(out, OUT_ID);
-	mt_set(in, MT_IN_OPCODE, OP_ALLOC_TD);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_TRANSPORT_DOMAIN);
 	if (!devx_create(in, 16, out, sizeof(out), &h))
 		return false;
 	q.td = M.tdn = mt_get(out, OUT_ID);
@@ -500,9 +500,9 @@ static void set_wq(uint32_t *in, unsigned int wq, const struct fz_umem *u,
 	mt_set(in, WQ_DBR_UMEM_ID(wq), d->id);
 	mq_set64(in, WQ_DBR_ADDR(wq), doff);
 	if (!below(16))
-		mt_set(in, WQ_PD(wq), rnd());
+		mt_set(in, WQ_F(wq, PD), rnd());
 	if (!below(16))
-		mt_set(in, WQ_TYPE(wq), below(16));
+		mt_set(in, WQ_F(wq, WQ_TYPE), below(16));
 }
 
 /* Catch every NIC RX packet into TIR @tir: a matcher of no mask, a flow. */
@@ -634,8 +634,8 @@ static unsigned int queue_in(uint32_t *in, struct fz_queue *q,
 				 below(16) ? M.tisn : rnd() % 64);
 		else
 			mq_rq_in(&mq, in, q->cqn);
-		mt_set(in, WQ_LOG_SZ(wq), q->log_n);
-		mt_set(in, WQ_LOG_STRIDE(wq), q->log_stride);
+		mt_set(in, WQ_F(wq, LOG_WQ_SZ), q->log_n);
+		mt_set(in, WQ_F(wq, LOG_WQ_STRIDE), q->log_stride);
 		set_wq(in, wq, u, *off, d, *doff);
 		return q->kind == QK_SQ ? PRM_CREATE_SQ_IN_BYTES :
 		       PRM_CREATE_RQ_IN_BYTES;

@@ -35,7 +35,7 @@
 #define SEG		16
 #define MAX_DS		63
 #define WQE_MAX		(16 * BB)	/* 63 segments, in whole blocks */
-#define OP_SEND		0x0a
+#define WQE_OP_SEND	0x0a	/* MLX5_OPCODE_SEND, <linux/mlx5/qp.h> */
 #define CQ_UPDATE	0x08	/* fm_ce_se: a CQE for this WQE */
 #define INLINE_SEG	0x80000000U
 #define INVALID_LKEY	0x100
@@ -189,7 +189,7 @@ static unsigned int send_wqe(uint8_t *b, uint16_t idx, uint32_t qpn,
 		ds = below(MAX_DS + 1);
 	if (ds > MAX_DS)
 		ds = MAX_DS;
-	op = below(16) ? OP_SEND : below(2) ? rnd() : below(0x30);
+	op = below(16) ? WQE_OP_SEND : below(2) ? rnd() : below(0x30);
 	put32(b, (uint32_t)idx << 8 | op);
 	put32(b + 4, qpn << 8 | ds);
 	b[11] = below(4) ? CQ_UPDATE : rnd();			/* fm_ce_se */

@@ -34,11 +34,8 @@
 #define UID_OWNER	1000
 #define UID_OTHER	1001
 
-#define OP_DESTROY_CQ		0x401
-#define OP_ALLOC_Q_COUNTER	0x771
-#define OP_QUERY_Q_COUNTER	0x773
-#define QC_QUERY_ID		MT_FIELD(0xf8, 8)
-#define QC_OUT_ID		MT_FIELD(0x58, 8)
+#define QC_QUERY_ID		PRM_QUERY_Q_COUNTER_IN_COUNTER_SET_ID
+#define QC_OUT_ID		PRM_ALLOC_Q_COUNTER_OUT_COUNTER_SET_ID
 #define EV_COMP			0x00
 #define EV_CQ_ERROR		0x04
 #define EXTRA_UARS		3
@@ -88,7 +85,7 @@ static bool alloc_qc(struct mq *q, struct mq_obj *o)
 {
 	uint32_t in[4] = {}, out[4] = {};
 
-	mt_set(in, MT_IN_OPCODE, OP_ALLOC_Q_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_Q_COUNTER);
 	o->obj = mlx5dv_devx_obj_create(q->ctx, in, sizeof(in), out,
 					sizeof(out));
 	o->id = o->obj ? mt_get(out, QC_OUT_ID) : 0;
@@ -99,7 +96,7 @@ static int query_qc(struct mq_obj *o, uint32_t id)
 {
 	uint32_t in[8] = {}, out[64] = {};
 
-	mt_set(in, MT_IN_OPCODE, OP_QUERY_Q_COUNTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_Q_COUNTER);
 	mt_set(in, QC_QUERY_ID, id);
 	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out, sizeof(out));
 }
@@ -125,17 +122,20 @@ static int other_attacks(const struct ids *v, int go_fd, int ready_fd)
 		return 10;
 
 	/* its own handles, the owner's ids: the kernel refuses */
-	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, v->cqn, out, sizeof(out)),
+	bad += !CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, v->cqn, out,
+				   sizeof(out)),
 			  EINVAL);
-	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_QP, v->qpn, out, sizeof(out)),
+	bad += !CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_QP, v->qpn, out,
+				   sizeof(out)),
 			  EINVAL);
 	bad += !CHECK_ERR(query_qc(&qc, v->qc), EINVAL);
 	/* and its own ids still answer: the refusals are about ownership */
-	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out, sizeof(out)),
+	bad += !CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out,
+				   sizeof(out)),
 			  0);
 	bad += !CHECK_ERR(query_qc(&qc, qc.id), 0);
 	memset(in, 0, PRM_MODIFY_CQ_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_MODIFY_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_MODIFY_CQ);
 	mt_set(in, PRM_MODIFY_CQ_IN_CQN, v->cqn);
 	bad += !CHECK_ERR(mlx5dv_devx_obj_modify(cq.obj, in,
 						 PRM_MODIFY_CQ_IN_BYTES, out,
@@ -143,11 +143,11 @@ static int other_attacks(const struct ids *v, int go_fd, int ready_fd)
 
 	/* the general command names no object */
 	memset(in, 0, 16);
-	mt_set(in, MT_IN_OPCODE, OP_QUERY_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_CQ);
 	mt_set(in, IN_ID, v->cqn);
 	bad += !CHECK_ERR(mlx5dv_devx_general_cmd(q.ctx, in, 16, out,
 						  sizeof(out)), EINVAL);
-	mt_set(in, MT_IN_OPCODE, OP_DESTROY_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_DESTROY_CQ);
 	bad += !CHECK_ERR(mlx5dv_devx_general_cmd(q.ctx, in, 16, out, 16),
 			  EINVAL);
 
@@ -244,7 +244,7 @@ static int owner_run(int ids_fd, int go_fd, bool events)
 	    !CHECK_ERR(mlx5dv_devx_subscribe_devx_event(ch, cq.obj,
 							sizeof(ev), &ev, 7), 0))
 		return 23;
-	mt_set(in, MT_IN_OPCODE, OP_QUERY_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_CQ);
 	mt_set(in, IN_ID, cq.id);
 	if (!CHECK_ERR(mlx5dv_devx_obj_query_async(cq.obj, in, sizeof(in),
 						   sizeof(out), 42, comp), 0))
@@ -270,9 +270,11 @@ static int owner_run(int ids_fd, int go_fd, bool events)
 		return 25;
 
 	/* everything is still there and still the owner's */
-	bad += !CHECK_ERR(mq_query(&cq, OP_QUERY_CQ, cq.id, out, sizeof(out)),
+	bad += !CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out,
+				   sizeof(out)),
 			  0);
-	bad += !CHECK_ERR(mq_query(&qp, OP_QUERY_QP, qp.id, out, sizeof(out)),
+	bad += !CHECK_ERR(mq_query(&qp, PRM_OP_QUERY_QP, qp.id, out,
+				   sizeof(out)),
 			  0);
 	bad += !CHECK_ERR(query_qc(&qc, qc.id), 0);
 	/* its completion came to its own FD */

@@ -23,7 +23,6 @@
 #include "mlx5x_prm.h"
 
 #define STEERING	"max_steering_objs"
-#define OP_ALLOC_PD	0x800
 #define MAX_TRIES	64
 #define LIMIT		8
 
@@ -38,7 +37,7 @@ static int devx_pd_alloc(struct ibv_context *ctx, void **slot)
 {
 	uint32_t in[4] = {}, out[4] = {};
 
-	mt_set(in, MT_IN_OPCODE, OP_ALLOC_PD);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_PD);
 	*slot = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
 	return *slot ? 0 : errno;
 }

@@ -143,7 +143,7 @@ static int test_devx_open_fails_cleanly(void)
 	if (!mt_sim())
 		return mt_skip("needs fault injection");
 	base = mt_fw_total();
-	if (!CHECK_EQ(mt_fw_fail_opcode(MT_CMD_CREATE_UCTX), 0))
+	if (!CHECK_EQ(mt_fw_fail_opcode(PRM_OP_CREATE_UCTX), 0))
 		return KSFT_FAIL;
 	errno = 0;
 	ctx = mlx5dv_open_device(mt.dev, &attr);
@@ -170,7 +170,7 @@ static int test_open_td_failure_unwinds(void)
 		return mt_skip("needs fault injection");
 	base = mt_fw_total();
 	failed = mt_fw_stat("failed");
-	if (!CHECK_EQ(mt_fw_fail_opcode(MT_CMD_ALLOC_TD), 0))
+	if (!CHECK_EQ(mt_fw_fail_opcode(PRM_OP_ALLOC_TRANSPORT_DOMAIN), 0))
 		return KSFT_FAIL;
 	errno = 0;
 	ctx = ibv_open_device(mt.dev);
@@ -186,12 +186,13 @@ static int test_open_td_failure_unwinds(void)
 
 static void query_adapter(struct ibv_context *ctx, int *err, uint32_t *vendor)
 {
-	uint8_t in[MT_ADAPTER_IN_BYTES] = {};
-	uint8_t out[MT_ADAPTER_OUT_BYTES] = {};
+	uint8_t in[PRM_QUERY_ADAPTER_IN_BYTES] = {};
+	uint8_t out[PRM_ADAPTER_OUT_BYTES] = {};
 
-	mt_set(in, MT_IN_OPCODE, MT_CMD_QUERY_ADAPTER);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_ADAPTER);
 	*err = mt_devx(ctx, in, sizeof(in), out, sizeof(out));
-	*vendor = mt_get(out, MT_ADAPTER_IEEE_VENDOR_ID);
+	*vendor = mt_get(out,
+			 PRM_ADAPTER_OUT_QUERY_ADAPTER_STRUCT_IEEE_VENDOR_ID);
 }
 
 /*
@@ -200,7 +201,7 @@ static void query_adapter(struct ibv_context *ctx, int *err, uint32_t *vendor)
  */
 static int test_no_devx_whitelist(void)
 {
-	uint8_t out[MT_HCA_CAP_OUT_BYTES];
+	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
 	struct ibv_context *ctx;
 	uint32_t vendor;
 	int base, uid, err;
@@ -219,8 +220,8 @@ static int test_no_devx_whitelist(void)
 	CHECK_ERR(err, EINVAL);
 	CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1), out),
 		  0);
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), 0);
-	CHECK_EQ(mt_get(mt_cap_page(out), MT_GEN_PORT_TYPE), 1);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
+	CHECK_EQ(mt_get(mt_cap_page(out), PRM_CMD_HCA_CAP_PORT_TYPE), 1);
 	CHECK_EQ(ibv_close_device(ctx), 0);
 	CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;

@@ -15,85 +15,43 @@
 #include <string.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
-/* Opcodes (mlx5_ifc.h). */
-#define OP_CREATE_CQ		0x400
-#define OP_QUERY_CQ		0x402
-#define OP_MODIFY_CQ		0x403
-#define OP_CREATE_QP		0x500
-#define OP_RST2INIT_QP		0x502
-#define OP_INIT2RTR_QP		0x503
-#define OP_RTR2RTS_QP		0x504
-#define OP_RTS2RTS_QP		0x505
-#define OP_2ERR_QP		0x507
-#define OP_2RST_QP		0x50a
-#define OP_QUERY_QP		0x50b
-#define OP_INIT2INIT_QP		0x50e
-#define OP_CREATE_MKEY		0x200
-#define OP_ALLOC_PD		0x800
-#define OP_ALLOC_TD		0x816
-#define OP_CREATE_TIR		0x900
-#define OP_MODIFY_TIR		0x901
-#define OP_QUERY_TIR		0x903
-#define OP_CREATE_SQ		0x904
-#define OP_MODIFY_SQ		0x905
-#define OP_QUERY_SQ		0x907
-#define OP_CREATE_RQ		0x908
-#define OP_MODIFY_RQ		0x909
-#define OP_QUERY_RQ		0x90b
-#define OP_CREATE_RQT		0x916
-#define OP_MODIFY_RQT		0x917
-#define OP_QUERY_RQT		0x919
-#define OP_CREATE_TIS		0x912
-#define OP_MODIFY_TIS		0x913
-#define OP_QUERY_TIS		0x915
-
-/* Status and the model's syndromes (sim/sim_priv.h). */
-#define ST_BAD_PARAM		0x03
-#define ST_BAD_RESOURCE		0x05
-#define ST_BAD_RES_STATE	0x09
-#define ST_BAD_QP_STATE		0x10
-#define ST_INTERNAL_ERR		0x01
-#define SY_NO_OBJECT		0x53000006
-#define SY_NOT_OWNER		0x53000007
-#define SY_BAD_CAP		0x5300000a
-#define SY_BAD_FIELD		0x5300000d
-#define SY_BAD_STATE		0x5300000e
-#define SY_NOT_UMEM		0x5300000f
+/* A field of struct wq at bit @wq of a mailbox */
+#define WQ_F(wq, f)		MT_FIELD((wq) + PRM_WQ_##f.off, PRM_WQ_##f.sz)
+#define WQ_DBR_ADDR(wq)		((wq) + PRM_WQ_DBR_ADDR_OFF)
+#define RQ_WQ			(PRM_CREATE_RQ_IN_CTX_WQ_WQ_TYPE.off)
+#define SQ_WQ			(PRM_CREATE_SQ_IN_CTX_WQ_WQ_TYPE.off)
+#define CQ_CTX			(PRM_CREATE_CQ_IN_CQ_CONTEXT_STATUS.off)
+#define QP_CTX			(PRM_CREATE_QP_IN_QPC_STATE.off)
 
 /*
- * Fields 6.1's mlx5_ifc.h leaves reserved (newer ones name them): the
- * umem ids and offsets of the queues' buffers and doorbell records.
+ * The umem ids and offsets of the queues' buffers and doorbell records,
+ * which 6.1's mlx5_ifc.h leaves reserved: hand-written here.  6.12's
+ * names those of struct wq (dbr_umem_id, wq_umem_id, wq_umem_offset) and
+ * create_qp_in.wq_umem_id; the others only rdma-core's mlx5_ifc.h names
+ * (create_cq_in.cq_umem_offset/cq_umem_id, cqc.dbr_umem_id,
+ * qpc.dbr_umem_id, create_mkey_in.mkey_umem_id/mkey_umem_offset).
  */
-#define CQ_CTX			(PRM_CREATE_CQ_IN_CQ_CONTEXT_STATUS.off)
 #define CQ_UMEM_OFF		0x280			/* 64 bits */
 #define CQ_UMEM_ID		MT_FIELD(0x2c0, 32)
 #define CQ_DBR_UMEM_ID		MT_FIELD(CQ_CTX + 0x20, 32)
 #define WQ_DBR_UMEM_ID(wq)	MT_FIELD((wq) + 0x140, 32)
 #define WQ_UMEM_ID(wq)		MT_FIELD((wq) + 0x160, 32)
 #define WQ_UMEM_OFF(wq)		((wq) + 0x180)		/* 64 bits */
-/* and fields of struct wq that it names */
-#define WQ_TYPE(wq)		MT_FIELD(wq, 4)
-#define WQ_PD(wq)		MT_FIELD((wq) + 0x48, 24)
-#define WQ_UAR_PAGE(wq)		MT_FIELD((wq) + 0x60 + 8, 24)
-#define WQ_DBR_ADDR(wq)		((wq) + 0x80)		/* 64 bits */
-#define WQ_LOG_STRIDE(wq)	MT_FIELD((wq) + 0x100 + 12, 4)
-#define WQ_LOG_SZ(wq)		MT_FIELD((wq) + 0x118 + 3, 5)
-#define RQ_WQ			(PRM_CREATE_RQ_IN_CTX_WQ_WQ_TYPE.off)
-#define SQ_WQ			(PRM_CREATE_SQ_IN_CTX_WQ_WQ_TYPE.off)
-#define QP_CTX			(PRM_CREATE_QP_IN_QPC_STATE.off)
 #define QP_DBR_UMEM_ID		MT_FIELD(QP_CTX + 0x720, 32)
 #define QP_UMEM_ID		MT_FIELD(0x840, 32)
-
-/* Every create output names the new object at bits 0x48..0x60. */
-#define OUT_ID			MT_FIELD(0x48, 24)
-/* Every query, destroy and QP transition input names it there too. */
-#define IN_ID			MT_FIELD(0x48, 24)
-
-/* create_mkey_in fields 6.1's mlx5_ifc.h still calls reserved */
 #define MKEY_UMEM_ID		MT_FIELD(0x320, 32)
-#define MKEY_UMEM_OFFSET_OFF	0x340
+#define MKEY_UMEM_OFFSET_OFF	0x340			/* 64 bits */
+/* mkc.crypto_en: reserved in 6.1's (and 6.12's), later ones name it */
+#define MKC_CRYPTO_EN		MT_FIELD(0x80 + 0x1e3, 2)
+
+/* Every create output names the new object where create_cq_out does. */
+#define OUT_ID			PRM_CREATE_CQ_OUT_CQN
+/* Every query, destroy and QP transition input names it there too. */
+#define IN_ID			PRM_QUERY_CQ_IN_CQN
+
 #define MKEY_MODE_MTT		1
 #define MQ_MKC(f)		PRM_CREATE_MKEY_IN_MEMORY_KEY_MKEY_ENTRY_##f
 
@@ -138,7 +96,7 @@ static inline struct mlx5dv_devx_obj *mq_alloc(struct ibv_context *ctx,
 	uint32_t in[4] = {}, out[4] = {};
 	struct mlx5dv_devx_obj *obj;
 
-	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_IN_OPCODE, op);
 	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
 	*id = obj ? mt_get(out, OUT_ID) : 0;
 	return obj;
@@ -154,8 +112,8 @@ static inline bool mq_open(struct mq *q)
 	q->ctx = mt_open(MT_OPEN_DEVX, &q->uid);
 	if (!CHECK(q->ctx))
 		return false;
-	q->pd_obj = mq_alloc(q->ctx, OP_ALLOC_PD, &q->pd);
-	q->td_obj = mq_alloc(q->ctx, OP_ALLOC_TD, &q->td);
+	q->pd_obj = mq_alloc(q->ctx, PRM_OP_ALLOC_PD, &q->pd);
+	q->td_obj = mq_alloc(q->ctx, PRM_OP_ALLOC_TRANSPORT_DOMAIN, &q->td);
 	q->uar = mlx5dv_devx_alloc_uar(q->ctx, MLX5DV_UAR_ALLOC_TYPE_NC);
 	q->umem = mlx5dv_devx_umem_reg(q->ctx, q->buf, MQ_BYTES,
 				       IBV_ACCESS_LOCAL_WRITE);
@@ -200,8 +158,8 @@ static inline bool mq_refused(struct mq *q, const void *in, size_t inlen,
 		return false;
 	}
 	return CHECK_ERR(errno, EREMOTEIO) &&
-	       CHECK_EQ(mt_get(out, MT_OUT_STATUS), status) &&
-	       CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), syndrome);
+	       CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status) &&
+	       CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), syndrome);
 }
 
 /* QUERY_* (16-byte input naming @id) into @out. */
@@ -210,7 +168,7 @@ static inline int mq_query(struct mq_obj *o, uint16_t op, uint32_t id,
 {
 	uint32_t in[4] = {};
 
-	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_IN_OPCODE, op);
 	mt_set(in, IN_ID, id);
 	memset(out, 0, outlen);
 	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out, outlen);
@@ -220,7 +178,7 @@ static inline int mq_query(struct mq_obj *o, uint16_t op, uint32_t id,
 static inline void mq_cq_in(struct mq *q, uint32_t *in)
 {
 	memset(in, 0, PRM_CREATE_CQ_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_CQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_CQ);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_UMEM_VALID, 1);
 	mt_set(in, CQ_UMEM_ID, q->umem->umem_id);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 4);
@@ -243,13 +201,13 @@ static inline bool mq_cq(struct mq *q, struct mq_obj *o)
 /* A cyclic work queue of 16 64-byte entries at bit @wq of @in. */
 static inline void mq_wq(struct mq *q, uint32_t *in, unsigned int wq)
 {
-	mt_set(in, WQ_TYPE(wq), 1);				/* cyclic */
-	mt_set(in, WQ_PD(wq), q->pd);
-	mt_set(in, WQ_UAR_PAGE(wq), q->uar->page_id);
-	mt_set(in, WQ_LOG_STRIDE(wq), 6);
-	mt_set(in, WQ_LOG_SZ(wq), 4);
-	mt_set(in, MT_FIELD(wq + 0x120, 1), 1);		/* dbr_umem_valid */
-	mt_set(in, MT_FIELD(wq + 0x121, 1), 1);		/* wq_umem_valid */
+	mt_set(in, WQ_F(wq, WQ_TYPE), 1);			/* cyclic */
+	mt_set(in, WQ_F(wq, PD), q->pd);
+	mt_set(in, WQ_F(wq, UAR_PAGE), q->uar->page_id);
+	mt_set(in, WQ_F(wq, LOG_WQ_STRIDE), 6);
+	mt_set(in, WQ_F(wq, LOG_WQ_SZ), 4);
+	mt_set(in, WQ_F(wq, DBR_UMEM_VALID), 1);
+	mt_set(in, WQ_F(wq, WQ_UMEM_VALID), 1);
 	mt_set(in, WQ_UMEM_ID(wq), q->umem->umem_id);
 	mt_set(in, WQ_DBR_UMEM_ID(wq), q->umem->umem_id);
 	mt_set(in, MT_FIELD(WQ_DBR_ADDR(wq) + 32, 32), MQ_DBR);
@@ -258,7 +216,7 @@ static inline void mq_wq(struct mq *q, uint32_t *in, unsigned int wq)
 static inline void mq_rq_in(struct mq *q, uint32_t *in, uint32_t cqn)
 {
 	memset(in, 0, PRM_CREATE_RQ_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_RQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_RQ);
 	mt_set(in, PRM_CREATE_RQ_IN_CTX_CQN, cqn);
 	mq_wq(q, in, RQ_WQ);
 }
@@ -274,7 +232,7 @@ static inline bool mq_rq(struct mq *q, uint32_t cqn, struct mq_obj *o)
 static inline void mq_tis_in(struct mq *q, uint32_t *in)
 {
 	memset(in, 0, PRM_CREATE_TIS_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIS);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_TIS);
 	mt_set(in, PRM_CREATE_TIS_IN_CTX_PRIO, 2 << 1);
 	mt_set(in, PRM_CREATE_TIS_IN_CTX_TRANSPORT_DOMAIN, q->td);
 }
@@ -291,7 +249,7 @@ static inline void mq_sq_in(struct mq *q, uint32_t *in, uint32_t cqn,
 			    uint32_t tisn)
 {
 	memset(in, 0, PRM_CREATE_SQ_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_SQ);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_SQ);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_CQN, cqn);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_LST_SZ, 1);
 	mt_set(in, PRM_CREATE_SQ_IN_CTX_TIS_NUM_0, tisn);
@@ -312,7 +270,7 @@ static inline void mq_wq_move_in(uint32_t *in, bool sq, uint32_t id,
 				 uint32_t cur, uint32_t next)
 {
 	memset(in, 0, PRM_MODIFY_RQ_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, sq ? OP_MODIFY_SQ : OP_MODIFY_RQ);
+	mt_set(in, PRM_IN_OPCODE, sq ? PRM_OP_MODIFY_SQ : PRM_OP_MODIFY_RQ);
 	mt_set(in, PRM_MODIFY_RQ_IN_RQ_STATE, cur);
 	mt_set(in, PRM_MODIFY_RQ_IN_RQN, id);
 	mt_set(in, PRM_MODIFY_RQ_IN_CTX_STATE, next);
@@ -324,7 +282,7 @@ static inline void mq_wq_move_in(uint32_t *in, bool sq, uint32_t id,
  */
 static inline void mq_mkey_in(void *in, int mode, uint32_t pdn)
 {
-	mt_set(in, PRM_CREATE_MKEY_IN_OPCODE, OP_CREATE_MKEY);
+	mt_set(in, PRM_CREATE_MKEY_IN_OPCODE, PRM_OP_CREATE_MKEY);
 	mt_set(in, MQ_MKC(ACCESS_MODE_1_0), mode & 3);
 	mt_set(in, MQ_MKC(ACCESS_MODE_4_2), mode >> 2);
 	mt_set(in, MQ_MKC(QPN), 0xffffff);
@@ -356,7 +314,7 @@ static inline size_t mq_rqt_in(uint32_t *in, uint16_t op, uint32_t max,
 	unsigned int i;
 
 	memset(in, 0, len);
-	mt_set(in, MT_IN_OPCODE, op);
+	mt_set(in, PRM_IN_OPCODE, op);
 	mt_set(in, PRM_CREATE_RQT_IN_RQT_CONTEXT_RQT_MAX_SIZE, max);
 	mt_set(in, PRM_CREATE_RQT_IN_RQT_CONTEXT_RQT_ACTUAL_SIZE, n);
 	for (i = 0; i < n; i++)
@@ -370,7 +328,7 @@ static inline void mq_tir_in(struct mq *q, uint32_t *in, bool indirect,
 			     uint32_t dest)
 {
 	memset(in, 0, PRM_CREATE_TIR_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_TIR);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_TIR);
 	mt_set(in, PRM_CREATE_TIR_IN_CTX_TRANSPORT_DOMAIN, q->td);
 	if (!indirect) {
 		mt_set(in, PRM_CREATE_TIR_IN_CTX_INLINE_RQN, dest);
@@ -387,7 +345,7 @@ static inline void mq_tir_in(struct mq *q, uint32_t *in, bool indirect,
 static inline void mq_qp_in(struct mq *q, uint32_t *in, uint32_t cqn)
 {
 	memset(in, 0, PRM_CREATE_QP_IN_BYTES);
-	mt_set(in, MT_IN_OPCODE, OP_CREATE_QP);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_QP);
 	mt_set(in, PRM_CREATE_QP_IN_WQ_UMEM_VALID, 1);
 	mt_set(in, QP_UMEM_ID, q->umem->umem_id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_PD, q->pd);

@@ -112,7 +112,7 @@ static int test_device_fatal_event(void)
 static int test_verbs_fail_after_removal(void)
 {
 	struct ibv_device_attr attr;
-	uint8_t out[MT_HCA_CAP_OUT_BYTES];
+	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
 	struct ibv_pd *pd2;
 
 	if (!removed)

@@ -15,18 +15,14 @@
 #include <unistd.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
-#define OP_CREATE_FLOW_TABLE	0x930
-#define OP_CREATE_FLOW_GROUP	0x933
-#define OP_SET_FTE		0x936
 #define RX			0
-#define ACT_FWD			0x4
+#define ACT_FWD			PRM_FLOW_CONTEXT_ACTION_FWD_DEST
 #define DEST_FLOW_TABLE		1
 #define CRITERIA_OUTER		1
-#define STAT_BAD_RESOURCE	0x05
-#define SYND_NOT_OWNER		0x53000007
-#define SHARED_UID		0xffff
+#define SHARED_UID		PRM_SHARED_RESOURCE_UID
 #define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
 #define TRACE_BYTES		(64 * 1024)
 
@@ -162,7 +158,7 @@ static bool devx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
 	uint32_t gin[PRM_CREATE_FLOW_GROUP_IN_BYTES / 4] = {};
 	uint32_t gout[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4] = {};
 
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, OP_CREATE_FLOW_TABLE);
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
 	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_TABLE_TYPE, RX);
 	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE, 4);
 	*ft = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout,
@@ -170,7 +166,7 @@ static bool devx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
 	if (!*ft)
 		return false;
 	*ft_id = mt_get(tout, PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, OP_CREATE_FLOW_GROUP);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, PRM_OP_CREATE_FLOW_GROUP);
 	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_TYPE, RX);
 	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, *ft_id);
 	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_END_FLOW_INDEX, 15);
@@ -195,7 +191,7 @@ static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
 	uint32_t in[FTE_IN_BYTES / 4] = {};
 	uint8_t *list = (uint8_t *)in + PRM_SET_FTE_IN_BYTES;
 
-	mt_set(in, PRM_SET_FTE_IN_OPCODE, OP_SET_FTE);
+	mt_set(in, PRM_SET_FTE_IN_OPCODE, PRM_OP_SET_FLOW_TABLE_ENTRY);
 	mt_set(in, PRM_SET_FTE_IN_TABLE_TYPE, RX);
 	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, ft);
 	mt_set(in, PRM_SET_FTE_IN_FLOW_INDEX, index);
@@ -254,8 +250,8 @@ static int test_anchor(void)
 	bad = devx_fwd(ctx, ft_id, fg_id, 1, 81, first_table(trace), out);
 	CHECK(!bad);
 	CHECK_ERR(errno, EREMOTEIO);
-	CHECK_EQ(mt_get(out, MT_OUT_STATUS), STAT_BAD_RESOURCE);
-	CHECK_EQ(mt_get(out, MT_OUT_SYNDROME), SYND_NOT_OWNER);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_RESOURCE);
+	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_NOT_OWNER);
 	if (bad)
 		mlx5dv_devx_obj_destroy(bad);
 

@@ -451,7 +451,7 @@ struct ibv_context *mt_open(enum mt_open_mode mode, int *uid)
 			break;
 		}
 		/* libmlx5 retries without DEVX when CREATE_UCTX fails */
-		if (mt_fw_fail_opcode(MT_CMD_CREATE_UCTX))
+		if (mt_fw_fail_opcode(PRM_OP_CREATE_UCTX))
 			break;
 		ctx = ibv_open_device(mt.dev);
 		err = errno;
@@ -835,15 +835,15 @@ int mt_devx(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
 	return mlx5dv_devx_general_cmd(ctx, in, inlen, out, outlen);
 }
 
-/* QUERY_HCA_CAP into @out, which holds MT_HCA_CAP_OUT_BYTES. */
+/* QUERY_HCA_CAP into @out, which holds PRM_QUERY_HCA_CAP_OUT_BYTES. */
 int mt_query_hca_cap(struct ibv_context *ctx, uint16_t op_mod, void *out)
 {
-	uint8_t in[MT_HCA_CAP_IN_BYTES] = {};
+	uint8_t in[PRM_QUERY_HCA_CAP_IN_BYTES] = {};
 
-	mt_set(in, MT_IN_OPCODE, MT_CMD_QUERY_HCA_CAP);
-	mt_set(in, MT_IN_OP_MOD, op_mod);
-	memset(out, 0, MT_HCA_CAP_OUT_BYTES);
-	return mt_devx(ctx, in, sizeof(in), out, MT_HCA_CAP_OUT_BYTES);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_HCA_CAP);
+	mt_set(in, PRM_QUERY_HCA_CAP_IN_OP_MOD, op_mod);
+	memset(out, 0, PRM_QUERY_HCA_CAP_OUT_BYTES);
+	return mt_devx(ctx, in, sizeof(in), out, PRM_QUERY_HCA_CAP_OUT_BYTES);
 }
 
 /* The capability page of a QUERY_HCA_CAP output. */

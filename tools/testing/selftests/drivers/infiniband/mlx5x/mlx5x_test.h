@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <infiniband/verbs.h>
+#include "mlx5x_prm.h"
 
 #define KSFT_PASS	0
 #define KSFT_FAIL	1
@@ -231,71 +232,26 @@ static inline uint64_t mt_get64(const void *p, unsigned int off)
 	       mt_get(p, MT_FIELD(off + 32, 32));
 }
 
-/* Opcodes (mlx5_ifc.h, enum MLX5_CMD_OP_*). */
-#define MT_CMD_QUERY_HCA_CAP		0x100
-#define MT_CMD_QUERY_ADAPTER		0x101
-#define MT_CMD_CREATE_MKEY		0x200
-#define MT_CMD_NIC_VPORT_CONTEXT	0x754	/* QUERY_NIC_VPORT_CONTEXT */
-#define MT_CMD_ALLOC_PD			0x800
-#define MT_CMD_ALLOC_UAR		0x802
-#define MT_CMD_ALLOC_TD			0x816	/* ALLOC_TRANSPORT_DOMAIN */
-#define MT_CMD_CREATE_UCTX		0xa04
+/*
+ * Opcodes, field positions and sizes are mlx5x_prm.h's, generated from
+ * mlx5_ifc.h: PRM_OP_*, PRM_<STRUCT>_<FIELD>.  Every command starts with
+ * opcode and uid, every reply with status and syndrome, as the general
+ * object header (PRM_IN_*, PRM_OUT_*) lays them out.
+ */
 
-/* Every command: opcode, uid, op_mod; every reply: status, syndrome. */
-#define MT_IN_OPCODE		MT_FIELD(0x00, 16)
-#define MT_IN_UID		MT_FIELD(0x10, 16)
-#define MT_IN_OP_MOD		MT_FIELD(0x30, 16)
-#define MT_OUT_STATUS		MT_FIELD(0x00, 8)
-#define MT_OUT_SYNDROME		MT_FIELD(0x20, 32)
-#define MT_CMD_HDR_BYTES	16	/* general_obj_{in,out}_cmd_hdr */
-
-/* Command status (PRM). */
+/* Command status (PRM; <linux/mlx5/device.h>, not mlx5_ifc.h). */
 #define MT_STAT_INTERNAL_ERR	0x01
 #define MT_STAT_BAD_PARAM	0x03
+#define MT_STAT_BAD_RESOURCE	0x05
+#define MT_STAT_BAD_RES_STATE	0x09
+#define MT_STAT_BAD_QP_STATE	0x10
+#define MT_STAT_BAD_INPUT_LEN	0x50
 #define MT_STAT_BAD_OUTPUT_LEN	0x51
 
-/* QUERY_HCA_CAP: 16-byte input; output is the header, then the page. */
-#define MT_HCA_CAP_IN_BYTES	16
-#define MT_HCA_CAP_OUT_BYTES	4112	/* query_hca_cap_out */
-#define MT_HCA_CAP_OTHER_FUNC	MT_FIELD(0x40, 1)	/* other_function */
+/* QUERY_HCA_CAP's op_mod: the capability type, then current/max. */
 #define MT_CAP_OPMOD(type, cur)	((type) << 1 | ((cur) ? 1 : 0))
-#define MT_CAP_GENERAL		0x00
-#define MT_CAP_ROCE		0x04
-
-/* cmd_hca_cap: bit offsets within the capability page. */
-#define MT_GEN_LOG_MAX_QP_SZ		MT_FIELD(0x088, 8)
-#define MT_GEN_LOG_MAX_QP		MT_FIELD(0x09b, 5)
-#define MT_GEN_LOG_MAX_SRQ		MT_FIELD(0x0ab, 5)
-#define MT_GEN_LOG_MAX_CQ		MT_FIELD(0x0db, 5)
-#define MT_GEN_LOG_MAX_MKEY		MT_FIELD(0x0ea, 6)
-#define MT_GEN_LOCAL_CA_ACK_DELAY	MT_FIELD(0x1ab, 5)
-#define MT_GEN_PORT_TYPE		MT_FIELD(0x1b6, 2)	/* 1: Ethernet */
-#define MT_GEN_NUM_PORTS		MT_FIELD(0x1b8, 8)
-#define MT_GEN_LOG_MAX_MSG		MT_FIELD(0x1c3, 5)
-#define MT_GEN_CQE_VERSION		MT_FIELD(0x1fc, 4)
-#define MT_GEN_ROCE			MT_FIELD(0x21d, 1)
-#define MT_GEN_LOG_MAX_PD		MT_FIELD(0x32b, 5)
-#define MT_GEN_LOG_MAX_UCTX		MT_FIELD(0x463, 5)
-#define MT_GEN_DEVICE_FREQ_KHZ		MT_FIELD(0x4e0, 32)
-
-/* roce_cap: bit offsets within the capability page. */
-#define MT_ROCE_VERSION			MT_FIELD(0x098, 8) /* bit 2: v2 */
-#define MT_ROCE_DEST_UDP_PORT		MT_FIELD(0x0b0, 16)
-#define MT_ROCE_ADDR_TABLE_SIZE		MT_FIELD(0x0f0, 16)
-
-/* QUERY_ADAPTER: 16 bytes in, 272 out; param block at bit 0x80. */
-#define MT_ADAPTER_IN_BYTES		16
-#define MT_ADAPTER_OUT_BYTES		272
-#define MT_ADAPTER_IEEE_VENDOR_ID	MT_FIELD(0x80 + 0xc8, 24)
-
-/* QUERY_NIC_VPORT_CONTEXT: 16 in, 272 out; nic_vport_context at 0x80. */
-#define MT_VPORT_IN_BYTES		16
-#define MT_VPORT_OUT_BYTES		272
-#define MT_VPORT_ROCE_EN		MT_FIELD(0x80 + 0x01f, 1)
-#define MT_VPORT_MTU			MT_FIELD(0x80 + 0x130, 16)
-#define MT_VPORT_NODE_GUID		(0x80 + 0x1c0)	/* 64 bits */
-/* permanent_address: 16 reserved bits, then the MAC's six bytes */
-#define MT_VPORT_MAC_BYTE		((0x80 + 0x7a0 + 16) / 8)
+#define MT_CAP_GENERAL		PRM_SET_HCA_CAP_OP_MOD_GENERAL_DEVICE
+#define MT_CAP_ROCE		PRM_SET_HCA_CAP_OP_MOD_ROCE
 
 int mt_devx(struct ibv_context *ctx, const void *in, size_t inlen, void *out,
 	    size_t outlen);

@@ -131,7 +131,7 @@ static int test_alloc_fails_cleanly(void)
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
 	base = mt_fw_total();
-	if (CHECK_EQ(mt_fw_fail_opcode(MT_CMD_ALLOC_UAR), 0)) {
+	if (CHECK_EQ(mt_fw_fail_opcode(PRM_OP_ALLOC_UAR), 0)) {
 		errno = 0;
 		uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
 		CHECK_ERR(uar ? 0 : errno, EIO);

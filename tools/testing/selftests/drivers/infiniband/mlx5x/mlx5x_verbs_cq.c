@@ -17,8 +17,6 @@
 #include "mlx5x_ioctl.h"
 #include "mlx5x_queues.h"
 
-#define OP_CREATE_UMEM	0xa08
-
 static uint32_t cqn_of(struct ibv_cq *cq, struct mlx5dv_cq *dv)
 {
 	struct mlx5dv_obj obj = {};
@@ -262,7 +260,7 @@ static int test_modify_resize(void)
 	CHECK_ERR(ibv_modify_cq(cq, &attr), 0);
 	if (mt_sim()) {
 		/* the command is really sent: a firmware failure shows */
-		CHECK_EQ(mt_fw_fail_opcode(OP_MODIFY_CQ), 0);
+		CHECK_EQ(mt_fw_fail_opcode(PRM_OP_MODIFY_CQ), 0);
 		CHECK_ERR(ibv_modify_cq(cq, &attr), EIO);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	}
@@ -322,7 +320,7 @@ static int test_close_with_cq(void)
 /* Any failed command of a create leaves nothing behind. */
 static int test_fault_injection(void)
 {
-	static const int ops[] = { OP_CREATE_UMEM, OP_CREATE_CQ };
+	static const int ops[] = { PRM_OP_CREATE_UMEM, PRM_OP_CREATE_CQ };
 	struct ibv_context *ctx;
 	struct ibv_cq *cq;
 	unsigned int i;

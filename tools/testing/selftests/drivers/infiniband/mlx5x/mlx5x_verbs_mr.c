@@ -17,7 +17,6 @@
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
 
-#define OP_CREATE_UMEM	0xa08
 #define LEN		(64 * 4096)
 
 static int test_reg_dereg(void)
@@ -133,7 +132,7 @@ out:
 /* Failed commands leave nothing; MRs left behind go with the context. */
 static int test_faults_and_close(void)
 {
-	static const int ops[] = { OP_CREATE_UMEM, OP_CREATE_MKEY };
+	static const int ops[] = { PRM_OP_CREATE_UMEM, PRM_OP_CREATE_MKEY };
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	unsigned int i;

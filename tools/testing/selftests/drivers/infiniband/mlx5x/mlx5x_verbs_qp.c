@@ -21,19 +21,6 @@
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 
-#define OP_CREATE_QP	0x500
-#define OP_RST2INIT_QP	0x502
-#define OP_INIT2RTR_QP	0x503
-#define OP_RTR2RTS_QP	0x504
-#define OP_QUERY_QP	0x50b
-#define OP_CREATE_TIR	0x900
-#define OP_CREATE_SQ	0x904
-#define OP_MODIFY_SQ	0x905
-#define OP_CREATE_RQ	0x908
-#define OP_MODIFY_RQ	0x909
-#define OP_CREATE_TIS	0x912
-#define OP_CREATE_UMEM	0xa08
-
 struct env {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
@@ -245,13 +232,13 @@ static int test_raw_modify_faults(void)
 	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16);
 	if (!CHECK(qp))
 		goto out;
-	CHECK_EQ(mt_fw_fail_opcode(OP_MODIFY_RQ), 0);
+	CHECK_EQ(mt_fw_fail_opcode(PRM_OP_MODIFY_RQ), 0);
 	CHECK_ERR(to_state(qp, IBV_QPS_INIT), EIO);
 	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
 	CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
 	CHECK_ERR(to_state(qp, IBV_QPS_RTR), 0);
-	CHECK_EQ(mt_fw_fail_opcode(OP_MODIFY_SQ), 0);
+	CHECK_EQ(mt_fw_fail_opcode(PRM_OP_MODIFY_SQ), 0);
 	CHECK_ERR(to_state(qp, IBV_QPS_RTS), EIO);
 	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	CHECK_EQ(qp_state(qp), IBV_QPS_RTR);
@@ -454,13 +441,13 @@ static int test_fault_injection(void)
 		int op;
 		enum ibv_qp_type type;
 	} f[] = {
-		{ OP_CREATE_UMEM, IBV_QPT_RAW_PACKET },
-		{ OP_CREATE_TIS, IBV_QPT_RAW_PACKET },
-		{ OP_CREATE_SQ, IBV_QPT_RAW_PACKET },
-		{ OP_CREATE_RQ, IBV_QPT_RAW_PACKET },
-		{ OP_CREATE_TIR, IBV_QPT_RAW_PACKET },
-		{ OP_CREATE_UMEM, IBV_QPT_RC },
-		{ OP_CREATE_QP, IBV_QPT_RC },
+		{ PRM_OP_CREATE_UMEM, IBV_QPT_RAW_PACKET },
+		{ PRM_OP_CREATE_TIS, IBV_QPT_RAW_PACKET },
+		{ PRM_OP_CREATE_SQ, IBV_QPT_RAW_PACKET },
+		{ PRM_OP_CREATE_RQ, IBV_QPT_RAW_PACKET },
+		{ PRM_OP_CREATE_TIR, IBV_QPT_RAW_PACKET },
+		{ PRM_OP_CREATE_UMEM, IBV_QPT_RC },
+		{ PRM_OP_CREATE_QP, IBV_QPT_RC },
 	};
 	struct ibv_qp *qp;
 	unsigned int i;
@@ -486,7 +473,7 @@ static int test_fault_injection(void)
 	/* a QP whose modify fails queries as before */
 	qp = qp_new(&e, IBV_QPT_RC, 16, 16);
 	if (CHECK(qp)) {
-		CHECK_EQ(mt_fw_fail_opcode(OP_RST2INIT_QP), 0);
+		CHECK_EQ(mt_fw_fail_opcode(PRM_OP_RST2INIT_QP), 0);
 		CHECK_ERR(to_state(qp, IBV_QPS_INIT), EIO);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 		CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
