@@ -9,7 +9,9 @@
  * sends A posted, and the data path's longest hold of the model's lock
  * (debugfs fw/datapath, when readable).
  *
- * Usage: mlx5x_dp_bench [IBDEV] [NQPS] [ITERATIONS]
+ * Each side runs for SECS seconds (at most 200000 commands).
+ *
+ * Usage: mlx5x_dp_bench [IBDEV] [NQPS] [SECS]
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -40,13 +42,17 @@ static struct ibv_device *find_dev(const char *name)
 	return NULL;
 }
 
-/* ALLOC_PD + DEALLOC_PD through DEVX, @n times: each in @lat (us). */
-static int measure(struct ibv_context *ctx, double *lat, int n)
+/*
+ * ALLOC_PD + DEALLOC_PD through DEVX, for @secs seconds or @n times,
+ * whichever ends first: each in @lat (us), sorted.  Returns how many.
+ */
+static int measure(struct ibv_context *ctx, double *lat, int n, double secs)
 {
 	uint32_t in[4] = { htonl(OP_ALLOC_PD << 16) }, out[4];
+	double end = bench_now_ns() + secs * 1e9;
 	int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && bench_now_ns() < end; i++) {
 		struct mlx5dv_devx_obj *obj;
 		double t0 = bench_now_ns();
 
@@ -56,14 +62,15 @@ static int measure(struct ibv_context *ctx, double *lat, int n)
 			return -1;
 		lat[i] = (bench_now_ns() - t0) / 1e3;
 	}
-	qsort(lat, n, sizeof(*lat), bench_cmp_double);
-	return 0;
+	qsort(lat, i, sizeof(*lat), bench_cmp_double);
+	return i;
 }
 
 static void report(const char *what, const double *lat, int n)
 {
-	printf("%-34s median %8.1f us  p99 %8.1f us  max %9.1f us\n", what,
-	       lat[n / 2], lat[n * 99 / 100], lat[n - 1]);
+	printf("%-30s %7d ops  median %6.1f us  p99 %7.1f us  p99.9 %8.1f us  max %9.1f us\n",
+	       what, n, lat[n / 2], lat[n * 99 / 100], lat[n * 999 / 1000],
+	       lat[n - 1]);
 }
 
 /* A raw packet QP on @cq, taken to RTS. */
@@ -170,7 +177,8 @@ int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 	int nqps = argc > 2 ? atoi(argv[2]) : 512;
-	int n = argc > 3 ? atoi(argv[3]) : 2000, made = 0, fd[2];
+	double secs = argc > 3 ? atof(argv[3]) : 3;
+	int n = 200000, got, made = 0, fd[2];
 	struct mlx5dv_context_attr attr = {
 		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
 	};
@@ -189,13 +197,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ctx = mlx5dv_open_device(dev, &attr);
-	if (!ctx || measure(ctx, lat, n)) {
+	got = ctx ? measure(ctx, lat, n, secs) : -1;
+	if (got <= 0) {
 		fprintf(stderr, "dp_bench: DEVX ALLOC_PD failed\n");
 		return 1;
 	}
-	printf("dp_bench: %s, ALLOC_PD+DEALLOC_PD from context B, %d times\n",
-	       ibv_get_device_name(dev), n);
-	report("B alone (device idle)", lat, n);
+	printf("dp_bench: %s, ALLOC_PD+DEALLOC_PD from context B for %.1f s\n",
+	       ibv_get_device_name(dev), secs);
+	report("B alone (device idle)", lat, got);
 
 	pid = fork();
 	if (pid == 0) {
@@ -211,7 +220,8 @@ int main(int argc, char **argv)
 	usleep(200000);
 	__atomic_store_n(posted, 0, __ATOMIC_RELAXED);
 	t0 = bench_now_ns();
-	if (measure(ctx, lat, n)) {
+	got = measure(ctx, lat, n, secs);
+	if (got <= 0) {
 		fprintf(stderr, "dp_bench: DEVX ALLOC_PD failed under load\n");
 		kill(pid, SIGKILL);
 		return 1;
@@ -223,7 +233,7 @@ int main(int argc, char **argv)
 		char what[64];
 
 		snprintf(what, sizeof(what), "B while A sends on %d QPs", made);
-		report(what, lat, n);
+		report(what, lat, got);
 	}
 	printf("A posted %.0f sends/s meanwhile; longest data path hold: %.1f us\n",
 	       __atomic_load_n(posted, __ATOMIC_RELAXED) / t0,
