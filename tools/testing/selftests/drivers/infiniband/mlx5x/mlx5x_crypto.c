@@ -605,7 +605,7 @@ static int test_devx_dek(void)
 		CHECK_EQ(mt_get(q, DEK_PD), e.pdn);
 		CHECK(!memcmp(q + DEK_OPAQUE_BYTE, opaque, sizeof(opaque)));
 		/* the key never comes back */
-		CHECK_EQ(mt_get(q, O(0x200, 32)), 0);
+		CHECK_EQ(mt_get(q, O(PRM_ENCRYPTION_KEY_OBJ_KEY_OFF, 32)), 0);
 	}
 	mt_fw_check_owner("general", id, e.uid);
 	pid = mt_fork();
