@@ -371,6 +371,15 @@ void sim_obj_put(struct sim_obj *obj);
 void sim_uar_release(struct sim_obj *obj);
 void sim_flow_counter_release(struct sim_obj *obj);
 void sim_umem_release(struct sim_obj *obj);
+/* Whether bytes [@off, @off + @len) lie inside @umem (page_offset on). */
+static inline bool sim_umem_holds(const struct sim_umem *umem, u64 off,
+				  u64 len)
+{
+	u64 size = (umem->nmtt << umem->log_page) - umem->page_offset;
+
+	return off <= size && len <= size - off;
+}
+
 u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);
 bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len);

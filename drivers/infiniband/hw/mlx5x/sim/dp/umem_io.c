@@ -40,12 +40,11 @@
 bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 		 bool write)
 {
-	u64 size = (umem->nmtt << umem->log_page) - umem->page_offset;
 	u64 psize = BIT_ULL(umem->log_page);
 	u64 abs, chunk;
 	void *page;
 
-	if (off > size || len > size - off)
+	if (!sim_umem_holds(umem, off, len))
 		return false;
 	abs = off + umem->page_offset;
 	while (len) {

@@ -3,7 +3,6 @@
  * UMEMs: lists of the pages of a process's buffer, by bus address, that
  * other objects then name by umem id.
  */
-#include <linux/overflow.h>
 #include <linux/slab.h>
 #include "../sim_priv.h"
 
@@ -28,10 +27,9 @@ void sim_umem_release(struct sim_obj *obj)
  */
 bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len)
 {
-	u64 size = (umem->nmtt << umem->log_page) - umem->page_offset;
 	u64 first, last;
 
-	if (!len || offset > size || len > size - offset)
+	if (!len || !sim_umem_holds(umem, offset, len))
 		return false;
 	if (!umem->ro_pages)
 		return true;
@@ -61,15 +59,13 @@ u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 {
 	struct sim_umem *umem;
 	struct sim_obj *obj;
-	u64 end, size;
 	u8 status;
 
 	status = sim_obj_ref(sim, ctx, SIM_OBJ_UMEM, id, &obj);
 	if (status)
 		return status;
 	umem = container_of(obj, struct sim_umem, obj);
-	size = (umem->nmtt << umem->log_page) - umem->page_offset;
-	if (!len || check_add_overflow(offset, len, &end) || end > size) {
+	if (!len || !sim_umem_holds(umem, offset, len)) {
 		sim_obj_put(obj);
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	}
