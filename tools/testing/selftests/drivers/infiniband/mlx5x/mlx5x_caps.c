@@ -347,7 +347,7 @@ static int test_close_context_no_leak(void)
 }
 
 static const struct mt_case cases[] = {
-	{ "open_devx_context", test_open_devx_context, MT_FIXTURE },
+	{ "open_devx_context", test_open_devx_context, MT_SHARED },
 	{ "general_caps_match_query_device",
 	  test_general_caps_match_query_device },
 	{ "general_max_caps", test_general_max_caps },

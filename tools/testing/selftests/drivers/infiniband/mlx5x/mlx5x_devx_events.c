@@ -1057,7 +1057,7 @@ NEEDS_MODEL(test_context_closed)
 NEEDS_MODEL(test_removal_wakes_reader)
 
 static const struct mt_case cases[] = {
-	{ "setup", setup, MT_FIXTURE },
+	{ "setup", setup, MT_SHARED },
 	{ "caps", test_caps_run },
 	{ "unaffiliated", test_unaffiliated_run },
 	{ "port_change", test_port_change_run },

@@ -447,7 +447,7 @@ static void mt_sweep_child(const struct mt_case *c, const char *kind,
 	dup2(sw.out, STDERR_FILENO);
 	alarm(SWEEP_CHILD_SECS);
 	for (i = 0; i < sw.index; i++) {
-		if (!(sw.cases[i].flags & MT_FIXTURE))
+		if (!(sw.cases[i].flags & MT_SHARED))
 			continue;
 		if (mt_case_run(&sw.cases[i], -1) != KSFT_PASS) {
 			fflush(stdout);
@@ -639,7 +639,7 @@ static int mt_sweep_unit(const struct mt_case *c)
 /**
  * mt_sweep_case() - sweep one case over every kind of MLX5X_SWEEP
  * @cases: the program's cases
- * @i: which one; the MT_FIXTURE cases before it run first, unarmed
+ * @i: which one; the MT_SHARED cases before it run first, unarmed
  * @part: the case's part to sweep, or -1: each part on its own, in turn
  *	  (the whole case when it has none)
  *
@@ -664,7 +664,7 @@ int mt_sweep_case(const struct mt_case *cases, unsigned int i, int part)
 		return mt_skip("the sweep's budget is spent");
 	if (sw.out < 0 || !sw.left)
 		return KSFT_FAIL;
-	if (part < 0 && c->part) {
+	if (part < 0 && c->parts) {
 		p = 0;
 		last = c->parts - 1;
 	}

@@ -290,7 +290,7 @@ static int test_close_context(void)
 }
 
 static const struct mt_case cases[] = {
-	{ "open_context", test_open_context, MT_FIXTURE },
+	{ "open_context", test_open_context, MT_SHARED },
 	{ "query_port", test_query_port },
 	{ "query_bad_ports", test_query_bad_ports },
 	{ "mlx5dv_query_port", test_mlx5dv_query_port },

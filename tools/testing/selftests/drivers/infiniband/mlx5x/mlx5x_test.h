@@ -3,7 +3,8 @@
  * Shared helpers of the mlx5x selftests: TAP output in kselftest's format,
  * the device under test, the firmware model's debugfs, PRM mailboxes.
  *
- * Each program is a table of cases run by mt_main().  A case returns
+ * Each program is a table of cases run by mt_main() (mlx5x_harness.c),
+ * each case alone or on a fixture (struct mt_fixture).  A case returns
  * KSFT_PASS, KSFT_FAIL or KSFT_SKIP (with a reason set by mt_skip()); a
  * failed CHECK*() inside a case fails it whatever it returns.
  *
@@ -52,18 +53,56 @@ struct mt_env {
 
 extern struct mt_env mt;
 
+/* Flags of a case. */
 /*
- * MT_FIXTURE: the case makes what the cases after it share (a context);
- * the fault sweep runs it, unarmed, before each later case's own run.
+ * MT_SHARED: the case makes what the cases after it share (a context kept
+ * in a static); the fault sweep runs it, unarmed, before each later case's
+ * own run.  A fixture (below) is the better tool for new cases.
  */
-#define MT_FIXTURE	1U
+#define MT_SHARED	1U
+/* Needs: a case whose needs are not met here skips, saying which. */
+#define MT_NEEDS_MODEL	2U	/* the firmware model's debugfs (mt_sim()) */
+#define MT_NEEDS_ROOT	4U	/* euid 0: to drop to other users, set knobs */
+#define MT_NEEDS_NETDEV	8U	/* MLX5X_NETDEV, the port's netdev */
+
+/**
+ * struct mt_fixture - the state a case works on, made afresh for each run
+ * @name: the fixture's name
+ * @size: the state's size; it starts zeroed
+ * @setup: makes it; returns KSFT_PASS, or KSFT_SKIP (with mt_skip()) or
+ *	   KSFT_FAIL, and then the case does not run
+ * @teardown: frees what the setup got to; runs after every setup, also one
+ *	      that stopped half way, whatever the case returned
+ *
+ * The shape of kselftest_harness.h's FIXTURE, FIXTURE_SETUP,
+ * FIXTURE_TEARDOWN and TEST_F, on a table of cases:
+ *
+ *	struct env { struct ibv_context *ctx; };
+ *	MT_FIXTURE(env);
+ *	MT_FIXTURE_SETUP(env) { self->ctx = ...; return KSFT_PASS; }
+ *	MT_FIXTURE_TEARDOWN(env) { if (self->ctx) ...; }
+ *	MT_TEST_F(env, name) { ... self->ctx ...; return KSFT_PASS; }
+ *	static const struct mt_case cases[] = {
+ *		MT_CASE_F(env, name, .flags = MT_NEEDS_MODEL),
+ *	};
+ *
+ * A check that fails in the setup or the teardown fails the case.
+ */
+struct mt_fixture {
+	const char *name;
+	size_t size;
+	int (*setup)(void *self);
+	void (*teardown)(void *self);
+};
 
 /*
  * A case is run(), or, made of independent parts (each making and
  * freeing its own, nothing shared between them), part(0) to
  * part(parts - 1) in turn.  The fault sweep sweeps each part on its own,
  * as "NAME/I": a point costs its part up to it, not the whole case, and
- * MLX5X_ONLY=NAME/I runs that part alone.
+ * MLX5X_ONLY=NAME/I runs that part alone.  A case on a fixture is
+ * run_f() or part_f() instead, each run (each part) on a fixture of its
+ * own.
  */
 struct mt_case {
 	const char *name;
@@ -73,7 +112,57 @@ struct mt_case {
 	unsigned int parts;
 	/* why the fault sweep leaves the case out, which it says; or NULL */
 	const char *unswept;
+	const struct mt_fixture *fixture;
+	int (*run_f)(void *self);
+	int (*part_f)(void *self, unsigned int i);
 };
+
+/* struct @fx's fixture: declares its setup and teardown, defines fx_fixture */
+#define MT_FIXTURE(fx)							\
+	static int fx##_setup(struct fx *self);				\
+	static void fx##_teardown(struct fx *self);			\
+	static int fx##_setup_any(void *self)				\
+	{								\
+		return fx##_setup(self);				\
+	}								\
+	static void fx##_teardown_any(void *self)			\
+	{								\
+		fx##_teardown(self);					\
+	}								\
+	static const struct mt_fixture fx##_fixture = {			\
+		.name = #fx,						\
+		.size = sizeof(struct fx),				\
+		.setup = fx##_setup_any,				\
+		.teardown = fx##_teardown_any,				\
+	}
+#define MT_FIXTURE_SETUP(fx)	static int fx##_setup(struct fx *self)
+#define MT_FIXTURE_TEARDOWN(fx)	static void fx##_teardown(struct fx *self)
+
+/* A case's body on fixture @fx: test_NAME(self) */
+#define MT_TEST_F(fx, nm)						\
+	static int test_##nm(struct fx *self);				\
+	static int test_##nm##_any(void *self)				\
+	{								\
+		return test_##nm(self);					\
+	}								\
+	static int test_##nm(struct fx *self)
+/* A case of parts on fixture @fx: test_NAME(self, i), a fixture per part */
+#define MT_TEST_F_PARTS(fx, nm)						\
+	static int test_##nm(struct fx *self, unsigned int i);		\
+	static int test_##nm##_any(void *self, unsigned int i)		\
+	{								\
+		return test_##nm(self, i);				\
+	}								\
+	static int test_##nm(struct fx *self, unsigned int i)
+
+/* Entries of a table of cases; the rest are designated initializers. */
+#define MT_CASE(nm, ...)	{ .name = #nm, .run = test_##nm, __VA_ARGS__ }
+#define MT_CASE_F(fx, nm, ...)						\
+	{ .name = #nm, .fixture = &fx##_fixture, .run_f = test_##nm##_any, \
+	  __VA_ARGS__ }
+#define MT_CASE_F_PARTS(fx, nm, n, ...)					\
+	{ .name = #nm, .fixture = &fx##_fixture,			\
+	  .part_f = test_##nm##_any, .parts = (n), __VA_ARGS__ }
 
 int mt_main(const struct mt_case *cases, unsigned int n);
 int mt_case_run(const struct mt_case *c, int part);
@@ -93,6 +182,7 @@ void mt_sweep_summary(void);
 __printf(1, 2) int mt_skip(const char *fmt, ...);
 __printf(1, 2) void mt_diag(const char *fmt, ...);
 int mt_refresh_device(void);
+int mt_find_device(const char *want, char *why, size_t len);
 
 __printf(4, 5)
 bool mt_check(bool ok, const char *file, int line, const char *fmt, ...);
@@ -129,6 +219,7 @@ int mt_run_as(uid_t uid, uint64_t keep, int (*fn)(void *), void *arg);
 __printf(1, 2) int mt_sh(const char *fmt, ...);
 long mt_now_ms(void);
 int mt_read_file(const char *path, char *buf, size_t len);
+int mt_write_file(const char *path, const char *val);
 int mt_param_get(const char *name, long *val);
 int mt_param_set(const char *name, long val);
 

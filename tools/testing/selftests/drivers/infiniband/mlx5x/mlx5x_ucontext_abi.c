@@ -347,7 +347,7 @@ static int test_second_context_refused(void)
 }
 
 static const struct mt_case cases[] = {
-	{ "find_uverbs", test_find_uverbs, MT_FIXTURE },
+	{ "find_uverbs", test_find_uverbs, MT_SHARED },
 	{ "request_lengths", test_request_lengths },
 	{ "bad_request_lengths", test_bad_request_lengths },
 	{ "unknown_flags", test_unknown_flags },

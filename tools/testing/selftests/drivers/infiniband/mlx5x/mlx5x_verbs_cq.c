@@ -359,7 +359,7 @@ static const struct mt_case cases[] = {
 	{ "in_use_by_devx", test_in_use_by_devx },
 	{ "close_with_cq", test_close_with_cq },
 	{ "fault_injection", test_fault_injection },
-	{ "open_context", test_open_context, MT_FIXTURE },
+	{ "open_context", test_open_context, MT_SHARED },
 	{ .name = "cqe_above_max", .run = test_cqe_above_max,
 	  .unswept = "libmlx5's 512 MB buffer: bad_attributes has its call" },
 	{ "close_context", test_close_context },
