@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Builders the selftest programs share; see mlx5x_fixtures.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "mlx5x_fixtures.h"
+
+/**
+ * mt_devx_env_open() - open a DEVX context with a PD and a umem
+ * @e: filled as far as it gets; close with mt_devx_env_close() either way
+ * @umem_bytes: the umem's length, a multiple of MT_PAGE
+ *
+ * Return: true when every step worked (each failure is a failed check).
+ */
+bool mt_devx_env_open(struct mt_devx_env *e, size_t umem_bytes)
+{
+	struct mlx5dv_pd dvpd = {};
+	struct mlx5dv_obj obj = { .pd = { .out = &dvpd } };
+	struct mlx5dv_devx_umem_in uin = {};
+
+	memset(e, 0, sizeof(*e));
+	e->ctx = mt_open(MT_OPEN_DEVX, &e->uid);
+	if (!CHECK(e->ctx))
+		return false;
+	e->pd = ibv_alloc_pd(e->ctx);
+	if (!CHECK(e->pd))
+		return false;
+	obj.pd.in = e->pd;
+	if (!CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), 0))
+		return false;
+	e->pdn = dvpd.pdn;
+	if (posix_memalign(&e->buf, MT_PAGE, umem_bytes))
+		return CHECK(false);
+	e->len = umem_bytes;
+	memset(e->buf, 0, umem_bytes);
+	/* 4 KiB pages, whatever the memory underneath */
+	uin.addr = e->buf;
+	uin.size = umem_bytes;
+	uin.access = IBV_ACCESS_LOCAL_WRITE;
+	uin.pgsz_bitmap = MT_PAGE;
+	e->umem = mlx5dv_devx_umem_reg_ex(e->ctx, &uin);
+	return CHECK(e->umem);
+}
+
+/**
+ * mt_devx_env_close() - free what mt_devx_env_open() made
+ * @e: the environment, whole or made half way
+ *
+ * Checks each free, and that the model holds nothing of the context after.
+ */
+void mt_devx_env_close(struct mt_devx_env *e)
+{
+	if (e->umem)
+		CHECK_ERR(mlx5dv_devx_umem_dereg(e->umem), 0);
+	if (e->pd)
+		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
+	if (e->ctx)
+		CHECK_EQ(ibv_close_device(e->ctx), 0);
+	if (e->ctx && mt_sim() && e->uid > 0)
+		CHECK_EQ(mt_fw_count(NULL, e->uid), 0);
+	free(e->buf);
+	memset(e, 0, sizeof(*e));
+}
+
+/**
+ * mt_verbs_env_open() - open a context with a PD and a CQ
+ * @e: filled as far as it gets; close with mt_verbs_env_close() either way
+ *
+ * Return: true when every step worked (each failure is a failed check).
+ */
+bool mt_verbs_env_open(struct mt_verbs_env *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
+	e->ctx = mt_open(MT_OPEN_DEFAULT, &e->uid);
+	if (!CHECK(e->ctx))
+		return false;
+	e->pd = ibv_alloc_pd(e->ctx);
+	e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
+	return CHECK(e->pd) && CHECK(e->cq);
+}
+
+/**
+ * mt_verbs_env_close() - free what mt_verbs_env_open() made
+ * @e: the environment, whole or made half way
+ *
+ * The caller frees what it made on the environment first.  Checks each
+ * free, and that the model holds what it held before the context.
+ */
+void mt_verbs_env_close(struct mt_verbs_env *e)
+{
+	if (e->cq)
+		CHECK_ERR(ibv_destroy_cq(e->cq), 0);
+	if (e->pd)
+		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
+	if (e->ctx)
+		CHECK_EQ(ibv_close_device(e->ctx), 0);
+	if (e->base >= 0 && !CHECK_EQ(mt_fw_count(NULL, -1), e->base))
+		mt_fw_dump();
+	memset(e, 0, sizeof(*e));
+}
+
+/**
+ * mt_qp_to_rts() - take a RAW_PACKET QP from RESET through INIT and RTR
+ * to RTS on port 1
+ * @qp: the QP
+ *
+ * Return: 0, or the errno of the transition that failed.
+ */
+int mt_qp_to_rts(struct ibv_qp *qp)
+{
+	static const enum ibv_qp_state steps[] = {
+		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
+	};
+	struct ibv_qp_attr a = { .port_num = 1 };
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < MT_ARRAY_SIZE(steps); i++) {
+		a.qp_state = steps[i];
+		err = ibv_modify_qp(qp, &a, IBV_QP_STATE |
+				    (i ? 0 : IBV_QP_PORT));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * mt_raw_qp() - create a RAW_PACKET QP on one CQ
+ * @pd: its PD
+ * @cq: its send and receive CQ
+ * @wrs: send and receive queue depth
+ * @sges: scatter/gather entries per WR, each way
+ * @to_rts: take it to RTS (mt_qp_to_rts())
+ *
+ * Return: the QP, or NULL (errno set; a QP made but not moved is destroyed).
+ */
+struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
+			 unsigned int wrs, unsigned int sges, bool to_rts)
+{
+	struct ibv_qp_init_attr attr = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = wrs,
+			.max_recv_wr = wrs,
+			.max_send_sge = sges,
+			.max_recv_sge = sges,
+		},
+		.qp_type = IBV_QPT_RAW_PACKET,
+	};
+	struct ibv_qp *qp = ibv_create_qp(pd, &attr);
+	int err;
+
+	if (!qp || !to_rts)
+		return qp;
+	err = mt_qp_to_rts(qp);
+	if (!err)
+		return qp;
+	ibv_destroy_qp(qp);
+	errno = err;
+	return NULL;
+}
+
+/* ---- packets ---- */
+
+void mt_pkt_put(struct mt_pkt *p, const void *b, unsigned int n)
+{
+	if (!CHECK(p->len + n <= sizeof(p->b)))
+		return;
+	memcpy(p->b + p->len, b, n);
+	p->len += n;
+}
+
+void mt_pkt_put16(struct mt_pkt *p, uint16_t v)
+{
+	v = htons(v);
+	mt_pkt_put(p, &v, 2);
+}
+
+void mt_pkt_put32(struct mt_pkt *p, uint32_t v)
+{
+	v = htonl(v);
+	mt_pkt_put(p, &v, 4);
+}
+
+/* Ethernet to @dmac from @smac, 802.1Q tag @vid unless it is negative. */
+void mt_pkt_eth(struct mt_pkt *p, const uint8_t *dmac, const uint8_t *smac,
+		int vid, uint16_t type)
+{
+	mt_pkt_put(p, dmac, 6);
+	mt_pkt_put(p, smac, 6);
+	if (vid >= 0) {
+		mt_pkt_put16(p, MT_ETH_VLAN);
+		mt_pkt_put16(p, vid);
+	}
+	mt_pkt_put16(p, type);
+}
+
+/*
+ * IPv4 from @src to @dst (dotted quads); total length 60 and no checksum
+ * until mt_pkt_ipv4_finish() sets both.
+ */
+void mt_pkt_ipv4(struct mt_pkt *p, const char *src, const char *dst,
+		 uint8_t proto, uint8_t tos)
+{
+	uint8_t h[20] = { 0x45, tos, 0, 60, 0, 0, 0x40, 0, 64, proto };
+
+	inet_pton(AF_INET, src, h + 12);
+	inet_pton(AF_INET, dst, h + 16);
+	mt_pkt_put(p, h, sizeof(h));
+}
+
+/* IPv6 from @src to @dst, with a flow label; payload length 40. */
+void mt_pkt_ipv6(struct mt_pkt *p, const char *src, const char *dst,
+		 uint8_t next, uint32_t label)
+{
+	uint8_t h[40] = { 0x60, 0, 0, 0, 0, 40, next, 64 };
+
+	h[1] = (label >> 16) & 0xf;
+	h[2] = label >> 8;
+	h[3] = label;
+	inet_pton(AF_INET6, src, h + 8);
+	inet_pton(AF_INET6, dst, h + 24);
+	mt_pkt_put(p, h, sizeof(h));
+}
+
+/* TCP (a SYN, no options) or UDP (length 8, no checksum) ports. */
+void mt_pkt_l4(struct mt_pkt *p, bool tcp, uint16_t sport, uint16_t dport)
+{
+	static const uint8_t tcp_rest[16] = { [8] = 0x50, [9] = 0x02 };
+
+	mt_pkt_put16(p, sport);
+	mt_pkt_put16(p, dport);
+	if (tcp) {
+		mt_pkt_put(p, tcp_rest, sizeof(tcp_rest));
+	} else {
+		mt_pkt_put16(p, 8);
+		mt_pkt_put16(p, 0);
+	}
+}
+
+/* The Internet checksum of @len bytes (even) at @h. */
+uint16_t mt_ip_csum(const uint8_t *h, unsigned int len)
+{
+	uint32_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += h[i] << 8 | h[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/*
+ * The IPv4 header at byte @ip ends the packet's headers: its total length
+ * and, for UDP, the UDP length cover the rest of the packet; then its
+ * checksum.
+ */
+void mt_pkt_ipv4_finish(struct mt_pkt *p, unsigned int ip)
+{
+	uint8_t *h = p->b + ip;
+	unsigned int len = p->len - ip;
+	uint16_t c;
+
+	h[2] = len >> 8;
+	h[3] = len;
+	if (h[9] == MT_IP_UDP) {
+		h[24] = (len - 20) >> 8;
+		h[25] = len - 20;
+	}
+	h[10] = 0;
+	h[11] = 0;
+	c = mt_ip_csum(h, 20);
+	h[10] = c >> 8;
+	h[11] = c;
+}

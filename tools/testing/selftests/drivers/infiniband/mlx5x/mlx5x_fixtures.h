@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Builders the selftest programs share, for their fixtures and cases:
+ *
+ *   struct mt_devx_env   a DEVX context, a PD and its number, a umem
+ *   struct mt_verbs_env  a context, a PD and a CQ, and the model's
+ *                        object count before them
+ *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked
+ *   struct mt_pkt        a packet built up header by header
+ *
+ * Each open function fills what it gets to and checks each step
+ * (CHECK()); its close frees what is there, checks that every free
+ * succeeds and, on the model, that nothing of the context is left.  So an
+ * open that stopped half way is closed like a whole one, as a fixture's
+ * teardown is run.
+ */
+#ifndef MLX5X_FIXTURES_H
+#define MLX5X_FIXTURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/mlx5dv.h>
+#include "mlx5x_test.h"
+
+#define MT_PAGE		4096
+
+/**
+ * struct mt_devx_env - a DEVX context with what most DEVX objects name
+ * @ctx: the context (mlx5dv_open_device() with DEVX)
+ * @uid: its DEVX uid as the model shows it (-1 on hardware)
+ * @pd: a PD of it
+ * @pdn: the PD's number
+ * @buf: @len bytes, page aligned and zeroed, registered as @umem
+ * @len: their length
+ * @umem: a DEVX umem over @buf, local write, 4 KiB pages
+ */
+struct mt_devx_env {
+	struct ibv_context *ctx;
+	int uid;
+	struct ibv_pd *pd;
+	uint32_t pdn;
+	void *buf;
+	size_t len;
+	struct mlx5dv_devx_umem *umem;
+};
+
+bool mt_devx_env_open(struct mt_devx_env *e, size_t umem_bytes);
+void mt_devx_env_close(struct mt_devx_env *e);
+
+/**
+ * struct mt_verbs_env - a context with a PD and a CQ, through verbs
+ * @ctx: the context (ibv_open_device(): libmlx5 asks for DEVX)
+ * @uid: its DEVX uid as the model shows it (-1 on hardware)
+ * @pd: a PD of it
+ * @cq: a CQ of 64 entries, no channel
+ * @base: the model's objects before the context (-1 on hardware)
+ */
+struct mt_verbs_env {
+	struct ibv_context *ctx;
+	int uid;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	int base;
+};
+
+bool mt_verbs_env_open(struct mt_verbs_env *e);
+void mt_verbs_env_close(struct mt_verbs_env *e);
+
+struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
+			 unsigned int wrs, unsigned int sges, bool to_rts);
+int mt_qp_to_rts(struct ibv_qp *qp);
+
+/**
+ * struct mt_pkt - a packet, built up header by header
+ * @b: its bytes
+ * @len: how many are in use
+ */
+struct mt_pkt {
+	uint8_t b[512];
+	unsigned int len;
+};
+
+#define MT_ETH_IPV4	0x0800
+#define MT_ETH_IPV6	0x86dd
+#define MT_ETH_VLAN	0x8100
+#define MT_IP_TCP	6
+#define MT_IP_UDP	17
+#define MT_IP_GRE	47
+
+void mt_pkt_put(struct mt_pkt *p, const void *b, unsigned int n);
+void mt_pkt_put16(struct mt_pkt *p, uint16_t v);
+void mt_pkt_put32(struct mt_pkt *p, uint32_t v);
+void mt_pkt_eth(struct mt_pkt *p, const uint8_t *dmac, const uint8_t *smac,
+		int vid, uint16_t type);
+void mt_pkt_ipv4(struct mt_pkt *p, const char *src, const char *dst,
+		 uint8_t proto, uint8_t tos);
+void mt_pkt_ipv6(struct mt_pkt *p, const char *src, const char *dst,
+		 uint8_t next, uint32_t label);
+void mt_pkt_l4(struct mt_pkt *p, bool tcp, uint16_t sport, uint16_t dport);
+void mt_pkt_ipv4_finish(struct mt_pkt *p, unsigned int ip);
+uint16_t mt_ip_csum(const uint8_t *h, unsigned int len);
+
+#endif /* MLX5X_FIXTURES_H */
