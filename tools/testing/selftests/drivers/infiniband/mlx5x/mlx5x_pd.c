@@ -29,30 +29,47 @@ static int pdn_of(struct ibv_pd *pd, uint32_t *pdn)
 	return 0;
 }
 
-static int test_alloc_dealloc(void)
-{
+/* A context; after the case, nothing of it is left in the model. */
+struct ctx {
 	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before it */
+};
+
+MT_FIXTURE(ctx);
+
+MT_FIXTURE_SETUP(ctx)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(MT_OPEN_DEFAULT, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The context is closed here unless the case closed it itself. */
+MT_FIXTURE_TEARDOWN(ctx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+MT_TEST_F(ctx, alloc_dealloc)
+{
 	struct ibv_pd *pd;
 	uint32_t pdn;
-	int base = mt_fw_total(), uid;
 
-	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
-	if (!CHECK(ctx))
+	pd = ibv_alloc_pd(self->ctx);
+	if (!CHECK(pd))
 		return KSFT_FAIL;
-	pd = ibv_alloc_pd(ctx);
-	if (CHECK(pd)) {
-		CHECK_EQ(pd->context, ctx);
-		CHECK_EQ(pdn_of(pd, &pdn), 0);
-		CHECK(pdn != 0);
-		mt_diag("pdn %#x uid %d", pdn, uid);
-		mt_fw_check_owner("pd", pdn, uid);
-		CHECK_ERR(ibv_dealloc_pd(pd), 0);
-		if (mt_sim())
-			CHECK_EQ(mt_fw_count("pd", -1), 0);
-	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(pd->context, self->ctx);
+	CHECK_EQ(pdn_of(pd, &pdn), 0);
+	CHECK(pdn != 0);
+	mt_diag("pdn %#x uid %d", pdn, self->uid);
+	mt_fw_check_owner("pd", pdn, self->uid);
+	CHECK_ERR(ibv_dealloc_pd(pd), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
+		CHECK_EQ(mt_fw_count("pd", -1), 0);
 	return KSFT_PASS;
 }
 
@@ -63,23 +80,18 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int test_many_pds(void)
+MT_TEST_F(ctx, many_pds)
 {
-	struct ibv_pd **pd;
-	struct ibv_context *ctx;
-	uint32_t *pdn;
-	int base = mt_fw_total(), ctx_base, uid;
 	unsigned int many = mt_loop_size(MANY_PDS, SWEPT_PDS);
+	struct ibv_pd **pd = calloc(many, sizeof(*pd));
+	uint32_t *pdn = calloc(many, sizeof(*pdn));
+	int ctx_base = mt_fw_total();
 	unsigned int i, n = 0;
 
-	pd = calloc(many, sizeof(*pd));
-	pdn = calloc(many, sizeof(*pdn));
-	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
-	if (!CHECK(pd && pdn && ctx))
+	if (!CHECK(pd && pdn))
 		goto out;
-	ctx_base = mt_fw_total();
 	for (i = 0; i < many; i++) {
-		pd[i] = ibv_alloc_pd(ctx);
+		pd[i] = ibv_alloc_pd(self->ctx);
 		if (!CHECK(pd[i]))
 			break;
 		CHECK_EQ(pdn_of(pd[i], &pdn[i]), 0);
@@ -87,7 +99,7 @@ static int test_many_pds(void)
 	}
 	CHECK_EQ(n, many);
 	if (mt_sim()) {
-		CHECK_EQ(mt_fw_count("pd", uid), n);
+		CHECK_EQ(mt_fw_count("pd", self->uid), n);
 		CHECK_EQ(mt_fw_total(), ctx_base + n);
 	}
 	qsort(pdn, n, sizeof(*pdn), cmp_u32);
@@ -98,13 +110,7 @@ static int test_many_pds(void)
 		CHECK_ERR(ibv_dealloc_pd(pd[i]), 0);
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("pd", -1), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	ctx = NULL;
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 out:
-	if (ctx)
-		ibv_close_device(ctx);
 	free(pd);
 	free(pdn);
 	return KSFT_PASS;
@@ -115,31 +121,23 @@ out:
  * NULL with the errno the status means, EIO; nothing is left behind and
  * the next allocation works.
  */
-static int test_alloc_fails_cleanly(void)
+MT_TEST_F(ctx, alloc_fails_cleanly)
 {
-	struct ibv_context *ctx;
+	int base = mt_fw_total();
 	struct ibv_pd *pd;
-	int base;
 
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_total();
 	if (CHECK_EQ(mt_fw_fail_next(1), 0)) {
 		errno = 0;
-		pd = ibv_alloc_pd(ctx);
+		pd = ibv_alloc_pd(self->ctx);
 		CHECK_ERR(pd ? 0 : errno, EIO);
 		if (pd)
 			ibv_dealloc_pd(pd);
 		CHECK_EQ(mt_fw_total(), base);
 	}
 	/* the fault was used up by ALLOC_PD */
-	pd = ibv_alloc_pd(ctx);
+	pd = ibv_alloc_pd(self->ctx);
 	if (CHECK(pd))
 		CHECK_ERR(ibv_dealloc_pd(pd), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -149,20 +147,13 @@ static int test_alloc_fails_cleanly(void)
  * a failed destroy): with every other command armed to fail, freeing PDs
  * and closing the context still succeed and leave nothing behind.
  */
-static int test_teardown_under_faults(void)
+MT_TEST_F(ctx, teardown_under_faults)
 {
-	struct ibv_context *ctx;
 	struct ibv_pd *pd[4] = {};
 	unsigned int i;
-	int base = mt_fw_total();
 
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (i = 0; i < MT_ARRAY_SIZE(pd); i++) {
-		pd[i] = ibv_alloc_pd(ctx);
+		pd[i] = ibv_alloc_pd(self->ctx);
 		CHECK(pd[i]);
 	}
 	CHECK_EQ(mt_fw_fail_next(1000), 0);
@@ -170,10 +161,9 @@ static int test_teardown_under_faults(void)
 		if (pd[i])
 			CHECK_ERR(ibv_dealloc_pd(pd[i]), 0);
 	/* the other two go with the context */
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
 	mt_fw_fail_next(0);
-	if (!CHECK_EQ(mt_fw_total(), base))
-		mt_fw_dump();
 	return KSFT_PASS;
 }
 
@@ -189,8 +179,6 @@ static int test_pd_owner(void)
 	int uid[3], base;
 	unsigned int i;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model's object table");
 	base = mt_fw_total();
 	for (i = 0; i < 3; i++) {
 		ctx[i] = mt_open(mode[i], &uid[i]);
@@ -220,35 +208,28 @@ out:
 }
 
 /* Closing a context with PDs still allocated frees them in firmware. */
-static int test_close_frees_pds(void)
+MT_TEST_F(ctx, close_frees_pds)
 {
-	struct ibv_context *ctx;
 	unsigned int i;
-	int base = mt_fw_total();
 
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (i = 0; i < 16; i++)
-		if (!CHECK(ibv_alloc_pd(ctx)))
+		if (!CHECK(ibv_alloc_pd(self->ctx)))
 			break;
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("pd", -1), 16);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "alloc_dealloc", test_alloc_dealloc },
-	{ "many_pds", test_many_pds },
-	{ "alloc_fails_cleanly", test_alloc_fails_cleanly },
-	{ "teardown_under_faults", test_teardown_under_faults },
-	{ "pd_owner", test_pd_owner },
-	{ "close_frees_pds", test_close_frees_pds },
+	MT_CASE_F(ctx, alloc_dealloc),
+	MT_CASE_F(ctx, many_pds),
+	MT_CASE_F(ctx, alloc_fails_cleanly, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, teardown_under_faults, .flags = MT_NEEDS_MODEL),
+	MT_CASE(pd_owner, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, close_frees_pds),
 };
-
 int main(void)
 {
 	return mt_main(cases, MT_ARRAY_SIZE(cases));
