@@ -95,12 +95,10 @@ static uint32_t first_table(const char *trace)
 	return t ? strtoul(t + strlen("table id="), NULL, 16) : 0;
 }
 
-static int test_kernel_chain(void)
+static int test_kernel_priority_chain(void)
 {
 	char *trace = malloc(TRACE_BYTES);
 
-	if (!mt_sim())
-		return mt_skip("no classifier on hardware");
 	CHECK(trace);
 	if (!trace)
 		return KSFT_FAIL;
@@ -123,12 +121,10 @@ static int test_kernel_chain(void)
 	return KSFT_PASS;
 }
 
-static int test_classify_refusals(void)
+static int test_classifier_refusals(void)
 {
 	char trace[256];
 
-	if (!mt_sim())
-		return mt_skip("no classifier on hardware");
 	CHECK_EQ(walk("up", 1, tcp80, trace, sizeof(trace)), -EINVAL);
 	CHECK_EQ(walk("rx", 2, tcp80, trace, sizeof(trace)), -EINVAL);
 	CHECK_EQ(walk("rx", 1, "0a0b", trace, sizeof(trace)), -EINVAL);
@@ -206,27 +202,47 @@ static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
 	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, 16);
 }
 
-static int test_anchor(void)
+/* A DEVX context and a buffer for traces; nothing of it left after. */
+struct ctx {
+	struct ibv_context *ctx;
+	int uid;
+	char *trace;
+};
+
+MT_FIXTURE(ctx);
+
+MT_FIXTURE_SETUP(ctx)
+{
+	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
+	if (!CHECK(self->ctx))
+		return KSFT_FAIL;
+	self->trace = malloc(TRACE_BYTES);
+	return CHECK(self->trace) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(ctx)
+{
+	free(self->trace);
+	if (!self->ctx)
+		return;
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && self->uid > 0)
+		CHECK_EQ(mt_fw_count(NULL, self->uid), 0);
+}
+
+MT_TEST_F(ctx, steering_anchor)
 {
 	struct mlx5dv_devx_obj *ft = NULL, *fg = NULL, *fte = NULL, *bad;
 	struct mlx5dv_steering_anchor *a, *b;
 	uint32_t ft_id = 0, fg_id = 0, out[4];
-	struct ibv_context *ctx;
-	char *trace;
-	int uid;
+	struct ibv_context *ctx = self->ctx;
+	char *trace = self->trace;
 
-	if (!mt_sim())
-		return mt_skip("no classifier on hardware");
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!ctx)
-		return KSFT_FAIL;
-	trace = malloc(TRACE_BYTES);
-	CHECK(trace);
 	a = anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
 	CHECK(a);
 	b = anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
 	CHECK(b);
-	if (!a || !b || !trace)
+	if (!a || !b)
 		goto out;
 	CHECK_EQ(a->id, b->id);
 	CHECK(mt_fw_check_owner("flow_table", a->id, SHARED_UID));
@@ -270,15 +286,13 @@ out:
 		mlx5dv_destroy_steering_anchor(b);
 	if (a)
 		mlx5dv_destroy_steering_anchor(a);
-	free(trace);
-	ibv_close_device(ctx);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "kernel_priority_chain", test_kernel_chain },
-	{ "classifier_refusals", test_classify_refusals },
-	{ "steering_anchor", test_anchor },
+	MT_CASE(kernel_priority_chain, .flags = MT_NEEDS_MODEL),
+	MT_CASE(classifier_refusals, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, steering_anchor, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
