@@ -21,6 +21,7 @@
 #include <arpa/inet.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 
 #define DEBUGFS		"/sys/kernel/debug/mlx5x"
 #define NPKT		8
@@ -33,46 +34,21 @@
 static const uint8_t server_mac[6] = { 2, 0, 0, 0, 0, 2 };
 static const uint8_t client_mac[6] = { 2, 0, 0, 0, 0, 1 };
 
+/*
+ * A context with a client and a server RAW_PACKET QP in RTS, each on a CQ
+ * of its own (the client's is the environment's), a buffer registered
+ * for both, and the server's MAC steered to its TIR with TAG.  After the
+ * case nothing of it is left in the model.
+ */
 struct env {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *ccq, *scq;
+	struct mt_verbs_env v;
+	struct ibv_cq *scq;
 	struct ibv_qp *cqp, *sqp;
 	struct ibv_mr *mr;
 	uint8_t *buf;		/* slots 0..NPKT-1 send, NPKT.. receive */
 	uint32_t tirn, rqn;
 	int steer;		/* the steer file, open while rules live */
-	int uid;
-	int base;
 };
-
-static struct ibv_qp *raw_qp(struct env *e, struct ibv_cq *cq)
-{
-	struct ibv_qp_init_attr attr = {
-		.send_cq = cq, .recv_cq = cq,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
-			 .max_send_sge = 2, .max_recv_sge = 2 },
-		.qp_type = IBV_QPT_RAW_PACKET,
-	};
-	struct ibv_qp_attr a = { .port_num = 1 };
-	struct ibv_qp *qp = ibv_create_qp(e->pd, &attr);
-
-	if (!qp)
-		return NULL;
-	a.qp_state = IBV_QPS_INIT;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PORT))
-		goto err;
-	a.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-		goto err;
-	a.qp_state = IBV_QPS_RTS;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-		goto err;
-	return qp;
-err:
-	ibv_destroy_qp(qp);
-	return NULL;
-}
 
 /* Steer @mac to the server's TIR with @tag, through the steer file. */
 static bool steer_add(struct env *e, const char *mac, unsigned int tag)
@@ -82,7 +58,7 @@ static bool steer_add(struct env *e, const char *mac, unsigned int tag)
 
 	if (e->steer < 0) {
 		snprintf(line, sizeof(line), DEBUGFS "/%s/steer",
-			 ibv_get_device_name(e->ctx->device));
+			 ibv_get_device_name(e->v.ctx->device));
 		e->steer = open(line, O_WRONLY);
 		if (!CHECK(e->steer >= 0))
 			return false;
@@ -99,94 +75,66 @@ static void unsteer(struct env *e)
 	e->steer = -1;
 }
 
-static bool env_open(struct env *e)
+MT_FIXTURE(env);
+
+MT_FIXTURE_SETUP(env)
 {
 	struct mlx5dv_qp dv = { .comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES };
 	struct mlx5dv_obj obj = { .qp = { .out = &dv } };
 
-	memset(e, 0, sizeof(*e));
-	e->steer = -1;
-	e->base = mt_fw_count(NULL, -1);
-	e->ctx = mt_open(MT_OPEN_DEFAULT, &e->uid);
-	if (!CHECK(e->ctx))
-		return false;
-	e->pd = ibv_alloc_pd(e->ctx);
-	e->ccq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
-	e->scq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
-	e->buf = aligned_alloc(4096, 2 * NPKT * SLOT);
-	if (!CHECK(e->pd) || !CHECK(e->ccq) || !CHECK(e->scq) ||
-	    !CHECK(e->buf))
-		return false;
-	memset(e->buf, 0, 2 * NPKT * SLOT);
-	e->mr = ibv_reg_mr(e->pd, e->buf, 2 * NPKT * SLOT,
-			   IBV_ACCESS_LOCAL_WRITE);
-	e->cqp = raw_qp(e, e->ccq);
-	e->sqp = raw_qp(e, e->scq);
-	if (!CHECK(e->mr) || !CHECK(e->cqp) || !CHECK(e->sqp))
-		return false;
-	obj.qp.in = e->sqp;
+	self->steer = -1;
+	if (!mt_verbs_env_open(&self->v))
+		return KSFT_FAIL;
+	self->scq = ibv_create_cq(self->v.ctx, 64, NULL, NULL, 0);
+	self->buf = aligned_alloc(4096, 2 * NPKT * SLOT);
+	if (!CHECK(self->scq) || !CHECK(self->buf))
+		return KSFT_FAIL;
+	memset(self->buf, 0, 2 * NPKT * SLOT);
+	self->mr = ibv_reg_mr(self->v.pd, self->buf, 2 * NPKT * SLOT,
+			      IBV_ACCESS_LOCAL_WRITE);
+	self->cqp = mt_raw_qp(self->v.pd, self->v.cq, 64, 2, true);
+	self->sqp = mt_raw_qp(self->v.pd, self->scq, 64, 2, true);
+	if (!CHECK(self->mr) || !CHECK(self->cqp) || !CHECK(self->sqp))
+		return KSFT_FAIL;
+	obj.qp.in = self->sqp;
 	if (!CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), 0))
-		return false;
-	e->tirn = dv.tirn;
-	e->rqn = dv.rqn;
-	return CHECK(e->tirn) && steer_add(e, SERVER_MAC, TAG);
+		return KSFT_FAIL;
+	self->tirn = dv.tirn;
+	self->rqn = dv.rqn;
+	if (!CHECK(self->tirn) || !steer_add(self, SERVER_MAC, TAG))
+		return KSFT_FAIL;
+	return KSFT_PASS;
 }
 
-static void env_close(struct env *e)
+MT_FIXTURE_TEARDOWN(env)
 {
-	unsteer(e);
-	if (e->cqp)
-		CHECK_ERR(ibv_destroy_qp(e->cqp), 0);
-	if (e->sqp)
-		CHECK_ERR(ibv_destroy_qp(e->sqp), 0);
-	if (e->mr)
-		CHECK_ERR(ibv_dereg_mr(e->mr), 0);
-	if (e->ccq)
-		CHECK_ERR(ibv_destroy_cq(e->ccq), 0);
-	if (e->scq)
-		CHECK_ERR(ibv_destroy_cq(e->scq), 0);
-	if (e->pd)
-		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
-	if (e->ctx)
-		CHECK_EQ(ibv_close_device(e->ctx), 0);
-	free(e->buf);
-	CHECK_EQ(mt_fw_count(NULL, -1), e->base);
-}
-
-static uint16_t ip_csum(const uint8_t *h, unsigned int len)
-{
-	uint32_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < len; i += 2)
-		sum += h[i] << 8 | h[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
+	unsteer(self);
+	if (self->cqp)
+		CHECK_ERR(ibv_destroy_qp(self->cqp), 0);
+	if (self->sqp)
+		CHECK_ERR(ibv_destroy_qp(self->sqp), 0);
+	if (self->mr)
+		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
+	if (self->scq)
+		CHECK_ERR(ibv_destroy_cq(self->scq), 0);
+	mt_verbs_env_close(&self->v);
+	free(self->buf);
 }
 
 /* Ethernet + IPv4 + UDP (no checksum), payload of @seq repeated. */
-static void make_pkt(uint8_t *p, const uint8_t *dmac, unsigned int seq)
+static void make_pkt(uint8_t *buf, const uint8_t *dmac, unsigned int seq)
 {
-	uint16_t c;
+	uint8_t payload[PKT_LEN - 42];
+	struct mt_pkt p = {};
 
-	memset(p, 0, PKT_LEN);
-	memcpy(p, dmac, 6);
-	memcpy(p + 6, client_mac, 6);
-	p[12] = 0x08;
-	p[14] = 0x45;
-	p[17] = PKT_LEN - 14;
-	p[22] = 64;
-	p[23] = 17;
-	p[26] = 10; p[29] = 1;
-	p[30] = 10; p[33] = 2;
-	c = ip_csum(p + 14, 20);
-	p[24] = c >> 8;
-	p[25] = c & 0xff;
-	p[34] = 0x30; p[35] = 0x39;
-	p[36] = 0x12; p[37] = 0xb7;
-	p[39] = PKT_LEN - 34;
-	memset(p + 42, seq, PKT_LEN - 42);
+	mt_pkt_eth(&p, dmac, client_mac, -1, MT_ETH_IPV4);
+	mt_pkt_ipv4(&p, "10.0.0.1", "10.0.0.2", MT_IP_UDP, 0);
+	mt_pkt_l4(&p, false, 12345, 4791);
+	memset(payload, seq, sizeof(payload));
+	mt_pkt_put(&p, payload, sizeof(payload));
+	mt_pkt_ipv4_finish(&p, 14);
+	CHECK_EQ(p.len, PKT_LEN);
+	memcpy(buf, p.b, PKT_LEN);
 }
 
 static bool post_recv(struct env *e, unsigned int i)
@@ -280,7 +228,7 @@ static long long rq_drops(const struct env *e)
 	FILE *f;
 
 	snprintf(path, sizeof(path), DEBUGFS "/%s/fw/datapath",
-		 ibv_get_device_name(e->ctx->device));
+		 ibv_get_device_name(e->v.ctx->device));
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -294,23 +242,18 @@ static long long rq_drops(const struct env *e)
 	return v;
 }
 
-static int test_traffic(void)
+MT_TEST_F(env, traffic)
 {
 	struct ibv_wc wc[NPKT];
-	struct env e;
 	unsigned int i;
 	int n;
 	uint8_t want[PKT_LEN];
 
-	if (!mt_sim())
-		return mt_skip("the steer file and loopback are the model's");
-	if (!env_open(&e))
-		goto out;
 	for (i = 0; i < NPKT; i++)
-		post_recv(&e, i);
+		post_recv(self, i);
 	for (i = 0; i < NPKT; i++)
-		post_send(&e, i, server_mac, e.mr->lkey);
-	n = poll_n(e.ccq, wc, NPKT);
+		post_send(self, i, server_mac, self->mr->lkey);
+	n = poll_n(self->v.cq, wc, NPKT);
 	if (n != NPKT) {
 		dump_wc("client", wc, n);
 		dump_dp();
@@ -320,9 +263,9 @@ static int test_traffic(void)
 			CHECK_EQ(wc[i].status, IBV_WC_SUCCESS);
 			CHECK_EQ(wc[i].opcode, IBV_WC_SEND);
 			CHECK_EQ(wc[i].wr_id, i);
-			CHECK_EQ(wc[i].qp_num, e.cqp->qp_num);
+			CHECK_EQ(wc[i].qp_num, self->cqp->qp_num);
 		}
-	n = poll_n(e.scq, wc, NPKT);
+	n = poll_n(self->scq, wc, NPKT);
 	if (n != NPKT)
 		dump_wc("server", wc, n);
 	if (CHECK_EQ(n, NPKT))
@@ -334,109 +277,80 @@ static int test_traffic(void)
 			/* a raw RQ's CQE carries the flow tag there */
 			CHECK_EQ(wc[i].qp_num, TAG);
 			make_pkt(want, server_mac, i);
-			CHECK(!memcmp(e.buf + (NPKT + i) * SLOT, want,
+			CHECK(!memcmp(self->buf + (NPKT + i) * SLOT, want,
 				      PKT_LEN));
 		}
-	CHECK_EQ(rq_drops(&e), 0);
-out:
-	env_close(&e);
+	CHECK_EQ(rq_drops(self), 0);
 	return KSFT_PASS;
 }
 
 /* No receive WQE posted: the packets are dropped and counted. */
-static int test_no_rq_wqe(void)
+MT_TEST_F(env, no_rq_wqe)
 {
 	struct ibv_wc wc[4];
-	struct env e;
 	unsigned int i;
 
-	if (!mt_sim())
-		return mt_skip("the steer file and loopback are the model's");
-	if (!env_open(&e))
-		goto out;
 	for (i = 0; i < 3; i++)
-		post_send(&e, i, server_mac, e.mr->lkey);
-	CHECK_EQ(poll_n(e.ccq, wc, 3), 3);
-	CHECK_EQ(poll_none(e.scq), 0);
-	CHECK_EQ(rq_drops(&e), 3);
+		post_send(self, i, server_mac, self->mr->lkey);
+	CHECK_EQ(poll_n(self->v.cq, wc, 3), 3);
+	CHECK_EQ(poll_none(self->scq), 0);
+	CHECK_EQ(rq_drops(self), 3);
 	/* one posted now takes the next packet */
-	post_recv(&e, 0);
-	post_send(&e, 3, server_mac, e.mr->lkey);
-	CHECK_EQ(poll_n(e.scq, wc, 1), 1);
+	post_recv(self, 0);
+	post_send(self, 3, server_mac, self->mr->lkey);
+	CHECK_EQ(poll_n(self->scq, wc, 1), 1);
 	CHECK_EQ(wc[0].byte_len, PKT_LEN);
-	CHECK_EQ(rq_drops(&e), 3);
-out:
-	env_close(&e);
+	CHECK_EQ(rq_drops(self), 3);
 	return KSFT_PASS;
 }
 
 /* A packet no rule takes reaches no RQ. */
-static int test_unsteered(void)
+MT_TEST_F(env, unsteered)
 {
 	struct ibv_wc wc[2];
-	struct env e;
 
-	if (!mt_sim())
-		return mt_skip("the steer file and loopback are the model's");
-	if (!env_open(&e))
-		goto out;
-	post_recv(&e, 0);
-	post_send(&e, 0, client_mac, e.mr->lkey);
-	CHECK_EQ(poll_n(e.ccq, wc, 1), 1);
+	post_recv(self, 0);
+	post_send(self, 0, client_mac, self->mr->lkey);
+	CHECK_EQ(poll_n(self->v.cq, wc, 1), 1);
 	CHECK_EQ(wc[0].status, IBV_WC_SUCCESS);
-	CHECK_EQ(poll_none(e.scq), 0);
-	CHECK_EQ(rq_drops(&e), 0);
+	CHECK_EQ(poll_none(self->scq), 0);
+	CHECK_EQ(rq_drops(self), 0);
 	/* the server's own MAC still gets through, into the same WQE */
-	post_send(&e, 1, server_mac, e.mr->lkey);
-	CHECK_EQ(poll_n(e.scq, wc, 1), 1);
+	post_send(self, 1, server_mac, self->mr->lkey);
+	CHECK_EQ(poll_n(self->scq, wc, 1), 1);
 	CHECK_EQ(wc[0].wr_id, 100);
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
 /* A bad lkey: local protection error, then the rest flushed. */
-static int test_bad_lkey(void)
+MT_TEST_F(env, bad_lkey)
 {
 	struct ibv_wc wc[2];
-	struct env e;
 
-	if (!mt_sim())
-		return mt_skip("the steer file and loopback are the model's");
-	if (!env_open(&e))
-		goto out;
-	post_recv(&e, 0);
-	post_send(&e, 0, server_mac, e.mr->lkey ^ 0xff);
-	post_send(&e, 1, server_mac, e.mr->lkey);
-	if (CHECK_EQ(poll_n(e.ccq, wc, 2), 2)) {
+	post_recv(self, 0);
+	post_send(self, 0, server_mac, self->mr->lkey ^ 0xff);
+	post_send(self, 1, server_mac, self->mr->lkey);
+	if (CHECK_EQ(poll_n(self->v.cq, wc, 2), 2)) {
 		CHECK_EQ(wc[0].status, IBV_WC_LOC_PROT_ERR);
 		CHECK_EQ(wc[0].wr_id, 0);
 		CHECK_EQ(wc[1].status, IBV_WC_WR_FLUSH_ERR);
 		CHECK_EQ(wc[1].wr_id, 1);
 	}
-	CHECK_EQ(poll_none(e.scq), 0);
-out:
-	env_close(&e);
+	CHECK_EQ(poll_none(self->scq), 0);
 	return KSFT_PASS;
 }
 
 /* Queues destroyed while the device still has WQEs of theirs to run. */
-static int test_destroy_in_flight(unsigned int round)
+MT_TEST_F_PARTS(env, destroy_in_flight)
 {
-	struct env e;
-	unsigned int i;
+	unsigned int j;
 
-	if (!mt_sim())
-		return mt_skip("the steer file and loopback are the model's");
-	if (env_open(&e)) {
-		for (i = 0; i < 32; i++)
-			post_recv(&e, i);
-		for (i = 0; i < 48; i++)
-			post_send(&e, i, server_mac, e.mr->lkey);
-		/* a later round lets the device run longer first */
-		usleep(round * 500);
-	}
-	env_close(&e);
+	for (j = 0; j < 32; j++)
+		post_recv(self, j);
+	for (j = 0; j < 48; j++)
+		post_send(self, j, server_mac, self->mr->lkey);
+	/* a later round lets the device run longer first */
+	usleep(i * 500);
 	return KSFT_PASS;
 }
 
@@ -449,7 +363,7 @@ static bool dp_figures(const struct env *e, long long *passes,
 	FILE *f;
 
 	snprintf(path, sizeof(path), DEBUGFS "/%s/fw/datapath",
-		 ibv_get_device_name(e->ctx->device));
+		 ibv_get_device_name(e->v.ctx->device));
 	f = fopen(path, "r");
 	if (!f)
 		return false;
@@ -463,49 +377,41 @@ static bool dp_figures(const struct env *e, long long *passes,
  * The worker polls while an SQ is ready, and stops once none is: its
  * passes over 200 ms of an idle ready SQ, then over 200 ms with none.
  */
-static int test_worker_cost(void)
+MT_TEST_F(env, worker_cost)
 {
 	long long p0, p1, p2, n0, n1, n2;
 	struct ibv_qp *qp;
-	struct env e;
 
-	if (!mt_sim())
-		return mt_skip("fw/datapath is the model's");
-	if (!env_open(&e))
-		goto out;
-	CHECK(dp_figures(&e, &p0, &n0));
+	CHECK(dp_figures(self, &p0, &n0));
 	usleep(200000);
-	CHECK(dp_figures(&e, &p1, &n1));
+	CHECK(dp_figures(self, &p1, &n1));
 	CHECK(p1 > p0);
 	if (p1 > p0)
 		mt_diag("idle ready SQs: %lld passes in 200 ms, %lld ns each",
 			p1 - p0, (n1 - n0) / (p1 - p0));
 	/* no SQ ready: the worker stops (one last pass may run) */
-	unsteer(&e);
-	qp = e.cqp;
-	e.cqp = NULL;
+	unsteer(self);
+	qp = self->cqp;
+	self->cqp = NULL;
 	CHECK_ERR(ibv_destroy_qp(qp), 0);
-	qp = e.sqp;
-	e.sqp = NULL;
+	qp = self->sqp;
+	self->sqp = NULL;
 	CHECK_ERR(ibv_destroy_qp(qp), 0);
 	usleep(50000);
-	CHECK(dp_figures(&e, &p1, &n1));
+	CHECK(dp_figures(self, &p1, &n1));
 	usleep(200000);
-	CHECK(dp_figures(&e, &p2, &n2));
+	CHECK(dp_figures(self, &p2, &n2));
 	CHECK_EQ(p2, p1);
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "traffic", test_traffic },
-	{ "no_rq_wqe", test_no_rq_wqe },
-	{ "unsteered", test_unsteered },
-	{ "bad_lkey", test_bad_lkey },
-	{ .name = "destroy_in_flight", .part = test_destroy_in_flight,
-	  .parts = 5 },
-	{ "worker_cost", test_worker_cost },
+	MT_CASE_F(env, traffic, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(env, no_rq_wqe, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(env, unsteered, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(env, bad_lkey, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F_PARTS(env, destroy_in_flight, 5, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(env, worker_cost, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
