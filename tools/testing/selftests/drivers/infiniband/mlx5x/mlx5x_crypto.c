@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
@@ -70,64 +71,62 @@ static bool set_mode(const char *mode)
 	return CHECK_ERR(mt_fw_write("crypto", mode), 0);
 }
 
-static bool need_model(void)
+/*
+ * Close @e if it is open, set the crypto mode and open it again: libmlx5
+ * reads the crypto caps at open.
+ */
+static bool reopen(struct mt_devx_env *e, const char *mode)
 {
-	return mt_sim();
+	mt_devx_env_close(e);
+	return set_mode(mode) && mt_devx_env_open(e, NPAGES * PAGE);
 }
 
-/* A context with a PD and a umem of NPAGES pages. */
-struct env {
-	struct ibv_context *ctx;
-	int uid;
-	struct ibv_pd *pd;
-	uint32_t pdn;
-	void *buf;
-	struct mlx5dv_devx_umem *umem;
+/*
+ * A DEVX context with a PD and a umem of NPAGES pages, opened with crypto
+ * off or in the wrapped mode; a case may reopen() it in another.  After
+ * the case nothing of the context is left in the model, and crypto is
+ * off again.
+ */
+struct crypto_off {
+	struct mt_devx_env e;
 };
 
-static bool env_open(struct env *e)
-{
-	struct mlx5dv_pd dvpd = {};
-	struct mlx5dv_obj obj = { .pd = { .out = &dvpd } };
-	struct mlx5dv_devx_umem_in uin = {};
+struct crypto_wrapped {
+	struct mt_devx_env e;
+};
 
-	memset(e, 0, sizeof(*e));
-	e->ctx = mt_open(MT_OPEN_DEVX, &e->uid);
-	if (!CHECK(e->ctx))
-		return false;
-	e->pd = ibv_alloc_pd(e->ctx);
-	if (!CHECK(e->pd))
-		return false;
-	obj.pd.in = e->pd;
-	if (!CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD), 0))
-		return false;
-	e->pdn = dvpd.pdn;
-	if (posix_memalign(&e->buf, PAGE, NPAGES * PAGE))
-		return CHECK(false);
-	memset(e->buf, 0, NPAGES * PAGE);
-	uin.addr = e->buf;
-	uin.size = NPAGES * PAGE;
-	uin.access = IBV_ACCESS_LOCAL_WRITE;
-	uin.pgsz_bitmap = PAGE;
-	e->umem = mlx5dv_devx_umem_reg_ex(e->ctx, &uin);
-	return CHECK(e->umem);
+static void crypto_close(struct mt_devx_env *e)
+{
+	mt_devx_env_close(e);
+	set_mode("none");
 }
 
-static void env_close(struct env *e)
+MT_FIXTURE(crypto_off);
+
+MT_FIXTURE_SETUP(crypto_off)
 {
-	if (e->umem)
-		CHECK_ERR(mlx5dv_devx_umem_dereg(e->umem), 0);
-	if (e->pd)
-		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
-	if (e->ctx)
-		CHECK_EQ(ibv_close_device(e->ctx), 0);
-	if (e->ctx && e->uid > 0)
-		CHECK_EQ(mt_fw_count(NULL, e->uid), 0);
-	free(e->buf);
+	return reopen(&self->e, "none") ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(crypto_off)
+{
+	crypto_close(&self->e);
+}
+
+MT_FIXTURE(crypto_wrapped);
+
+MT_FIXTURE_SETUP(crypto_wrapped)
+{
+	return reopen(&self->e, "wrapped") ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(crypto_wrapped)
+{
+	crypto_close(&self->e);
 }
 
 /* What libmlx5 reports of crypto in each mode. */
-static int test_caps(void)
+static int test_crypto_caps(void)
 {
 	static const struct {
 		const char *mode;
@@ -147,8 +146,6 @@ static int test_caps(void)
 	char buf[32];
 	unsigned int i;
 
-	if (!need_model())
-		return mt_skip("fw/crypto is the model's");
 	for (i = 0; i < MT_ARRAY_SIZE(modes); i++) {
 		if (!set_mode(modes[i].mode))
 			break;
@@ -259,19 +256,15 @@ static bool probe_verdict(uint32_t key, uint64_t va, uint64_t len,
  * do.  Nothing can pass through it: it is free, and no UMR configured its
  * crypto BSF.
  */
-static int test_dv_create_mkey(void)
+MT_TEST_F(crypto_off, dv_create_mkey_crypto)
 {
+	struct mt_devx_env *e = &self->e;
 	struct mlx5dv_mkey_init_attr attr = {};
 	struct mlx5dv_mkey *mk;
 	char line[128], want[128];
 	long long cmds;
-	struct env e;
 
-	if (!need_model())
-		return mt_skip("fw/crypto is the model's");
-	if (!set_mode("none") || !env_open(&e))
-		goto out;
-	attr.pd = e.pd;
+	attr.pd = e->pd;
 	attr.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
 			    MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
 	attr.max_entries = 1;
@@ -281,22 +274,21 @@ static int test_dv_create_mkey(void)
 	CHECK(!mk);
 	CHECK_ERR(errno, EOPNOTSUPP);
 	CHECK_EQ(mt_fw_stat("commands"), cmds);
-	env_close(&e);
 
-	if (!set_mode("plaintext") || !env_open(&e))
-		goto out;
-	attr.pd = e.pd;
+	if (!reopen(e, "plaintext"))
+		return KSFT_FAIL;
+	attr.pd = e->pd;
 	attr.max_entries = 3;
 	errno = 0;
 	mk = mlx5dv_create_mkey(&attr);
 	mt_diag("crypto: %s", mk ? "created" : strerror(errno));
 	if (CHECK(mk)) {
 		CHECK_EQ(attr.max_entries, 4);
-		mt_fw_check_owner("mkey", mk->lkey >> 8, e.uid);
-		if (CHECK(imkey_line(e.ctx, mk->lkey, line, sizeof(line)))) {
+		mt_fw_check_owner("mkey", mk->lkey >> 8, e->uid);
+		if (CHECK(imkey_line(e->ctx, mk->lkey, line, sizeof(line)))) {
 			snprintf(want, sizeof(want),
 				 "0x%08x %d klm 4 free umr sig crypto",
-				 mk->lkey, e.uid);
+				 mk->lkey, e->uid);
 			mt_diag("indirect_mkeys: %s", line);
 			CHECK(!strcmp(line, want));
 		}
@@ -310,13 +302,10 @@ static int test_dv_create_mkey(void)
 	mk = mlx5dv_create_mkey(&attr);
 	mt_diag("crypto + signature: %s", mk ? "created" : strerror(errno));
 	if (CHECK(mk)) {
-		CHECK_EQ(mt_fw_count("psv", e.uid), 2);
+		CHECK_EQ(mt_fw_count("psv", e->uid), 2);
 		CHECK_ERR(mlx5dv_destroy_mkey(mk), 0);
 	}
-	CHECK_EQ(mt_fw_count("mkey", e.uid), 0);
-	env_close(&e);
-out:
-	set_mode("none");
+	CHECK_EQ(mt_fw_count("mkey", e->uid), 0);
 	return KSFT_PASS;
 }
 
@@ -347,58 +336,50 @@ static void dek_query_ok(struct mlx5dv_dek *dek)
  * wants a login (EINVAL).  Bad sizes and purposes are libmlx5's EINVAL;
  * no crypto at all is EOPNOTSUPP.  fw/crypto cannot change under a DEK.
  */
-static int test_dek_plaintext(void)
+MT_TEST_F(crypto_off, dek_plaintext)
 {
+	struct mt_devx_env *e = &self->e;
 	struct mlx5dv_dek_init_attr a;
 	struct mlx5dv_dek *dek;
-	struct env e;
 
-	if (!need_model())
-		return mt_skip("fw/crypto is the model's");
-	if (!set_mode("none") || !env_open(&e))
-		goto out;
-	dek_attr(&a, e.pd, MLX5DV_CRYPTO_KEY_SIZE_128);
+	dek_attr(&a, e->pd, MLX5DV_CRYPTO_KEY_SIZE_128);
 	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
 	errno = 0;
-	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK(!mlx5dv_dek_create(e->ctx, &a));
 	CHECK_ERR(errno, EOPNOTSUPP);
-	env_close(&e);
 
-	if (!set_mode("plaintext") || !env_open(&e))
-		goto out;
-	dek_attr(&a, e.pd, MLX5DV_CRYPTO_KEY_SIZE_256);
+	if (!reopen(e, "plaintext"))
+		return KSFT_FAIL;
+	dek_attr(&a, e->pd, MLX5DV_CRYPTO_KEY_SIZE_256);
 	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
 	a.has_keytag = true;
 	errno = 0;
-	dek = mlx5dv_dek_create(e.ctx, &a);
+	dek = mlx5dv_dek_create(e->ctx, &a);
 	mt_diag("plaintext DEK: %s", dek ? "created" : strerror(errno));
 	if (CHECK(dek)) {
 		dek_query_ok(dek);
-		CHECK_EQ(mt_fw_count("general", e.uid), 1);
+		CHECK_EQ(mt_fw_count("general", e->uid), 1);
 		/* the mode holds while a DEK exists; the PD too */
 		CHECK_ERR(mt_fw_write("crypto", "none"), -EBUSY);
-		CHECK_ERR(ibv_dealloc_pd(e.pd), EBUSY);
+		CHECK_ERR(ibv_dealloc_pd(e->pd), EBUSY);
 		CHECK_ERR(mlx5dv_dek_destroy(dek), 0);
 	}
 	/* no login: libmlx5 takes it for a wrapped key */
 	a.comp_mask = 0;
 	errno = 0;
-	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK(!mlx5dv_dek_create(e->ctx, &a));
 	CHECK_ERR(errno, EINVAL);
 	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
 	a.key_size = 7;
 	errno = 0;
-	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK(!mlx5dv_dek_create(e->ctx, &a));
 	CHECK_ERR(errno, EINVAL);
 	a.key_size = MLX5DV_CRYPTO_KEY_SIZE_128;
 	a.key_purpose = 5;
 	errno = 0;
-	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK(!mlx5dv_dek_create(e->ctx, &a));
 	CHECK_ERR(errno, EINVAL);
-	CHECK_EQ(mt_fw_count("general", e.uid), 0);
-	env_close(&e);
-out:
-	set_mode("none");
+	CHECK_EQ(mt_fw_count("general", e->uid), 0);
 	return KSFT_PASS;
 }
 
@@ -407,8 +388,9 @@ out:
  * its state, logout; mlx5dv_crypto_login_create(3) objects; a DEK under
  * either, and none without.
  */
-static int test_dek_wrapped(void)
+MT_TEST_F(crypto_wrapped, dek_wrapped_login)
 {
+	struct mt_devx_env *e = &self->e;
 	struct mlx5dv_crypto_login_attr la = {};
 	struct mlx5dv_crypto_login_attr_ex lax = {};
 	struct mlx5dv_crypto_login_query_attr lq = {};
@@ -417,25 +399,20 @@ static int test_dek_wrapped(void)
 	struct mlx5dv_dek_init_attr a;
 	struct mlx5dv_dek *dek;
 	char cred[48];
-	struct env e;
 
-	if (!need_model())
-		return mt_skip("fw/crypto is the model's");
-	if (!set_mode("wrapped") || !env_open(&e))
-		goto out;
-	dek_attr(&a, e.pd, MLX5DV_CRYPTO_KEY_SIZE_128);
+	dek_attr(&a, e->pd, MLX5DV_CRYPTO_KEY_SIZE_128);
 	errno = 0;
-	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK(!mlx5dv_dek_create(e->ctx, &a));
 	CHECK_ERR(errno, EINVAL);
 	/* a plaintext key in the wrapped mode: EINVAL too */
 	a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
 	errno = 0;
-	CHECK(!mlx5dv_dek_create(e.ctx, &a));
+	CHECK(!mlx5dv_dek_create(e->ctx, &a));
 	CHECK_ERR(errno, EINVAL);
 	a.comp_mask = 0;
-	if (CHECK_ERR(mlx5dv_crypto_login_query_state(e.ctx, &st), 0))
+	if (CHECK_ERR(mlx5dv_crypto_login_query_state(e->ctx, &st), 0))
 		CHECK_EQ(st, MLX5DV_CRYPTO_LOGIN_STATE_NO_LOGIN);
-	CHECK_ERR(mlx5dv_crypto_logout(e.ctx), ENOENT);
+	CHECK_ERR(mlx5dv_crypto_logout(e->ctx), ENOENT);
 
 	/*
 	 * a credential the device has not: firmware refuses (BAD_PARAM,
@@ -443,26 +420,26 @@ static int test_dek_wrapped(void)
 	 */
 	memset(la.credential, 0xc3, sizeof(la.credential));
 	la.credential_id = 1;
-	CHECK_ERR(mlx5dv_crypto_login(e.ctx, &la), EINVAL);
-	CHECK_EQ(mt_fw_count("general", e.uid), 0);
+	CHECK_ERR(mlx5dv_crypto_login(e->ctx, &la), EINVAL);
+	CHECK_EQ(mt_fw_count("general", e->uid), 0);
 	la.credential_id = 0;
-	if (CHECK_ERR(mlx5dv_crypto_login(e.ctx, &la), 0)) {
-		if (CHECK_ERR(mlx5dv_crypto_login_query_state(e.ctx, &st), 0))
+	if (CHECK_ERR(mlx5dv_crypto_login(e->ctx, &la), 0)) {
+		if (CHECK_ERR(mlx5dv_crypto_login_query_state(e->ctx, &st), 0))
 			CHECK_EQ(st, MLX5DV_CRYPTO_LOGIN_STATE_VALID);
-		CHECK_ERR(mlx5dv_crypto_login(e.ctx, &la), EEXIST);
+		CHECK_ERR(mlx5dv_crypto_login(e->ctx, &la), EEXIST);
 		errno = 0;
-		dek = mlx5dv_dek_create(e.ctx, &a);
+		dek = mlx5dv_dek_create(e->ctx, &a);
 		mt_diag("wrapped DEK: %s", dek ? "created" : strerror(errno));
 		if (CHECK(dek)) {
 			dek_query_ok(dek);
 			/* logout: the DEK stays, queried still */
-			CHECK_ERR(mlx5dv_crypto_logout(e.ctx), 0);
+			CHECK_ERR(mlx5dv_crypto_logout(e->ctx), 0);
 			dek_query_ok(dek);
 			CHECK_ERR(mlx5dv_dek_destroy(dek), 0);
 		} else {
-			CHECK_ERR(mlx5dv_crypto_logout(e.ctx), 0);
+			CHECK_ERR(mlx5dv_crypto_logout(e->ctx), 0);
 		}
-		if (CHECK_ERR(mlx5dv_crypto_login_query_state(e.ctx, &st), 0))
+		if (CHECK_ERR(mlx5dv_crypto_login_query_state(e->ctx, &st), 0))
 			CHECK_EQ(st, MLX5DV_CRYPTO_LOGIN_STATE_NO_LOGIN);
 	}
 
@@ -471,24 +448,21 @@ static int test_dek_wrapped(void)
 	lax.credential = cred;
 	lax.credential_len = sizeof(cred);
 	errno = 0;
-	lo = mlx5dv_crypto_login_create(e.ctx, &lax);
+	lo = mlx5dv_crypto_login_create(e->ctx, &lax);
 	mt_diag("login object: %s", lo ? "created" : strerror(errno));
 	if (CHECK(lo)) {
 		if (CHECK_ERR(mlx5dv_crypto_login_query(lo, &lq), 0))
 			CHECK_EQ(lq.state, MLX5DV_CRYPTO_LOGIN_STATE_VALID);
 		a.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN;
 		a.crypto_login = lo;
-		dek = mlx5dv_dek_create(e.ctx, &a);
+		dek = mlx5dv_dek_create(e->ctx, &a);
 		if (CHECK(dek)) {
 			dek_query_ok(dek);
 			CHECK_ERR(mlx5dv_dek_destroy(dek), 0);
 		}
 		CHECK_ERR(mlx5dv_crypto_login_destroy(lo), 0);
 	}
-	CHECK_EQ(mt_fw_count("general", e.uid), 0);
-	env_close(&e);
-out:
-	set_mode("none");
+	CHECK_EQ(mt_fw_count("general", e->uid), 0);
 	return KSFT_PASS;
 }
 
@@ -554,60 +528,55 @@ static int gen_query(struct mlx5dv_devx_obj *obj, uint16_t type, uint32_t id,
  * DEKs and logins through raw DEVX mailboxes: each firmware rule, and
  * another process's DEK, PD and login.
  */
-static int test_devx_dek(void)
+MT_TEST_F(crypto_off, devx_dek_rules)
 {
+	struct mt_devx_env *e = &self->e;
 	uint8_t in[GEN_IN_BYTES], q[GEN_IN_BYTES];
 	struct mlx5dv_devx_obj *dek;
 	uint32_t out[4], id = 0;
 	int status = -1;
-	struct env e;
 	pid_t pid;
 
-	if (!need_model())
-		return mt_skip("fw/crypto is the model's");
-	if (!set_mode("none") || !env_open(&e))
-		goto out;
-	dek_in(in, e.pdn);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD, "no crypto");
-	env_close(&e);
+	dek_in(in, e->pdn);
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD, "no crypto");
 
-	if (!set_mode("plaintext") || !env_open(&e))
-		goto out;
-	dek_in(in, e.pdn);
+	if (!reopen(e, "plaintext"))
+		return KSFT_FAIL;
+	dek_in(in, e->pdn);
 	mt_set(in, DEK_KEY_SIZE, 2);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "key size 2");
-	dek_in(in, e.pdn);
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "key size 2");
+	dek_in(in, e->pdn);
 	mt_set(in, DEK_PURPOSE, PURPOSE_TLS);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "TLS key");
-	dek_in(in, e.pdn);
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "TLS key");
+	dek_in(in, e->pdn);
 	mt_set(in, DEK_SW_WRAPPED, 1);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "sw_wrapped");
-	dek_in(in, e.pdn);
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_CAP, "sw_wrapped");
+	dek_in(in, e->pdn);
 	mt_set(in, DEK_STATE, 1);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "state set");
-	dek_in(in, e.pdn + 0x1000);
-	refused(e.ctx, in, MT_STAT_BAD_RESOURCE, 0x53000006, "no such PD");
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "state set");
+	dek_in(in, e->pdn + 0x1000);
+	refused(e->ctx, in, MT_STAT_BAD_RESOURCE, 0x53000006, "no such PD");
 	memset(in, 0, GEN_IN_BYTES);
 	mt_set(in, HDR(OPCODE), PRM_OP_CREATE_GENERAL_OBJECT);
 	mt_set(in, HDR(OBJ_TYPE), TYPE_CRYPTO_LOGIN);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD,
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_OPMOD,
 		"a login in the plaintext mode");
 
-	dek_in(in, e.pdn);
+	dek_in(in, e->pdn);
 	mt_set(in, DEK_KEY_SIZE, 1);
-	dek = gen_create(e.ctx, in, out, &id);
+	dek = gen_create(e->ctx, in, out, &id);
 	if (!CHECK(dek))
-		goto close;
+		return KSFT_FAIL;
 	if (CHECK_ERR(gen_query(dek, TYPE_DEK, id, q), 0)) {
 		CHECK_EQ(mt_get(q, DEK_STATE), 0);
 		CHECK_EQ(mt_get(q, DEK_KEY_SIZE), 1);
 		CHECK_EQ(mt_get(q, DEK_PURPOSE), PURPOSE_AES_XTS);
-		CHECK_EQ(mt_get(q, DEK_PD), e.pdn);
+		CHECK_EQ(mt_get(q, DEK_PD), e->pdn);
 		CHECK(!memcmp(q + DEK_OPAQUE_BYTE, opaque, sizeof(opaque)));
 		/* the key never comes back */
 		CHECK_EQ(mt_get(q, O(PRM_ENCRYPTION_KEY_OBJ_KEY_OFF, 32)), 0);
 	}
-	mt_fw_check_owner("general", id, e.uid);
+	mt_fw_check_owner("general", id, e->uid);
 	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
@@ -625,7 +594,7 @@ static int test_devx_dek(void)
 		if (!pd2 || mlx5dv_init_obj(&o, MLX5DV_OBJ_PD))
 			_exit(2);
 		/* a DEK under the parent's PD: not this context's */
-		dek_in(in, e.pdn);
+		dek_in(in, e->pdn);
 		theirs = gen_create(c2, in, o2, NULL);
 		bad |= theirs || mt_get(o2, PRM_OUT_SYNDROME) != SYND_NOT_OWNER;
 		dek_in(in, dvpd.pdn);
@@ -650,13 +619,9 @@ static int test_devx_dek(void)
 
 	/* wrapped: no DEK before a login of this very context */
 	if (!set_mode("wrapped"))
-		goto close;
-	dek_in(in, e.pdn);
-	refused(e.ctx, in, MT_STAT_BAD_PARAM, SYND_NO_LOGIN, "no login");
-close:
-	env_close(&e);
-out:
-	set_mode("none");
+		return KSFT_FAIL;
+	dek_in(in, e->pdn);
+	refused(e->ctx, in, MT_STAT_BAD_PARAM, SYND_NO_LOGIN, "no login");
 	return KSFT_PASS;
 }
 
@@ -664,18 +629,7 @@ out:
 static void mkey_init(uint8_t *in, int mode, uint32_t pdn, unsigned int nent)
 {
 	memset(in, 0, PRM_CREATE_MKEY_IN_BYTES + nent * KLM_BYTES);
-	mt_set(in, IN(OPCODE), PRM_OP_CREATE_MKEY);
-	mt_set(in, MKC(ACCESS_MODE_1_0), mode);
-	mt_set(in, MKC(QPN), 0xffffff);
-	mt_set(in, MKC(LR), 1);
-	mt_set(in, MKC(LW), 1);
-	mt_set(in, MKC(PD), pdn);
-}
-
-static void set64(void *p, unsigned int off, uint64_t v)
-{
-	mt_set(p, MT_FIELD(off, 32), v >> 32);
-	mt_set(p, MT_FIELD(off + 32, 32), (uint32_t)v);
+	mq_mkey_in(in, mode, pdn);
 }
 
 static struct mlx5dv_devx_obj *mkey_create(struct ibv_context *ctx,
@@ -694,18 +648,15 @@ static struct mlx5dv_devx_obj *mkey_create(struct ibv_context *ctx,
 	return obj;
 }
 
-static struct mlx5dv_devx_obj *direct_mkey(struct env *e, uint32_t *key)
+static struct mlx5dv_devx_obj *direct_mkey(struct mt_devx_env *e,
+					   uint32_t *key)
 {
 	uint8_t in[PRM_CREATE_MKEY_IN_BYTES];
 	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
 
+	/* the whole umem, 4 KiB pages: NPAGES / 2 octwords */
 	mkey_init(in, MODE_MTT, e->pdn, 0);
-	mt_set(in, MKEY_UMEM_ID, e->umem->umem_id);
-	set64(in, MKEY_UMEM_OFFSET_OFF, 0);
-	set64(in, MKC(START_ADDR_OFF), VA);
-	set64(in, MKC(LEN_OFF), NPAGES * PAGE);
-	mt_set(in, MKC(LOG_PAGE_SIZE), 12);
-	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), NPAGES / 2);
+	mq_mkey_direct_in(in, e->pdn, e->umem->umem_id, 0, VA, NPAGES * PAGE);
 	mt_set(in, MKC(MKEY_7_0), 0x3c);
 	return mkey_create(e->ctx, in, sizeof(in), key, out);
 }
@@ -719,10 +670,10 @@ static void klm_in(uint8_t *in, uint32_t pdn, uint32_t key, bool crypto)
 	mt_set(in, MKC(UMR_EN), 1);
 	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), 4);
 	mt_set(in, IN(TRANSLATIONS_OCTWORD_ACTUAL_SIZE), 1);
-	set64(in, MKC(LEN_OFF), PAGE);
+	mq_set64(in, MKC(LEN_OFF), PAGE);
 	mt_set(in, MT_FIELD(off, 32), PAGE);
 	mt_set(in, MT_FIELD(off + 32, 32), key);
-	set64(in, off + 64, VA + PAGE);
+	mq_set64(in, off + 64, VA + PAGE);
 	if (crypto) {
 		mt_set(in, MKC_CRYPTO_EN, 1);
 		mt_set(in, MKC(BSF_EN), 1);
@@ -755,51 +706,45 @@ static bool mkey_refused(struct ibv_context *ctx, uint8_t *in, size_t len,
  * the access check: a KLM mkey in use passes traffic to its direct mkey,
  * the same with crypto_en does not until a UMR configures it.
  */
-static int test_crypto_mkey_access(void)
+MT_TEST_F(crypto_off, crypto_mkey_access)
 {
+	struct mt_devx_env *e = &self->e;
 	uint8_t in[PRM_CREATE_MKEY_IN_BYTES + KLM_BYTES];
 	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
 	struct mlx5dv_devx_obj *direct = NULL, *plain = NULL, *crypto = NULL;
 	uint32_t dkey = 0, pkey = 0, ckey = 0;
 	char verdict[512], want[96];
-	struct env e;
 
-	if (!need_model())
-		return mt_skip("fw/crypto and fw/mkey_access are the model's");
-	if (!set_mode("none") || !env_open(&e))
-		goto out;
-	direct = direct_mkey(&e, &dkey);
+	direct = direct_mkey(e, &dkey);
 	if (!CHECK(direct))
-		goto close;
-	klm_in(in, e.pdn, dkey, true);
-	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_CAP, "crypto_en, no caps");
+		goto out;
+	klm_in(in, e->pdn, dkey, true);
+	mkey_refused(e->ctx, in, sizeof(in), SYND_BAD_CAP,
+		     "crypto_en, no caps");
 	if (!set_mode("plaintext"))
-		goto close;
-	klm_in(in, e.pdn, dkey, true);
+		goto out;
+	klm_in(in, e->pdn, dkey, true);
 	mt_set(in, MKC(UMR_EN), 0);
-	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_FIELD, "no umr_en");
-	klm_in(in, e.pdn, dkey, true);
+	mkey_refused(e->ctx, in, sizeof(in), SYND_BAD_FIELD, "no umr_en");
+	klm_in(in, e->pdn, dkey, true);
 	mt_set(in, MKC(BSF_EN), 0);
 	mt_set(in, MKC(BSF_OCTWORD_SIZE), 0);
-	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_FIELD, "no BSF");
-	klm_in(in, e.pdn, dkey, true);
+	mkey_refused(e->ctx, in, sizeof(in), SYND_BAD_FIELD, "no BSF");
+	klm_in(in, e->pdn, dkey, true);
 	mt_set(in, MKC_CRYPTO_EN, 2);
-	mkey_refused(e.ctx, in, sizeof(in), SYND_BAD_FIELD, "crypto_en 2");
-	mkey_init(in, MODE_MTT, e.pdn, 0);
-	mt_set(in, MKEY_UMEM_ID, e.umem->umem_id);
-	set64(in, MKC(LEN_OFF), PAGE);
-	mt_set(in, MKC(LOG_PAGE_SIZE), 12);
-	mt_set(in, MKC(TRANSLATIONS_OCTWORD_SIZE), 1);
+	mkey_refused(e->ctx, in, sizeof(in), SYND_BAD_FIELD, "crypto_en 2");
+	mkey_init(in, MODE_MTT, e->pdn, 0);
+	mq_mkey_direct_in(in, e->pdn, e->umem->umem_id, 0, 0, PAGE);
 	mt_set(in, MKC_CRYPTO_EN, 1);
-	mkey_refused(e.ctx, in, PRM_CREATE_MKEY_IN_BYTES, SYND_BAD_FIELD,
+	mkey_refused(e->ctx, in, PRM_CREATE_MKEY_IN_BYTES, SYND_BAD_FIELD,
 		     "crypto_en on a direct mkey");
 
-	klm_in(in, e.pdn, dkey, false);
-	plain = mkey_create(e.ctx, in, sizeof(in), &pkey, out);
-	klm_in(in, e.pdn, dkey, true);
-	crypto = mkey_create(e.ctx, in, sizeof(in), &ckey, out);
+	klm_in(in, e->pdn, dkey, false);
+	plain = mkey_create(e->ctx, in, sizeof(in), &pkey, out);
+	klm_in(in, e->pdn, dkey, true);
+	crypto = mkey_create(e->ctx, in, sizeof(in), &ckey, out);
 	if (!CHECK(plain) || !CHECK(crypto))
-		goto close;
+		goto out;
 	/* the direct mkey: its pages, its range */
 	if (probe(dkey, VA + 16, 100, "rw", verdict, sizeof(verdict))) {
 		snprintf(want, sizeof(want), "ok\nseg 0x%x 0x%llx 100\n", dkey,
@@ -820,26 +765,23 @@ static int test_crypto_mkey_access(void)
 	probe_verdict(ckey, 8, 64, "r", "error crypto_unconfigured 0x53000805");
 	probe_verdict(ckey + 1, 8, 64, "r", "error no_object");
 	CHECK_ERR(mt_fw_write("mkey_access", "1 2"), -EINVAL);
-close:
+out:
 	if (crypto)
 		CHECK_ERR(mlx5dv_devx_obj_destroy(crypto), 0);
 	if (plain)
 		CHECK_ERR(mlx5dv_devx_obj_destroy(plain), 0);
 	if (direct)
 		CHECK_ERR(mlx5dv_devx_obj_destroy(direct), 0);
-	env_close(&e);
-out:
-	set_mode("none");
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "crypto_caps", test_caps },
-	{ "dv_create_mkey_crypto", test_dv_create_mkey },
-	{ "dek_plaintext", test_dek_plaintext },
-	{ "dek_wrapped_login", test_dek_wrapped },
-	{ "devx_dek_rules", test_devx_dek },
-	{ "crypto_mkey_access", test_crypto_mkey_access },
+	MT_CASE(crypto_caps, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(crypto_off, dv_create_mkey_crypto, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(crypto_off, dek_plaintext, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(crypto_wrapped, dek_wrapped_login, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(crypto_off, devx_dek_rules, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(crypto_off, crypto_mkey_access, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
