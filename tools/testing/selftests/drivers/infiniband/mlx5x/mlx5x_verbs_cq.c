@@ -29,23 +29,75 @@ static uint32_t cqn_of(struct ibv_cq *cq, struct mlx5dv_cq *dv)
 	return dv->cqn;
 }
 
-/* A CQ, in a context opened @mode: what the model holds, then nothing. */
-static void cq_lifecycle(enum mt_open_mode mode)
+/*
+ * A context, opened DEFAULT (ctx) or without DEVX (ctx_nodevx, which only
+ * the model can refuse DEVX to); after the case, the model holds what it
+ * held before the context.
+ */
+struct ctx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before; -1: no model */
+};
+
+struct ctx_nodevx {
+	struct ctx c;
+};
+
+static int ctx_open(struct ctx *c, enum mt_open_mode mode)
+{
+	c->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
+	c->ctx = mt_open(mode, &c->uid);
+	return CHECK(c->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The context is closed here unless the case closed it itself. */
+static void ctx_close(struct ctx *c)
+{
+	if (c->ctx)
+		CHECK_EQ(ibv_close_device(c->ctx), 0);
+	if (c->base >= 0 && !CHECK_EQ(mt_fw_count(NULL, -1), c->base))
+		mt_fw_dump();
+}
+
+MT_FIXTURE(ctx);
+
+MT_FIXTURE_SETUP(ctx)
+{
+	return ctx_open(self, MT_OPEN_DEFAULT);
+}
+
+MT_FIXTURE_TEARDOWN(ctx)
+{
+	ctx_close(self);
+}
+
+MT_FIXTURE(ctx_nodevx);
+
+MT_FIXTURE_SETUP(ctx_nodevx)
+{
+	return ctx_open(&self->c, MT_OPEN_NODEVX);
+}
+
+MT_FIXTURE_TEARDOWN(ctx_nodevx)
+{
+	ctx_close(&self->c);
+}
+
+/* A CQ in context @c: what the model holds, then nothing. */
+static void cq_lifecycle(struct ctx *c)
 {
 	struct mt_objs before = {}, after = {};
 	struct mt_obj added[4];
-	struct ibv_context *ctx;
 	struct mlx5dv_cq dv;
 	struct ibv_cq *cq;
-	int uid, base;
+	int base;
 
-	ctx = mt_open(mode, &uid);
-	if (!CHECK(ctx))
-		return;
-	mt_diag("uid %d", uid);
+	mt_diag("uid %d", c->uid);
 	base = mt_fw_count(NULL, -1);
-	CHECK_EQ(mt_fw_read(&before), 0);
-	cq = ibv_create_cq(ctx, 100, NULL, NULL, 0);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_read(&before), 0);
+	cq = ibv_create_cq(c->ctx, 100, NULL, NULL, 0);
 	if (!CHECK(cq))
 		goto out;
 	CHECK(cq->cqe >= 100);
@@ -55,13 +107,13 @@ static void cq_lifecycle(enum mt_open_mode mode)
 	if (mt_sim() && !mt_fw_read(&after)) {
 		if (CHECK_EQ(mt_fw_added(&before, &after, "cq", added, 4), 1)) {
 			CHECK_EQ(added[0].id, dv.cqn);
-			CHECK_EQ(added[0].uid, uid);
+			CHECK_EQ(added[0].uid, c->uid);
 			/* it holds its EQ and its two umems, nobody holds it */
 			CHECK_EQ(added[0].users, 0);
 		}
 		CHECK_EQ(mt_fw_added(&before, &after, "umem", added, 4), 2);
-		CHECK_EQ(added[0].uid, uid);
-		CHECK_EQ(added[1].uid, uid);
+		CHECK_EQ(added[0].uid, c->uid);
+		CHECK_EQ(added[1].uid, c->uid);
 		CHECK_EQ(added[0].users, 1);
 		CHECK_EQ(added[1].users, 1);
 		CHECK_EQ(after.n, before.n + 3);
@@ -72,26 +124,23 @@ static void cq_lifecycle(enum mt_open_mode mode)
 out:
 	mt_fw_free(&before);
 	mt_fw_free(&after);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 }
 
-static int test_create_destroy(void)
+MT_TEST_F(ctx, create_destroy)
 {
-	cq_lifecycle(MT_OPEN_DEFAULT);
+	cq_lifecycle(self);
 	return KSFT_PASS;
 }
 
 /* Without DEVX the context's uid is 0: the kernel's, as in mlx5. */
-static int test_create_destroy_nodevx(void)
+MT_TEST_F(ctx_nodevx, create_destroy_nodevx)
 {
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	cq_lifecycle(MT_OPEN_NODEVX);
+	cq_lifecycle(&self->c);
 	return KSFT_PASS;
 }
 
 /* Sizes: one more than asked for, to a power of two; 128-byte CQEs. */
-static int test_sizes(void)
+MT_TEST_F(ctx, sizes)
 {
 	static const int want[][2] = {
 		{ 1, 2 }, { 2, 4 }, { 3, 4 }, { 255, 256 }, { 256, 512 },
@@ -102,30 +151,25 @@ static int test_sizes(void)
 		.cqe_size = 128,
 	};
 	struct ibv_cq_init_attr_ex attr = { .cqe = 64 };
-	struct ibv_context *ctx;
 	struct ibv_cq_ex *cqx;
 	struct mlx5dv_cq dv;
 	struct ibv_cq *cq;
 	unsigned int i;
 
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (i = 0; i < MT_ARRAY_SIZE(want); i++) {
-		cq = ibv_create_cq(ctx, want[i][0], NULL, NULL, 0);
+		cq = ibv_create_cq(self->ctx, want[i][0], NULL, NULL, 0);
 		if (!CHECK(cq))
 			continue;
 		cqn_of(cq, &dv);
 		CHECK_EQ(dv.cqe_cnt, want[i][1]);
 		CHECK_ERR(ibv_destroy_cq(cq), 0);
 	}
-	cqx = mlx5dv_create_cq(ctx, &attr, &dv_attr);
+	cqx = mlx5dv_create_cq(self->ctx, &attr, &dv_attr);
 	if (CHECK(cqx)) {
 		cqn_of(ibv_cq_ex_to_cq(cqx), &dv);
 		CHECK_EQ(dv.cqe_size, 128);
 		CHECK_ERR(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), 0);
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -158,18 +202,14 @@ static int create_cq_ioctl(struct ibv_context *ctx, uint32_t cqe, void *mem)
 }
 
 /* What the device cannot do is refused with the errno the man page says. */
-static int test_bad_attributes(void)
+MT_TEST_F(ctx, bad_attributes)
 {
+	struct ibv_context *ctx = self->ctx;
+	int base = mt_fw_count(NULL, -1);
 	struct ibv_device_attr da;
-	struct ibv_context *ctx;
 	struct ibv_cq *cq;
 	void *mem;
-	int base;
 
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_count(NULL, -1);
 	/*
 	 * More CQEs than max_cqe, to the kernel alone (through libmlx5:
 	 * cqe_above_max): refused before anything is pinned.
@@ -186,7 +226,6 @@ static int test_bad_attributes(void)
 	CHECK_ERR(errno, EINVAL);
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count(NULL, -1), base);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -237,21 +276,17 @@ static int test_close_context(void)
 }
 
 /* Moderation reaches firmware; resizing is not offered. */
-static int test_modify_resize(void)
+MT_TEST_F(ctx, modify_resize)
 {
 	struct ibv_modify_cq_attr attr = {
 		.attr_mask = IBV_CQ_ATTR_MODERATE,
 		.moderate = { .cq_count = 16, .cq_period = 100 },
 	};
-	struct ibv_context *ctx;
 	struct ibv_cq *cq;
 
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	cq = ibv_create_cq(ctx, 64, NULL, NULL, 0);
+	cq = ibv_create_cq(self->ctx, 64, NULL, NULL, 0);
 	if (!CHECK(cq))
-		goto out;
+		return KSFT_FAIL;
 	CHECK_ERR(ibv_modify_cq(cq, &attr), 0);
 	/* cq_period is 12 bits in the CQ context */
 	attr.moderate.cq_period = 4096;
@@ -266,103 +301,99 @@ static int test_modify_resize(void)
 	}
 	CHECK_ERR(ibv_resize_cq(cq, 128), EOPNOTSUPP);
 	CHECK_ERR(ibv_destroy_cq(cq), 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
+}
+
+/* A DEVX context with what queues name (mq_open()). */
+struct devx {
+	struct mq q;
+};
+
+MT_FIXTURE(devx);
+
+MT_FIXTURE_SETUP(devx)
+{
+	return mq_open(&self->q) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(devx)
+{
+	mq_close(&self->q);
 }
 
 /*
  * A verbs CQ is the context's own in firmware: a DEVX RQ of the same
  * context can use it, and firmware then refuses to destroy it.
  */
-static int test_in_use_by_devx(void)
+MT_TEST_F(devx, in_use_by_devx)
 {
 	struct mlx5dv_cq dv;
 	struct ibv_cq *cq;
 	struct mq_obj rq;
-	struct mq q;
 
-	if (!mq_open(&q))
-		goto out;
-	cq = ibv_create_cq(q.ctx, 16, NULL, NULL, 0);
+	cq = ibv_create_cq(self->q.ctx, 16, NULL, NULL, 0);
 	if (!CHECK(cq))
-		goto out;
-	if (mq_rq(&q, cqn_of(cq, &dv), &rq)) {
+		return KSFT_FAIL;
+	if (mq_rq(&self->q, cqn_of(cq, &dv), &rq)) {
 		if (mt_sim())
 			CHECK_ERR(ibv_destroy_cq(cq), EBUSY);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
 	}
 	CHECK_ERR(ibv_destroy_cq(cq), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
 /* A CQ left behind goes with its context. */
-static int test_close_with_cq(void)
+MT_TEST_F(ctx, close_with_cq)
 {
-	struct ibv_context *ctx;
-	int uid, base = mt_fw_count(NULL, -1);
-
-	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	CHECK(ibv_create_cq(ctx, 16, NULL, NULL, 0));
-	CHECK(ibv_create_cq(ctx, 1000, NULL, NULL, 0));
+	CHECK(ibv_create_cq(self->ctx, 16, NULL, NULL, 0));
+	CHECK(ibv_create_cq(self->ctx, 1000, NULL, NULL, 0));
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count("cq", uid), 2);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_count(NULL, -1), base);
+		CHECK_EQ(mt_fw_count("cq", self->uid), 2);
+	/* the model holds what it held before: the teardown checks */
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
 	return KSFT_PASS;
 }
 
 /* Any failed command of a create leaves nothing behind. */
-static int test_fault_injection(void)
+MT_TEST_F(ctx, fault_injection)
 {
 	static const int ops[] = { PRM_OP_CREATE_UMEM, PRM_OP_CREATE_CQ };
-	struct ibv_context *ctx;
+	int base = mt_fw_count(NULL, -1);
 	struct ibv_cq *cq;
 	unsigned int i;
-	int base;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_count(NULL, -1);
 	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
 		CHECK_EQ(mt_fw_fail_opcode(ops[i]), 0);
 		errno = 0;
-		cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+		cq = ibv_create_cq(self->ctx, 16, NULL, NULL, 0);
 		CHECK(!cq);
 		CHECK_ERR(errno, EIO);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 		CHECK_EQ(mt_fw_count(NULL, -1), base);
 	}
 	/* and the next one works */
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	cq = ibv_create_cq(self->ctx, 16, NULL, NULL, 0);
 	if (CHECK(cq))
 		CHECK_ERR(ibv_destroy_cq(cq), 0);
 	CHECK_EQ(mt_fw_count(NULL, -1), base);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "create_destroy", test_create_destroy },
-	{ "create_destroy_nodevx", test_create_destroy_nodevx },
-	{ "sizes", test_sizes },
-	{ "bad_attributes", test_bad_attributes },
-	{ "modify_resize", test_modify_resize },
-	{ "in_use_by_devx", test_in_use_by_devx },
-	{ "close_with_cq", test_close_with_cq },
-	{ "fault_injection", test_fault_injection },
-	{ "open_context", test_open_context, MT_SHARED },
-	{ .name = "cqe_above_max", .run = test_cqe_above_max,
-	  .unswept = "libmlx5's 512 MB buffer: bad_attributes has its call" },
-	{ "close_context", test_close_context },
+	MT_CASE_F(ctx, create_destroy),
+	MT_CASE_F(ctx_nodevx, create_destroy_nodevx, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, sizes),
+	MT_CASE_F(ctx, bad_attributes),
+	MT_CASE_F(ctx, modify_resize),
+	MT_CASE_F(devx, in_use_by_devx),
+	MT_CASE_F(ctx, close_with_cq),
+	MT_CASE_F(ctx, fault_injection, .flags = MT_NEEDS_MODEL),
+	MT_CASE(open_context, .flags = MT_SHARED),
+	MT_CASE(cqe_above_max, .unswept =
+		"libmlx5's 512 MB buffer: bad_attributes has its call"),
+	MT_CASE(close_context),
 };
 
 int main(void)
