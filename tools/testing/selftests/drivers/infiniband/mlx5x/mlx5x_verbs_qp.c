@@ -19,54 +19,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
-#include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 
-struct env {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	int uid;
-	int base;		/* model objects before the context */
-};
-
-static struct ibv_qp *qp_new(struct env *e, enum ibv_qp_type type,
-			     uint32_t sends, uint32_t recvs);
-
-/*
- * A context with a PD and a CQ.  libmlx5 allocates a UAR for its QPs'
- * doorbells with the first QP and keeps it: one is made and destroyed
- * here, so that the cases count only what their QPs add.
- */
-static bool env_open(struct env *e, enum mt_open_mode mode)
-{
-	struct ibv_qp *qp;
-
-	memset(e, 0, sizeof(*e));
-	e->base = mt_fw_count(NULL, -1);
-	e->ctx = mt_open(mode, &e->uid);
-	if (!CHECK(e->ctx))
-		return false;
-	e->pd = ibv_alloc_pd(e->ctx);
-	e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
-	if (!CHECK(e->pd) || !CHECK(e->cq))
-		return false;
-	qp = qp_new(e, IBV_QPT_RC, 1, 1);
-	return CHECK(qp) && CHECK_ERR(ibv_destroy_qp(qp), 0);
-}
-
-static void env_close(struct env *e)
-{
-	if (e->cq)
-		CHECK_ERR(ibv_destroy_cq(e->cq), 0);
-	if (e->pd)
-		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
-	if (e->ctx)
-		CHECK_EQ(ibv_close_device(e->ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_count(NULL, -1), e->base);
-}
-
-static struct ibv_qp *qp_new(struct env *e, enum ibv_qp_type type,
+static struct ibv_qp *qp_new(struct mt_verbs_env *e, enum ibv_qp_type type,
 			     uint32_t sends, uint32_t recvs)
 {
 	struct ibv_qp_init_attr attr = {
@@ -82,6 +37,71 @@ static struct ibv_qp *qp_new(struct env *e, enum ibv_qp_type type,
 	};
 
 	return ibv_create_qp(e->pd, &attr);
+}
+
+/*
+ * A context with a PD and a CQ (mt_verbs_env_open(), the context opened
+ * @mode).  libmlx5 allocates a UAR for its QPs' doorbells with the first
+ * QP and keeps it: one is made and destroyed here, so that the cases
+ * count only what their QPs add.  Closed by mt_verbs_env_close().
+ */
+static bool env_open(struct mt_verbs_env *e, enum mt_open_mode mode)
+{
+	struct ibv_qp *qp;
+
+	if (mode == MT_OPEN_DEFAULT) {
+		if (!mt_verbs_env_open(e))
+			return false;
+	} else {
+		memset(e, 0, sizeof(*e));
+		e->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
+		e->ctx = mt_open(mode, &e->uid);
+		if (!CHECK(e->ctx))
+			return false;
+		e->pd = ibv_alloc_pd(e->ctx);
+		e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
+		if (!CHECK(e->pd) || !CHECK(e->cq))
+			return false;
+	}
+	qp = qp_new(e, IBV_QPT_RC, 1, 1);
+	return CHECK(qp) && CHECK_ERR(ibv_destroy_qp(qp), 0);
+}
+
+/*
+ * The cases' context, opened DEFAULT (env) or without DEVX (env_nodevx,
+ * which only the model can refuse DEVX to); after the case, the model
+ * holds what it held before it.
+ */
+struct env {
+	struct mt_verbs_env e;
+};
+
+struct env_nodevx {
+	struct mt_verbs_env e;
+};
+
+MT_FIXTURE(env);
+
+MT_FIXTURE_SETUP(env)
+{
+	return env_open(&self->e, MT_OPEN_DEFAULT) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(env)
+{
+	mt_verbs_env_close(&self->e);
+}
+
+MT_FIXTURE(env_nodevx);
+
+MT_FIXTURE_SETUP(env_nodevx)
+{
+	return env_open(&self->e, MT_OPEN_NODEVX) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(env_nodevx)
+{
+	mt_verbs_env_close(&self->e);
 }
 
 static int qp_state(struct ibv_qp *qp)
@@ -118,31 +138,29 @@ static uint32_t fw_added(const struct mt_objs *b, const struct mt_objs *a,
 	return o[0].id;
 }
 
-static void raw_lifecycle(enum mt_open_mode mode)
+static void raw_lifecycle(struct mt_verbs_env *e)
 {
 	struct mt_objs before = {}, after = {};
 	struct mlx5dv_qp dv = { .comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES };
 	struct mlx5dv_obj obj = {};
 	struct ibv_qp *qp;
 	uint32_t sqn;
-	struct env e;
 
-	if (!env_open(&e, mode))
-		goto out;
-	CHECK_EQ(mt_fw_read(&before), 0);
-	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 64, 64);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_read(&before), 0);
+	qp = qp_new(e, IBV_QPT_RAW_PACKET, 64, 64);
 	if (!CHECK(qp))
 		goto out;
 	obj.qp.in = qp;
 	obj.qp.out = &dv;
 	CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), 0);
 	if (mt_sim() && !mt_fw_read(&after)) {
-		sqn = fw_added(&before, &after, "sq", e.uid);
+		sqn = fw_added(&before, &after, "sq", e->uid);
 		CHECK_EQ(qp->qp_num, sqn);
 		CHECK_EQ(dv.sqn, sqn);
-		CHECK_EQ(dv.rqn, fw_added(&before, &after, "rq", e.uid));
-		CHECK_EQ(dv.tirn, fw_added(&before, &after, "tir", e.uid));
-		CHECK_EQ(dv.tisn, fw_added(&before, &after, "tis", e.uid));
+		CHECK_EQ(dv.rqn, fw_added(&before, &after, "rq", e->uid));
+		CHECK_EQ(dv.tirn, fw_added(&before, &after, "tir", e->uid));
+		CHECK_EQ(dv.tisn, fw_added(&before, &after, "tis", e->uid));
 		/* RQ buffer, SQ buffer, doorbell record */
 		CHECK_EQ(mt_fw_added(&before, &after, "umem", NULL, 0), 3);
 		CHECK_EQ(mt_fw_added(&before, &after, "qp", NULL, 0), 0);
@@ -159,79 +177,65 @@ static void raw_lifecycle(enum mt_open_mode mode)
 	CHECK_ERR(to_state(qp, IBV_QPS_RESET), 0);
 	CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
 	/* the CQ is in use */
-	CHECK_ERR(ibv_destroy_cq(e.cq), EBUSY);
+	CHECK_ERR(ibv_destroy_cq(e->cq), EBUSY);
 	CHECK_ERR(ibv_destroy_qp(qp), 0);
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count(NULL, -1), before.n);
 out:
 	mt_fw_free(&before);
 	mt_fw_free(&after);
-	env_close(&e);
 }
 
-static int test_raw_lifecycle(void)
+MT_TEST_F(env, raw_lifecycle)
 {
-	raw_lifecycle(MT_OPEN_DEFAULT);
+	raw_lifecycle(&self->e);
 	return KSFT_PASS;
 }
 
-static int test_raw_lifecycle_nodevx(void)
+MT_TEST_F(env_nodevx, raw_lifecycle_nodevx)
 {
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	raw_lifecycle(MT_OPEN_NODEVX);
+	raw_lifecycle(&self->e);
 	return KSFT_PASS;
 }
 
 /* A send-only and a receive-only RAW_PACKET QP: only what they need. */
-static int test_raw_one_sided(void)
+MT_TEST_F(env, raw_one_sided)
 {
+	struct mt_verbs_env *e = &self->e;
 	struct ibv_qp *qp;
-	struct env e;
 
-	if (!env_open(&e, MT_OPEN_DEFAULT))
-		goto out;
-	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 0);
+	qp = qp_new(e, IBV_QPT_RAW_PACKET, 16, 0);
 	if (CHECK(qp)) {
 		if (mt_sim()) {
-			CHECK_EQ(mt_fw_count("sq", e.uid), 1);
-			CHECK_EQ(mt_fw_count("tis", e.uid), 1);
-			CHECK_EQ(mt_fw_count("rq", e.uid), 0);
-			CHECK_EQ(mt_fw_count("tir", e.uid), 0);
+			CHECK_EQ(mt_fw_count("sq", e->uid), 1);
+			CHECK_EQ(mt_fw_count("tis", e->uid), 1);
+			CHECK_EQ(mt_fw_count("rq", e->uid), 0);
+			CHECK_EQ(mt_fw_count("tir", e->uid), 0);
 		}
-		CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
-		CHECK_ERR(to_state(qp, IBV_QPS_RTR), 0);
-		CHECK_ERR(to_state(qp, IBV_QPS_RTS), 0);
+		CHECK_ERR(mt_qp_to_rts(qp), 0);
 		CHECK_ERR(ibv_destroy_qp(qp), 0);
 	}
-	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 0, 16);
+	qp = qp_new(e, IBV_QPT_RAW_PACKET, 0, 16);
 	if (CHECK(qp)) {
 		if (mt_sim()) {
-			CHECK_EQ(mt_fw_count("sq", e.uid), 0);
-			CHECK_EQ(mt_fw_count("rq", e.uid), 1);
-			CHECK_EQ(mt_fw_count("tir", e.uid), 1);
+			CHECK_EQ(mt_fw_count("sq", e->uid), 0);
+			CHECK_EQ(mt_fw_count("rq", e->uid), 1);
+			CHECK_EQ(mt_fw_count("tir", e->uid), 1);
 		}
 		CHECK_ERR(to_state(qp, IBV_QPS_INIT), 0);
 		CHECK_ERR(ibv_destroy_qp(qp), 0);
 	}
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
 /* The state changes are firmware's: a failed MODIFY_RQ/SQ shows. */
-static int test_raw_modify_faults(void)
+MT_TEST_F(env, raw_modify_faults)
 {
 	struct ibv_qp *qp;
-	struct env e;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	if (!env_open(&e, MT_OPEN_DEFAULT))
-		goto out;
-	qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16);
+	qp = qp_new(&self->e, IBV_QPT_RAW_PACKET, 16, 16);
 	if (!CHECK(qp))
-		goto out;
+		return KSFT_FAIL;
 	CHECK_EQ(mt_fw_fail_opcode(PRM_OP_MODIFY_RQ), 0);
 	CHECK_ERR(to_state(qp, IBV_QPS_INIT), EIO);
 	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
@@ -246,8 +250,6 @@ static int test_raw_modify_faults(void)
 	/* transitions the spec forbids */
 	CHECK_ERR(to_state(qp, IBV_QPS_INIT), EINVAL);
 	CHECK_ERR(ibv_destroy_qp(qp), 0);
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
@@ -263,8 +265,8 @@ static int test_raw_needs_cap(void)
 
 	pid = mt_fork();
 	if (pid == 0) {
+		struct mt_verbs_env e;
 		struct ibv_qp *qp;
-		struct env e;
 
 		if (!env_open(&e, MT_OPEN_DEFAULT))
 			_exit(2);
@@ -286,71 +288,66 @@ static int test_raw_needs_cap(void)
 }
 
 /* Types and attributes the device does not offer. */
-static int test_bad_attributes(void)
+MT_TEST_F(env, bad_attributes)
 {
+	struct mt_verbs_env *e = &self->e;
 	struct ibv_qp_init_attr_ex ax = {};
 	struct ibv_device_attr da;
 	struct ibv_qp *qp;
-	struct env e;
 
-	if (!env_open(&e, MT_OPEN_DEFAULT))
-		goto out;
-	CHECK_ERR(ibv_query_device(e.ctx, &da), 0);
+	CHECK_ERR(ibv_query_device(e->ctx, &da), 0);
 	errno = 0;
-	CHECK(!qp_new(&e, IBV_QPT_UD, 16, 16));
+	CHECK(!qp_new(e, IBV_QPT_UD, 16, 16));
 	CHECK_ERR(errno, EOPNOTSUPP);
 	errno = 0;
-	CHECK(!qp_new(&e, IBV_QPT_RAW_PACKET, da.max_qp_wr + 1, 16));
+	CHECK(!qp_new(e, IBV_QPT_RAW_PACKET, da.max_qp_wr + 1, 16));
 	CHECK_ERR(errno, EINVAL);
 	errno = 0;
-	CHECK(!qp_new(&e, IBV_QPT_RAW_PACKET, 0, 0));
+	CHECK(!qp_new(e, IBV_QPT_RAW_PACKET, 0, 0));
 	CHECK_ERR(errno, EINVAL);
 	/* create flags: none is offered */
 	ax.qp_type = IBV_QPT_RAW_PACKET;
-	ax.send_cq = e.cq;
-	ax.recv_cq = e.cq;
+	ax.send_cq = e->cq;
+	ax.recv_cq = e->cq;
 	ax.cap.max_send_wr = 16;
 	ax.cap.max_recv_wr = 16;
 	ax.cap.max_send_sge = 1;
 	ax.cap.max_recv_sge = 1;
-	ax.pd = e.pd;
+	ax.pd = e->pd;
 	ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	ax.create_flags = IBV_QP_CREATE_SCATTER_FCS;
 	errno = 0;
-	qp = ibv_create_qp_ex(e.ctx, &ax);
+	qp = ibv_create_qp_ex(e->ctx, &ax);
 	CHECK(!qp);
 	CHECK_ERR(errno, EOPNOTSUPP);
 	if (qp)
 		ibv_destroy_qp(qp);
 	if (mt_sim()) {
-		CHECK_EQ(mt_fw_count("qp", e.uid), 0);
-		CHECK_EQ(mt_fw_count("rq", e.uid), 0);
-		CHECK_EQ(mt_fw_count("umem", e.uid), 2);	/* the CQ's */
+		CHECK_EQ(mt_fw_count("qp", e->uid), 0);
+		CHECK_EQ(mt_fw_count("rq", e->uid), 0);
+		CHECK_EQ(mt_fw_count("umem", e->uid), 2);	/* the CQ's */
 	}
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
 /* RC through the state machine, with a RoCE path. */
-static int test_rc(void)
+MT_TEST_F(env, rc)
 {
 	struct mt_objs before = {}, after = {};
+	struct mt_verbs_env *e = &self->e;
 	struct ibv_qp_init_attr init;
 	struct ibv_qp_attr a;
 	union ibv_gid gid;
 	struct ibv_qp *qp;
-	struct env e;
 	uint32_t qpn;
 
-	if (!env_open(&e, MT_OPEN_DEFAULT))
-		goto out;
-	CHECK_EQ(mt_fw_read(&before), 0);
-	qp = qp_new(&e, IBV_QPT_RC, 32, 32);
+	if (mt_sim())
+		CHECK_EQ(mt_fw_read(&before), 0);
+	qp = qp_new(e, IBV_QPT_RC, 32, 32);
 	if (!CHECK(qp))
 		goto out;
 	if (mt_sim() && !mt_fw_read(&after)) {
-		qpn = fw_added(&before, &after, "qp", e.uid);
+		qpn = fw_added(&before, &after, "qp", e->uid);
 		CHECK_EQ(qp->qp_num, qpn);
 		CHECK_EQ(mt_fw_added(&before, &after, "umem", NULL, 0), 2);
 	}
@@ -363,7 +360,7 @@ static int test_rc(void)
 	/* RTR before INIT, RTS before RTR: refused */
 	CHECK_ERR(to_state(qp, IBV_QPS_RTS), EINVAL);
 
-	if (ibv_query_gid(e.ctx, 1, 0, &gid) || !gid.global.interface_id) {
+	if (ibv_query_gid(e->ctx, 1, 0, &gid) || !gid.global.interface_id) {
 		mt_diag("no GID 0: RTR and RTS not tried");
 		goto destroy;
 	}
@@ -430,12 +427,11 @@ destroy:
 out:
 	mt_fw_free(&before);
 	mt_fw_free(&after);
-	env_close(&e);
 	return KSFT_PASS;
 }
 
 /* Any failed command of a create leaves nothing behind. */
-static int test_fault_injection(void)
+MT_TEST_F(env, fault_injection)
 {
 	static const struct {
 		int op;
@@ -449,20 +445,14 @@ static int test_fault_injection(void)
 		{ PRM_OP_CREATE_UMEM, IBV_QPT_RC },
 		{ PRM_OP_CREATE_QP, IBV_QPT_RC },
 	};
+	int base = mt_fw_count(NULL, -1);
 	struct ibv_qp *qp;
 	unsigned int i;
-	struct env e;
-	int base;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	if (!env_open(&e, MT_OPEN_DEFAULT))
-		goto out;
-	base = mt_fw_count(NULL, -1);
 	for (i = 0; i < MT_ARRAY_SIZE(f); i++) {
 		CHECK_EQ(mt_fw_fail_opcode(f[i].op), 0);
 		errno = 0;
-		qp = qp_new(&e, f[i].type, 16, 16);
+		qp = qp_new(&self->e, f[i].type, 16, 16);
 		if (!CHECK(!qp))
 			ibv_destroy_qp(qp);
 		CHECK_ERR(errno, EIO);
@@ -471,7 +461,7 @@ static int test_fault_injection(void)
 			mt_diag("after failing opcode %#x", f[i].op);
 	}
 	/* a QP whose modify fails queries as before */
-	qp = qp_new(&e, IBV_QPT_RC, 16, 16);
+	qp = qp_new(&self->e, IBV_QPT_RC, 16, 16);
 	if (CHECK(qp)) {
 		CHECK_EQ(mt_fw_fail_opcode(PRM_OP_RST2INIT_QP), 0);
 		CHECK_ERR(to_state(qp, IBV_QPS_INIT), EIO);
@@ -479,8 +469,6 @@ static int test_fault_injection(void)
 		CHECK_EQ(qp_state(qp), IBV_QPS_RESET);
 		CHECK_ERR(ibv_destroy_qp(qp), 0);
 	}
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
@@ -490,13 +478,11 @@ static int test_sigkill(void)
 	int pfd[2], uid = -1, status, i;
 	pid_t pid;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
 	if (!CHECK_EQ(pipe(pfd), 0))
 		return KSFT_FAIL;
 	pid = mt_fork();
 	if (pid == 0) {
-		struct env e;
+		struct mt_verbs_env e;
 
 		close(pfd[0]);
 		if (!env_open(&e, MT_OPEN_DEFAULT) ||
@@ -533,7 +519,7 @@ out:
  * ibv_query_qp(3): the capabilities a QP reports are at least those it
  * was created with (the driver's receive side, libmlx5's send side).
  */
-static void query_caps(struct env *e, enum ibv_qp_type type)
+static void query_caps(struct mt_verbs_env *e, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr attr = {
 		.send_cq = e->cq,
@@ -566,20 +552,15 @@ static void query_caps(struct env *e, enum ibv_qp_type type)
 	CHECK_ERR(ibv_destroy_qp(qp), 0);
 }
 
-static int test_query_caps(void)
+MT_TEST_F(env, query_caps)
 {
-	struct env e;
-
-	if (env_open(&e, MT_OPEN_DEFAULT)) {
-		query_caps(&e, IBV_QPT_RC);
-		query_caps(&e, IBV_QPT_RAW_PACKET);
-	}
-	env_close(&e);
+	query_caps(&self->e, IBV_QPT_RC);
+	query_caps(&self->e, IBV_QPT_RAW_PACKET);
 	return KSFT_PASS;
 }
 
 /* A QP of @type through ibv_create_qp_ex(3) with @flags; errno or 0. */
-static int create_with_flags(struct env *e, enum ibv_qp_type type,
+static int create_with_flags(struct mt_verbs_env *e, enum ibv_qp_type type,
 			     uint32_t flags)
 {
 	struct ibv_qp_init_attr_ex attr = {
@@ -609,42 +590,38 @@ static int create_with_flags(struct env *e, enum ibv_qp_type type,
  * offers; the kernel no longer tells userspace); refused on RC, and
  * with EOPNOTSUPP for flags the device cannot do.
  */
-static int test_create_flags(void)
+MT_TEST_F(env, create_flags)
 {
-	struct env e;
+	struct mt_verbs_env *e = &self->e;
 	int err;
 
-	if (!env_open(&e, MT_OPEN_DEFAULT))
-		goto out;
-	err = create_with_flags(&e, IBV_QPT_RAW_PACKET,
+	err = create_with_flags(e, IBV_QPT_RAW_PACKET,
 				IBV_QP_CREATE_BLOCK_SELF_MCAST_LB);
 	if (mt_sim() || err != EOPNOTSUPP)
 		CHECK_ERR(err, 0);
 	/* refused before the driver is reached (EINVAL), or by it */
-	err = create_with_flags(&e, IBV_QPT_RC,
+	err = create_with_flags(e, IBV_QPT_RC,
 				IBV_QP_CREATE_BLOCK_SELF_MCAST_LB);
 	CHECK(err == EINVAL || err == EOPNOTSUPP);
 	if (mt_sim())	/* the model offers no FCS scatter */
-		CHECK_ERR(create_with_flags(&e, IBV_QPT_RAW_PACKET,
+		CHECK_ERR(create_with_flags(e, IBV_QPT_RAW_PACKET,
 					    IBV_QP_CREATE_SCATTER_FCS),
 			  EOPNOTSUPP);
-out:
-	env_close(&e);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "raw_lifecycle", test_raw_lifecycle },
-	{ "raw_lifecycle_nodevx", test_raw_lifecycle_nodevx },
-	{ "raw_one_sided", test_raw_one_sided },
-	{ "raw_modify_faults", test_raw_modify_faults },
-	{ "raw_needs_cap", test_raw_needs_cap },
-	{ "bad_attributes", test_bad_attributes },
-	{ "rc", test_rc },
-	{ "query_caps", test_query_caps },
-	{ "create_flags", test_create_flags },
-	{ "fault_injection", test_fault_injection },
-	{ "sigkill", test_sigkill },
+	MT_CASE_F(env, raw_lifecycle),
+	MT_CASE_F(env_nodevx, raw_lifecycle_nodevx, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(env, raw_one_sided),
+	MT_CASE_F(env, raw_modify_faults, .flags = MT_NEEDS_MODEL),
+	MT_CASE(raw_needs_cap),
+	MT_CASE_F(env, bad_attributes),
+	MT_CASE_F(env, rc),
+	MT_CASE_F(env, query_caps),
+	MT_CASE_F(env, create_flags),
+	MT_CASE_F(env, fault_injection, .flags = MT_NEEDS_MODEL),
+	MT_CASE(sigkill, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
