@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
 #include <infiniband/mlx5dv.h>
@@ -19,7 +18,49 @@
 
 #define LEN		(64 * 4096)
 
-static int test_reg_dereg(void)
+/*
+ * LEN bytes of anonymous memory, and a context with a PD to register
+ * them on; after the case, the model holds what it held before the
+ * context.
+ */
+struct mem {
+	char *buf;
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before; -1: no model */
+	struct ibv_pd *pd;
+};
+
+MT_FIXTURE(mem);
+
+MT_FIXTURE_SETUP(mem)
+{
+	void *buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	self->buf = buf == MAP_FAILED ? NULL : buf;
+	self->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
+	self->ctx = mt_open(MT_OPEN_DEFAULT, &self->uid);
+	if (!CHECK(self->ctx) || !CHECK(self->buf))
+		return KSFT_FAIL;
+	self->pd = ibv_alloc_pd(self->ctx);
+	return CHECK(self->pd) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The PD and the context go here unless the case closed the context. */
+MT_FIXTURE_TEARDOWN(mem)
+{
+	if (self->pd)
+		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (self->base >= 0 && !CHECK_EQ(mt_fw_count(NULL, -1), self->base))
+		mt_fw_dump();
+	if (self->buf)
+		munmap(self->buf, LEN);
+}
+
+MT_TEST_F(mem, reg_dereg)
 {
 	static const int access[] = {
 		0,
@@ -29,23 +70,13 @@ static int test_reg_dereg(void)
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_RELAXED_ORDERING,
 	};
 	struct mt_objs before = {}, after = {};
+	int base = mt_fw_count(NULL, -1);
+	struct ibv_pd *pd = self->pd;
+	char *buf = self->buf;
 	struct mt_obj o[2];
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
 	struct ibv_mr *mr;
 	unsigned int i;
-	int uid, base;
-	char *buf;
 
-	buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
-	if (!CHECK(ctx) || !CHECK(buf != MAP_FAILED))
-		return KSFT_FAIL;
-	pd = ibv_alloc_pd(ctx);
-	if (!CHECK(pd))
-		goto out;
-	base = mt_fw_count(NULL, -1);
 	for (i = 0; i < MT_ARRAY_SIZE(access); i++) {
 		mt_fw_read(&before);
 		mr = ibv_reg_mr(pd, buf + 100, LEN - 200, access[i]);
@@ -57,11 +88,11 @@ static int test_reg_dereg(void)
 			if (CHECK_EQ(mt_fw_added(&before, &after, "mkey", o, 2),
 				     1)) {
 				CHECK_EQ(o[0].id, mr->lkey >> 8);
-				CHECK_EQ(o[0].uid, uid);
+				CHECK_EQ(o[0].uid, self->uid);
 			}
 			if (CHECK_EQ(mt_fw_added(&before, &after, "umem", o, 2),
 				     1)) {
-				CHECK_EQ(o[0].uid, uid);
+				CHECK_EQ(o[0].uid, self->uid);
 				CHECK_EQ(o[0].users, 1);
 			}
 			mt_fw_free(&after);
@@ -76,29 +107,15 @@ static int test_reg_dereg(void)
 			     IBV_ACCESS_LOCAL_WRITE);
 	if (CHECK(mr))
 		CHECK_ERR(ibv_dereg_mr(mr), 0);
-	CHECK_ERR(ibv_dealloc_pd(pd), 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	munmap(buf, LEN);
 	return KSFT_PASS;
 }
 
-static int test_bad_attributes(void)
+MT_TEST_F(mem, bad_attributes)
 {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	int base;
-	char *buf;
+	int base = mt_fw_count(NULL, -1);
+	struct ibv_pd *pd = self->pd;
+	char *buf = self->buf;
 
-	buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx) || !CHECK(buf != MAP_FAILED))
-		return KSFT_FAIL;
-	pd = ibv_alloc_pd(ctx);
-	if (!CHECK(pd))
-		goto out;
-	base = mt_fw_count(NULL, -1);
 	/* an iova at another place in a page than the address */
 	errno = 0;
 	CHECK(!ibv_reg_mr_iova(pd, buf + 100, 4096, 0x10000000ULL,
@@ -122,34 +139,18 @@ static int test_bad_attributes(void)
 	CHECK(errno != 0);
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count(NULL, -1), base);
-	CHECK_ERR(ibv_dealloc_pd(pd), 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	munmap(buf, LEN);
 	return KSFT_PASS;
 }
 
 /* Failed commands leave nothing; MRs left behind go with the context. */
-static int test_faults_and_close(void)
+MT_TEST_F(mem, faults_and_close)
 {
 	static const int ops[] = { PRM_OP_CREATE_UMEM, PRM_OP_CREATE_MKEY };
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
+	struct ibv_pd *pd = self->pd;
+	char *buf = self->buf;
+	int uid = self->uid;
 	unsigned int i;
-	int base, uid;
-	char *buf;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	base = mt_fw_count(NULL, -1);
-	ctx = mt_open(MT_OPEN_DEFAULT, &uid);
-	if (!CHECK(ctx) || !CHECK(buf != MAP_FAILED))
-		return KSFT_FAIL;
-	pd = ibv_alloc_pd(ctx);
-	if (!CHECK(pd))
-		goto out;
 	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
 		CHECK_EQ(mt_fw_fail_opcode(ops[i]), 0);
 		errno = 0;
@@ -162,10 +163,13 @@ static int test_faults_and_close(void)
 	CHECK(ibv_reg_mr(pd, buf, LEN, IBV_ACCESS_LOCAL_WRITE));
 	CHECK(ibv_reg_mr(pd, buf, 4096, 0));
 	CHECK_EQ(mt_fw_count("mkey", uid), 2);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	CHECK_EQ(mt_fw_count(NULL, -1), base);
-	munmap(buf, LEN);
+	/*
+	 * The MRs and the PD go with the context; the teardown checks
+	 * that the model holds what it held before it.
+	 */
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
+	self->pd = NULL;
 	return KSFT_PASS;
 }
 
@@ -213,20 +217,16 @@ static int test_named_by_devx(void)
 {
 	int base = mt_fw_total();
 
-	if (!mt_sim())
-		return mt_skip("counts the model's objects");
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, named_mr, NULL), KSFT_PASS);
 	CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "reg_dereg", test_reg_dereg },
-	{ "bad_attributes", test_bad_attributes },
-	{ "faults_and_close", test_faults_and_close },
-	{ "named_by_devx", test_named_by_devx },
+	MT_CASE_F(mem, reg_dereg),
+	MT_CASE_F(mem, bad_attributes),
+	MT_CASE_F(mem, faults_and_close, .flags = MT_NEEDS_MODEL),
+	MT_CASE(named_by_devx, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 };
 
 int main(void)
