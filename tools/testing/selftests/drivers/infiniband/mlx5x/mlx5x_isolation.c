@@ -11,8 +11,8 @@
  * given, completions on the other's async FD, events of the other's
  * objects; and mlx5x's debugfs is root's only.  The capability checks
  * are upstream's: CAP_NET_RAW for RAW_PACKET QPs, ibv_create_flow,
- * mlx5dv_create_flow and steering anchors, CAP_SYS_RAWIO and CAP_NET_RAW for SW ICM device
- * memory, each EPERM without and accepted with.
+ * mlx5dv_create_flow and steering anchors, CAP_SYS_RAWIO and CAP_NET_RAW
+ * for SW ICM device memory, each EPERM without and accepted with.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -39,11 +39,6 @@
 #define EV_COMP			0x00
 #define EV_CQ_ERROR		0x04
 #define EXTRA_UARS		3
-
-static bool need_root(void)
-{
-	return geteuid() == 0;
-}
 
 /* What the owner tells the other process. */
 struct ids {
@@ -318,10 +313,6 @@ static int owner_run(int ids_fd, int go_fd, bool events)
 	return bad ? 1 : 0;
 }
 
-/*
- * uid 1000 makes objects; uid 1001 names them every way it can.  The
- * model (when there) raises a CQ error on the owner's CQ meanwhile.
- */
 /* Close up to six descriptors; -1 stands for none. */
 static void close_fds(int a, int b, int c, int d, int e, int f)
 {
@@ -333,6 +324,10 @@ static void close_fds(int a, int b, int c, int d, int e, int f)
 			close(fds[i]);
 }
 
+/*
+ * uid 1000 makes objects; uid 1001 names them every way it can.  The
+ * model (when there) raises a CQ error on the owner's CQ meanwhile.
+ */
 static int test_objects_of_another_user(void)
 {
 	int ids[2], ready[2], go_owner[2], go_other[2];
@@ -341,8 +336,6 @@ static int test_objects_of_another_user(void)
 	struct ids v;
 	char c = 'g', line[64];
 
-	if (!need_root())
-		return mt_skip("needs root to become two users");
 	if (!CHECK(!pipe(ids)) || !CHECK(!pipe(ready)) ||
 	    !CHECK(!pipe(go_owner)) || !CHECK(!pipe(go_other)))
 		return KSFT_FAIL;
@@ -460,8 +453,6 @@ static int test_debugfs_root_only(void)
 	size_t len = 0;
 	int n = 0, bad = 0;
 
-	if (!need_root())
-		return mt_skip("needs root to list debugfs");
 	if (access("/sys/kernel/debug/mlx5x", R_OK))
 		return mt_skip("no /sys/kernel/debug/mlx5x");
 	walk("/sys/kernel/debug/mlx5x", &list, &len, &n, &bad);
@@ -506,12 +497,10 @@ static int verbs_qp(void *arg)
 	return err;
 }
 
-static int test_raw_packet_qp(void)
+static int test_raw_packet_qp_needs_net_raw(void)
 {
 	void *raw = (void *)(long)IBV_QPT_RAW_PACKET;
 
-	if (!need_root())
-		return mt_skip("needs root to drop from");
 	CHECK_ERR(mt_run_as(UID_OWNER, 0, verbs_qp, raw), EPERM);
 	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), verbs_qp,
 				    raw), EPERM);
@@ -570,12 +559,10 @@ static int verbs_flow(void *arg)
 	return err;
 }
 
-static int test_create_flow(void)
+static int test_create_flow_needs_net_raw(void)
 {
 	int with;
 
-	if (!need_root())
-		return mt_skip("needs root to drop from");
 	with = mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW), verbs_flow,
 		      (void *)(long)IBV_QPT_RAW_PACKET);
 	/* ib_core refuses before the QP is looked at */
@@ -637,10 +624,8 @@ static int dv_flow(void *unused)
 	return err;
 }
 
-static int test_dv_create_flow(void)
+static int test_dv_create_flow_needs_net_raw(void)
 {
-	if (!need_root())
-		return mt_skip("needs root to drop from");
 	CHECK_ERR(mt_run_as(UID_OWNER, 0, dv_flow, NULL), EPERM);
 	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), dv_flow,
 				    NULL), EPERM);
@@ -669,10 +654,8 @@ static int anchor(void *unused)
 	return err;
 }
 
-static int test_steering_anchor(void)
+static int test_steering_anchor_needs_net_raw(void)
 {
-	if (!need_root())
-		return mt_skip("needs root to drop from");
 	CHECK_ERR(mt_run_as(UID_OWNER, 0, anchor, NULL), EPERM);
 	CHECK_ERR(mt_run_as(UID_OWNER, MT_CAP(CAP_SYS_RAWIO), anchor,
 				    NULL), EPERM);
@@ -701,13 +684,11 @@ static int alloc_dm(void *arg)
 	return err;
 }
 
-static int test_sw_icm(void)
+static int test_sw_icm_needs_sys_rawio_and_net_raw(void)
 {
 	void *icm = (void *)(long)MLX5DV_DM_TYPE_STEERING_SW_ICM;
 	int both;
 
-	if (!need_root())
-		return mt_skip("needs root to drop from");
 	both = mt_run_as(UID_OWNER, MT_CAP(CAP_NET_RAW) | MT_CAP(CAP_SYS_RAWIO),
 		      alloc_dm, icm);
 	if (both == EOPNOTSUPP)
@@ -724,14 +705,15 @@ static int test_sw_icm(void)
 	return KSFT_PASS;
 }
 
+/* Every case drops from root to other users, or lists root's debugfs. */
 static const struct mt_case cases[] = {
-	{ "objects_of_another_user", test_objects_of_another_user },
-	{ "debugfs_root_only", test_debugfs_root_only },
-	{ "raw_packet_qp_needs_net_raw", test_raw_packet_qp },
-	{ "create_flow_needs_net_raw", test_create_flow },
-	{ "dv_create_flow_needs_net_raw", test_dv_create_flow },
-	{ "steering_anchor_needs_net_raw", test_steering_anchor },
-	{ "sw_icm_needs_sys_rawio_and_net_raw", test_sw_icm },
+	MT_CASE(objects_of_another_user, .flags = MT_NEEDS_ROOT),
+	MT_CASE(debugfs_root_only, .flags = MT_NEEDS_ROOT),
+	MT_CASE(raw_packet_qp_needs_net_raw, .flags = MT_NEEDS_ROOT),
+	MT_CASE(create_flow_needs_net_raw, .flags = MT_NEEDS_ROOT),
+	MT_CASE(dv_create_flow_needs_net_raw, .flags = MT_NEEDS_ROOT),
+	MT_CASE(steering_anchor_needs_net_raw, .flags = MT_NEEDS_ROOT),
+	MT_CASE(sw_icm_needs_sys_rawio_and_net_raw, .flags = MT_NEEDS_ROOT),
 };
 
 int main(void)
