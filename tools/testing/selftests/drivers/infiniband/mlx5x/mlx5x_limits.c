@@ -3,18 +3,18 @@
  * Per-context limits (Documentation/reliability.rst, "Bounds"): DEVX
  * objects, UMEMs, UAR allocations, device memory allocations and
  * steering objects (flow matchers, flow actions and steering anchors,
- * counted together), each a module parameter.  For each, with the limit lowered: one below it
- * works, the limit reached gives ENOSPC, freeing one lets the next
- * succeed, and another context is not counted against this one.  The
- * fixed limits (async command bytes, event queue, subscriptions) are
- * tested by mlx5x_devx_obj and mlx5x_devx_events.
+ * counted together), each a module parameter.  For each, with the limit
+ * lowered: one below it works, the limit reached gives ENOSPC, freeing
+ * one lets the next succeed, and another context is not counted against
+ * this one.  The fixed limits (async command bytes, event queue,
+ * subscriptions) are tested by mlx5x_devx_obj and mlx5x_devx_events.
+ * Every case sets a module parameter, which needs root.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/ioctl.h>
 #include <infiniband/mlx5dv.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
@@ -205,26 +205,61 @@ static void anchor_free(struct ibv_context *ctx, void *slot)
 	CHECK_ERR(mlx5dv_destroy_steering_anchor(slot), 0);
 }
 
+/* A DEVX context. */
+struct devx {
+	struct ibv_context *ctx;
+};
+
+MT_FIXTURE(devx);
+
+MT_FIXTURE_SETUP(devx)
+{
+	self->ctx = mt_open(MT_OPEN_DEVX, NULL);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(devx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+}
+
+/* Two DEVX contexts: the one a limit is reached on, and another. */
+struct devx_pair {
+	struct ibv_context *ctx, *ctx2;
+};
+
+MT_FIXTURE(devx_pair);
+
+MT_FIXTURE_SETUP(devx_pair)
+{
+	self->ctx = mt_open(MT_OPEN_DEVX, NULL);
+	self->ctx2 = mt_open(MT_OPEN_DEVX, NULL);
+	return CHECK(self->ctx) && CHECK(self->ctx2) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(devx_pair)
+{
+	if (self->ctx2)
+		CHECK_EQ(ibv_close_device(self->ctx2), 0);
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+}
+
 /*
  * With the limit at LIMIT: allocate until refused; the refusal is
  * ENOSPC at the limit (@exact: nothing of the kind was there before),
  * another context still allocates, freeing one lets one more in.
  */
-static int at_limit(const struct kind *k, bool exact)
+static int at_limit(struct devx_pair *p, const struct kind *k, bool exact)
 {
+	struct ibv_context *ctx = p->ctx, *ctx2 = p->ctx2;
 	void *slot[MAX_TRIES] = {}, *other;
-	struct ibv_context *ctx, *ctx2;
 	int n = 0, err = 0;
 	long saved;
 
-	if (geteuid())
-		return mt_skip("needs root to set %s", k->param);
 	if (mt_param_get(k->param, &saved))
 		return mt_skip("no module parameter %s", k->param);
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	ctx2 = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx) || !CHECK(ctx2))
-		return KSFT_FAIL;
 	if (!CHECK_ERR(mt_param_set(k->param, LIMIT), 0))
 		goto out;
 	while (n < MAX_TRIES && !(err = k->alloc(ctx, &slot[n])))
@@ -233,8 +268,6 @@ static int at_limit(const struct kind *k, bool exact)
 		strerror(err));
 	if (n == 0 && err == EOPNOTSUPP) {
 		mt_param_set(k->param, saved);
-		ibv_close_device(ctx2);
-		ibv_close_device(ctx);
 		return mt_skip("the device has none");
 	}
 	CHECK_ERR(err, ENOSPC);
@@ -260,8 +293,6 @@ static int at_limit(const struct kind *k, bool exact)
 		k->free(ctx, slot[--n]);
 out:
 	CHECK_ERR(mt_param_set(k->param, saved), 0);
-	CHECK_EQ(ibv_close_device(ctx2), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -275,58 +306,53 @@ static const struct kind matchers = { STEERING, matcher_alloc, matcher_free };
 static const struct kind actions = { STEERING, action_alloc, action_free };
 static const struct kind anchors = { STEERING, anchor_alloc, anchor_free };
 
-static int test_devx_objs(void)
+MT_TEST_F(devx_pair, devx_objects_limit)
 {
-	return at_limit(&devx_objs, true);
+	return at_limit(self, &devx_objs, true);
 }
 
-static int test_umems(void)
+MT_TEST_F(devx_pair, umems_limit)
 {
-	return at_limit(&umems, true);
+	return at_limit(self, &umems, true);
 }
 
 /* libmlx5 may allocate UARs of its own when the context opens */
-static int test_uars(void)
+MT_TEST_F(devx_pair, uars_limit)
 {
-	return at_limit(&uars, false);
+	return at_limit(self, &uars, false);
 }
 
-static int test_dm(void)
+MT_TEST_F(devx_pair, dm_limit)
 {
-	return at_limit(&dms, true);
+	return at_limit(self, &dms, true);
 }
 
-static int test_matchers(void)
+MT_TEST_F(devx_pair, flow_matchers_limit)
 {
-	return at_limit(&matchers, true);
+	return at_limit(self, &matchers, true);
 }
 
-static int test_actions(void)
+MT_TEST_F(devx_pair, flow_actions_limit)
 {
-	return at_limit(&actions, true);
+	return at_limit(self, &actions, true);
 }
 
-static int test_anchors(void)
+MT_TEST_F(devx_pair, steering_anchors_limit)
 {
-	return at_limit(&anchors, true);
+	return at_limit(self, &anchors, true);
 }
 
 /* Matchers, actions and anchors share one count. */
-static int test_steering_shared(void)
+MT_TEST_F(devx, steering_objects_share_the_limit)
 {
 	static const struct kind *const k[] = { &matchers, &actions, &anchors };
+	struct ibv_context *ctx = self->ctx;
 	void *slot[LIMIT + 1] = {};
-	struct ibv_context *ctx;
 	int i, n;
 	long saved;
 
-	if (geteuid())
-		return mt_skip("needs root to set " STEERING);
 	if (mt_param_get(STEERING, &saved))
 		return mt_skip("no module parameter " STEERING);
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (!CHECK_ERR(mt_param_set(STEERING, LIMIT), 0))
 		goto out;
 	for (n = 0; n < LIMIT; n++)
@@ -340,7 +366,6 @@ static int test_steering_shared(void)
 	}
 out:
 	CHECK_ERR(mt_param_set(STEERING, saved), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -348,15 +373,13 @@ out:
  * A context closed at its limit gives everything back: a new one starts
  * from zero.
  */
-static int test_close_at_limit(void)
+static int test_close_at_limit_frees_the_count(void)
 {
 	void *slot[LIMIT];
 	struct ibv_context *ctx;
 	long saved;
 	int i, n = 0, round;
 
-	if (geteuid())
-		return mt_skip("needs root to set max_devx_objs");
 	if (mt_param_get("max_devx_objs", &saved))
 		return mt_skip("no module parameter max_devx_objs");
 	if (!CHECK_ERR(mt_param_set("max_devx_objs", LIMIT), 0))
@@ -376,15 +399,16 @@ static int test_close_at_limit(void)
 }
 
 static const struct mt_case cases[] = {
-	{ "devx_objects_limit", test_devx_objs },
-	{ "umems_limit", test_umems },
-	{ "uars_limit", test_uars },
-	{ "dm_limit", test_dm },
-	{ "flow_matchers_limit", test_matchers },
-	{ "flow_actions_limit", test_actions },
-	{ "steering_anchors_limit", test_anchors },
-	{ "steering_objects_share_the_limit", test_steering_shared },
-	{ "close_at_limit_frees_the_count", test_close_at_limit },
+	MT_CASE_F(devx_pair, devx_objects_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx_pair, umems_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx_pair, uars_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx_pair, dm_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx_pair, flow_matchers_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx_pair, flow_actions_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx_pair, steering_anchors_limit, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(devx, steering_objects_share_the_limit,
+		  .flags = MT_NEEDS_ROOT),
+	MT_CASE(close_at_limit_frees_the_count, .flags = MT_NEEDS_ROOT),
 };
 
 int main(void)
