@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
-#include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
@@ -149,10 +149,8 @@ out:
 	return KSFT_PASS;
 }
 
-static int test_umem_extent(void)
+static int test_umem_is_what_was_pinned(void)
 {
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, umem_extent, NULL), KSFT_PASS);
 	return KSFT_PASS;
 }
@@ -391,14 +389,12 @@ out:
 	return KSFT_PASS;
 }
 
-static int test_readonly_file(void)
+static int test_readonly_file_never_written(void)
 {
 	char path[] = "/tmp/mlx5x_attack.XXXXXX";
 	uint8_t want[2 * PAGE];
 	struct arg a = { .sim = mt_sim(), .path = path };
 
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	if (!file_make(path, want))
 		return KSFT_FAIL;
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, MT_CAP(CAP_NET_RAW), ro_devx_umem,
@@ -458,12 +454,10 @@ out:
 	return KSFT_PASS;
 }
 
-static int test_readonly_mkey(void)
+static int test_mkey_no_wider_than_its_pages(void)
 {
 	struct arg a = { .sim = mt_sim() };
 
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, ro_mkey, &a), KSFT_PASS);
 	return KSFT_PASS;
 }
@@ -509,12 +503,10 @@ out:
 	return KSFT_PASS;
 }
 
-static int test_raw_tx(void)
+static int test_raw_tx_needs_net_raw(void)
 {
 	struct arg a = { .sim = mt_sim() };
 
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, raw_tx, &a), KSFT_PASS);
 	a.tirn = 1;
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, MT_CAP(CAP_NET_RAW), raw_tx, &a),
@@ -572,12 +564,10 @@ out:
 	return KSFT_PASS;
 }
 
-static int test_dm_cleared(void)
+static int test_device_memory_cleared(void)
 {
 	int rc;
 
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	rc = mt_run_as(MT_UID_NOBODY, 0, dm_visit, (void *)1);
 	if (rc == KSFT_SKIP)
 		return mt_skip("no MEMIC to allocate");
@@ -629,12 +619,8 @@ out:
 	return KSFT_PASS;
 }
 
-static int test_big_wqe(void)
+static int test_largest_send_wqe(void)
 {
-	if (!mt_sim())
-		return mt_skip("the CQE's place is the model's layout");
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, MT_CAP(CAP_NET_RAW), big_wqe, NULL),
 		 KSFT_PASS);
 	return KSFT_PASS;
@@ -695,12 +681,10 @@ static int churn_child(void *arg)
 	return mt_run_as(MT_UID_NOBODY, 0, mkey_churn, arg);
 }
 
-static int test_mkey_reuse(void)
+static int test_mkey_index_reused(void)
 {
 	pid_t a, b;
 
-	if (geteuid())
-		return mt_skip("needs root to drop from");
 	fflush(stdout);
 	a = mt_fork();
 	if (a == 0)
@@ -731,61 +715,66 @@ static int steer_write(uint32_t tirn)
 	return err;
 }
 
-static int test_steer_foreign_tir(void)
+/* A context with a PD and a CQ (mt_verbs_env), and a RAW_PACKET QP. */
+struct raw_qp {
+	struct mt_verbs_env e;
+	struct ibv_qp *qp;
+	uint32_t tirn;		/* its TIR */
+};
+
+MT_FIXTURE(raw_qp);
+
+MT_FIXTURE_SETUP(raw_qp)
 {
-	struct ibv_qp_init_attr attr = {
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RAW_PACKET,
-	};
 	struct mlx5dv_qp dv = { .comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES };
 	struct mlx5dv_obj obj = { .qp = { .out = &dv } };
-	struct ibv_context *ctx;
-	struct ibv_qp *qp = NULL;
-	struct ibv_cq *cq = NULL;
-	struct ibv_pd *pd = NULL;
+
+	if (!mt_verbs_env_open(&self->e))
+		return KSFT_FAIL;
+	self->qp = mt_raw_qp(self->e.pd, self->e.cq, 4, 1, false);
+	obj.qp.in = self->qp;
+	if (!CHECK(self->qp) ||
+	    !CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), 0))
+		return KSFT_FAIL;
+	self->tirn = dv.tirn;
+	return KSFT_PASS;
+}
+
+MT_FIXTURE_TEARDOWN(raw_qp)
+{
+	if (self->qp)
+		CHECK_ERR(ibv_destroy_qp(self->qp), 0);
+	mt_verbs_env_close(&self->e);
+}
+
+MT_TEST_F(raw_qp, steer_file_own_tirs_only)
+{
 	pid_t pid;
 
-	if (!mt_sim())
-		return mt_skip("the steer file is the model's");
-	ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
-	attr.send_cq = attr.recv_cq = cq;
-	qp = pd && cq ? ibv_create_qp(pd, &attr) : NULL;
-	obj.qp.in = qp;
-	if (!CHECK(qp) || !CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP), 0))
-		goto out;
 	/* another process, root too, but no context of its own owns it */
 	fflush(stdout);
 	pid = mt_fork();
 	if (pid == 0)
-		_exit(steer_write(dv.tirn));
+		_exit(steer_write(self->tirn));
 	CHECK_ERR(mt_reap(pid), EACCES);
 	/* the owner itself may */
-	CHECK_ERR(steer_write(dv.tirn), 0);
-out:
-	if (qp)
-		CHECK_ERR(ibv_destroy_qp(qp), 0);
-	if (cq)
-		ibv_destroy_cq(cq);
-	if (pd)
-		ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
+	CHECK_ERR(steer_write(self->tirn), 0);
 	return KSFT_PASS;
 }
 
+/*
+ * All but the last drop from root to nobody; largest_send_wqe looks for
+ * the CQE where the model lays it out, and the steer file is the model's.
+ */
 static const struct mt_case cases[] = {
-	{ "umem_is_what_was_pinned", test_umem_extent },
-	{ "readonly_file_never_written", test_readonly_file },
-	{ "mkey_no_wider_than_its_pages", test_readonly_mkey },
-	{ "raw_tx_needs_net_raw", test_raw_tx },
-	{ "device_memory_cleared", test_dm_cleared },
-	{ "largest_send_wqe", test_big_wqe },
-	{ "mkey_index_reused", test_mkey_reuse },
-	{ "steer_file_own_tirs_only", test_steer_foreign_tir },
+	MT_CASE(umem_is_what_was_pinned, .flags = MT_NEEDS_ROOT),
+	MT_CASE(readonly_file_never_written, .flags = MT_NEEDS_ROOT),
+	MT_CASE(mkey_no_wider_than_its_pages, .flags = MT_NEEDS_ROOT),
+	MT_CASE(raw_tx_needs_net_raw, .flags = MT_NEEDS_ROOT),
+	MT_CASE(device_memory_cleared, .flags = MT_NEEDS_ROOT),
+	MT_CASE(largest_send_wqe, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+	MT_CASE(mkey_index_reused, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(raw_qp, steer_file_own_tirs_only, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
