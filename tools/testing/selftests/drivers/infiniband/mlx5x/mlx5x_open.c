@@ -25,16 +25,77 @@
 #define SWEPT_AT_ONCE		4
 #define SWEPT_IN_TURN		4
 
-static int test_ibv_open_device(void)
+/*
+ * The context a case works on: a DEVX one (ctx), one from
+ * ibv_open_device() (verbs), or one without DEVX (nodevx: the model
+ * refuses its CREATE_UCTX).  After the case, nothing of it is left in the
+ * model.
+ */
+struct ctx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before it */
+};
+
+static int ctx_open(struct ctx *self, enum mt_open_mode mode)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(mode, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE(ctx);
+
+MT_FIXTURE_SETUP(ctx)
+{
+	return ctx_open(self, MT_OPEN_DEVX);
+}
+
+MT_FIXTURE_TEARDOWN(ctx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+struct verbs {
+	struct ctx c;
+};
+
+MT_FIXTURE(verbs);
+
+MT_FIXTURE_SETUP(verbs)
+{
+	return ctx_open(&self->c, MT_OPEN_DEFAULT);
+}
+
+MT_FIXTURE_TEARDOWN(verbs)
+{
+	ctx_teardown(&self->c);
+}
+
+struct nodevx {
+	struct ctx c;
+};
+
+MT_FIXTURE(nodevx);
+
+MT_FIXTURE_SETUP(nodevx)
+{
+	return ctx_open(&self->c, MT_OPEN_NODEVX);
+}
+
+MT_FIXTURE_TEARDOWN(nodevx)
+{
+	ctx_teardown(&self->c);
+}
+
+MT_TEST_F(verbs, ibv_open_device)
 {
 	struct ibv_device_attr attr = {};
-	struct ibv_context *ctx;
-	int base = mt_fw_total();
 
-	ctx = ibv_open_device(mt.dev);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	CHECK_ERR(ibv_query_device(ctx, &attr), 0);
+	CHECK_ERR(ibv_query_device(self->c.ctx, &attr), 0);
 	CHECK_EQ(attr.vendor_id, MLX5X_VENDOR_ID);
 	if (mt_sim())
 		CHECK_EQ(attr.vendor_part_id, MLX5X_PART_CX6DX);
@@ -44,9 +105,6 @@ static int test_ibv_open_device(void)
 	mt_diag("fw_ver %s part %#x node_guid %#llx", attr.fw_ver,
 		attr.vendor_part_id,
 		(unsigned long long)be64toh(attr.node_guid));
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
@@ -56,20 +114,15 @@ static int test_mlx5dv_is_supported(void)
 	return KSFT_PASS;
 }
 
-static int test_mlx5dv_query_device(void)
+MT_TEST_F(ctx, mlx5dv_query_device)
 {
 	struct mlx5dv_context dv = {};
-	struct ibv_context *ctx;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	CHECK_ERR(mlx5dv_query_device(ctx, &dv), 0);
+	CHECK_ERR(mlx5dv_query_device(self->ctx, &dv), 0);
 	/* the device reports cqe_version 1, and libmlx5 asks for it */
 	CHECK(dv.flags & MLX5DV_CONTEXT_FLAGS_CQE_V1);
 	mt_diag("version %u flags %#llx", dv.version,
 		(unsigned long long)dv.flags);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -85,8 +138,6 @@ static int check_devx_context(enum mt_open_mode mode)
 	struct ibv_context *ctx;
 	unsigned int n;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model's object table");
 	if (!CHECK_EQ(mt_fw_read(&before), 0))
 		return KSFT_FAIL;
 	ctx = mt_open(mode, NULL);
@@ -138,11 +189,8 @@ static int test_devx_open_fails_cleanly(void)
 		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
 	};
 	struct ibv_context *ctx;
-	int base;
+	int base = mt_fw_total();
 
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
-	base = mt_fw_total();
 	if (!CHECK_EQ(mt_fw_fail_opcode(PRM_OP_CREATE_UCTX), 0))
 		return KSFT_FAIL;
 	errno = 0;
@@ -162,14 +210,10 @@ static int test_devx_open_fails_cleanly(void)
  */
 static int test_open_td_failure_unwinds(void)
 {
-	long long failed;
+	long long failed = mt_fw_stat("failed");
+	int base = mt_fw_total();
 	struct ibv_context *ctx;
-	int base;
 
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
-	base = mt_fw_total();
-	failed = mt_fw_stat("failed");
 	if (!CHECK_EQ(mt_fw_fail_opcode(PRM_OP_ALLOC_TRANSPORT_DOMAIN), 0))
 		return KSFT_FAIL;
 	errno = 0;
@@ -199,20 +243,14 @@ static void query_adapter(struct ibv_context *ctx, int *err, uint32_t *vendor)
  * Without DEVX a context may run only the capability queries the kernel
  * allows everyone; QUERY_ADAPTER is not one of them.
  */
-static int test_no_devx_whitelist(void)
+MT_TEST_F(nodevx, no_devx_whitelist)
 {
 	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->c.ctx;
 	uint32_t vendor;
-	int base, uid, err;
+	int err;
 
-	if (!mt_sim())
-		return mt_skip("opening without DEVX needs fault injection");
-	base = mt_fw_total();
-	ctx = mt_open(MT_OPEN_NODEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	CHECK_EQ(uid, 0);
+	CHECK_EQ(self->c.uid, 0);
 	/* its transport domain belongs to the kernel */
 	CHECK_EQ(mt_fw_count("td", 0), 1);
 
@@ -222,24 +260,17 @@ static int test_no_devx_whitelist(void)
 		  0);
 	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
 	CHECK_EQ(mt_get(mt_cap_page(out), PRM_CMD_HCA_CAP_PORT_TYPE), 1);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
-static int test_devx_query_adapter(void)
+MT_TEST_F(ctx, devx_query_adapter)
 {
-	struct ibv_context *ctx;
 	uint32_t vendor;
 	int err;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	query_adapter(ctx, &err, &vendor);
+	query_adapter(self->ctx, &err, &vendor);
 	CHECK_ERR(err, 0);
 	CHECK_EQ(vendor, MLX5X_VENDOR_ID);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -248,27 +279,24 @@ static int test_devx_query_adapter(void)
  * QUERY_CONTEXT) is the same context: same attributes, same DEVX user
  * context; closing the import leaves the original working.
  */
-static int test_import_device(void)
+MT_TEST_F(ctx, import_device)
 {
 	struct mlx5dv_context dv1 = {}, dv2 = {};
 	struct ibv_device_attr a1 = {}, a2 = {};
-	struct ibv_context *ctx, *imp;
+	struct ibv_context *ctx = self->ctx, *imp;
+	int uctx = mt_fw_count("uctx", -1);
+	int td = mt_fw_count("td", -1);
 	uint32_t vendor;
-	int base = mt_fw_total(), uctx, td, fd, err;
+	int fd, err;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	uctx = mt_fw_count("uctx", -1);
-	td = mt_fw_count("td", -1);
 	fd = dup(ctx->cmd_fd);
 	if (!CHECK(fd >= 0))
-		goto out;
+		return KSFT_FAIL;
 	imp = ibv_import_device(fd);
 	if (!CHECK(imp)) {
 		mt_diag("ibv_import_device: %s", strerror(errno));
 		close(fd);
-		goto out;
+		return KSFT_FAIL;
 	}
 	/* the same context: no new user context, no new transport domain */
 	if (mt_sim()) {
@@ -290,10 +318,6 @@ static int test_import_device(void)
 	CHECK_EQ(ibv_close_device(imp), 0);
 	query_adapter(ctx, &err, &vendor);
 	CHECK_ERR(err, 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
@@ -353,8 +377,6 @@ static int test_fault_knobs(void)
 {
 	char buf[32];
 
-	if (!mt_sim())
-		return mt_skip("no firmware model");
 	CHECK_EQ(mt_fw_write("fail_next", "3"), 0);
 	CHECK(!mt_fw_knob("fail_next", buf, sizeof(buf)) && !strcmp(buf, "3"));
 	CHECK_EQ(mt_fw_write("fail_next", "0"), 0);
@@ -373,18 +395,18 @@ static int test_fault_knobs(void)
 }
 
 static const struct mt_case cases[] = {
-	{ "fault_knobs", test_fault_knobs },
-	{ "ibv_open_device", test_ibv_open_device },
-	{ "mlx5dv_is_supported", test_mlx5dv_is_supported },
-	{ "mlx5dv_query_device", test_mlx5dv_query_device },
-	{ "devx_context_owns_uctx", test_devx_context_owns_uctx },
-	{ "default_context_is_devx", test_default_context_is_devx },
-	{ "devx_open_fails_cleanly", test_devx_open_fails_cleanly },
-	{ "open_td_failure_unwinds", test_open_td_failure_unwinds },
-	{ "no_devx_whitelist", test_no_devx_whitelist },
-	{ "devx_query_adapter", test_devx_query_adapter },
-	{ "import_device", test_import_device },
-	{ "many_contexts", test_many_contexts },
+	MT_CASE(fault_knobs, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(verbs, ibv_open_device),
+	MT_CASE(mlx5dv_is_supported),
+	MT_CASE_F(ctx, mlx5dv_query_device),
+	MT_CASE(devx_context_owns_uctx, .flags = MT_NEEDS_MODEL),
+	MT_CASE(default_context_is_devx, .flags = MT_NEEDS_MODEL),
+	MT_CASE(devx_open_fails_cleanly, .flags = MT_NEEDS_MODEL),
+	MT_CASE(open_td_failure_unwinds, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(nodevx, no_devx_whitelist, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, devx_query_adapter),
+	MT_CASE_F(ctx, import_device),
+	MT_CASE(many_contexts),
 };
 
 int main(void)
