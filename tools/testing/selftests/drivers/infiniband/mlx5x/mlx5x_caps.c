@@ -296,8 +296,6 @@ static int test_firmware_error_returned(void)
 {
 	if (!ctx)
 		return mt_skip("no context");
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
 	if (!CHECK_EQ(mt_fw_fail_next(1), 0))
 		return KSFT_FAIL;
 	CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1), out),
@@ -311,26 +309,46 @@ static int test_firmware_error_returned(void)
 	return KSFT_PASS;
 }
 
-/* A context without DEVX: capabilities yes, the NIC vport context no. */
-static int test_no_devx_queries(void)
+/*
+ * A context without DEVX (the model refuses its CREATE_UCTX); after the
+ * case, nothing of it is left in the model.
+ */
+struct nodevx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before it */
+};
+
+MT_FIXTURE(nodevx);
+
+MT_FIXTURE_SETUP(nodevx)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(MT_OPEN_NODEVX, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(nodevx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+/* Capabilities yes, the NIC vport context no. */
+MT_TEST_F(nodevx, no_devx_queries)
 {
 	uint8_t in[VPORT_IN_BYTES] = {}, vout[PRM_VPORT_OUT_BYTES];
-	struct ibv_context *nodevx;
-	int uid;
 
-	if (!mt_sim())
-		return mt_skip("opening without DEVX needs fault injection");
-	nodevx = mt_open(MT_OPEN_NODEVX, &uid);
-	if (!CHECK(nodevx))
-		return KSFT_FAIL;
-	CHECK_EQ(uid, 0);
-	CHECK_ERR(mt_query_hca_cap(nodevx, MT_CAP_OPMOD(MT_CAP_ROCE, 1), out),
-		  0);
+	CHECK_EQ(self->uid, 0);
+	CHECK_ERR(mt_query_hca_cap(self->ctx, MT_CAP_OPMOD(MT_CAP_ROCE, 1),
+				   out), 0);
 	CHECK_EQ(mt_get(mt_cap_page(out), PRM_ROCE_CAP_R_ROCE_DEST_UDP_PORT),
 		 ROCE_V2_UDP_PORT);
 	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_NIC_VPORT_CONTEXT);
-	CHECK_ERR(mt_devx(nodevx, in, sizeof(in), vout, sizeof(vout)), EINVAL);
-	CHECK_EQ(ibv_close_device(nodevx), 0);
+	CHECK_ERR(mt_devx(self->ctx, in, sizeof(in), vout, sizeof(vout)),
+		  EINVAL);
 	return KSFT_PASS;
 }
 
@@ -347,21 +365,20 @@ static int test_close_context_no_leak(void)
 }
 
 static const struct mt_case cases[] = {
-	{ "open_devx_context", test_open_devx_context, MT_SHARED },
-	{ "general_caps_match_query_device",
-	  test_general_caps_match_query_device },
-	{ "general_max_caps", test_general_max_caps },
-	{ "roce_caps", test_roce_caps },
-	{ "clock_and_msg_size", test_clock_and_msg_size },
-	{ "nic_vport_context", test_nic_vport_context },
-	{ "unsupported_cap_type", test_unsupported_cap_type },
-	{ "other_function_refused", test_other_function_refused },
-	{ "opcode_not_allowed", test_opcode_not_allowed },
-	{ "short_mailboxes", test_short_mailboxes },
-	{ "short_output_bad_output_len", test_short_output_bad_output_len },
-	{ "firmware_error_returned", test_firmware_error_returned },
-	{ "no_devx_queries", test_no_devx_queries },
-	{ "close_context_no_leak", test_close_context_no_leak },
+	MT_CASE(open_devx_context, .flags = MT_SHARED),
+	MT_CASE(general_caps_match_query_device),
+	MT_CASE(general_max_caps),
+	MT_CASE(roce_caps),
+	MT_CASE(clock_and_msg_size),
+	MT_CASE(nic_vport_context),
+	MT_CASE(unsupported_cap_type),
+	MT_CASE(other_function_refused),
+	MT_CASE(opcode_not_allowed),
+	MT_CASE(short_mailboxes),
+	MT_CASE(short_output_bad_output_len),
+	MT_CASE(firmware_error_returned, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(nodevx, no_devx_queries, .flags = MT_NEEDS_MODEL),
+	MT_CASE(close_context_no_leak),
 };
 
 int main(void)
