@@ -39,37 +39,79 @@ static void check_uar(struct mlx5dv_devx_uar *uar, int uid)
 	mt_fw_check_owner("uar", uar->page_id, uid);
 }
 
-static int alloc_one(uint32_t type)
+/*
+ * The context a case works on: a DEVX one (ctx), or one without DEVX
+ * (nodevx: the model refuses its CREATE_UCTX).  After the case, nothing
+ * of it is left in the model.
+ */
+struct ctx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before it */
+};
+
+static int ctx_open(struct ctx *self, enum mt_open_mode mode)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(mode, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE(ctx);
+
+MT_FIXTURE_SETUP(ctx)
+{
+	return ctx_open(self, MT_OPEN_DEVX);
+}
+
+/* The context is closed here unless the case closed it itself. */
+MT_FIXTURE_TEARDOWN(ctx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+struct nodevx {
+	struct ctx c;
+};
+
+MT_FIXTURE(nodevx);
+
+MT_FIXTURE_SETUP(nodevx)
+{
+	return ctx_open(&self->c, MT_OPEN_NODEVX);
+}
+
+MT_FIXTURE_TEARDOWN(nodevx)
+{
+	ctx_teardown(&self->c);
+}
+
+static int alloc_one(struct ctx *self, uint32_t type)
 {
 	struct mlx5dv_devx_uar *uar;
-	struct ibv_context *ctx;
-	int uid, base = mt_fw_total();
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	uar = mlx5dv_devx_alloc_uar(ctx, type);
+	uar = mlx5dv_devx_alloc_uar(self->ctx, type);
 	if (CHECK(uar)) {
 		mt_diag("page_id %#x base %p reg %p mmap_off %#llx",
 			uar->page_id, uar->base_addr, uar->reg_addr,
 			(unsigned long long)uar->mmap_off);
-		check_uar(uar, uid);
+		check_uar(uar, self->uid);
 		mlx5dv_devx_free_uar(uar);
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
-static int test_alloc_bf(void)
+MT_TEST_F(ctx, alloc_bf)
 {
-	return alloc_one(MLX5DV_UAR_ALLOC_TYPE_BF);
+	return alloc_one(self, MLX5DV_UAR_ALLOC_TYPE_BF);
 }
 
-static int test_alloc_nc(void)
+MT_TEST_F(ctx, alloc_nc)
 {
-	return alloc_one(MLX5DV_UAR_ALLOC_TYPE_NC);
+	return alloc_one(self, MLX5DV_UAR_ALLOC_TYPE_NC);
 }
 
 /*
@@ -77,26 +119,21 @@ static int test_alloc_nc(void)
  * page id, registers on different pages do not; the NC UAR is a page of
  * its own.
  */
-static int test_distinct_uars(void)
+MT_TEST_F(ctx, distinct_uars)
 {
 	struct mlx5dv_devx_uar *uar[5] = {};
-	struct ibv_context *ctx;
 	unsigned int i, j;
-	int uid;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (i = 0; i < MT_ARRAY_SIZE(uar); i++) {
 		uint32_t type = i == 2 ? MLX5DV_UAR_ALLOC_TYPE_NC :
 					 MLX5DV_UAR_ALLOC_TYPE_BF;
 
-		uar[i] = mlx5dv_devx_alloc_uar(ctx, type);
+		uar[i] = mlx5dv_devx_alloc_uar(self->ctx, type);
 		if (!CHECK(uar[i]))
 			goto out;
 		mt_diag("%s: page_id %#x base %p reg %p", type ? "NC" : "BF",
 			uar[i]->page_id, uar[i]->base_addr, uar[i]->reg_addr);
-		check_uar(uar[i], uid);
+		check_uar(uar[i], self->uid);
 	}
 	for (i = 0; i < MT_ARRAY_SIZE(uar); i++)
 		for (j = 0; j < i; j++) {
@@ -111,7 +148,6 @@ out:
 	for (i = 0; i < MT_ARRAY_SIZE(uar); i++)
 		if (uar[i])
 			mlx5dv_devx_free_uar(uar[i]);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -119,48 +155,37 @@ out:
  * ALLOC_UAR failing in firmware: a fresh context has no cached register,
  * so libmlx5 must ask the kernel, which reports EIO and keeps nothing.
  */
-static int test_alloc_fails_cleanly(void)
+MT_TEST_F(ctx, alloc_fails_cleanly)
 {
 	struct mlx5dv_devx_uar *uar;
-	struct ibv_context *ctx;
-	int base;
+	int base = mt_fw_total();
 
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_total();
 	if (CHECK_EQ(mt_fw_fail_opcode(PRM_OP_ALLOC_UAR), 0)) {
 		errno = 0;
-		uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+		uar = mlx5dv_devx_alloc_uar(self->ctx,
+					    MLX5DV_UAR_ALLOC_TYPE_BF);
 		CHECK_ERR(uar ? 0 : errno, EIO);
 		mt_fw_fail_opcode(-1);
 		if (uar)
 			mlx5dv_devx_free_uar(uar);
 		CHECK_EQ(mt_fw_total(), base);
 	}
-	uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	uar = mlx5dv_devx_alloc_uar(self->ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
 	if (CHECK(uar))
 		mlx5dv_devx_free_uar(uar);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 /* 100 at once, freed, 100 again: the second round reuses the first's. */
-static int test_many_uars(void)
+MT_TEST_F(ctx, many_uars)
 {
 	struct mlx5dv_devx_uar *uar[MANY_UARS] = {};
-	struct ibv_context *ctx;
-	int base = mt_fw_total(), first = -1, round;
+	int first = -1, round;
 	unsigned int i, j;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < MANY_UARS; i++) {
-			uar[i] = mlx5dv_devx_alloc_uar(ctx,
+			uar[i] = mlx5dv_devx_alloc_uar(self->ctx,
 						       MLX5DV_UAR_ALLOC_TYPE_BF);
 			if (!CHECK(uar[i]))
 				break;
@@ -185,36 +210,27 @@ static int test_many_uars(void)
 			uar[i] = NULL;
 		}
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
 /* libmlx5 refuses types it does not know before any system call. */
-static int test_bad_type_libmlx5(void)
+MT_TEST_F(ctx, bad_type_libmlx5)
 {
 	static const uint32_t types[] = { 2, 3, 0x80, 0xffffffff };
+	long long cmds = mt_fw_stat("commands");
 	struct mlx5dv_devx_uar *uar;
-	struct ibv_context *ctx;
-	long long cmds;
 	unsigned int i;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	cmds = mt_fw_stat("commands");
 	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
 		mt_diag("flags %#x", types[i]);
 		errno = 0;
-		uar = mlx5dv_devx_alloc_uar(ctx, types[i]);
+		uar = mlx5dv_devx_alloc_uar(self->ctx, types[i]);
 		CHECK_ERR(uar ? 0 : errno, EOPNOTSUPP);
 		if (uar)
 			mlx5dv_devx_free_uar(uar);
 	}
 	if (mt_sim())
 		CHECK_EQ(mt_fw_stat("commands"), cmds);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -258,25 +274,19 @@ static int raw_uar_destroy(struct ibv_context *ctx, uint32_t handle)
 }
 
 /* The kernel's own check of the type: neither BF nor NC is EOPNOTSUPP. */
-static int test_bad_type_kernel(void)
+MT_TEST_F(ctx, bad_type_kernel)
 {
 	static const uint64_t types[] = { 2, 0x80, 0xffffffff };
-	struct ibv_context *ctx;
+	int base = mt_fw_total();
 	struct raw_uar u;
 	unsigned int i;
-	int base;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_total();
 	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
 		mt_diag("type %#llx", (unsigned long long)types[i]);
-		CHECK_ERR(raw_uar_alloc(ctx, types[i], &u), EOPNOTSUPP);
+		CHECK_ERR(raw_uar_alloc(self->ctx, types[i], &u), EOPNOTSUPP);
 	}
 	if (mt_sim())
 		CHECK_EQ(mt_fw_total(), base);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -294,25 +304,21 @@ static void *map_uar(struct ibv_context *ctx, uint64_t offset, size_t len,
  * page exactly, never executable; a second mapping sees the first's
  * stores (on the model, where UAR pages are memory).
  */
-static int test_raw_alloc_and_mmap(void)
+MT_TEST_F(ctx, raw_alloc_and_mmap)
 {
+	struct ibv_context *ctx = self->ctx;
+	int base = mt_fw_total(), err;
 	uint64_t *p1, *p2;
-	struct ibv_context *ctx;
 	struct raw_uar u, v;
-	int uid, base, err;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_total();
 	if (!CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_NC, &u),
 		       0))
-		goto out;
+		return KSFT_FAIL;
 	mt_diag("page_id %#x length %u offset %#llx", u.page_id, u.length,
 		(unsigned long long)u.offset);
 	CHECK_EQ(u.length, UAR_PAGE);
 	CHECK_EQ(u.offset % UAR_PAGE, 0);
-	mt_fw_check_owner("uar", u.page_id, uid);
+	mt_fw_check_owner("uar", u.page_id, self->uid);
 
 	p1 = map_uar(ctx, u.offset, UAR_PAGE, PROT_READ | PROT_WRITE, &err);
 	CHECK_ERR(err, 0);
@@ -357,53 +363,35 @@ static int test_raw_alloc_and_mmap(void)
 	if (mt_sim())
 		CHECK_EQ(mt_fw_total(), base);
 	CHECK_ERR(raw_uar_destroy(ctx, u.handle), ENOENT);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 /* The driver's own ALLOC_UAR failure path frees what it allocated. */
-static int test_raw_alloc_fails_cleanly(void)
+MT_TEST_F(ctx, raw_alloc_fails_cleanly)
 {
-	struct ibv_context *ctx;
+	int base = mt_fw_total();
 	struct raw_uar u;
-	int base;
 
-	if (!mt_sim())
-		return mt_skip("needs fault injection");
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	base = mt_fw_total();
 	if (CHECK_EQ(mt_fw_fail_next(1), 0)) {
-		CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF,
-					&u), EIO);
+		CHECK_ERR(raw_uar_alloc(self->ctx,
+					MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF, &u),
+			  EIO);
 		CHECK_EQ(mt_fw_total(), base);
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 /* A context without DEVX gets UARs too, owned by the kernel (uid 0). */
-static int test_no_devx_uar(void)
+MT_TEST_F(nodevx, no_devx_uar)
 {
 	struct mlx5dv_devx_uar *uar;
-	struct ibv_context *ctx;
-	int uid, base = mt_fw_total();
 
-	if (!mt_sim())
-		return mt_skip("opening without DEVX needs fault injection");
-	ctx = mt_open(MT_OPEN_NODEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	CHECK_EQ(uid, 0);
-	uar = mlx5dv_devx_alloc_uar(ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	CHECK_EQ(self->c.uid, 0);
+	uar = mlx5dv_devx_alloc_uar(self->c.ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
 	if (CHECK(uar)) {
 		check_uar(uar, 0);
 		mlx5dv_devx_free_uar(uar);
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
@@ -413,44 +401,41 @@ static int test_no_devx_uar(void)
  * then the object, its page and the context all go.  (UARs libmlx5 hands
  * out must be freed before closing: libmlx5 keeps those mapped.)
  */
-static int test_close_frees_uars(void)
+MT_TEST_F(ctx, close_frees_uars)
 {
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->ctx;
 	struct raw_uar u;
 	void *p = NULL;
-	int base = mt_fw_total(), err;
+	int err;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (CHECK_ERR(raw_uar_alloc(ctx, MLX5_IB_UAPI_UAR_ALLOC_TYPE_BF, &u),
 		      0))
 		p = map_uar(ctx, u.offset, UAR_PAGE, PROT_WRITE, &err);
 	CHECK(p);
 	CHECK_EQ(ibv_close_device(ctx), 0);
+	self->ctx = NULL;
 	if (p) {
 		CHECK(mt_try_write64(p, 3));
 		if (mt_sim())
-			CHECK(mt_fw_total() > base);
+			CHECK(mt_fw_total() > self->base);
 		munmap(p, UAR_PAGE);
 	}
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), base))
-		mt_fw_dump();
+	/* and then nothing of the context is left: the teardown checks */
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "alloc_bf", test_alloc_bf },
-	{ "alloc_nc", test_alloc_nc },
-	{ "distinct_uars", test_distinct_uars },
-	{ "alloc_fails_cleanly", test_alloc_fails_cleanly },
-	{ "many_uars", test_many_uars },
-	{ "bad_type_libmlx5", test_bad_type_libmlx5 },
-	{ "bad_type_kernel", test_bad_type_kernel },
-	{ "raw_alloc_and_mmap", test_raw_alloc_and_mmap },
-	{ "raw_alloc_fails_cleanly", test_raw_alloc_fails_cleanly },
-	{ "no_devx_uar", test_no_devx_uar },
-	{ "close_frees_uars", test_close_frees_uars },
+	MT_CASE_F(ctx, alloc_bf),
+	MT_CASE_F(ctx, alloc_nc),
+	MT_CASE_F(ctx, distinct_uars),
+	MT_CASE_F(ctx, alloc_fails_cleanly, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, many_uars),
+	MT_CASE_F(ctx, bad_type_libmlx5),
+	MT_CASE_F(ctx, bad_type_kernel),
+	MT_CASE_F(ctx, raw_alloc_and_mmap),
+	MT_CASE_F(ctx, raw_alloc_fails_cleanly, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(nodevx, no_devx_uar, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(ctx, close_frees_uars),
 };
 
 int main(void)
