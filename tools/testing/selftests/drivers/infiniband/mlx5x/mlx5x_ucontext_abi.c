@@ -132,6 +132,36 @@ static void try_request(const void *req, size_t req_len, int want_err,
 		CHECK_EQ(mt_fw_total(), base);
 }
 
+/*
+ * A fresh file a case asks for a context on: it is closed after the case
+ * unless the case closed it, and then nothing of it is left in the model.
+ */
+struct file {
+	int fd;
+	int base;		/* the model's objects before it; -1: none */
+};
+
+MT_FIXTURE(file);
+
+MT_FIXTURE_SETUP(file)
+{
+	self->fd = -1;
+	self->base = -1;
+	if (!uverbs_path[0])
+		return mt_skip("no uverbs device");
+	self->base = mt_fw_total();
+	self->fd = open(uverbs_path, O_RDWR | O_CLOEXEC);
+	return CHECK(self->fd >= 0) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(file)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (mt_sim() && self->base >= 0)
+		CHECK_EQ(mt_fw_total(), self->base);
+}
+
 static struct mlx5_ib_alloc_ucontext_req_v2 v2(void)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 req = {
@@ -212,28 +242,23 @@ static int test_unknown_flags(void)
 }
 
 /* The DEVX flag creates a firmware user context, gone with the file. */
-static int test_devx_flag(void)
+MT_TEST_F(file, devx_flag)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 req = v2();
 	int uctx = mt_fw_count("uctx", -1);
 	struct reply r;
-	int fd;
 
-	if (!uverbs_path[0])
-		return mt_skip("no uverbs device");
 	req.flags = MLX5_IB_ALLOC_UCTX_DEVX;
 	try_request(&req, REQ_V2, 0, 1);
 
-	fd = open(uverbs_path, O_RDWR | O_CLOEXEC);
-	if (!CHECK(fd >= 0))
-		return KSFT_FAIL;
-	if (CHECK_ERR(get_context(fd, &req, REQ_V2, &r, CORE_RESP + DRV_RESP),
-		      0)) {
+	if (CHECK_ERR(get_context(self->fd, &req, REQ_V2, &r,
+				  CORE_RESP + DRV_RESP), 0)) {
 		if (mt_sim())
 			CHECK_EQ(mt_fw_count("uctx", -1), uctx + 1);
 		close(r.core->async_fd);
 	}
-	close(fd);
+	close(self->fd);
+	self->fd = -1;
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("uctx", -1), uctx);
 	return KSFT_PASS;
@@ -299,64 +324,47 @@ static int test_request_tail(void)
 }
 
 /* A response buffer with room for the core part only is still served. */
-static int test_short_response(void)
+MT_TEST_F(file, short_response)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 req = v2();
 	struct reply r;
-	int fd;
 
-	if (!uverbs_path[0])
-		return mt_skip("no uverbs device");
-	fd = open(uverbs_path, O_RDWR | O_CLOEXEC);
-	if (!CHECK(fd >= 0))
-		return KSFT_FAIL;
 	memset(r.buf, 0, sizeof(r.buf));
-	if (CHECK_ERR(get_context(fd, &req, REQ_V2, &r, CORE_RESP), 0)) {
+	if (CHECK_ERR(get_context(self->fd, &req, REQ_V2, &r, CORE_RESP), 0)) {
 		/* nothing beyond what was offered is written */
 		CHECK_EQ(r.drv->response_length, 0);
 		CHECK_EQ(r.drv->num_ports, 0);
 		close(r.core->async_fd);
 	}
-	close(fd);
 	return KSFT_PASS;
 }
 
 /* One context per file: a second GET_CONTEXT is refused. */
-static int test_second_context_refused(void)
+MT_TEST_F(file, second_context_refused)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 req = v2();
-	int base = mt_fw_total();
 	struct reply r, r2;
-	int fd;
 
-	if (!uverbs_path[0])
-		return mt_skip("no uverbs device");
-	fd = open(uverbs_path, O_RDWR | O_CLOEXEC);
-	if (!CHECK(fd >= 0))
-		return KSFT_FAIL;
-	if (CHECK_ERR(get_context(fd, &req, REQ_V2, &r, CORE_RESP + DRV_RESP),
-		      0)) {
-		CHECK_ERR(get_context(fd, &req, REQ_V2, &r2,
+	if (CHECK_ERR(get_context(self->fd, &req, REQ_V2, &r,
+				  CORE_RESP + DRV_RESP), 0)) {
+		CHECK_ERR(get_context(self->fd, &req, REQ_V2, &r2,
 				      CORE_RESP + DRV_RESP), EINVAL);
 		close(r.core->async_fd);
 	}
-	close(fd);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "find_uverbs", test_find_uverbs, MT_SHARED },
-	{ "request_lengths", test_request_lengths },
-	{ "bad_request_lengths", test_bad_request_lengths },
-	{ "unknown_flags", test_unknown_flags },
-	{ "devx_flag", test_devx_flag },
-	{ "comp_mask_and_reserved", test_comp_mask_and_reserved },
-	{ "low_latency_over_total", test_low_latency_over_total },
-	{ "request_tail", test_request_tail },
-	{ "short_response", test_short_response },
-	{ "second_context_refused", test_second_context_refused },
+	MT_CASE(find_uverbs, .flags = MT_SHARED),
+	MT_CASE(request_lengths),
+	MT_CASE(bad_request_lengths),
+	MT_CASE(unknown_flags),
+	MT_CASE_F(file, devx_flag),
+	MT_CASE(comp_mask_and_reserved),
+	MT_CASE(low_latency_over_total),
+	MT_CASE(request_tail),
+	MT_CASE_F(file, short_response),
+	MT_CASE_F(file, second_context_refused),
 };
 
 int main(void)
