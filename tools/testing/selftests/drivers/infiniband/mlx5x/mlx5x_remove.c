@@ -55,10 +55,6 @@ static int klog_count(const char *message)
 
 static int test_setup(void)
 {
-	if (!mt_sim())
-		return mt_skip("removes a simulated device (rdma link delete)");
-	if (!mt.netdev)
-		return mt_skip("MLX5X_NETDEV not set");
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
@@ -202,10 +198,6 @@ static int test_remove_idle_and_empty(void)
 {
 	struct ibv_context *c;
 
-	if (!mt_sim())
-		return mt_skip("removes a simulated device (rdma link delete)");
-	if (!mt.netdev)
-		return mt_skip("MLX5X_NETDEV not set");
 	if (removed)
 		return mt_skip("device not present");
 	c = mt_open(MT_OPEN_DEFAULT, NULL);
@@ -229,15 +221,20 @@ out:
 	return KSFT_PASS;
 }
 
+/*
+ * Only a simulated device is removed (rdma link delete), and adding it
+ * back names its netdev.
+ */
 static const struct mt_case cases[] = {
-	{ "setup", test_setup },
-	{ "link_delete", test_link_delete },
-	{ "device_fatal_event", test_device_fatal_event },
-	{ "verbs_fail_after_removal", test_verbs_fail_after_removal },
-	{ "uar_mapping_after_removal", test_uar_mapping_after_removal },
-	{ "teardown_after_removal", test_teardown_after_removal },
-	{ "link_add_again", test_link_add_again },
-	{ "remove_idle_and_empty", test_remove_idle_and_empty },
+	MT_CASE(setup, .flags = MT_NEEDS_MODEL | MT_NEEDS_NETDEV),
+	MT_CASE(link_delete),
+	MT_CASE(device_fatal_event),
+	MT_CASE(verbs_fail_after_removal),
+	MT_CASE(uar_mapping_after_removal),
+	MT_CASE(teardown_after_removal),
+	MT_CASE(link_add_again),
+	MT_CASE(remove_idle_and_empty,
+		.flags = MT_NEEDS_MODEL | MT_NEEDS_NETDEV),
 };
 
 int main(void)
