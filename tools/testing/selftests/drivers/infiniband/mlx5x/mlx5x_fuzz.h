@@ -5,13 +5,14 @@
  * building of one RDMA_VERBS_IOCTL call attribute by attribute, and
  * run(), which makes the call under KCOV and counts its outcome.
  *
- * mlx5x_fuzz.c: the DEVX, UAR, event and async FD, PD and query
- * methods, the workers and main(); mlx5x_fuzz_fs.c: flow matchers,
- * mlx5dv flows, flow actions, steering anchors and device memory;
- * mlx5x_fuzz_mem.c: the memory the device reaches (UMEMs over regions of
- * every kind) and the DEVX CQs, RQs, SQs, mkeys and TIRs over it;
- * mlx5x_fuzz_wqe.c: raw packet QPs, MRs and verbs flows, and the WQEs
- * written into the send and receive rings of all of those queues.
+ * mlx5x_fuzz.c: the UAR and query methods, the workers and main();
+ * mlx5x_fuzz_devx.c: the DEVX object, general command, async command and
+ * event methods, and the corpus of mailboxes; mlx5x_fuzz_fs.c: flow
+ * matchers, mlx5dv flows, flow actions, steering anchors and device
+ * memory; mlx5x_fuzz_mem.c: the memory the device reaches (UMEMs over
+ * regions of every kind) and the DEVX CQs, RQs, SQs, mkeys and TIRs over
+ * it; mlx5x_fuzz_wqe.c: raw packet QPs, MRs, verbs flows and PDs, and the
+ * WQEs written into the send and receive rings of all of those queues.
  */
 #ifndef MLX5X_FUZZ_H
 #define MLX5X_FUZZ_H
@@ -252,10 +253,17 @@ bool run(struct call *c);
 void cov_start(void);
 bool ran(bool ok);
 void stat_add(enum fz_stat s, unsigned long long n);
-void keep(const uint8_t *in, unsigned int len);
 
 uint32_t pick(uint32_t *h, unsigned int n);
 void drop(uint32_t *h, unsigned int *n, uint32_t id);
+
+/* mlx5x_fuzz_devx.c */
+void op_obj_create(void);
+void op_obj_destroy(void);
+void op_obj_cmd(void);
+void op_async(void);
+void op_events(void);
+void keep(const uint8_t *in, unsigned int len);
 
 /* mlx5x_fuzz_fs.c */
 void op_matcher(void);
