@@ -82,89 +82,91 @@ static int query_q_counter(struct devx_obj *o, uint16_t op, uint32_t id)
 				     sizeof(out));
 }
 
-static int test_q_counter(void)
-{
+/* A DEVX context; after the case, the model holds what it held before. */
+struct devx {
 	struct ibv_context *ctx;
-	struct devx_obj qc;
-	int base = mt_fw_total(), uid;
+	int uid;
+	int base;		/* the model's objects before it */
+};
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
+MT_FIXTURE(devx);
+
+MT_FIXTURE_SETUP(devx)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The context is closed here unless the case closed it itself. */
+MT_FIXTURE_TEARDOWN(devx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+MT_TEST_F(devx, q_counter_create_query_destroy)
+{
+	struct devx_obj qc;
+
+	if (!create_q_counter(self->ctx, &qc))
 		return KSFT_FAIL;
-	if (create_q_counter(ctx, &qc)) {
-		mt_fw_check_owner("q_counter", qc.id, uid);
-		CHECK_ERR(query_q_counter(&qc, PRM_OP_QUERY_Q_COUNTER, qc.id),
-			  0);
-		CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
-		if (mt_sim())
-			CHECK_EQ(mt_fw_count("q_counter", -1), 0);
-	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	mt_fw_check_owner("q_counter", qc.id, self->uid);
+	CHECK_ERR(query_q_counter(&qc, PRM_OP_QUERY_Q_COUNTER, qc.id), 0);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
+		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
 	return KSFT_PASS;
 }
 
-static int test_flow_counter(void)
+MT_TEST_F(devx, flow_counter_create_query_destroy)
 {
 	uint32_t in[FC_QUERY_IN_BYTES / 4] = {};
 	uint32_t out[FC_QUERY_OUT_BYTES / 4] = {};
-	struct ibv_context *ctx;
 	struct devx_obj fc;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
+	if (!create_flow_counter(self->ctx, &fc))
 		return KSFT_FAIL;
-	if (create_flow_counter(ctx, &fc)) {
-		mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
-		mt_set(in, FC_QUERY_ID, fc.id);
-		CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, sizeof(in), out,
-						sizeof(out)), 0);
-		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
-		CHECK_EQ(mt_get64(out, FC_PACKETS_OFF), 0);
-		CHECK_ERR(mlx5dv_devx_obj_destroy(fc.obj), 0);
-	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
+	mt_set(in, FC_QUERY_ID, fc.id);
+	CHECK_ERR(mlx5dv_devx_obj_query(fc.obj, in, sizeof(in), out,
+					sizeof(out)), 0);
+	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
+	CHECK_EQ(mt_get64(out, FC_PACKETS_OFF), 0);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(fc.obj), 0);
 	return KSFT_PASS;
 }
 
 /* Only the allow-listed create opcodes reach firmware. */
-static int test_create_not_allowed(void)
+MT_TEST_F(devx, create_opcode_not_allowed)
 {
 	static const uint16_t ops[] = { 0x100, 0x101, 0x600, 0x7fff, 0 };
-	struct ibv_context *ctx;
+	long long cmds = mt_sim() ? mt_fw_stat("commands") : 0;
 	uint32_t out[4];
 	unsigned int i;
-	long long cmds;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	cmds = mt_sim() ? mt_fw_stat("commands") : 0;
 	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
 		errno = 0;
-		CHECK(!create(ctx, ops[i], out, sizeof(out)));
+		CHECK(!create(self->ctx, ops[i], out, sizeof(out)));
 		CHECK_ERR(errno, EINVAL);
 	}
 	if (mt_sim())
 		CHECK_EQ(mt_fw_stat("commands"), cmds);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 /* A query must name the handle's own object, with a command of its kind. */
-static int test_query_checks(void)
+MT_TEST_F(devx, query_must_name_own_object)
 {
 	uint32_t in[FC_QUERY_IN_BYTES / 4] = {};
 	uint32_t out[FC_QUERY_OUT_BYTES / 4] = {};
 	struct devx_obj qc, qc2, fc;
-	struct ibv_context *ctx;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	if (!create_q_counter(ctx, &qc) || !create_q_counter(ctx, &qc2) ||
-	    !create_flow_counter(ctx, &fc))
+	if (!create_q_counter(self->ctx, &qc) ||
+	    !create_q_counter(self->ctx, &qc2) ||
+	    !create_flow_counter(self->ctx, &fc))
 		goto out;
 	/* another object's id, even one of the same context */
 	CHECK_ERR(query_q_counter(&qc, PRM_OP_QUERY_Q_COUNTER, qc2.id), EINVAL);
@@ -188,7 +190,8 @@ static int test_query_checks(void)
 					sizeof(out)), 0);
 out:
 	/* left for ibv_close_device() to tear down */
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
 	if (mt_sim()) {
 		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
 		CHECK_EQ(mt_fw_count("flow_counter", -1), 0);
@@ -197,20 +200,17 @@ out:
 }
 
 /* Firmware's refusal comes back as EREMOTEIO with status and syndrome. */
-static int test_firmware_error(void)
+MT_TEST_F(devx, firmware_error_status_syndrome)
 {
 	uint32_t in[4] = {}, out[4];
-	struct ibv_context *ctx;
 	struct mlx5dv_devx_obj *obj;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	mt_set(in, PRM_IN_OPCODE, PRM_OP_ALLOC_FLOW_COUNTER);
 	mt_set(in, FC_BULK, 3);		/* 3 * 128: no bulk size */
 	memset(out, 0xa5, sizeof(out));
 	errno = 0;
-	obj = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
+	obj = mlx5dv_devx_obj_create(self->ctx, in, sizeof(in), out,
+				     sizeof(out));
 	if (CHECK(!obj)) {
 		CHECK_ERR(errno, EREMOTEIO);
 		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
@@ -220,46 +220,37 @@ static int test_firmware_error(void)
 		CHECK_EQ(mt_fw_count("flow_counter", -1), 0);
 		CHECK_EQ(mt_fw_fail_opcode(PRM_OP_ALLOC_Q_COUNTER), 0);
 		errno = 0;
-		CHECK(!create(ctx, PRM_OP_ALLOC_Q_COUNTER, out, sizeof(out)));
+		CHECK(!create(self->ctx, PRM_OP_ALLOC_Q_COUNTER, out,
+			      sizeof(out)));
 		CHECK_ERR(errno, EREMOTEIO);
 		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_INTERNAL_ERR);
 		CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_INJECTED);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 /* Destroy commands are spared by fault injection: teardown never fails. */
-static int test_destroy_spared(void)
+MT_TEST_F(devx, destroy_spared_by_fault_injection)
 {
-	struct ibv_context *ctx;
 	struct devx_obj qc;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
+	if (!create_q_counter(self->ctx, &qc))
 		return KSFT_FAIL;
-	if (create_q_counter(ctx, &qc)) {
-		CHECK_EQ(mt_fw_fail_next(1), 0);
-		CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
-		CHECK_EQ(mt_fw_fail_next(0), 0);
-		CHECK_EQ(mt_fw_count("q_counter", -1), 0);
-	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(mt_fw_fail_next(1), 0);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
+	CHECK_EQ(mt_fw_fail_next(0), 0);
+	CHECK_EQ(mt_fw_count("q_counter", -1), 0);
 	return KSFT_PASS;
 }
 
 /* A context without DEVX may create nothing. */
-static int test_no_devx(void)
+static int test_no_devx_context_creates_nothing(void)
 {
 	struct ibv_context *ctx;
 	uint32_t out[4];
 
-	if (!mt_sim())
-		return mt_skip("opening without DEVX needs the firmware model");
 	ctx = mt_open(MT_OPEN_NODEVX, NULL);
 	if (!CHECK(ctx))
 		return KSFT_FAIL;
@@ -271,71 +262,59 @@ static int test_no_devx(void)
 	return KSFT_PASS;
 }
 
-/* Many objects left behind by a closed context: all destroyed. */
-static int test_teardown(void)
+/*
+ * Many objects left behind by a closed context: all destroyed (the
+ * teardown closes it, and checks nothing is left).
+ */
+MT_TEST_F(devx, teardown_destroys_everything)
 {
-	struct ibv_context *ctx;
 	struct devx_obj o;
-	int base = mt_fw_total(), i;
+	int i;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (i = 0; i < 100; i++) {
-		if (!create_flow_counter(ctx, &o) ||
-		    (i < 50 && !create_q_counter(ctx, &o)))
+		if (!create_flow_counter(self->ctx, &o) ||
+		    (i < 50 && !create_q_counter(self->ctx, &o)))
 			break;
 	}
 	if (mt_sim()) {
 		CHECK_EQ(mt_fw_count("flow_counter", -1), 100);
 		CHECK_EQ(mt_fw_count("q_counter", -1), 50);
 	}
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
 	return KSFT_PASS;
 }
 
 /* mlx5dv_devx_query_eqn(3): vector 0 is a live EQ; beyond the vectors no. */
-static int test_query_eqn(void)
+MT_TEST_F(devx, query_eqn)
 {
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->ctx;
 	uint32_t eqn = 0;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (CHECK_ERR(mlx5dv_devx_query_eqn(ctx, 0, &eqn), 0))
 		mt_fw_check_owner("eq", eqn, 0);
 	CHECK_ERR(mlx5dv_devx_query_eqn(ctx, ctx->num_comp_vectors, &eqn),
 		  EINVAL);
 	CHECK_ERR(mlx5dv_devx_query_eqn(ctx, ~0U, &eqn), EINVAL);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 #define UMEM_BYTES	(3 * 4096)
 
 /* mlx5dv_devx_umem_reg(3): pinned, owned by the context's uid, released. */
-static int test_umem(void)
+MT_TEST_F(devx, umem_register_deregister)
 {
 	struct mlx5dv_devx_umem_in uin = {};
+	struct ibv_context *ctx = self->ctx;
 	struct mlx5dv_devx_umem *umem;
-	struct ibv_context *ctx;
 	void *buf = NULL;
-	int base = mt_fw_total(), uid;
 
 	if (posix_memalign(&buf, 4096, UMEM_BYTES))
 		return mt_skip("no memory");
 	memset(buf, 0, UMEM_BYTES);
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		goto out;
 	umem = mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES,
 				    IBV_ACCESS_LOCAL_WRITE);
 	if (CHECK(umem)) {
 		CHECK(umem->umem_id != 0);
-		mt_fw_check_owner("umem", umem->umem_id, uid);
+		mt_fw_check_owner("umem", umem->umem_id, self->uid);
 		CHECK_ERR(mlx5dv_devx_umem_dereg(umem), 0);
 	}
 	/* unaligned start and length: still whole pages underneath */
@@ -366,25 +345,21 @@ static int test_umem(void)
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 		CHECK_EQ(mt_fw_count("umem", -1), 0);
 	}
-	/* left for teardown */
+	/* left for ibv_close_device() to tear down */
 	CHECK(mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES, 0));
 	CHECK(mlx5dv_devx_umem_reg(ctx, buf, 4096, 0));
 	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
-out:
+	self->ctx = NULL;
 	free(buf);
 	return KSFT_PASS;
 }
 
 /* Only a DEVX context registers umems. */
-static int test_umem_no_devx(void)
+static int test_umem_needs_devx(void)
 {
 	struct ibv_context *ctx;
 	void *buf;
 
-	if (!mt_sim())
-		return mt_skip("opening without DEVX needs the firmware model");
 	if (posix_memalign(&buf, 4096, 4096))
 		return mt_skip("no memory");
 	ctx = mt_open(MT_OPEN_NODEVX, NULL);
@@ -417,24 +392,20 @@ static int query_async(struct devx_obj *o, uint32_t id, size_t outlen,
  * FD with its wr_id and the output; poll says when; an empty
  * non-blocking FD says EAGAIN; a short buffer ENOSPC.
  */
-static int test_async_query(void)
+MT_TEST_F(devx, async_query_completion)
 {
 	size_t rlen = sizeof(struct mlx5dv_devx_async_cmd_hdr) +
 		      QC_QUERY_OUT_BYTES;
 	struct mlx5dv_devx_async_cmd_hdr *resp = calloc(1, rlen);
 	struct mlx5dv_devx_cmd_comp *comp;
 	struct pollfd pfd = { .events = POLLIN };
-	struct ibv_context *ctx;
 	struct devx_obj qc;
 
 	if (!resp)
 		return mt_skip("no memory");
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
+	comp = mlx5dv_devx_create_cmd_comp(self->ctx);
+	if (!CHECK(comp) || !create_q_counter(self->ctx, &qc))
 		goto out;
-	comp = mlx5dv_devx_create_cmd_comp(ctx);
-	if (!CHECK(comp) || !create_q_counter(ctx, &qc))
-		goto close;
 	pfd.fd = comp->fd;
 	/* never block: a query that failed completes nothing to wait for */
 	CHECK_EQ(fcntl(comp->fd, F_SETFL, O_NONBLOCK), 0);
@@ -461,31 +432,25 @@ static int test_async_query(void)
 	CHECK_ERR(query_async(&qc, qc.id, QC_QUERY_OUT_BYTES, 2, comp), 0);
 	mlx5dv_devx_destroy_cmd_comp(comp);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(qc.obj), 0);
-close:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 out:
 	free(resp);
 	return KSFT_PASS;
 }
 
 /* Unread output is bounded per FD: EAGAIN past it, room again once read. */
-static int test_async_budget(void)
+MT_TEST_F(devx, async_query_budget)
 {
 	size_t rlen = sizeof(struct mlx5dv_devx_async_cmd_hdr) + ASYNC_OUT_MAX;
 	struct mlx5dv_devx_async_cmd_hdr *resp = malloc(rlen);
 	struct mlx5dv_devx_cmd_comp *comp;
-	struct ibv_context *ctx;
 	struct devx_obj qc;
 	unsigned int i, fit = ASYNC_BUDGET / ASYNC_OUT_MAX;
 
 	if (!resp)
 		return mt_skip("no memory");
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
+	comp = mlx5dv_devx_create_cmd_comp(self->ctx);
+	if (!CHECK(comp) || !create_q_counter(self->ctx, &qc))
 		goto out;
-	comp = mlx5dv_devx_create_cmd_comp(ctx);
-	if (!CHECK(comp) || !create_q_counter(ctx, &qc))
-		goto close;
 	/* never block: a query that failed completes nothing to wait for */
 	CHECK_EQ(fcntl(comp->fd, F_SETFL, O_NONBLOCK), 0);
 	for (i = 0; i < fit; i++)
@@ -503,8 +468,6 @@ static int test_async_budget(void)
 			       0) || !CHECK_EQ(resp->wr_id, i))
 			break;
 	mlx5dv_devx_destroy_cmd_comp(comp);
-close:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 out:
 	free(resp);
 	return KSFT_PASS;
@@ -514,18 +477,14 @@ out:
  * Another process, with its own DEVX context, names this process's object
  * ids in its mailboxes: refused, and this process's objects are untouched.
  */
-static int test_two_processes(void)
+MT_TEST_F(devx, two_processes_isolated)
 {
-	struct ibv_context *ctx;
 	struct devx_obj mine;
-	int status = -1, uid;
+	int status = -1;
 	pid_t pid;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
+	if (!create_q_counter(self->ctx, &mine))
 		return KSFT_FAIL;
-	if (!create_q_counter(ctx, &mine))
-		goto out;
 	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
@@ -551,28 +510,27 @@ static int test_two_processes(void)
 	}
 	/* ours is intact and still ours */
 	CHECK_ERR(query_q_counter(&mine, PRM_OP_QUERY_Q_COUNTER, mine.id), 0);
-	mt_fw_check_owner("q_counter", mine.id, uid);
+	mt_fw_check_owner("q_counter", mine.id, self->uid);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "two_processes_isolated", test_two_processes },
-	{ "async_query_completion", test_async_query },
-	{ "async_query_budget", test_async_budget },
-	{ "umem_register_deregister", test_umem },
-	{ "umem_needs_devx", test_umem_no_devx },
-	{ "query_eqn", test_query_eqn },
-	{ "q_counter_create_query_destroy", test_q_counter },
-	{ "flow_counter_create_query_destroy", test_flow_counter },
-	{ "create_opcode_not_allowed", test_create_not_allowed },
-	{ "query_must_name_own_object", test_query_checks },
-	{ "firmware_error_status_syndrome", test_firmware_error },
-	{ "destroy_spared_by_fault_injection", test_destroy_spared },
-	{ "no_devx_context_creates_nothing", test_no_devx },
-	{ "teardown_destroys_everything", test_teardown },
+	MT_CASE_F(devx, two_processes_isolated),
+	MT_CASE_F(devx, async_query_completion),
+	MT_CASE_F(devx, async_query_budget),
+	MT_CASE_F(devx, umem_register_deregister),
+	MT_CASE(umem_needs_devx, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(devx, query_eqn),
+	MT_CASE_F(devx, q_counter_create_query_destroy),
+	MT_CASE_F(devx, flow_counter_create_query_destroy),
+	MT_CASE_F(devx, create_opcode_not_allowed),
+	MT_CASE_F(devx, query_must_name_own_object),
+	MT_CASE_F(devx, firmware_error_status_syndrome),
+	MT_CASE_F(devx, destroy_spared_by_fault_injection,
+		  .flags = MT_NEEDS_MODEL),
+	MT_CASE(no_devx_context_creates_nothing, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(devx, teardown_destroys_everything),
 };
 
 int main(void)
