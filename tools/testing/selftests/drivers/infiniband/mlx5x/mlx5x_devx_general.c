@@ -115,27 +115,47 @@ static uint64_t cap64(const void *cap, unsigned int off)
 	return mt_get64(cap, off);
 }
 
+/* A DEVX context; after the case, the model holds what it held before. */
+struct devx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before it */
+};
+
+MT_FIXTURE(devx);
+
+MT_FIXTURE_SETUP(devx)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The context is closed here unless the case closed it itself. */
+MT_FIXTURE_TEARDOWN(devx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
 /* The profile: MATCH_DEFINER among the types, its formats and limit. */
-static int test_caps(void)
+MT_TEST_F(devx, caps_general_obj_types)
 {
 	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
-	struct ibv_context *ctx;
 	const void *cap;
 	uint64_t types;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
+	if (!CHECK_ERR(mt_query_hca_cap(self->ctx,
+					MT_CAP_OPMOD(MT_CAP_GENERAL, 1), out),
+		       0))
 		return KSFT_FAIL;
-	if (!CHECK_ERR(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1),
-					out), 0))
-		goto out;
 	cap = mt_cap_page(out);
 	types = cap64(cap, PRM_CMD_HCA_CAP_GENERAL_OBJ_TYPES_OFF);
 	mt_diag("general_obj_types %#llx", (unsigned long long)types);
-	if (!(types & (1ULL << TYPE_MATCH_DEFINER))) {
-		CHECK_EQ(ibv_close_device(ctx), 0);
+	if (!(types & (1ULL << TYPE_MATCH_DEFINER)))
 		return mt_skip("no MATCH_DEFINER on this device");
-	}
 	/* the model offers exactly what it implements */
 	if (mt_sim()) {
 		CHECK_EQ(types, 1ULL << TYPE_MATCH_DEFINER |
@@ -147,24 +167,17 @@ static int test_caps(void)
 			 1ULL << 30 | 1ULL << 31 | 1ULL << 32);
 	}
 	CHECK(mt_get(cap, PRM_CMD_HCA_CAP_MAX_NUM_MATCH_DEFINER) > 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
-static int test_definer(void)
+MT_TEST_F(devx, match_definer_create_query_destroy)
 {
 	uint32_t out[QUERY_OUT_BYTES / 4];
-	struct ibv_context *ctx;
 	struct gen g;
-	int uid;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
+	if (!definer_create(self->ctx, &g))
 		return KSFT_FAIL;
-	if (!definer_create(ctx, &g))
-		goto out;
-	mt_fw_check_owner("general", g.id, uid);
+	mt_fw_check_owner("general", g.id, self->uid);
 	if (CHECK_ERR(gen_cmd(&g, GEN_QUERY, TYPE_MATCH_DEFINER, g.id,
 			      out, sizeof(out)), 0)) {
 		CHECK_EQ(mt_get(out, Q_FORMAT_ID), 22);
@@ -185,27 +198,19 @@ static int test_definer(void)
 	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(g.obj), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count("general", uid), 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
+		CHECK_EQ(mt_fw_count("general", self->uid), 0);
 	return KSFT_PASS;
 }
 
 /* Types firmware lacks, and definers it cannot make. */
-static int test_refused(void)
+MT_TEST_F(devx, create_refused)
 {
 	static const uint16_t types[] = { 0x0, 0xb, 0x20, 0x27, 0xff01,
 					  0xffff };
+	struct ibv_context *ctx = self->ctx;
 	uint32_t in[CMD_IN_BYTES / 4];
-	struct ibv_context *ctx;
 	unsigned int i;
-	int uid;
 
-	if (!mt_sim())
-		return mt_skip("the model's syndromes");
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	for (i = 0; i < MT_ARRAY_SIZE(types); i++) {
 		definer_in(in, types[i], 22);
 		mt_diag("type %#x", types[i]);
@@ -222,25 +227,20 @@ static int test_refused(void)
 	definer_in(in, TYPE_MATCH_DEFINER, 22);
 	mt_set(in, HDR(OBJ_ID), 7);
 	refused(ctx, in, MT_STAT_BAD_PARAM, SYND_BAD_FIELD, "obj_id in create");
-	CHECK_EQ(mt_fw_count("general", uid), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
+	CHECK_EQ(mt_fw_count("general", self->uid), 0);
 	return KSFT_PASS;
 }
 
 /* Another process names this process's definer: refused. */
-static int test_other_process(void)
+MT_TEST_F(devx, other_process_isolated)
 {
 	uint32_t out[QUERY_OUT_BYTES / 4];
-	struct ibv_context *ctx;
-	int status = -1, uid;
+	int status = -1;
 	struct gen mine;
 	pid_t pid;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
+	if (!definer_create(self->ctx, &mine))
 		return KSFT_FAIL;
-	if (!definer_create(ctx, &mine))
-		goto out;
 	pid = mt_fork();
 	if (pid == 0) {
 		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
@@ -264,36 +264,30 @@ static int test_other_process(void)
 	}
 	CHECK_ERR(gen_cmd(&mine, GEN_QUERY, TYPE_MATCH_DEFINER, mine.id,
 			  out, sizeof(out)), 0);
-	mt_fw_check_owner("general", mine.id, uid);
+	mt_fw_check_owner("general", mine.id, self->uid);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(mine.obj), 0);
-out:
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 /* Injected failure, and definers left to context teardown. */
-static int test_fault_and_teardown(void)
+MT_TEST_F(devx, fault_injection_and_teardown)
 {
 	uint32_t in[CMD_IN_BYTES / 4];
-	struct ibv_context *ctx;
 	struct gen g;
-	int uid, i;
+	int i;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	CHECK_EQ(mt_fw_fail_opcode(PRM_OP_CREATE_GENERAL_OBJECT), 0);
 	definer_in(in, TYPE_MATCH_DEFINER, 22);
-	refused(ctx, in, MT_STAT_INTERNAL_ERR, SYND_INJECTED, "injected");
+	refused(self->ctx, in, MT_STAT_INTERNAL_ERR, SYND_INJECTED,
+		"injected");
 	CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	for (i = 0; i < 8; i++)
-		if (!definer_create(ctx, &g))
+		if (!definer_create(self->ctx, &g))
 			break;
-	CHECK_EQ(mt_fw_count("general", uid), 8);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	CHECK_EQ(mt_fw_count(NULL, uid), 0);
+	CHECK_EQ(mt_fw_count("general", self->uid), 8);
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
+	CHECK_EQ(mt_fw_count(NULL, self->uid), 0);
 	return KSFT_PASS;
 }
 
@@ -341,19 +335,15 @@ static uint32_t pdn_of(struct ibv_pd *pd)
  * FLOW_METER_ASO, as DPDK's mlx5 meters create it: a bulk under a PD of
  * the context, which it holds; queried back; another context's PD no.
  */
-static int test_flow_meter_aso(void)
+MT_TEST_F(devx, flow_meter_aso)
 {
 	uint32_t out[MTR_OUT_BYTES / 4];
-	struct ibv_context *ctx, *c2;
+	struct ibv_context *ctx = self->ctx, *c2;
 	struct ibv_pd *pd, *pd2;
 	struct gen m;
-	int uid;
 
-	if (!mt_sim())
-		return mt_skip("the model's limits and syndromes");
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
 	c2 = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx && c2))
+	if (!CHECK(c2))
 		return KSFT_FAIL;
 	pd = ibv_alloc_pd(ctx);
 	pd2 = ibv_alloc_pd(c2);
@@ -365,7 +355,7 @@ static int test_flow_meter_aso(void)
 		      mt_get(out, PRM_OUT_SYNDROME)))
 		goto out;
 	m.id = mt_get(out, PRM_OUT_OBJ_ID);
-	mt_fw_check_owner("general", m.id, uid);
+	mt_fw_check_owner("general", m.id, self->uid);
 	if (CHECK_ERR(gen_cmd(&m, GEN_QUERY, TYPE_FLOW_METER_ASO, m.id,
 			      out, sizeof(out)), 0)) {
 		CHECK_EQ(mt_get(out, MTR_Q_PD), pdn_of(pd));
@@ -385,24 +375,24 @@ static int test_flow_meter_aso(void)
 	CHECK(!meter_create(ctx, pdn_of(pd), 31, out));
 	CHECK_ERR(errno, EREMOTEIO);
 	CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), SYND_BAD_CAP);
-	CHECK_EQ(mt_fw_count("general", uid), 0);
+	CHECK_EQ(mt_fw_count("general", self->uid), 0);
 out:
 	if (pd)
 		CHECK_ERR(ibv_dealloc_pd(pd), 0);
 	if (pd2)
 		CHECK_ERR(ibv_dealloc_pd(pd2), 0);
 	CHECK_EQ(ibv_close_device(c2), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "flow_meter_aso", test_flow_meter_aso },
-	{ "caps_general_obj_types", test_caps },
-	{ "match_definer_create_query_destroy", test_definer },
-	{ "create_refused", test_refused },
-	{ "other_process_isolated", test_other_process },
-	{ "fault_injection_and_teardown", test_fault_and_teardown },
+	MT_CASE_F(devx, flow_meter_aso, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(devx, caps_general_obj_types),
+	MT_CASE_F(devx, match_definer_create_query_destroy),
+	MT_CASE_F(devx, create_refused, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(devx, other_process_isolated),
+	MT_CASE_F(devx, fault_injection_and_teardown,
+		  .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
