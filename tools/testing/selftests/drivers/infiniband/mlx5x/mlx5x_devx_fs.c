@@ -288,22 +288,43 @@ static void refused(const uint32_t *out, uint32_t status, uint32_t synd)
 	CHECK_EQ(out_syndrome(out), synd);
 }
 
-static int test_tables(void)
+/* A DEVX context; after the case, the model holds what it held before. */
+struct devx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;		/* the model's objects before it */
+};
+
+MT_FIXTURE(devx);
+
+MT_FIXTURE_SETUP(devx)
+{
+	self->base = mt_fw_total();
+	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
+	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The context is closed here unless the case closed it itself. */
+MT_FIXTURE_TEARDOWN(devx)
+{
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+MT_TEST_F(devx, tables_create_query_modify_destroy)
 {
 	uint32_t out[PRM_QUERY_FLOW_TABLE_OUT_BYTES / 4];
 	struct obj a = {}, b = {}, c = {}, bad;
-	struct ibv_context *ctx;
-	int uid, base = mt_fw_total();
+	struct ibv_context *ctx = self->ctx;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (!CHECK(table(ctx, RX, 3, 6, 0, &b, NULL)) ||
 	    !CHECK(table(ctx, RX, 4, 6, 0, &c, NULL)) ||
 	    !CHECK(table(ctx, RX, 1, 4, b.id, &a, NULL)))
 		goto out;
 	if (mt_sim())
-		mt_fw_check_owner("flow_table", a.id, uid);
+		mt_fw_check_owner("flow_table", a.id, self->uid);
 	CHECK_ERR(query_table(&a, RX, a.id, out), 0);
 	CHECK_EQ(mt_get(out, PRM_QUERY_FLOW_TABLE_OUT_FLOW_TABLE_CONTEXT_LEVEL),
 		 1);
@@ -342,43 +363,32 @@ out:
 	destroy(&b);
 	destroy(&c);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count("flow_table", uid), 0);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (mt_sim())
-		CHECK_EQ(mt_fw_total(), base);
+		CHECK_EQ(mt_fw_count("flow_table", self->uid), 0);
 	return KSFT_PASS;
 }
 
-static int test_vport_refused(void)
+MT_TEST_F(devx, vport_fields_refused)
 {
 	uint32_t in[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
 	uint32_t out[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4];
-	struct ibv_context *ctx;
 	struct obj o;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_OTHER_VPORT, 1);
 	mt_set(in, PRM_CREATE_FLOW_TABLE_IN_VPORT_NUMBER, 1);
-	CHECK(!create(ctx, in, sizeof(in), out, sizeof(out),
+	CHECK(!create(self->ctx, in, sizeof(in), out, sizeof(out),
 		      PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID, &o));
 	refused(out, MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
-static int test_groups(void)
+MT_TEST_F(devx, groups_ranges_and_busy_table)
 {
 	uint32_t out[PRM_QUERY_FLOW_GROUP_OUT_BYTES / 4];
 	uint32_t in[PRM_QUERY_FLOW_GROUP_IN_BYTES / 4] = {};
 	struct obj t = {}, g = {}, bad;
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->ctx;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (!CHECK(table(ctx, RX, 1, 4, 0, &t, NULL)) ||
 	    !CHECK(group(ctx, t.id, 2, 5, &g, NULL)))
 		goto out;
@@ -407,7 +417,6 @@ static int test_groups(void)
 out:
 	destroy(&g);
 	destroy(&t);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -441,17 +450,14 @@ static struct fte fwd_count(struct tree *t, uint32_t index)
 			     .dest = t->next.id, .counter = t->cnt.id };
 }
 
-static int test_entries(void)
+MT_TEST_F(devx, entries_rules_modify_references)
 {
 	uint32_t in[FTE_IN_BYTES / 4], out[FTE_OUT_BYTES / 4];
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->ctx;
 	struct obj e = {}, bad;
 	struct tree t;
 	struct fte f;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (!CHECK(tree(ctx, &t)))
 		goto out;
 	f = fwd_count(&t, 3);
@@ -505,19 +511,15 @@ static int test_entries(void)
 out:
 	destroy(&e);
 	tree_free(&t);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
-static int test_bulk_counter(void)
+MT_TEST_F(devx, bulk_counter_query_range)
 {
-	struct ibv_context *ctx;
 	struct obj b = {}, one = {};
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	if (!CHECK(counter(ctx, 3, &b)) || !CHECK(counter(ctx, 0, &one)))
+	if (!CHECK(counter(self->ctx, 3, &b)) ||
+	    !CHECK(counter(self->ctx, 0, &one)))
 		goto out;
 	CHECK(one.id < b.id || one.id >= b.id + 8);
 	CHECK_ERR(query_counter(&b, b.id, 0), 0);
@@ -534,21 +536,17 @@ static int test_bulk_counter(void)
 out:
 	destroy(&one);
 	destroy(&b);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
-static int test_contexts(void)
+MT_TEST_F(devx, modify_header_and_reformat)
 {
 	uint32_t out[FTE_OUT_BYTES / 4];
 	struct obj mh = {}, mh_tx = {}, rf = {}, e = {}, bad;
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->ctx;
 	struct tree t;
 	struct fte f;
 
-	ctx = mt_open(MT_OPEN_DEVX, NULL);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
 	if (!CHECK(tree(ctx, &t)) ||
 	    !CHECK(modhdr(ctx, RX, 0x5, 0, 16, &mh, NULL)) ||	/* dmac lo */
 	    !CHECK(modhdr(ctx, TX, 0x5, 0, 16, &mh_tx, NULL)) ||
@@ -575,7 +573,6 @@ out:
 	destroy(&mh_tx);
 	destroy(&rf);
 	tree_free(&t);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -619,18 +616,14 @@ static int child_tries(struct tree *parent)
 	return bad;
 }
 
-static int test_two_processes(void)
+MT_TEST_F(devx, two_processes_isolated)
 {
 	uint32_t out[PRM_QUERY_FLOW_TABLE_OUT_BYTES / 4];
-	struct ibv_context *ctx;
-	int status = -1, uid;
+	int status = -1;
 	struct tree t;
 	pid_t pid;
 
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	if (!CHECK(tree(ctx, &t)))
+	if (!CHECK(tree(self->ctx, &t)))
 		goto out;
 	fflush(stdout);
 	pid = mt_fork();
@@ -643,10 +636,9 @@ static int test_two_processes(void)
 	}
 	CHECK_ERR(query_table(&t.ft, RX, t.ft.id, out), 0);
 	if (mt_sim())
-		mt_fw_check_owner("flow_table", t.ft.id, uid);
+		mt_fw_check_owner("flow_table", t.ft.id, self->uid);
 out:
 	tree_free(&t);
-	CHECK_EQ(ibv_close_device(ctx), 0);
 	return KSFT_PASS;
 }
 
@@ -708,23 +700,18 @@ static bool none_left(int uid)
 	return ok;
 }
 
-/* Closing a context with a whole tree in place leaves nothing. */
-static int test_teardown(void)
+/*
+ * Closing a context with a whole tree in place leaves nothing (and the
+ * teardown checks the model holds what it held before).
+ */
+MT_TEST_F(devx, teardown_full_tree)
 {
-	struct ibv_context *ctx;
-	int uid, base = mt_fw_total();
-
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	CHECK_EQ(build_full_tree(ctx, -1), FULL_TREE_STEPS + 2);
-	CHECK_EQ(mt_fw_count("fte", uid), 2);
-	CHECK_EQ(mt_fw_count("flow_table", uid), 3);
-	CHECK_EQ(ibv_close_device(ctx), 0);
-	none_left(uid);
-	CHECK_EQ(mt_fw_total(), base);
+	CHECK_EQ(build_full_tree(self->ctx, -1), FULL_TREE_STEPS + 2);
+	CHECK_EQ(mt_fw_count("fte", self->uid), 2);
+	CHECK_EQ(mt_fw_count("flow_table", self->uid), 3);
+	CHECK_EQ(ibv_close_device(self->ctx), 0);
+	self->ctx = NULL;
+	none_left(self->uid);
 	return KSFT_PASS;
 }
 
@@ -741,46 +728,41 @@ static const int fault_ops[] = {
  * (the parts after): the build stops with firmware's INTERNAL_ERR, and
  * what was made goes with the context.
  */
-static int test_fault_injection(unsigned int part)
+MT_TEST_F_PARTS(devx, creation_under_fault_injection)
 {
-	int uid, base = mt_fw_total();
 	unsigned int ops = MT_ARRAY_SIZE(fault_ops);
-	struct ibv_context *ctx;
+	struct ibv_context *ctx = self->ctx;
+	int uid = self->uid;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model");
-	ctx = mt_open(MT_OPEN_DEVX, &uid);
-	if (!CHECK(ctx))
-		return KSFT_FAIL;
-	if (part < ops) {
-		CHECK_EQ(mt_fw_fail_opcode(fault_ops[part]), 0);
+	if (i < ops) {
+		CHECK_EQ(mt_fw_fail_opcode(fault_ops[i]), 0);
 		CHECK_EQ(build_full_tree(ctx, -1), -1);
 		CHECK_ERR(errno, EREMOTEIO);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
 	} else {
-		CHECK_EQ(build_full_tree(ctx, part - ops), -1);
+		CHECK_EQ(build_full_tree(ctx, i - ops), -1);
 		CHECK_ERR(errno, EREMOTEIO);
 	}
 	CHECK_EQ(ibv_close_device(ctx), 0);
-	if (!none_left(uid) && part < ops)
-		mt_diag("failing opcode 0x%x", fault_ops[part]);
+	self->ctx = NULL;
+	if (!none_left(uid) && i < ops)
+		mt_diag("failing opcode 0x%x", fault_ops[i]);
 	else if (!none_left(uid))
-		mt_diag("failing step %u", part - ops);
-	CHECK_EQ(mt_fw_total(), base);
+		mt_diag("failing step %u", i - ops);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "tables_create_query_modify_destroy", test_tables },
-	{ "vport_fields_refused", test_vport_refused },
-	{ "groups_ranges_and_busy_table", test_groups },
-	{ "entries_rules_modify_references", test_entries },
-	{ "bulk_counter_query_range", test_bulk_counter },
-	{ "modify_header_and_reformat", test_contexts },
-	{ "two_processes_isolated", test_two_processes },
-	{ "teardown_full_tree", test_teardown },
-	{ .name = "creation_under_fault_injection",
-	  .part = test_fault_injection, .parts = FAULT_PARTS },
+	MT_CASE_F(devx, tables_create_query_modify_destroy),
+	MT_CASE_F(devx, vport_fields_refused),
+	MT_CASE_F(devx, groups_ranges_and_busy_table),
+	MT_CASE_F(devx, entries_rules_modify_references),
+	MT_CASE_F(devx, bulk_counter_query_range),
+	MT_CASE_F(devx, modify_header_and_reformat),
+	MT_CASE_F(devx, two_processes_isolated),
+	MT_CASE_F(devx, teardown_full_tree, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F_PARTS(devx, creation_under_fault_injection, FAULT_PARTS,
+			.flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
