@@ -11,24 +11,52 @@
  */
 #include "mlx5x_queues.h"
 
-static int test_cq(void)
+/*
+ * A DEVX context with what queues name (mlx5x_queues.h's struct mq);
+ * after the case, nothing of it is left in the model.
+ */
+struct queues {
+	struct mq q;
+	int base;		/* the model's objects before it */
+};
+
+MT_FIXTURE(queues);
+
+MT_FIXTURE_SETUP(queues)
+{
+	self->base = mt_fw_total();
+	return mq_open(&self->q) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(queues)
+{
+	mq_close(&self->q);
+	if (!mt_sim())
+		return;
+	if (self->q.uid > 0)
+		CHECK_EQ(mt_fw_count(NULL, self->q.uid), 0);
+	if (!CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
+MT_TEST_F(queues, cq_create_query_modify_destroy)
 {
 	uint32_t in[PRM_MODIFY_CQ_IN_BYTES / 4] = {};
 	uint32_t out[PRM_QUERY_CQ_OUT_BYTES / 4];
-	struct mq q;
+	struct mq *q = &self->q;
 	struct mq_obj cq;
 
-	if (!mq_open(&q) || !mq_cq(&q, &cq))
-		goto out;
-	mt_fw_check_owner("cq", cq.id, q.uid);
+	if (!mq_cq(q, &cq))
+		return KSFT_FAIL;
+	mt_fw_check_owner("cq", cq.id, q->uid);
 	if (CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out, sizeof(out)),
 		      0)) {
 		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_LOG_CQ_SIZE), 4);
 		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_UAR_PAGE),
-			 q.uar->page_id);
+			 q->uar->page_id);
 		CHECK_EQ(mt_get(out,
 			 PRM_QUERY_CQ_OUT_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT),
-			 q.eqn);
+			 q->eqn);
 		CHECK_EQ(mt_get(out,
 				PRM_QUERY_CQ_OUT_CQ_CONTEXT_DBR_UMEM_VALID), 1);
 	}
@@ -55,75 +83,61 @@ static int test_cq(void)
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count("cq", q.uid), 0);
-out:
-	mq_close(&q);
+		CHECK_EQ(mt_fw_count("cq", q->uid), 0);
 	return KSFT_PASS;
 }
 
 /* The umem must hold every CQE asked for, at the offset given. */
-static int test_cq_umem_too_small(void)
+MT_TEST_F(queues, cq_umem_too_small)
 {
 	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4], out[4];
 	struct mq_obj cq;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mt_sim())
-		return mt_skip("checks the firmware model's syndromes");
-	if (!mq_open(&q))
-		goto out;
 	/* 4096 CQEs of 64 bytes: exactly the umem */
-	mq_cq_in(&q, in);
+	mq_cq_in(q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 12);
-	if (CHECK(mq_create(&q, in, sizeof(in), &cq, out)))
+	if (CHECK(mq_create(q, in, sizeof(in), &cq, out)))
 		CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	/* twice that: too small */
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 13);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* 128-byte CQEs */
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 12);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_SZ, 1);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* an offset pushing 16 CQEs past the end */
-	mq_cq_in(&q, in);
+	mq_cq_in(q, in);
 	mt_set(in, MT_FIELD(CQ_UMEM_OFF + 32, 32), MQ_BYTES - 512);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* the doorbell record past the end */
-	mq_cq_in(&q, in);
+	mq_cq_in(q, in);
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
 	       MQ_BYTES);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	CHECK_EQ(mt_fw_count("cq", -1), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
-static int test_cq_rules(void)
+MT_TEST_F(queues, cq_rules)
 {
 	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4];
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mt_sim())
-		return mt_skip("checks the firmware model's syndromes");
-	if (!mq_open(&q))
-		goto out;
-	mq_cq_in(&q, in);
+	mq_cq_in(q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 23);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
-	mq_cq_in(&q, in);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
+	mq_cq_in(q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT,
-	       q.eqn + 100);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
-	mq_cq_in(&q, in);
+	       q->eqn + 100);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
+	mq_cq_in(q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, 0xfffff);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
-	mq_cq_in(&q, in);
-	mt_set(in, CQ_UMEM_ID, q.umem->umem_id + 1000);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
+	mq_cq_in(q, in);
+	mt_set(in, CQ_UMEM_ID, q->umem->umem_id + 1000);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
 	CHECK_EQ(mt_fw_count("cq", -1), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
@@ -133,38 +147,36 @@ out:
  * never the addresses.  With a good umem id it builds the CQ on the umem;
  * with none it refuses for the missing umem, not for a raw address.
  */
-static int test_umem_valid_forced(void)
+MT_TEST_F(queues, umem_valid_forced_by_kernel)
 {
 	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4 + 2];
 	uint32_t out[PRM_QUERY_CQ_OUT_BYTES / 4];
 	struct mq_obj cq;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q))
-		goto out;
-	mq_cq_in(&q, in);
+	mq_cq_in(q, in);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_UMEM_VALID, 0);
 	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_UMEM_VALID, 0);
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_PAS_OFF, 32), 0x1);
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_PAS_OFF + 32, 32), 0x2345000);
-	if (CHECK(mq_create(&q, in, sizeof(in), &cq, out))) {
+	if (CHECK(mq_create(q, in, sizeof(in), &cq, out))) {
 		if (CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq.id, out,
 				       sizeof(out)), 0))
 			CHECK_EQ(mt_get(out,
 				PRM_QUERY_CQ_OUT_CQ_CONTEXT_DBR_UMEM_VALID), 1);
 		/* the umem is in use by it: the kernel did name it */
 		errno = 0;
-		CHECK_ERR(mlx5dv_devx_umem_dereg(q.umem), EBUSY);
+		CHECK_ERR(mlx5dv_devx_umem_dereg(q->umem), EBUSY);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	}
 	if (mt_sim()) {
 		/* no umem named: refused as a missing umem */
 		mt_set(in, CQ_UMEM_ID, 0);
-		mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+		mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
 			   SYND_NO_OBJECT);
-		mt_set(in, CQ_UMEM_ID, q.umem->umem_id);
+		mt_set(in, CQ_UMEM_ID, q->umem->umem_id);
 		mt_set(in, CQ_DBR_UMEM_ID, 0);
-		mq_refused(&q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
+		mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
 			   SYND_NO_OBJECT);
 		CHECK_EQ(mt_fw_count("cq", -1), 0);
 	}
@@ -173,41 +185,37 @@ static int test_umem_valid_forced(void)
 		uint32_t rin[PRM_CREATE_RQ_IN_BYTES / 4];
 		struct mq_obj rcq;
 
-		if (mq_cq(&q, &rcq)) {
-			mq_rq_in(&q, rin, rcq.id);
+		if (mq_cq(q, &rcq)) {
+			mq_rq_in(q, rin, rcq.id);
 			mt_set(rin, PRM_CREATE_RQ_IN_CTX_WQ_WQ_UMEM_VALID, 0);
 			mt_set(rin, PRM_CREATE_RQ_IN_CTX_WQ_DBR_UMEM_VALID, 0);
 			mt_set(rin, WQ_UMEM_ID(RQ_WQ), 0);
-			mq_refused(&q, rin, sizeof(rin), MT_STAT_BAD_RESOURCE,
+			mq_refused(q, rin, sizeof(rin), MT_STAT_BAD_RESOURCE,
 				   SYND_NO_OBJECT);
 			CHECK_ERR(mlx5dv_devx_obj_destroy(rcq.obj), 0);
 		}
 	}
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
 /* A CQ an RQ uses, a umem a CQ uses: busy until the user goes. */
-static int test_destroy_referenced(void)
+MT_TEST_F(queues, destroy_while_referenced)
 {
 	struct mq_obj cq, rq;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q) || !mq_cq(&q, &cq))
-		goto out;
-	if (mq_rq(&q, cq.id, &rq)) {
+	if (!mq_cq(q, &cq))
+		return KSFT_FAIL;
+	if (mq_rq(q, cq.id, &rq)) {
 		CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), EBUSY);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
 	}
-	CHECK_ERR(mlx5dv_devx_umem_dereg(q.umem), EBUSY);
+	CHECK_ERR(mlx5dv_devx_umem_dereg(q->umem), EBUSY);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
-	if (CHECK_ERR(mlx5dv_devx_umem_dereg(q.umem), 0))
-		q.umem = NULL;
+	if (CHECK_ERR(mlx5dv_devx_umem_dereg(q->umem), 0))
+		q->umem = NULL;
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base - 1);
-out:
-	mq_close(&q);
+		CHECK_EQ(mt_fw_count(NULL, q->uid), q->base - 1);
 	return KSFT_PASS;
 }
 
@@ -256,23 +264,23 @@ static void walk_wq(struct mq_obj *o, bool sq)
 	CHECK_EQ(wq_state(o, sq), WQ_RST);
 }
 
-static int test_rq_sq(void)
+MT_TEST_F(queues, rq_sq_states)
 {
 	uint32_t out[PRM_QUERY_SQ_OUT_BYTES / 4];
 	struct mq_obj cq, rq, tis, sq;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q) || !mq_cq(&q, &cq))
-		goto out;
-	if (mq_rq(&q, cq.id, &rq)) {
-		mt_fw_check_owner("rq", rq.id, q.uid);
+	if (!mq_cq(q, &cq))
+		return KSFT_FAIL;
+	if (mq_rq(q, cq.id, &rq)) {
+		mt_fw_check_owner("rq", rq.id, q->uid);
 		walk_wq(&rq, false);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
 	}
-	if (mq_tis(&q, &tis)) {
-		mt_fw_check_owner("tis", tis.id, q.uid);
-		if (mq_sq(&q, cq.id, tis.id, &sq)) {
-			mt_fw_check_owner("sq", sq.id, q.uid);
+	if (mq_tis(q, &tis)) {
+		mt_fw_check_owner("tis", tis.id, q->uid);
+		if (mq_sq(q, cq.id, tis.id, &sq)) {
+			mt_fw_check_owner("sq", sq.id, q->uid);
 			if (CHECK_ERR(mq_query(&sq, PRM_OP_QUERY_SQ, sq.id, out,
 					       sizeof(out)), 0)) {
 				CHECK_EQ(mt_get(out,
@@ -290,27 +298,26 @@ static int test_rq_sq(void)
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base);
-out:
-	mq_close(&q);
+		CHECK_EQ(mt_fw_count(NULL, q->uid), q->base);
 	return KSFT_PASS;
 }
 
-static int test_tis(void)
+MT_TEST_F(queues, tis_create_query_modify)
 {
 	uint32_t in[PRM_MODIFY_TIS_IN_BYTES / 4] = {};
 	uint32_t out[PRM_QUERY_TIS_OUT_BYTES / 4];
 	struct mq_obj tis;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q) || !mq_tis(&q, &tis))
-		goto out;
+	if (!mq_tis(q, &tis))
+		return KSFT_FAIL;
 	if (CHECK_ERR(mq_query(&tis, PRM_OP_QUERY_TIS, tis.id, out,
 			       sizeof(out)),
 		      0)) {
 		CHECK_EQ(mt_get(out, PRM_QUERY_TIS_OUT_TIS_CONTEXT_PRIO), 4);
 		CHECK_EQ(mt_get(out,
-			 PRM_QUERY_TIS_OUT_TIS_CONTEXT_TRANSPORT_DOMAIN), q.td);
+			 PRM_QUERY_TIS_OUT_TIS_CONTEXT_TRANSPORT_DOMAIN),
+			 q->td);
 	}
 	mt_set(in, PRM_IN_OPCODE, PRM_OP_MODIFY_TIS);
 	mt_set(in, PRM_MODIFY_TIS_IN_TISN, tis.id);
@@ -323,32 +330,30 @@ static int test_tis(void)
 		CHECK_EQ(mt_get(out, PRM_QUERY_TIS_OUT_TIS_CONTEXT_PRIO),
 			 6 << 1);
 	/* the transport domain is the TIS's until it goes */
-	CHECK_ERR(mlx5dv_devx_obj_destroy(q.td_obj), EBUSY);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(q->td_obj), EBUSY);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(tis.obj), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
-static int test_rqt_tir(void)
+MT_TEST_F(queues, rqt_tir_create_query_modify)
 {
 	uint32_t in[(PRM_CREATE_RQT_IN_BYTES + 8) / 4];
 	uint32_t out[(PRM_QUERY_RQT_OUT_BYTES + 8) / 4];
 	struct mq_obj cq, rq[2], rqt, tir, dtir;
 	uint32_t rqn[2];
-	struct mq q;
+	struct mq *q = &self->q;
 	size_t len;
 
-	if (!mq_open(&q) || !mq_cq(&q, &cq))
-		goto out;
-	if (!mq_rq(&q, cq.id, &rq[0]) || !mq_rq(&q, cq.id, &rq[1]))
-		goto out;
+	if (!mq_cq(q, &cq))
+		return KSFT_FAIL;
+	if (!mq_rq(q, cq.id, &rq[0]) || !mq_rq(q, cq.id, &rq[1]))
+		return KSFT_FAIL;
 	rqn[0] = rq[0].id;
 	rqn[1] = rq[1].id;
 	len = mq_rqt_in(in, PRM_OP_CREATE_RQT, 2, rqn, 2);
-	if (!CHECK(mq_create(&q, in, len, &rqt, out)))
-		goto out;
-	mt_fw_check_owner("rqt", rqt.id, q.uid);
+	if (!CHECK(mq_create(q, in, len, &rqt, out)))
+		return KSFT_FAIL;
+	mt_fw_check_owner("rqt", rqt.id, q->uid);
 	if (CHECK_ERR(mq_query(&rqt, PRM_OP_QUERY_RQT, rqt.id, out,
 			       sizeof(out)),
 		      0)) {
@@ -372,12 +377,12 @@ static int test_rqt_tir(void)
 			 PRM_QUERY_RQT_OUT_RQT_CONTEXT_RQT_ACTUAL_SIZE), 1);
 
 	/* an indirect TIR over the table, a direct one to rq[1] */
-	mq_tir_in(&q, in, true, rqt.id);
-	if (CHECK(mq_create(&q, in, PRM_CREATE_TIR_IN_BYTES, &tir, out))) {
+	mq_tir_in(q, in, true, rqt.id);
+	if (CHECK(mq_create(q, in, PRM_CREATE_TIR_IN_BYTES, &tir, out))) {
 		uint32_t min[PRM_MODIFY_TIR_IN_BYTES / 4] = {};
 		uint32_t tout[PRM_QUERY_TIR_OUT_BYTES / 4];
 
-		mt_fw_check_owner("tir", tir.id, q.uid);
+		mt_fw_check_owner("tir", tir.id, q->uid);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rqt.obj), EBUSY);
 		mt_set(min, PRM_IN_OPCODE, PRM_OP_MODIFY_TIR);
 		mt_set(min, PRM_MODIFY_TIR_IN_TIRN, tir.id);
@@ -398,16 +403,16 @@ static int test_rqt_tir(void)
 		}
 		CHECK_ERR(mlx5dv_devx_obj_destroy(tir.obj), 0);
 	}
-	mq_tir_in(&q, in, false, rq[1].id);
-	if (CHECK(mq_create(&q, in, PRM_CREATE_TIR_IN_BYTES, &dtir, out))) {
+	mq_tir_in(q, in, false, rq[1].id);
+	if (CHECK(mq_create(q, in, PRM_CREATE_TIR_IN_BYTES, &dtir, out))) {
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rq[1].obj), EBUSY);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(dtir.obj), 0);
 	}
 	if (mt_sim()) {
 		/* an indirect TIR without a hash function */
-		mq_tir_in(&q, in, true, rqt.id);
+		mq_tir_in(q, in, true, rqt.id);
 		mt_set(in, PRM_CREATE_TIR_IN_CTX_RX_HASH_FN, 0);
-		mq_refused(&q, in, PRM_CREATE_TIR_IN_BYTES, MT_STAT_BAD_PARAM,
+		mq_refused(q, in, PRM_CREATE_TIR_IN_BYTES, MT_STAT_BAD_PARAM,
 			   SYND_BAD_FIELD);
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(rqt.obj), 0);
@@ -415,48 +420,44 @@ static int test_rqt_tir(void)
 	CHECK_ERR(mlx5dv_devx_obj_destroy(rq[1].obj), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base);
-out:
-	mq_close(&q);
+		CHECK_EQ(mt_fw_count(NULL, q->uid), q->base);
 	return KSFT_PASS;
 }
 
 /* A query or modify through a handle must name that handle's object. */
-static int test_names_own_object(void)
+MT_TEST_F(queues, query_modify_name_own_object)
 {
 	uint32_t out[PRM_QUERY_RQ_OUT_BYTES / 4];
 	struct mq_obj cq, cq2, rq;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_cq(&q, &cq2))
-		goto out;
+	if (!mq_cq(q, &cq) || !mq_cq(q, &cq2))
+		return KSFT_FAIL;
 	CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_CQ, cq2.id, out, sizeof(out)),
 		  EINVAL);
 	/* a command of another kind */
 	CHECK_ERR(mq_query(&cq, PRM_OP_QUERY_RQ, cq.id, out, sizeof(out)),
 		  EINVAL);
-	if (mq_rq(&q, cq.id, &rq)) {
+	if (mq_rq(q, cq.id, &rq)) {
 		CHECK_ERR(wq_move(&rq, false, WQ_RST, WQ_RDY, out), 0);
 		/* the same modify naming the CQ's number through the RQ */
 		rq.id = cq2.id;
 		CHECK_ERR(wq_move(&rq, false, WQ_RDY, WQ_ERR, out), EINVAL);
 		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
 	}
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "cq_create_query_modify_destroy", test_cq },
-	{ "cq_umem_too_small", test_cq_umem_too_small },
-	{ "cq_rules", test_cq_rules },
-	{ "umem_valid_forced_by_kernel", test_umem_valid_forced },
-	{ "destroy_while_referenced", test_destroy_referenced },
-	{ "rq_sq_states", test_rq_sq },
-	{ "tis_create_query_modify", test_tis },
-	{ "rqt_tir_create_query_modify", test_rqt_tir },
-	{ "query_modify_name_own_object", test_names_own_object },
+	MT_CASE_F(queues, cq_create_query_modify_destroy),
+	MT_CASE_F(queues, cq_umem_too_small, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(queues, cq_rules, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(queues, umem_valid_forced_by_kernel),
+	MT_CASE_F(queues, destroy_while_referenced),
+	MT_CASE_F(queues, rq_sq_states),
+	MT_CASE_F(queues, tis_create_query_modify),
+	MT_CASE_F(queues, rqt_tir_create_query_modify),
+	MT_CASE_F(queues, query_modify_name_own_object),
 };
 
 int main(void)
