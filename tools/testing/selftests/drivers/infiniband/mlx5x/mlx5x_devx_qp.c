@@ -13,6 +13,34 @@
 #include <sys/wait.h>
 #include "mlx5x_queues.h"
 
+/*
+ * A DEVX context with what queues name (mlx5x_queues.h's struct mq);
+ * after the case, nothing of it is left in the model.
+ */
+struct queues {
+	struct mq q;
+	int base;		/* the model's objects before it */
+};
+
+MT_FIXTURE(queues);
+
+MT_FIXTURE_SETUP(queues)
+{
+	self->base = mt_fw_total();
+	return mq_open(&self->q) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(queues)
+{
+	mq_close(&self->q);
+	if (!mt_sim())
+		return;
+	if (self->q.uid > 0)
+		CHECK_EQ(mt_fw_count(NULL, self->q.uid), 0);
+	if (!CHECK_EQ(mt_fw_total(), self->base))
+		mt_fw_dump();
+}
+
 static int qp_move(struct mq_obj *qp, uint16_t op, uint32_t *out)
 {
 	uint32_t in[PRM_RST2INIT_QP_IN_BYTES / 4] = {};
@@ -47,7 +75,7 @@ static uint32_t qp_query(struct mq_obj *qp, uint32_t *out)
 }
 
 /* RST -> INIT -> RTR -> RTS -> ERR -> RST, QUERY_QP after each. */
-static int test_qp_walk(void)
+MT_TEST_F(queues, qp_state_walk)
 {
 	static const struct {
 		uint16_t op;
@@ -64,14 +92,14 @@ static int test_qp_walk(void)
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4];
 	struct mq_obj cq, qp;
 	unsigned int i;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp))
-		goto out;
-	mt_fw_check_owner("qp", qp.id, q.uid);
+	if (!mq_cq(q, &cq) || !mq_qp(q, cq.id, &qp))
+		return KSFT_FAIL;
+	mt_fw_check_owner("qp", qp.id, q->uid);
 	CHECK_EQ(qp_query(&qp, out), QP_RST);
 	CHECK_EQ(mt_get(out, PRM_QUERY_QP_OUT_QPC_CQN_SND), cq.id);
-	CHECK_EQ(mt_get(out, PRM_QUERY_QP_OUT_QPC_PD), q.pd);
+	CHECK_EQ(mt_get(out, PRM_QUERY_QP_OUT_QPC_PD), q->pd);
 	for (i = 0; i < MT_ARRAY_SIZE(walk); i++) {
 		if (!CHECK_ERR(qp_move(&qp, walk[i].op, out), 0))
 			mt_diag("step %u: status 0x%x syndrome 0x%x", i,
@@ -91,14 +119,12 @@ static int test_qp_walk(void)
 	CHECK_ERR(mlx5dv_devx_obj_destroy(qp.obj), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
 	if (mt_sim())
-		CHECK_EQ(mt_fw_count("qp", q.uid), 0);
-out:
-	mq_close(&q);
+		CHECK_EQ(mt_fw_count("qp", q->uid), 0);
 	return KSFT_PASS;
 }
 
 /* A transition from a state it does not start from: BAD_QP_STATE. */
-static int test_qp_illegal(void)
+MT_TEST_F(queues, qp_illegal_transitions)
 {
 	static const struct {
 		uint32_t state;		/* reached by the legal path */
@@ -118,12 +144,10 @@ static int test_qp_illegal(void)
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4];
 	struct mq_obj cq, qp;
 	unsigned int i, k;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mt_sim())
-		return mt_skip("checks the firmware model's status");
-	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp))
-		goto out;
+	if (!mq_cq(q, &cq) || !mq_qp(q, cq.id, &qp))
+		return KSFT_FAIL;
 	for (i = 0; i < MT_ARRAY_SIZE(bad); i++) {
 		CHECK_ERR(qp_move(&qp, PRM_OP_2RST_QP, out), 0);
 		if (bad[i].state == QP_ERR)
@@ -139,38 +163,34 @@ static int test_qp_illegal(void)
 	}
 	CHECK_ERR(mlx5dv_devx_obj_destroy(qp.obj), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
-static int test_qp_rules(void)
+MT_TEST_F(queues, qp_rules)
 {
 	uint32_t in[PRM_CREATE_QP_IN_BYTES / 4], out[PRM_QUERY_QP_OUT_BYTES / 4];
 	uint32_t min[PRM_INIT2RTR_QP_IN_BYTES / 4] = {};
 	struct mq_obj cq, qp;
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mt_sim())
-		return mt_skip("checks the firmware model's syndromes");
-	if (!mq_open(&q) || !mq_cq(&q, &cq))
-		goto out;
-	mq_qp_in(&q, in, cq.id);
+	if (!mq_cq(q, &cq))
+		return KSFT_FAIL;
+	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 2);			/* UD */
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* RQ 2048 x 64 + SQ 4096 x 64: more than the umem */
-	mq_qp_in(&q, in, cq.id);
+	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_SIZE, 11);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_SQ_SIZE, 12);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* a receive WQE larger than max_wqe_sz_rq */
-	mq_qp_in(&q, in, cq.id);
+	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_STRIDE, 6);
-	mq_refused(&q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
 	CHECK_EQ(mt_fw_count("qp", -1), 0);
 
-	if (!mq_qp(&q, cq.id, &qp))
-		goto out;
+	if (!mq_qp(q, cq.id, &qp))
+		return KSFT_FAIL;
 	CHECK_ERR(qp_move(&qp, PRM_OP_RST2INIT_QP, out), 0);
 	/* INIT2RTR without a remote QPN, and with an MTU over the port's */
 	memset(min, 0, sizeof(min));
@@ -196,8 +216,6 @@ static int test_qp_rules(void)
 	CHECK_EQ(qp_query(&qp, out), QP_RTR);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(qp.obj), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
@@ -243,23 +261,21 @@ static int child_against(const uint32_t *ids)
 }
 
 /* Another process can neither reach this one's queues nor build on them. */
-static int test_two_processes(void)
+MT_TEST_F(queues, two_processes_isolated)
 {
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4], ids[4];
 	struct mq_obj cq, qp;
 	int status = -1;
-	struct mq q;
+	struct mq *q = &self->q;
 	pid_t pid;
 
-	if (!mt_sim())
-		return mt_skip("checks the firmware model's syndromes");
-	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_qp(&q, cq.id, &qp))
-		goto out;
+	if (!mq_cq(q, &cq) || !mq_qp(q, cq.id, &qp))
+		return KSFT_FAIL;
 	CHECK_ERR(qp_move(&qp, PRM_OP_RST2INIT_QP, out), 0);
 	ids[0] = cq.id;
 	ids[1] = qp.id;
-	ids[2] = q.pd;
-	ids[3] = q.umem->umem_id;
+	ids[2] = q->pd;
+	ids[3] = q->umem->umem_id;
 	fflush(stdout);
 	pid = mt_fork();
 	if (pid == 0)
@@ -271,12 +287,10 @@ static int test_two_processes(void)
 	}
 	/* ours are intact */
 	CHECK_EQ(qp_query(&qp, out), QP_INIT);
-	mt_fw_check_owner("qp", qp.id, q.uid);
-	mt_fw_check_owner("cq", cq.id, q.uid);
+	mt_fw_check_owner("qp", qp.id, q->uid);
+	mt_fw_check_owner("cq", cq.id, q->uid);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(qp.obj), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
-out:
-	mq_close(&q);
 	return KSFT_PASS;
 }
 
@@ -340,24 +354,18 @@ static unsigned int build_all(struct mq *q)
 
 #define BUILD_ALL	9	/* eight objects, and the QP in RTS */
 
-/* A context closed with a full set: nothing of its uid left. */
-static int test_close_full_set(void)
+/*
+ * A context closed with a full set: nothing of its uid left (the
+ * teardown closes it and checks).
+ */
+MT_TEST_F(queues, close_with_full_set)
 {
-	int base = mt_fw_total();
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mq_open(&q))
-		goto out;
-	CHECK_EQ(build_all(&q), BUILD_ALL);
+	CHECK_EQ(build_all(q), BUILD_ALL);
 	if (mt_sim()) {
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base + 8);
-		CHECK_EQ(mt_fw_count("tir", q.uid), 2);
-	}
-out:
-	mq_close(&q);
-	if (mt_sim()) {
-		CHECK_EQ(mt_fw_count(NULL, q.uid), 0);
-		CHECK_EQ(mt_fw_total(), base);
+		CHECK_EQ(mt_fw_count(NULL, q->uid), q->base + 8);
+		CHECK_EQ(mt_fw_count("tir", q->uid), 2);
 	}
 	return KSFT_PASS;
 }
@@ -378,13 +386,11 @@ static int wait_uid_gone(int uid)
 }
 
 /* A process killed while it holds a full set: all of it destroyed. */
-static int test_killed_full_set(void)
+static int test_killed_with_full_set(void)
 {
 	int pipefd[2], status, got[2] = { -1, 0 };
 	pid_t pid;
 
-	if (!mt_sim())
-		return mt_skip("counts the firmware model's objects");
 	if (!CHECK_EQ(pipe(pipefd), 0))
 		return KSFT_FAIL;
 	fflush(stdout);
@@ -437,52 +443,43 @@ static const unsigned int fault_made[] = { 0, 1, 2, 3, 4, 5, 7, 8, 8, 8 };
 /* the parts: each of fault_ops, then the next command after the CQ */
 #define FAULT_PARTS	(MT_ARRAY_SIZE(fault_ops) + 1)
 
-static int test_fault_injection(unsigned int part)
+MT_TEST_F_PARTS(queues, create_fault_injection)
 {
-	int base = mt_fw_total();
-	struct mq q;
+	struct mq *q = &self->q;
 
-	if (!mt_sim())
-		return mt_skip("needs the firmware model's fault injection");
-	if (!mq_open(&q)) {
-		mq_close(&q);
-		return KSFT_FAIL;
-	}
-	if (part < MT_ARRAY_SIZE(fault_ops)) {
-		CHECK_EQ(mt_fw_fail_opcode(fault_ops[part]), 0);
-		if (!CHECK_EQ(build_all(&q), fault_made[part]))
-			mt_diag("fault on opcode 0x%x", fault_ops[part]);
+	if (i < MT_ARRAY_SIZE(fault_ops)) {
+		CHECK_EQ(mt_fw_fail_opcode(fault_ops[i]), 0);
+		if (!CHECK_EQ(build_all(q), fault_made[i]))
+			mt_diag("fault on opcode 0x%x", fault_ops[i]);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base + fault_made[part]);
+		CHECK_EQ(mt_fw_count(NULL, q->uid), q->base + fault_made[i]);
 	} else {
 		/* the next command after the CQ, whatever it is */
 		uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4], out[4];
 		struct mq_obj cq;
 
-		mq_cq_in(&q, in);
+		mq_cq_in(q, in);
 		CHECK_EQ(mt_fw_fail_next(1), 0);
-		CHECK(!mq_create(&q, in, sizeof(in), &cq, out));
+		CHECK(!mq_create(q, in, sizeof(in), &cq, out));
 		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_INTERNAL_ERR);
 		CHECK_EQ(mt_fw_fail_next(0), 0);
-		CHECK_EQ(mt_fw_count(NULL, q.uid), q.base);
-		if (CHECK(mq_create(&q, in, sizeof(in), &cq, out)))
-			CHECK_EQ(mt_fw_count(NULL, q.uid), q.base + 1);
+		CHECK_EQ(mt_fw_count(NULL, q->uid), q->base);
+		if (CHECK(mq_create(q, in, sizeof(in), &cq, out)))
+			CHECK_EQ(mt_fw_count(NULL, q->uid), q->base + 1);
 	}
-	mq_close(&q);
-	CHECK_EQ(mt_fw_count(NULL, q.uid), 0);
-	CHECK_EQ(mt_fw_total(), base);
+	/* the teardown closes the context: nothing of it is left */
 	return KSFT_PASS;
 }
 
 static const struct mt_case cases[] = {
-	{ "qp_state_walk", test_qp_walk },
-	{ "qp_illegal_transitions", test_qp_illegal },
-	{ "qp_rules", test_qp_rules },
-	{ "two_processes_isolated", test_two_processes },
-	{ "close_with_full_set", test_close_full_set },
-	{ "killed_with_full_set", test_killed_full_set },
-	{ .name = "create_fault_injection",
-	  .part = test_fault_injection, .parts = FAULT_PARTS },
+	MT_CASE_F(queues, qp_state_walk),
+	MT_CASE_F(queues, qp_illegal_transitions, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(queues, qp_rules, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(queues, two_processes_isolated, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(queues, close_with_full_set),
+	MT_CASE(killed_with_full_set, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F_PARTS(queues, create_fault_injection, FAULT_PARTS,
+			.flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
