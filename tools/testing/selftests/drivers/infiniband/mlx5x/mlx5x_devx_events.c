@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * DEVX events: mlx5dv_devx_create_event_channel(3),
+ * DEVX events on one context: mlx5dv_devx_create_event_channel(3),
  * mlx5dv_devx_subscribe_devx_event(3) and _fd, mlx5dv_devx_get_event(3),
  * with events raised by the firmware model (fw/raise_event), or on
  * hardware by the port going down and up.
@@ -9,59 +9,28 @@
  * the cookie alone with OMIT_DATA and coalesced repeats; poll, O_NONBLOCK,
  * a bounded queue that reports EOVERFLOW once), subscription checks (event
  * numbers, the capability masks, the object's kind, a per-context limit),
- * PORT_CHANGE as the netdev goes down and up, eventfd redirection, two processes, close with events pending and
- * device removal under a blocked reader.
+ * PORT_CHANGE as the netdev goes down and up, eventfd redirection and the
+ * events of a CQ.  Other processes, closing and device removal are
+ * mlx5x_devx_events_lifetime's.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
-#include <infiniband/mlx5dv.h>
-#include "mlx5x_test.h"
-#include "mlx5x_prm.h"
-#include "mlx5x_queues.h"
+#include "mlx5x_devx_events.h"
 
-/* PRM event types and PORT_CHANGE sub types (<linux/mlx5/device.h>). */
-#define EV_COMP			0x00
-#define EV_CQ_ERROR		0x04
-#define EV_WQ_CATAS_ERROR	0x05
-#define EV_PORT_CHANGE		0x09
-#define EV_NOT_RAISED		0x06
-#define PORT_DOWN		1
-#define PORT_ACTIVE		4
-
-#define EQE_BYTES		PRM_EQE_BYTES
 #define CAP_DEV_EVENT		0x14
 #define CAP_AFF_OFF	PRM_DEVICE_EVENT_CAP_USER_AFFILIATED_EVENTS_OFF
 #define CAP_UNAFF_OFF	PRM_DEVICE_EVENT_CAP_USER_UNAFFILIATED_EVENTS_OFF
 
-/* how long a read waits for an event that should be there already */
-#define EVENT_WAIT_MS		5000
 /* the driver's bounds: module parameters (limits.c) */
 #define QUEUE_MAX_PARAM		"max_events_queued"
 #define SUBS_MAX_PARAM		"max_event_subs"
 #define TYPES_PER_CALL		16
 
-struct event {
-	uint64_t cookie;
-	uint8_t eqe[EQE_BYTES];
-};
-
+/* the context the cases share, from setup to teardown */
 static struct ibv_context *ctx;
 
-static int raise_event(const char *line)
-{
-	return mt_fw_write("raise_event", line);
-}
-
-static int setup(void)
+static int test_setup(void)
 {
 	ctx = mt_open(MT_OPEN_DEVX, NULL);
 	if (!CHECK(ctx))
@@ -69,49 +38,65 @@ static int setup(void)
 	return KSFT_PASS;
 }
 
-static struct mlx5dv_devx_event_channel *channel(unsigned int flags)
+static int no_ctx(void)
 {
-	struct mlx5dv_devx_event_channel *ch;
-
-	ch = mlx5dv_devx_create_event_channel(ctx, flags);
-	CHECK(ch);
-	return ch;
-}
-
-static int subscribe(struct mlx5dv_devx_event_channel *ch,
-		     struct mlx5dv_devx_obj *obj, uint16_t type,
-		     uint64_t cookie)
-{
-	return mlx5dv_devx_subscribe_devx_event(ch, obj, sizeof(type), &type,
-						cookie);
-}
-
-static void set_nonblock(struct mlx5dv_devx_event_channel *ch)
-{
-	CHECK_EQ(fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK),
-		 0);
+	return mt_skip("no context (setup skipped)");
 }
 
 /*
- * One read; returns its length, or -errno.  On a blocking channel it waits
- * at most EVENT_WAIT_MS (then -ETIMEDOUT): when a step before it failed,
- * as under the fault sweep, the event never comes and the case must fail,
- * not hang.
+ * An event channel on the shared context (the case skips without it) and
+ * the CQ a case makes on it; the teardown frees what there is.  chan's
+ * channel reads whole events, omit's the cookies alone (OMIT_EV_DATA).
  */
-static ssize_t get_event(struct mlx5dv_devx_event_channel *ch,
-			 struct event *ev)
-{
-	struct pollfd p = { .fd = ch->fd, .events = POLLIN };
-	ssize_t n;
+struct chan {
+	struct mlx5dv_devx_event_channel *ch;
+	struct cq cq;
+};
 
-	if (!(fcntl(ch->fd, F_GETFL) & O_NONBLOCK) &&
-	    poll(&p, 1, EVENT_WAIT_MS) == 0)
-		return -ETIMEDOUT;
-	memset(ev, 0xa5, sizeof(*ev));
-	n = mlx5dv_devx_get_event(ch,
-				  (struct mlx5dv_devx_async_event_hdr *)ev,
-				  sizeof(*ev));
-	return n < 0 ? -errno : n;
+struct omit {
+	struct mlx5dv_devx_event_channel *ch;
+	struct cq cq;
+};
+
+static int chan_open(struct mlx5dv_devx_event_channel **ch,
+		     unsigned int flags)
+{
+	if (!ctx)
+		return no_ctx();
+	*ch = channel(ctx, flags);
+	return *ch ? KSFT_PASS : KSFT_FAIL;
+}
+
+static void chan_close(struct mlx5dv_devx_event_channel *ch, struct cq *cq)
+{
+	if (ch)
+		mlx5dv_devx_destroy_event_channel(ch);
+	cq_free(cq);
+}
+
+MT_FIXTURE(chan);
+
+MT_FIXTURE_SETUP(chan)
+{
+	return chan_open(&self->ch, 0);
+}
+
+MT_FIXTURE_TEARDOWN(chan)
+{
+	chan_close(self->ch, &self->cq);
+}
+
+MT_FIXTURE(omit);
+
+MT_FIXTURE_SETUP(omit)
+{
+	return chan_open(&self->ch,
+			 MLX5DV_DEVX_CREATE_EVENT_CHANNEL_FLAGS_OMIT_EV_DATA);
+}
+
+MT_FIXTURE_TEARDOWN(omit)
+{
+	chan_close(self->ch, &self->cq);
 }
 
 static bool mask_has(const void *page, unsigned int off, unsigned int type)
@@ -126,6 +111,8 @@ static int test_caps(void)
 	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES] = {};
 	const void *cap = mt_cap_page(out);
 
+	if (!ctx)
+		return no_ctx();
 	if (!CHECK_EQ(mt_query_hca_cap(ctx, MT_CAP_OPMOD(MT_CAP_GENERAL, 1),
 				       out), 0))
 		return KSFT_FAIL;
@@ -143,15 +130,13 @@ static int test_caps(void)
 }
 
 /* Subscribe, raise, read: the cookie, then the EQE as the model built it. */
-static int test_unaffiliated(void)
+MT_TEST_F(chan, unaffiliated)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	long long before = mt_fw_stat("events");
 	uint8_t want[EQE_BYTES] = {};
 	struct event ev;
 
-	if (!ch)
-		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x1122334455667788ULL),
 		  0);
 	CHECK_ERR(raise_event("0x9 4"), 0);
@@ -168,22 +153,16 @@ static int test_unaffiliated(void)
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_DOWN);
 	set_nonblock(ch);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* The port following its netdev down and up raises PORT_CHANGE. */
-static int test_port_change(void)
+MT_TEST_F(chan, port_change)
 {
-	struct mlx5dv_devx_event_channel *ch;
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct pollfd p;
 	struct event ev;
 
-	if (!mt.netdev)
-		return mt_skip("MLX5X_NETDEV not set");
-	ch = channel(0);
-	if (!ch)
-		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x99), 0);
 	CHECK_ERR(mt_netdev_set(&(struct mt_link){ .up = MT_OFF }), 0);
 	p = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
@@ -201,19 +180,16 @@ static int test_port_change(void)
 	/* no transition, no event */
 	CHECK_ERR(mt_netdev_set_up(), 0);
 	CHECK_EQ(poll(&p, 1, 100), 0);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* A buffer too small for one event is refused and the event kept. */
-static int test_short_buffer(void)
+MT_TEST_F(chan, short_buffer)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct event ev;
 	ssize_t n;
 
-	if (!ch)
-		return KSFT_FAIL;
 	/* with no event queued (a step failed) the short read must not block */
 	set_nonblock(ch);
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 7), 0);
@@ -223,21 +199,17 @@ static int test_short_buffer(void)
 	CHECK_EQ(errno, EINVAL);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(ev.cookie, 7);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* OMIT_DATA: the cookie alone; repeats coalesce per subscription. */
-static int test_omit_data(void)
+MT_TEST_F(omit, omit_data)
 {
-	struct mlx5dv_devx_event_channel *ch =
-		channel(MLX5DV_DEVX_CREATE_EVENT_CHANNEL_FLAGS_OMIT_EV_DATA);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	uint64_t seen = 0;
 	struct event ev;
 	int i;
 
-	if (!ch)
-		return KSFT_FAIL;
 	set_nonblock(ch);
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0xa), 0);
 	for (i = 0; i < 3; i++)
@@ -257,19 +229,16 @@ static int test_omit_data(void)
 	}
 	CHECK_EQ(seen, 1ULL << 0xa | 1ULL << 0xb);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* poll(2) times out with nothing queued and wakes for an event. */
-static int test_poll(void)
+MT_TEST_F(chan, poll)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct pollfd p;
 	struct event ev;
 
-	if (!ch)
-		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 1), 0);
 	p = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	CHECK_EQ(poll(&p, 1, 100), 0);
@@ -280,22 +249,19 @@ static int test_poll(void)
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	p.revents = 0;
 	CHECK_EQ(poll(&p, 1, 50), 0);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* A reader blocked in read(2) is woken by the event. */
-static int test_blocking_read(void)
+MT_TEST_F(chan, blocking_read)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct event ev;
 	int status;
 	pid_t pid;
 
-	if (!ch)
-		return KSFT_FAIL;
 	if (!CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x77), 0))
-		goto out;
+		return KSFT_FAIL;
 	pid = mt_fork();
 	if (pid == 0) {
 		int err;
@@ -313,7 +279,7 @@ static int test_blocking_read(void)
 	}
 	/* without the subscription or the raiser nothing would wake it */
 	if (!CHECK(pid > 0))
-		goto out;
+		return KSFT_FAIL;
 	/* the read itself, not get_event(): blocking in it is the subject */
 	memset(&ev, 0, sizeof(ev));
 	CHECK_EQ(mlx5dv_devx_get_event(ch, (void *)&ev, sizeof(ev)),
@@ -321,8 +287,6 @@ static int test_blocking_read(void)
 	CHECK_EQ(ev.cookie, 0x77);
 	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-out:
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
@@ -330,16 +294,13 @@ out:
  * Past the queue's bound (max_events_queued) events are lost: EOVERFLOW
  * once, then the rest.
  */
-static int test_overflow(void)
+MT_TEST_F(chan, overflow)
 {
-	struct mlx5dv_devx_event_channel *ch;
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	long i, max, ok = 0;
 	struct event ev;
 
 	if (!CHECK_ERR(mt_param_get(QUEUE_MAX_PARAM, &max), 0))
-		return KSFT_FAIL;
-	ch = channel(0);
-	if (!ch)
 		return KSFT_FAIL;
 	set_nonblock(ch);
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 3), 0);
@@ -356,24 +317,21 @@ static int test_overflow(void)
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_SUB_TYPE), PORT_DOWN);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* Redirected to an eventfd: it is signalled, nothing is queued. */
-static int test_eventfd(void)
+MT_TEST_F(chan, eventfd)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct event ev;
 	uint64_t count = 0;
 	int efd;
 
-	if (!ch)
-		return KSFT_FAIL;
 	set_nonblock(ch);
 	efd = eventfd(0, EFD_NONBLOCK);
 	if (!CHECK(efd >= 0))
-		goto out;
+		return KSFT_FAIL;
 	CHECK_ERR(mlx5dv_devx_subscribe_devx_event_fd(ch, efd, NULL,
 						      EV_PORT_CHANGE), 0);
 	CHECK_ERR(raise_event("0x9 4"), 0);
@@ -389,22 +347,18 @@ static int test_eventfd(void)
 	close(efd);
 	/* the subscription keeps its eventfd alive after close */
 	CHECK_ERR(raise_event("0x9 4"), 0);
-out:
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
 /* Event numbers out of range or not offered, or not for this use. */
-static int test_bad_events(void)
+MT_TEST_F(chan, bad_events)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	uint16_t many[TYPES_PER_CALL + 1];
 	uint16_t mixed[] = { EV_PORT_CHANGE, EV_NOT_RAISED };
 	struct event ev;
 	unsigned int i;
 
-	if (!ch)
-		return KSFT_FAIL;
 	set_nonblock(ch);
 	CHECK_ERR(subscribe(ch, NULL, 0x100, 1), EINVAL);
 	CHECK_ERR(subscribe(ch, NULL, 0xffff, 1), EINVAL);
@@ -431,7 +385,6 @@ static int test_bad_events(void)
 	for (i = 0; i < TYPES_PER_CALL; i++)
 		CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
@@ -440,6 +393,8 @@ static int test_bad_flags(void)
 {
 	struct mlx5dv_devx_event_channel *ch;
 
+	if (!ctx)
+		return no_ctx();
 	errno = 0;
 	ch = mlx5dv_devx_create_event_channel(ctx, 1U << 1);
 	CHECK(!ch);
@@ -457,30 +412,27 @@ static int test_bad_flags(void)
  * A context holds at most max_event_subs subscriptions; closing frees
  * them.
  */
-static int test_subscription_limit(void)
+MT_TEST_F(chan, subscription_limit)
 {
-	struct mlx5dv_devx_event_channel *ch, *ch2;
+	struct mlx5dv_devx_event_channel *ch2;
 	uint16_t types[TYPES_PER_CALL];
 	long i, n, max, ok = 0;
 
 	if (!CHECK_ERR(mt_param_get(SUBS_MAX_PARAM, &max), 0))
-		return KSFT_FAIL;
-	ch = channel(0);
-	if (!ch)
 		return KSFT_FAIL;
 	for (i = 0; i < (long)MT_ARRAY_SIZE(types); i++)
 		types[i] = EV_PORT_CHANGE;
 	/* up to the limit, TYPES_PER_CALL at a time */
 	for (i = 0; i < max; i += n) {
 		n = max - i < TYPES_PER_CALL ? max - i : TYPES_PER_CALL;
-		if (!mlx5dv_devx_subscribe_devx_event(ch, NULL,
+		if (!mlx5dv_devx_subscribe_devx_event(self->ch, NULL,
 						      n * sizeof(types[0]),
 						      types, i))
 			ok += n;
 	}
 	CHECK_EQ(ok, max);
-	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0), ENOSPC);
-	ch2 = channel(0);
+	CHECK_ERR(subscribe(self->ch, NULL, EV_PORT_CHANGE, 0), ENOSPC);
+	ch2 = channel(ctx, 0);
 	if (ch2) {
 		/* per context: another channel of it is no way round */
 		CHECK_ERR(subscribe(ch2, NULL, EV_PORT_CHANGE, 0), ENOSPC);
@@ -489,12 +441,11 @@ static int test_subscription_limit(void)
 	/* one event reaches every subscription */
 	if (mt_sim())
 		CHECK_ERR(raise_event("0x9 4"), 0);
-	mlx5dv_devx_destroy_event_channel(ch);
-	ch = channel(0);
-	if (!ch)
+	mlx5dv_devx_destroy_event_channel(self->ch);
+	self->ch = channel(ctx, 0);
+	if (!self->ch)
 		return KSFT_FAIL;
-	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0), 0);
-	mlx5dv_devx_destroy_event_channel(ch);
+	CHECK_ERR(subscribe(self->ch, NULL, EV_PORT_CHANGE, 0), 0);
 	return KSFT_PASS;
 }
 
@@ -513,113 +464,20 @@ static struct mlx5dv_devx_obj *q_counter(struct ibv_context *c)
  * Affiliated events name an object of a kind they apply to: none applies
  * to a Q counter.  Unaffiliated events take no object.
  */
-static int test_affiliated_wrong_kind(void)
+MT_TEST_F(chan, affiliated_wrong_kind)
 {
-	struct mlx5dv_devx_event_channel *ch = channel(0);
+	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct mlx5dv_devx_obj *obj = q_counter(ctx);
 
-	if (!ch || !obj)
-		goto out;
+	if (!obj)
+		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, obj, EV_CQ_ERROR, 1), EINVAL);
 	CHECK_ERR(subscribe(ch, obj, EV_COMP, 1), EINVAL);
 	CHECK_ERR(subscribe(ch, obj, EV_WQ_CATAS_ERROR, 1), EINVAL);
 	CHECK_ERR(subscribe(ch, obj, EV_PORT_CHANGE, 1), EINVAL);
 	CHECK_ERR(subscribe(ch, obj, 0x100, 1), EINVAL);
-out:
-	if (obj)
-		CHECK_ERR(mlx5dv_devx_obj_destroy(obj), 0);
-	if (ch)
-		mlx5dv_devx_destroy_event_channel(ch);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(obj), 0);
 	return KSFT_PASS;
-}
-
-/*
- * A DEVX CQ: 64 CQEs in a umem page, its doorbell record in the next page,
- * a UAR and the EQ of vector 0; the umem fields 6.1's mlx5_ifc.h leaves
- * reserved are mlx5x_queues.h's.
- */
-#define CQ_BUF_BYTES		8192
-
-struct cq {
-	struct mlx5dv_devx_obj *obj;
-	struct mlx5dv_devx_umem *umem;
-	struct mlx5dv_devx_uar *uar;
-	void *buf;
-	uint32_t cqn;
-};
-
-static void cq_free(struct cq *cq)
-{
-	if (cq->obj)
-		CHECK_ERR(mlx5dv_devx_obj_destroy(cq->obj), 0);
-	if (cq->umem)
-		CHECK_ERR(mlx5dv_devx_umem_dereg(cq->umem), 0);
-	if (cq->uar)
-		mlx5dv_devx_free_uar(cq->uar);
-	free(cq->buf);
-	memset(cq, 0, sizeof(*cq));
-}
-
-/* Return: 0, -EINVAL when DEVX may not create a CQ, else -1 (failed). */
-static int cq_create(struct ibv_context *c, struct cq *cq)
-{
-	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4] = {}, out[4] = {};
-	uint32_t eqn;
-	int err;
-
-	memset(cq, 0, sizeof(*cq));
-	if (posix_memalign(&cq->buf, 4096, CQ_BUF_BYTES))
-		return -1;
-	memset(cq->buf, 0, CQ_BUF_BYTES);
-	cq->umem = mlx5dv_devx_umem_reg(c, cq->buf, CQ_BUF_BYTES,
-					IBV_ACCESS_LOCAL_WRITE);
-	cq->uar = mlx5dv_devx_alloc_uar(c, MLX5DV_UAR_ALLOC_TYPE_BF);
-	if (!cq->umem || !cq->uar || mlx5dv_devx_query_eqn(c, 0, &eqn)) {
-		cq_free(cq);
-		return -1;
-	}
-	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_CQ);
-	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, 6);
-	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_UAR_PAGE, cq->uar->page_id);
-	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_C_EQN_OR_APU_ELEMENT, eqn);
-	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_PAGE_SIZE, 0);
-	mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_UMEM_VALID, 1);
-	mt_set(in, CQ_DBR_UMEM_ID, cq->umem->umem_id);
-	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
-	       4096);
-	mt_set(in, MT_FIELD(CQ_UMEM_OFF + 32, 32), 0);
-	mt_set(in, CQ_UMEM_ID, cq->umem->umem_id);
-	mt_set(in, PRM_CREATE_CQ_IN_CQ_UMEM_VALID, 1);
-	cq->obj = mlx5dv_devx_obj_create(c, in, sizeof(in), out, sizeof(out));
-	if (!cq->obj) {
-		err = errno;
-		mt_diag("CREATE_CQ: errno %d status 0x%x syndrome 0x%x", err,
-			mt_get(out, PRM_OUT_STATUS),
-			mt_get(out, PRM_OUT_SYNDROME));
-		cq_free(cq);
-		return err == EINVAL && !mt_get(out, PRM_OUT_STATUS) ?
-			-EINVAL : -1;
-	}
-	cq->cqn = mt_get(out, PRM_CREATE_CQ_OUT_CQN);
-	return 0;
-}
-
-/* Make a CQ, or say why the case cannot run. */
-static int need_cq(struct ibv_context *c, struct cq *cq)
-{
-	int err = cq_create(c, cq);
-
-	if (err == -EINVAL)
-		return mt_skip("DEVX cannot create a CQ here");
-	return CHECK_EQ(err, 0) ? KSFT_PASS : KSFT_FAIL;
-}
-
-static int raise_on(unsigned int type, const char *kind, uint32_t id)
-{
-	char line[64];
-
-	snprintf(line, sizeof(line), "0x%x %s 0x%x", type, kind, id);
-	return raise_event(line);
 }
 
 /*
@@ -627,42 +485,36 @@ static int raise_on(unsigned int type, const char *kind, uint32_t id)
  * subscriptions with the cqn where the PRM puts it; QP events and
  * unaffiliated ones cannot be subscribed on it.
  */
-static int test_affiliated_right_kind(void)
+MT_TEST_F(chan, affiliated_right_kind)
 {
-	struct mlx5dv_devx_event_channel *ch;
+	struct mlx5dv_devx_event_channel *ch = self->ch;
+	struct cq *cq = &self->cq;
 	struct event ev;
-	struct cq cq;
-	int rc = need_cq(ctx, &cq);
+	int rc = need_cq(ctx, cq);
 
 	if (rc != KSFT_PASS)
 		return rc;
-	ch = channel(0);
-	if (!ch)
-		goto out;
 	set_nonblock(ch);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xc0), 0);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_COMP, 0xc1), 0);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_WQ_CATAS_ERROR, 1), EINVAL);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_PORT_CHANGE, 1), EINVAL);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_NOT_RAISED, 1), EINVAL);
+	CHECK_ERR(subscribe(ch, cq->obj, EV_CQ_ERROR, 0xc0), 0);
+	CHECK_ERR(subscribe(ch, cq->obj, EV_COMP, 0xc1), 0);
+	CHECK_ERR(subscribe(ch, cq->obj, EV_WQ_CATAS_ERROR, 1), EINVAL);
+	CHECK_ERR(subscribe(ch, cq->obj, EV_PORT_CHANGE, 1), EINVAL);
+	CHECK_ERR(subscribe(ch, cq->obj, EV_NOT_RAISED, 1), EINVAL);
 
-	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
+	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq->cqn), 0);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(ev.cookie, 0xc0);
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_TYPE), EV_CQ_ERROR);
-	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN), cq.cqn);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN), cq->cqn);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	CHECK_ERR(raise_on(EV_COMP, "cq", cq.cqn), 0);
+	CHECK_ERR(raise_on(EV_COMP, "cq", cq->cqn), 0);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(ev.cookie, 0xc1);
 	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_COMP_EVENT_CQ_NUMBER),
-		 cq.cqn);
+		 cq->cqn);
 	/* an unaffiliated event does not reach an object's subscription */
 	CHECK_ERR(raise_event("0x9 4"), 0);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	mlx5dv_devx_destroy_event_channel(ch);
-out:
-	cq_free(&cq);
 	return KSFT_PASS;
 }
 
@@ -670,344 +522,34 @@ out:
  * Destroying the object drops its subscriptions: nothing more arrives,
  * not even for a new CQ that gets the same number.
  */
-static int test_object_destroyed(void)
+MT_TEST_F(omit, object_destroyed)
 {
-	struct mlx5dv_devx_event_channel *ch;
+	struct mlx5dv_devx_event_channel *ch = self->ch;
+	struct cq *cq = &self->cq;
 	struct event ev;
 	uint32_t cqn;
-	struct cq cq;
-	int rc = need_cq(ctx, &cq);
+	int rc = need_cq(ctx, cq);
 
 	if (rc != KSFT_PASS)
 		return rc;
-	ch = channel(MLX5DV_DEVX_CREATE_EVENT_CHANNEL_FLAGS_OMIT_EV_DATA);
-	if (!ch) {
-		cq_free(&cq);
-		return KSFT_FAIL;
-	}
 	set_nonblock(ch);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xd0), 0);
+	CHECK_ERR(subscribe(ch, cq->obj, EV_CQ_ERROR, 0xd0), 0);
 	/* pending when the object goes: it goes with it */
-	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
-	cqn = cq.cqn;
-	cq_free(&cq);
+	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq->cqn), 0);
+	cqn = cq->cqn;
+	cq_free(cq);
 	CHECK_EQ(raise_on(EV_CQ_ERROR, "cq", cqn), -ENOENT);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-	if (need_cq(ctx, &cq) == KSFT_PASS) {
-		if (cq.cqn != cqn)
-			mt_diag("new CQ 0x%x, old 0x%x", cq.cqn, cqn);
-		CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
+	if (need_cq(ctx, cq) == KSFT_PASS) {
+		if (cq->cqn != cqn)
+			mt_diag("new CQ 0x%x, old 0x%x", cq->cqn, cqn);
+		CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq->cqn), 0);
 		CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-		cq_free(&cq);
 	}
-	mlx5dv_devx_destroy_event_channel(ch);
 	return KSFT_PASS;
 }
 
-/*
- * Two processes, each with a CQ subscribed: an event of one CQ reaches
- * only its owner, whatever the other subscribed to.
- */
-static int test_affiliated_isolation(void)
-{
-	struct mlx5dv_devx_event_channel *ch;
-	int to_child[2], to_parent[2], status;
-	uint32_t their_cqn = 0;
-	struct event ev;
-	struct cq cq;
-	pid_t pid;
-	int rc = need_cq(ctx, &cq);
-
-	if (rc != KSFT_PASS)
-		return rc;
-	ch = channel(0);
-	if (!ch || !CHECK_EQ(pipe(to_child), 0) ||
-	    !CHECK_EQ(pipe(to_parent), 0)) {
-		cq_free(&cq);
-		return KSFT_FAIL;
-	}
-	set_nonblock(ch);
-	CHECK_ERR(subscribe(ch, cq.obj, EV_CQ_ERROR, 0xe0), 0);
-	pid = mt_fork();
-	if (pid == 0) {
-		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
-		struct mlx5dv_devx_event_channel *ch2;
-		uint16_t t = EV_CQ_ERROR;
-		struct cq cq2;
-		struct event e2;
-		struct pollfd p;
-		char c = 0;
-		int bad = 0;
-
-		close(to_child[1]);
-		close(to_parent[0]);
-		if (!c2 || cq_create(c2, &cq2))
-			_exit(2);
-		ch2 = mlx5dv_devx_create_event_channel(c2, 0);
-		if (!ch2 || mlx5dv_devx_subscribe_devx_event(ch2, cq2.obj,
-							     sizeof(t), &t,
-							     0xe1))
-			_exit(3);
-		if (write(to_parent[1], &cq2.cqn, sizeof(cq2.cqn)) !=
-		    sizeof(cq2.cqn))
-			_exit(4);
-		/* parent raised on its own CQ, then on ours */
-		if (read(to_child[0], &c, 1) != 1)
-			_exit(5);
-		/*
-		 * The raise may have failed (the sweep's fault): wait, but not
-		 * for ever; the channel blocks, and so would its read.
-		 */
-		p = (struct pollfd){ .fd = ch2->fd, .events = POLLIN };
-		if (poll(&p, 1, EVENT_WAIT_MS) != 1)
-			_exit(7);
-		bad |= mlx5dv_devx_get_event(ch2, (void *)&e2, sizeof(e2)) !=
-		       sizeof(e2);
-		bad |= e2.cookie != 0xe1;
-		bad |= mt_get(e2.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN) !=
-		       cq2.cqn;
-		/* and nothing else: the parent's event never came here */
-		bad |= poll(&p, 1, 100) != 0;
-		mlx5dv_devx_destroy_event_channel(ch2);
-		mlx5dv_devx_obj_destroy(cq2.obj);
-		mlx5dv_devx_umem_dereg(cq2.umem);
-		mlx5dv_devx_free_uar(cq2.uar);
-		ibv_close_device(c2);
-		_exit(bad ? 6 : 0);
-	}
-	/* a child that ends early ends the reads below: EOF */
-	close(to_child[0]);
-	close(to_parent[1]);
-	to_child[0] = to_parent[1] = -1;
-	if (!CHECK(pid > 0))
-		goto out;
-	CHECK_EQ(read(to_parent[0], &their_cqn, sizeof(their_cqn)),
-		 sizeof(their_cqn));
-	CHECK(their_cqn != cq.cqn);
-	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq.cqn), 0);
-	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", their_cqn), 0);
-	CHECK_EQ(write(to_child[1], "g", 1), 1);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
-	/* ours got its own event only */
-	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
-	CHECK_EQ(ev.cookie, 0xe0);
-	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_CQ_ERROR_CQN), cq.cqn);
-	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-out:
-	close(to_child[1]);
-	close(to_parent[0]);
-	mlx5dv_devx_destroy_event_channel(ch);
-	cq_free(&cq);
-	return KSFT_PASS;
-}
-
-/*
- * Unaffiliated events reach every subscriber, in every process; a process
- * reads only its own subscriptions' cookies.
- */
-static int test_two_processes(void)
-{
-	struct mlx5dv_devx_event_channel *ch = channel(0);
-	int ready[2], go[2], status;
-	struct event ev;
-	char c = 0;
-	pid_t pid;
-
-	if (!ch || !CHECK_EQ(pipe(ready), 0) || !CHECK_EQ(pipe(go), 0))
-		return KSFT_FAIL;
-	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x1), 0);
-	pid = mt_fork();
-	if (pid == 0) {
-		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
-		struct mlx5dv_devx_event_channel *ch2;
-		uint16_t t = EV_PORT_CHANGE;
-		struct pollfd p;
-		struct event e2;
-		int bad = 0;
-
-		close(ready[0]);
-		close(go[1]);
-		if (!c2)
-			_exit(2);
-		ch2 = mlx5dv_devx_create_event_channel(c2, 0);
-		if (!ch2 || mlx5dv_devx_subscribe_devx_event(ch2, NULL,
-							     sizeof(t), &t,
-							     0x2))
-			_exit(3);
-		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(4);
-		/* the parent's raise may have failed: wait, but not forever */
-		p = (struct pollfd){ .fd = ch2->fd, .events = POLLIN };
-		if (poll(&p, 1, EVENT_WAIT_MS) != 1)
-			_exit(5);
-		bad |= mlx5dv_devx_get_event(ch2, (void *)&e2, sizeof(e2)) !=
-		       sizeof(e2);
-		bad |= e2.cookie != 0x2 || mt_get(e2.eqe, PRM_EQE_EVENT_TYPE) != EV_PORT_CHANGE;
-		mlx5dv_devx_destroy_event_channel(ch2);
-		ibv_close_device(c2);
-		_exit(bad);
-	}
-	/* a child that ends early ends the read below: EOF */
-	close(ready[1]);
-	close(go[0]);
-	if (!CHECK(pid > 0))
-		goto out;
-	CHECK_EQ(read(ready[0], &c, 1), 1);
-	CHECK_ERR(raise_event("0x9 4"), 0);
-	CHECK_EQ(write(go[1], &c, 1), 1);
-	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
-	CHECK_EQ(ev.cookie, 0x1);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
-	set_nonblock(ch);
-	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
-out:
-	close(ready[0]);
-	close(go[1]);
-	mlx5dv_devx_destroy_event_channel(ch);
-	return KSFT_PASS;
-}
-
-/* Closing with events queued and subscriptions live frees it all. */
-static int test_close_pending(void)
-{
-	unsigned int flags[] = {
-		0, MLX5DV_DEVX_CREATE_EVENT_CHANNEL_FLAGS_OMIT_EV_DATA,
-	};
-	unsigned int f, i;
-
-	for (f = 0; f < MT_ARRAY_SIZE(flags); f++) {
-		struct mlx5dv_devx_event_channel *ch = channel(flags[f]);
-
-		if (!ch)
-			return KSFT_FAIL;
-		for (i = 0; i < 4; i++)
-			CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, i), 0);
-		for (i = 0; i < 8; i++)
-			CHECK_ERR(raise_event("0x9 4"), 0);
-		mlx5dv_devx_destroy_event_channel(ch);
-	}
-	/* and events after it reach nothing */
-	CHECK_ERR(raise_event("0x9 1"), 0);
-	return KSFT_PASS;
-}
-
-/* A context closed with its channel open: the channel reads EIO. */
-static int test_context_closed(void)
-{
-	struct ibv_context *c = mt_open(MT_OPEN_DEVX, NULL);
-	struct mlx5dv_devx_event_channel *ch;
-	struct event ev;
-	int fd;
-
-	if (!CHECK(c))
-		return KSFT_FAIL;
-	ch = mlx5dv_devx_create_event_channel(c, 0);
-	if (!CHECK(ch))
-		goto out;
-	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 9), 0);
-	CHECK_ERR(raise_event("0x9 4"), 0);
-	fd = dup(ch->fd);
-	mlx5dv_devx_destroy_event_channel(ch);
-	CHECK_EQ(ibv_close_device(c), 0);
-	c = NULL;
-	if (CHECK(fd >= 0)) {
-		CHECK_EQ(read(fd, &ev, sizeof(ev)), -1);
-		CHECK_EQ(errno, EIO);
-		close(fd);
-	}
-	CHECK_ERR(raise_event("0x9 4"), 0);
-out:
-	if (c)
-		ibv_close_device(c);
-	return KSFT_PASS;
-}
-
-/*
- * `rdma link delete` under a blocked reader wakes it with EIO.  The
- * reader closes its context only once the deletion is over: 6.1's
- * munmap(2) unmaps under a downgraded mmap lock, and ib_uverbs zaps the
- * mappings of a context it disassociates under the same read lock, so
- * the two can race in x86 PAT's untracking of the same mapping
- * (WARN_ON_ONCE in get_pat_info(); Documentation/reliability.rst).
- */
-static int test_removal_wakes_reader(void)
-{
-	int ready[2], gone[2], status;
-	char c = 0;
-	pid_t pid;
-
-	if (!mt.netdev)
-		return mt_skip("MLX5X_NETDEV not set");
-	if (!CHECK_EQ(pipe(ready), 0))
-		return KSFT_FAIL;
-	if (!CHECK_EQ(pipe(gone), 0)) {
-		close(ready[0]);
-		close(ready[1]);
-		return KSFT_FAIL;
-	}
-	/* this process's context goes too: close it first */
-	ibv_close_device(ctx);
-	ctx = NULL;
-	pid = mt_fork();
-	if (pid == 0) {
-		struct ibv_context *c2 = mt_open(MT_OPEN_DEVX, NULL);
-		struct mlx5dv_devx_event_channel *ch2;
-		uint16_t t = EV_PORT_CHANGE;
-		struct event e2;
-		ssize_t n;
-
-		close(ready[0]);
-		close(gone[1]);
-		if (!c2)
-			_exit(2);
-		ch2 = mlx5dv_devx_create_event_channel(c2, 0);
-		if (!ch2 || mlx5dv_devx_subscribe_devx_event(ch2, NULL,
-							     sizeof(t), &t, 1))
-			_exit(3);
-		if (write(ready[1], &c, 1) != 1)
-			_exit(4);
-		n = mlx5dv_devx_get_event(ch2, (void *)&e2, sizeof(e2));
-		if (n != -1 || errno != EIO)
-			_exit(5);
-		/* the deletion is over (or failed) when this ends */
-		if (read(gone[0], &c, 1) < 0)
-			_exit(6);
-		mlx5dv_devx_destroy_event_channel(ch2);
-		ibv_close_device(c2);
-		_exit(0);
-	}
-	/* a child that ends early ends the read below: EOF */
-	close(ready[1]);
-	close(gone[0]);
-	if (!CHECK(pid > 0)) {
-		close(ready[0]);
-		close(gone[1]);
-		return KSFT_FAIL;
-	}
-	CHECK_EQ(read(ready[0], &c, 1), 1);
-	close(ready[0]);
-	usleep(200 * 1000);		/* let it block in read(2) */
-	/* undeleted, nothing would wake the reader */
-	if (!CHECK_EQ(mt_sh("rdma link delete %s", mt.dev_name), 0))
-		kill(pid, SIGKILL);
-	close(gone[1]);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
-	/* the cases after need the device: a second try if the first failed */
-	if (!CHECK_EQ(mt_sh("rdma link add %s type mlx5x netdev %s",
-			    mt.dev_name, mt.netdev), 0))
-		mt_sh("rdma link add %s type mlx5x netdev %s", mt.dev_name,
-		      mt.netdev);
-	CHECK_EQ(mt_refresh_device(), 0);
-	return KSFT_PASS;
-}
-
-static int teardown(void)
+static int test_teardown(void)
 {
 	if (ctx)
 		CHECK_EQ(ibv_close_device(ctx), 0);
@@ -1015,71 +557,29 @@ static int teardown(void)
 	return KSFT_PASS;
 }
 
-/* Every case but setup and teardown needs a context. */
-#define NEEDS_CTX(fn)							\
-	static int fn##_run(void)					\
-	{								\
-		return ctx ? fn() : mt_skip("no context (setup skipped)"); \
-	}
-
 /*
- * These need the model too: they raise events through it, check its
- * profile (which events it raises, which not) or remove it with `rdma
- * link delete`.  The others run on hardware as well.
+ * The cases that need the model raise events through it or check its
+ * profile (which events it raises, which not); the others run on hardware
+ * as well.
  */
-#define NEEDS_MODEL(fn)							\
-	static int fn##_run(void)					\
-	{								\
-		if (!mt_sim())						\
-			return mt_skip("needs the firmware model");	\
-		return ctx ? fn() : mt_skip("no context (setup skipped)"); \
-	}
-
-NEEDS_MODEL(test_caps)
-NEEDS_MODEL(test_unaffiliated)
-NEEDS_CTX(test_port_change)
-NEEDS_MODEL(test_short_buffer)
-NEEDS_MODEL(test_omit_data)
-NEEDS_MODEL(test_poll)
-NEEDS_MODEL(test_blocking_read)
-NEEDS_MODEL(test_overflow)
-NEEDS_MODEL(test_eventfd)
-NEEDS_MODEL(test_bad_events)
-NEEDS_CTX(test_bad_flags)
-NEEDS_CTX(test_subscription_limit)
-NEEDS_CTX(test_affiliated_wrong_kind)
-NEEDS_MODEL(test_affiliated_right_kind)
-NEEDS_MODEL(test_object_destroyed)
-NEEDS_MODEL(test_affiliated_isolation)
-NEEDS_MODEL(test_two_processes)
-NEEDS_MODEL(test_close_pending)
-NEEDS_MODEL(test_context_closed)
-NEEDS_MODEL(test_removal_wakes_reader)
-
 static const struct mt_case cases[] = {
-	{ "setup", setup, MT_SHARED },
-	{ "caps", test_caps_run },
-	{ "unaffiliated", test_unaffiliated_run },
-	{ "port_change", test_port_change_run },
-	{ "short_buffer", test_short_buffer_run },
-	{ "omit_data", test_omit_data_run },
-	{ "poll", test_poll_run },
-	{ "blocking_read", test_blocking_read_run },
-	{ "overflow", test_overflow_run },
-	{ "eventfd", test_eventfd_run },
-	{ "bad_events", test_bad_events_run },
-	{ "bad_flags", test_bad_flags_run },
-	{ "subscription_limit", test_subscription_limit_run },
-	{ "affiliated_wrong_kind", test_affiliated_wrong_kind_run },
-	{ "affiliated_right_kind", test_affiliated_right_kind_run },
-	{ "object_destroyed", test_object_destroyed_run },
-	{ "affiliated_isolation", test_affiliated_isolation_run },
-	{ "two_processes", test_two_processes_run },
-	{ "close_pending", test_close_pending_run },
-	{ "context_closed", test_context_closed_run },
-	{ .name = "removal_wakes_reader", .run = test_removal_wakes_reader_run,
-	  .unswept = "the device going away is its subject" },
-	{ "teardown", teardown },
+	MT_CASE(setup, .flags = MT_SHARED),
+	MT_CASE(caps, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, unaffiliated, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, port_change, .flags = MT_NEEDS_NETDEV),
+	MT_CASE_F(chan, short_buffer, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(omit, omit_data, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, poll, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, blocking_read, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, overflow, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, eventfd, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(chan, bad_events, .flags = MT_NEEDS_MODEL),
+	MT_CASE(bad_flags),
+	MT_CASE_F(chan, subscription_limit),
+	MT_CASE_F(chan, affiliated_wrong_kind),
+	MT_CASE_F(chan, affiliated_right_kind, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F(omit, object_destroyed, .flags = MT_NEEDS_MODEL),
+	MT_CASE(teardown),
 };
 
 int main(void)
