@@ -8,6 +8,111 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include "mlx5x_fixtures.h"
+#include "mlx5x_queues.h"
+
+/**
+ * mt_ctx_open() - open a context, noting what the model held before it
+ * @c: filled; close with mt_ctx_close() whether this worked or not
+ * @mode: how
+ *
+ * Return: true when the context opened (else a failed check).
+ */
+bool mt_ctx_open(struct mt_ctx *c, enum mt_open_mode mode)
+{
+	c->base = mt_sim() ? mt_fw_total() : -1;
+	c->ctx = mt_open(mode, &c->uid);
+	return CHECK(c->ctx);
+}
+
+/**
+ * mt_ctx_close() - close the context unless the case did, and check
+ * that the model holds what it held before the context
+ * @c: what mt_ctx_open() filled
+ */
+void mt_ctx_close(struct mt_ctx *c)
+{
+	if (c->ctx)
+		CHECK_EQ(ibv_close_device(c->ctx), 0);
+	c->ctx = NULL;
+	if (c->base >= 0 && !CHECK_EQ(mt_fw_total(), c->base))
+		mt_fw_dump();
+}
+
+static int mt_ctx_setup_mode(void *self, enum mt_open_mode mode)
+{
+	if (mode == MT_OPEN_NODEVX && !mt_sim())
+		return mt_skip("needs the firmware model (to refuse DEVX)");
+	return mt_ctx_open(self, mode) ? KSFT_PASS : KSFT_FAIL;
+}
+
+static int mt_ctx_setup(void *self)
+{
+	return mt_ctx_setup_mode(self, MT_OPEN_DEFAULT);
+}
+
+static int mt_devx_ctx_setup(void *self)
+{
+	return mt_ctx_setup_mode(self, MT_OPEN_DEVX);
+}
+
+static int mt_nodevx_ctx_setup(void *self)
+{
+	return mt_ctx_setup_mode(self, MT_OPEN_NODEVX);
+}
+
+static void mt_ctx_teardown(void *self)
+{
+	mt_ctx_close(self);
+}
+
+const struct mt_fixture mt_ctx_fixture = {
+	.name = "mt_ctx",
+	.size = sizeof(struct mt_ctx),
+	.setup = mt_ctx_setup,
+	.teardown = mt_ctx_teardown,
+};
+
+const struct mt_fixture mt_devx_ctx_fixture = {
+	.name = "mt_devx_ctx",
+	.size = sizeof(struct mt_ctx),
+	.setup = mt_devx_ctx_setup,
+	.teardown = mt_ctx_teardown,
+};
+
+const struct mt_fixture mt_nodevx_ctx_fixture = {
+	.name = "mt_nodevx_ctx",
+	.size = sizeof(struct mt_ctx),
+	.setup = mt_nodevx_ctx_setup,
+	.teardown = mt_ctx_teardown,
+};
+
+static int mt_mq_setup(void *self)
+{
+	struct mt_mq *m = self;
+
+	m->base = mt_sim() ? mt_fw_total() : -1;
+	return mq_open(&m->q) ? KSFT_PASS : KSFT_FAIL;
+}
+
+static void mt_mq_teardown(void *self)
+{
+	struct mt_mq *m = self;
+
+	mq_close(&m->q);
+	if (m->base < 0)
+		return;
+	if (m->q.uid > 0)
+		CHECK_EQ(mt_fw_count(NULL, m->q.uid), 0);
+	if (!CHECK_EQ(mt_fw_total(), m->base))
+		mt_fw_dump();
+}
+
+const struct mt_fixture mt_mq_fixture = {
+	.name = "mt_mq",
+	.size = sizeof(struct mt_mq),
+	.setup = mt_mq_setup,
+	.teardown = mt_mq_teardown,
+};
 
 /**
  * mt_devx_env_open() - open a DEVX context with a PD and a umem

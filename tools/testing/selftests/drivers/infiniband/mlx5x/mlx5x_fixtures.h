@@ -2,6 +2,8 @@
 /*
  * Builders the selftest programs share, for their fixtures and cases:
  *
+ *   struct mt_ctx        a context, and the model's objects before it;
+ *                        shared fixtures on it (mt_ctx_fixture, ...)
  *   struct mt_devx_env   a DEVX context, a PD and its number, a umem
  *   struct mt_verbs_env  a context, a PD and a CQ, and the model's
  *                        object count before them
@@ -23,6 +25,32 @@
 #include "mlx5x_test.h"
 
 #define MT_PAGE		4096
+
+/**
+ * struct mt_ctx - a context, and what the model held before it
+ * @ctx: the context; a case that closes it itself sets it to NULL
+ * @uid: its DEVX uid as the model shows it (0: none; -1: unknown)
+ * @base: the model's objects before it (-1 on hardware)
+ */
+struct mt_ctx {
+	struct ibv_context *ctx;
+	int uid;
+	int base;
+};
+
+bool mt_ctx_open(struct mt_ctx *c, enum mt_open_mode mode);
+void mt_ctx_close(struct mt_ctx *c);
+
+/*
+ * Fixtures on struct mt_ctx, by how the context is opened; a case on one
+ * is MT_TEST_F(mt_ctx, NAME) with MT_CASE_ON(mt_devx_ctx_fixture, NAME).
+ * The teardown closes the context unless the case did, and checks that
+ * the model holds what it held before.  mt_nodevx_ctx_fixture's setup
+ * skips where there is no model (only the model refuses DEVX).
+ */
+extern const struct mt_fixture mt_ctx_fixture;		/* MT_OPEN_DEFAULT */
+extern const struct mt_fixture mt_devx_ctx_fixture;	/* MT_OPEN_DEVX */
+extern const struct mt_fixture mt_nodevx_ctx_fixture;	/* MT_OPEN_NODEVX */
 
 /**
  * struct mt_devx_env - a DEVX context with what most DEVX objects name

@@ -79,6 +79,18 @@ struct mq {
 	uint32_t pd, td, eqn;
 };
 
+/*
+ * struct mq as a fixture (mlx5x_fixtures.c): MT_TEST_F(mt_mq, NAME) with
+ * MT_CASE_ON(mt_mq_fixture, NAME); its teardown closes it and checks that
+ * nothing of it is left in the model, which held @base objects before.
+ */
+struct mt_mq {
+	struct mq q;
+	int base;
+};
+
+extern const struct mt_fixture mt_mq_fixture;
+
 struct mq_obj {
 	struct mlx5dv_devx_obj *obj;
 	uint32_t id;

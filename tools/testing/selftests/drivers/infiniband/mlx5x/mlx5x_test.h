@@ -157,8 +157,10 @@ struct mt_case {
 
 /* Entries of a table of cases; the rest are designated initializers. */
 #define MT_CASE(nm, ...)	{ .name = #nm, .run = test_##nm, __VA_ARGS__ }
-#define MT_CASE_F(fx, nm, ...)						\
-	{ .name = #nm, .fixture = &fx##_fixture, .run_f = test_##nm##_any, \
+#define MT_CASE_F(fx, nm, ...)	MT_CASE_ON(fx##_fixture, nm, __VA_ARGS__)
+/* A case of MT_TEST_F(type, nm) on a fixture of another name (shared ones) */
+#define MT_CASE_ON(fxobj, nm, ...)					\
+	{ .name = #nm, .fixture = &(fxobj), .run_f = test_##nm##_any,	\
 	  __VA_ARGS__ }
 #define MT_CASE_F_PARTS(fx, nm, n, ...)					\
 	{ .name = #nm, .fixture = &fx##_fixture,			\
