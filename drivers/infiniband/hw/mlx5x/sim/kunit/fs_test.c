@@ -4,7 +4,7 @@
  * header and packet reformat contexts, and the references between them.
  */
 #include <linux/ktime.h>
-#include "sim_kunit.h"
+#include "sk_fs.h"
 #include "../steering/fs.h"
 
 #define RX	MLX5_FLOW_TABLE_TYPE_NIC_RX
@@ -16,300 +16,7 @@
 #define DEST_FT	MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE
 #define DEST_TIR MLX5_IFC_FLOW_DESTINATION_TYPE_TIR
 
-/* ---- mailbox builders ---- */
-
-static u8 sk_ft_create(struct kunit *test, u16 uid, u32 type, u32 level,
-		       u32 log_size, u32 miss, u32 *id)
-{
-	void *in = SK_MBOX(test, create_flow_table_in);
-	void *out = SK_MBOX(test, create_flow_table_out);
-	void *ftc = PRM_ADDR(create_flow_table_in, in, flow_table_context);
-	u8 status;
-
-	PRM_SET(create_flow_table_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(create_flow_table_in, in, table_type, type);
-	PRM_SET(flow_table_context, ftc, level, level);
-	PRM_SET(flow_table_context, ftc, log_size, log_size);
-	if (miss) {
-		PRM_SET(flow_table_context, ftc, table_miss_action,
-			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
-		PRM_SET(flow_table_context, ftc, table_miss_id, miss);
-	}
-	status = sk_exec(test, in, PRM_BYTES(create_flow_table_in), out,
-			 PRM_BYTES(create_flow_table_out));
-	if (id)
-		*id = PRM_GET(create_flow_table_out, out, table_id);
-	return status;
-}
-
-static u8 sk_ft_destroy(struct kunit *test, u16 uid, u32 type, u32 id)
-{
-	void *in = SK_MBOX(test, destroy_flow_table_in);
-	void *out = SK_MBOX(test, destroy_flow_table_out);
-
-	PRM_SET(destroy_flow_table_in, in, opcode,
-		MLX5_CMD_OP_DESTROY_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(destroy_flow_table_in, in, table_type, type);
-	PRM_SET(destroy_flow_table_in, in, table_id, id);
-	return sk_exec(test, in, PRM_BYTES(destroy_flow_table_in), out,
-		       PRM_BYTES(destroy_flow_table_out));
-}
-
-/* *ftc: the context in the output */
-static u8 sk_ft_query(struct kunit *test, u16 uid, u32 type, u32 id,
-		      void **ftc)
-{
-	void *in = SK_MBOX(test, query_flow_table_in);
-	void *out = SK_MBOX(test, query_flow_table_out);
-
-	PRM_SET(query_flow_table_in, in, opcode, MLX5_CMD_OP_QUERY_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(query_flow_table_in, in, table_type, type);
-	PRM_SET(query_flow_table_in, in, table_id, id);
-	if (ftc)
-		*ftc = PRM_ADDR(query_flow_table_out, out, flow_table_context);
-	return sk_exec(test, in, PRM_BYTES(query_flow_table_in), out,
-		       PRM_BYTES(query_flow_table_out));
-}
-
-static u8 sk_ft_modify(struct kunit *test, u16 uid, u32 type, u32 id,
-		       u32 select, u32 miss)
-{
-	void *in = SK_MBOX(test, modify_flow_table_in);
-	void *out = SK_MBOX(test, modify_flow_table_out);
-	void *ftc = PRM_ADDR(modify_flow_table_in, in, flow_table_context);
-
-	PRM_SET(modify_flow_table_in, in, opcode,
-		MLX5_CMD_OP_MODIFY_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(modify_flow_table_in, in, table_type, type);
-	PRM_SET(modify_flow_table_in, in, table_id, id);
-	PRM_SET(modify_flow_table_in, in, modify_field_select, select);
-	if (miss) {
-		PRM_SET(flow_table_context, ftc, table_miss_action,
-			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
-		PRM_SET(flow_table_context, ftc, table_miss_id, miss);
-	}
-	return sk_exec(test, in, PRM_BYTES(modify_flow_table_in), out,
-		       PRM_BYTES(modify_flow_table_out));
-}
-
-/* A mask matching on the outer ethertype and TCP destination port. */
-static void sk_mask(void *m)
-{
-	PRM_SET(fte_match_param, m, outer_headers.ethertype, 0xffff);
-	PRM_SET(fte_match_param, m, outer_headers.tcp_dport, 0xffff);
-}
-
-static u8 sk_fg_create_mask(struct kunit *test, u16 uid, u32 type, u32 ft,
-			    u32 start, u32 end, u8 criteria,
-			    void (*mask)(void *m), u32 *id)
-{
-	void *in = SK_MBOX(test, create_flow_group_in);
-	void *out = SK_MBOX(test, create_flow_group_out);
-	u8 status;
-
-	PRM_SET(create_flow_group_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_GROUP);
-	prm_in_set_uid(in, uid);
-	PRM_SET(create_flow_group_in, in, table_type, type);
-	PRM_SET(create_flow_group_in, in, table_id, ft);
-	PRM_SET(create_flow_group_in, in, start_flow_index, start);
-	PRM_SET(create_flow_group_in, in, end_flow_index, end);
-	PRM_SET(create_flow_group_in, in, match_criteria_enable, criteria);
-	if (mask)
-		mask(PRM_ADDR(create_flow_group_in, in, match_criteria));
-	status = sk_exec(test, in, PRM_BYTES(create_flow_group_in), out,
-			 PRM_BYTES(create_flow_group_out));
-	if (id)
-		*id = PRM_GET(create_flow_group_out, out, group_id);
-	return status;
-}
-
-static u8 sk_fg_create(struct kunit *test, u16 uid, u32 type, u32 ft,
-		       u32 start, u32 end, u32 *id)
-{
-	return sk_fg_create_mask(test, uid, type, ft, start, end, OUTER,
-				 sk_mask, id);
-}
-
-static u8 sk_fg_destroy(struct kunit *test, u16 uid, u32 type, u32 ft,
-			u32 id)
-{
-	void *in = SK_MBOX(test, destroy_flow_group_in);
-	void *out = SK_MBOX(test, destroy_flow_group_out);
-
-	PRM_SET(destroy_flow_group_in, in, opcode,
-		MLX5_CMD_OP_DESTROY_FLOW_GROUP);
-	prm_in_set_uid(in, uid);
-	PRM_SET(destroy_flow_group_in, in, table_type, type);
-	PRM_SET(destroy_flow_group_in, in, table_id, ft);
-	PRM_SET(destroy_flow_group_in, in, group_id, id);
-	return sk_exec(test, in, PRM_BYTES(destroy_flow_group_in), out,
-		       PRM_BYTES(destroy_flow_group_out));
-}
-
-/* What one SET_FLOW_TABLE_ENTRY says. */
-struct sk_fte {
-	u16 uid;
-	u16 op_mod;
-	u32 type;
-	u32 ft;
-	u32 fg;
-	u32 index;
-	u16 ethertype;
-	u16 dport;
-	u16 sport;	/* not in the mask */
-	u32 action;
-	u32 flow_tag;
-	u32 ndest;
-	u32 dest_type[4];
-	u32 dest[4];
-	u32 ncnt;
-	u32 cnt[4];
-	u32 reformat;
-	u32 modhdr;
-	u32 mask;	/* modify_enable_mask */
-	bool ignore_level;
-	u32 vport;
-};
-
-static u8 sk_fte_set(struct kunit *test, const struct sk_fte *e)
-{
-	size_t inlen = PRM_BYTES(set_fte_in) +
-		       (e->ndest + e->ncnt) * PRM_BYTES(dest_format_struct);
-	void *in = sk_mbox(test, inlen);
-	void *out = SK_MBOX(test, set_fte_out);
-	void *fc = PRM_ADDR(set_fte_in, in, flow_context);
-	void *v = PRM_ADDR(flow_context, fc, match_value);
-	u8 *list = (u8 *)in + PRM_BYTES(set_fte_in);
-	u32 i;
-
-	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	prm_in_set_uid(in, e->uid);
-	PRM_SET(set_fte_in, in, op_mod, e->op_mod);
-	PRM_SET(set_fte_in, in, table_type, e->type);
-	PRM_SET(set_fte_in, in, table_id, e->ft);
-	PRM_SET(set_fte_in, in, flow_index, e->index);
-	PRM_SET(set_fte_in, in, modify_enable_mask, e->mask);
-	PRM_SET(set_fte_in, in, ignore_flow_level, e->ignore_level);
-	PRM_SET(set_fte_in, in, vport_number, e->vport);
-	PRM_SET(flow_context, fc, group_id, e->fg);
-	PRM_SET(flow_context, fc, action, e->action);
-	PRM_SET(flow_context, fc, flow_tag, e->flow_tag);
-	PRM_SET(flow_context, fc, destination_list_size, e->ndest);
-	PRM_SET(flow_context, fc, flow_counter_list_size, e->ncnt);
-	PRM_SET(flow_context, fc, packet_reformat_id, e->reformat);
-	PRM_SET(flow_context, fc, modify_header_id, e->modhdr);
-	PRM_SET(fte_match_param, v, outer_headers.ethertype, e->ethertype);
-	PRM_SET(fte_match_param, v, outer_headers.tcp_dport, e->dport);
-	PRM_SET(fte_match_param, v, outer_headers.tcp_sport, e->sport);
-	for (i = 0; i < e->ndest; i++, list += 8) {
-		PRM_SET(dest_format_struct, list, destination_type,
-			e->dest_type[i]);
-		PRM_SET(dest_format_struct, list, destination_id, e->dest[i]);
-	}
-	for (i = 0; i < e->ncnt; i++, list += 8)
-		PRM_SET(flow_counter_list, list, flow_counter_id, e->cnt[i]);
-	return sk_exec(test, in, inlen, out, PRM_BYTES(set_fte_out));
-}
-
-static u8 sk_fte_delete(struct kunit *test, u16 uid, u32 type, u32 ft,
-			u32 index)
-{
-	void *in = SK_MBOX(test, delete_fte_in);
-	void *out = SK_MBOX(test, delete_fte_out);
-
-	PRM_SET(delete_fte_in, in, opcode,
-		MLX5_CMD_OP_DELETE_FLOW_TABLE_ENTRY);
-	prm_in_set_uid(in, uid);
-	PRM_SET(delete_fte_in, in, table_type, type);
-	PRM_SET(delete_fte_in, in, table_id, ft);
-	PRM_SET(delete_fte_in, in, flow_index, index);
-	return sk_exec(test, in, PRM_BYTES(delete_fte_in), out,
-		       PRM_BYTES(delete_fte_out));
-}
-
-/* *outp: the output mailbox, with room for @room list entries */
-static u8 sk_fte_query(struct kunit *test, u16 uid, u32 type, u32 ft,
-		       u32 index, u32 room, void **outp)
-{
-	size_t outlen = PRM_BYTES(query_fte_out) + room * 8;
-	void *in = SK_MBOX(test, query_fte_in);
-	void *out = sk_mbox(test, outlen);
-
-	PRM_SET(query_fte_in, in, opcode, MLX5_CMD_OP_QUERY_FLOW_TABLE_ENTRY);
-	prm_in_set_uid(in, uid);
-	PRM_SET(query_fte_in, in, table_type, type);
-	PRM_SET(query_fte_in, in, table_id, ft);
-	PRM_SET(query_fte_in, in, flow_index, index);
-	if (outp)
-		*outp = out;
-	return sk_exec(test, in, PRM_BYTES(query_fte_in), out, outlen);
-}
-
-/* One action: type, field, offset, length (set/copy) or dst (copy). */
-struct sk_mh_act {
-	u8 type;
-	u16 field;
-	u8 offset;
-	u8 length;
-	u16 dst_field;
-};
-
-static u8 sk_modhdr_alloc(struct kunit *test, u16 uid, u32 type, u32 n,
-			  const struct sk_mh_act *acts, size_t short_by,
-			  u32 *id)
-{
-	size_t inlen = PRM_BYTES(alloc_modify_header_context_in) + n * 8;
-	void *in = sk_mbox(test, inlen);
-	void *out = SK_MBOX(test, alloc_modify_header_context_out);
-	u8 *a = (u8 *)in + PRM_BYTES(alloc_modify_header_context_in);
-	u32 i;
-	u8 status;
-
-	PRM_SET(alloc_modify_header_context_in, in, opcode,
-		MLX5_CMD_OP_ALLOC_MODIFY_HEADER_CONTEXT);
-	prm_in_set_uid(in, uid);
-	PRM_SET(alloc_modify_header_context_in, in, table_type, type);
-	PRM_SET(alloc_modify_header_context_in, in, num_of_actions, n);
-	for (i = 0; acts && i < n; i++, a += 8) {
-		PRM_SET(set_action_in, a, action_type, acts[i].type);
-		if (acts[i].type == MLX5_ACTION_TYPE_COPY) {
-			PRM_SET(copy_action_in, a, src_field, acts[i].field);
-			PRM_SET(copy_action_in, a, src_offset, acts[i].offset);
-			PRM_SET(copy_action_in, a, length, acts[i].length);
-			PRM_SET(copy_action_in, a, dst_field,
-				acts[i].dst_field);
-		} else {
-			PRM_SET(set_action_in, a, field, acts[i].field);
-			PRM_SET(set_action_in, a, offset, acts[i].offset);
-			PRM_SET(set_action_in, a, length, acts[i].length);
-		}
-	}
-	status = sk_exec(test, in, inlen - short_by, out,
-			 PRM_BYTES(alloc_modify_header_context_out));
-	if (id)
-		*id = PRM_GET(alloc_modify_header_context_out, out,
-			      modify_header_id);
-	return status;
-}
-
-static u8 sk_modhdr_free(struct kunit *test, u16 uid, u32 id)
-{
-	void *in = SK_MBOX(test, dealloc_modify_header_context_in);
-	void *out = SK_MBOX(test, dealloc_modify_header_context_out);
-
-	PRM_SET(dealloc_modify_header_context_in, in, opcode,
-		MLX5_CMD_OP_DEALLOC_MODIFY_HEADER_CONTEXT);
-	prm_in_set_uid(in, uid);
-	PRM_SET(dealloc_modify_header_context_in, in, modify_header_id, id);
-	return sk_exec(test, in, PRM_BYTES(dealloc_modify_header_context_in),
-		       out, PRM_BYTES(dealloc_modify_header_context_out));
-}
+/* ---- packet reformat contexts ---- */
 
 static u8 sk_reformat_alloc(struct kunit *test, u16 uid, u32 type, u32 size,
 			    size_t room, u32 *id)
@@ -347,11 +54,6 @@ static u8 sk_reformat_free(struct kunit *test, u16 uid, u32 id)
 	return sk_exec(test, in, PRM_BYTES(dealloc_packet_reformat_context_in),
 		       out, PRM_BYTES(dealloc_packet_reformat_context_out));
 }
-
-#define SK_EXPECT_FAIL(test, expr, st, synd) do {			\
-	KUNIT_EXPECT_EQ(test, (expr), (st));				\
-	KUNIT_EXPECT_EQ(test, sk_syndrome(test), (u32)(synd));		\
-} while (0)
 
 /* ---- cases ---- */
 
@@ -396,9 +98,7 @@ static void sk_ft_create_query_destroy(struct kunit *test)
 	struct mlx5x_sim *sim = sk_sim(test);
 	u32 max_level = SIM_FS_PROP(sim, RX, max_ft_level);
 	u32 max_log = SIM_FS_PROP(sim, RX, log_max_ft_size);
-	void *in = SK_MBOX(test, create_flow_table_in);
-	void *out = SK_MBOX(test, create_flow_table_out);
-	void *ftc;
+	void *in, *ftc;
 	u32 id;
 
 	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, max_level, max_log, 0,
@@ -426,23 +126,19 @@ static void sk_ft_create_query_destroy(struct kunit *test)
 					  NULL),
 		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	/* vports, software steering */
-	PRM_SET(create_flow_table_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_TABLE);
+	in = sk_ft_in(test, 0, RX, 0, 0, 0);
 	PRM_SET(create_flow_table_in, in, other_vport, 1);
-	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(create_flow_table_in),
-				     out, PRM_BYTES(create_flow_table_out)),
-		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	SK_EXPECT_FAIL(test, sk_ft_exec(test, in, NULL), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
 	PRM_SET(create_flow_table_in, in, other_vport, 0);
 	PRM_SET(create_flow_table_in, in, flow_table_context.sw_owner, 1);
-	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(create_flow_table_in),
-				     out, PRM_BYTES(create_flow_table_out)),
-		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	SK_EXPECT_FAIL(test, sk_ft_exec(test, in, NULL), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
 	PRM_SET(create_flow_table_in, in, flow_table_context.sw_owner, 0);
 	PRM_SET(create_flow_table_in, in, flow_table_context.table_miss_action,
 		MLX5_FLOW_TABLE_MISS_ACTION_SWITCH_DOMAIN);
-	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(create_flow_table_in),
-				     out, PRM_BYTES(create_flow_table_out)),
-		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	SK_EXPECT_FAIL(test, sk_ft_exec(test, in, NULL), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
@@ -521,10 +217,9 @@ static void sk_mask_inner(void *m)
 
 static void sk_fg_rules(struct kunit *test)
 {
-	void *in = SK_MBOX(test, query_flow_group_in);
-	void *out = SK_MBOX(test, query_flow_group_out);
 	void *expect = sk_mbox(test, SIM_FS_MATCH_BYTES);
 	u32 ft, a, b;
+	void *out;
 
 	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 1, 4, 0, &ft),
 			PRM_STAT_OK);
@@ -549,12 +244,7 @@ static void sk_fg_rules(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sk_fg_create(test, 0, RX, ft, 0, 3, &b),
 			PRM_STAT_OK);
 	/* query gives back what was set */
-	PRM_SET(query_flow_group_in, in, opcode, MLX5_CMD_OP_QUERY_FLOW_GROUP);
-	PRM_SET(query_flow_group_in, in, table_type, RX);
-	PRM_SET(query_flow_group_in, in, table_id, ft);
-	PRM_SET(query_flow_group_in, in, group_id, a);
-	KUNIT_ASSERT_EQ(test, sk_exec(test, in, PRM_BYTES(query_flow_group_in),
-				      out, PRM_BYTES(query_flow_group_out)),
+	KUNIT_ASSERT_EQ(test, sk_fg_query(test, 0, RX, ft, a, &out),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, PRM_GET(query_flow_group_out, out,
 				      start_flow_index), 4);
@@ -562,7 +252,7 @@ static void sk_fg_rules(struct kunit *test)
 				      end_flow_index), 7);
 	KUNIT_EXPECT_EQ(test, PRM_GET(query_flow_group_out, out,
 				      match_criteria_enable), OUTER);
-	sk_mask(expect);
+	sk_mask_eth_dport(expect);
 	KUNIT_EXPECT_EQ(test, memcmp(PRM_ADDR(query_flow_group_out, out,
 					      match_criteria), expect,
 				     SIM_FS_MATCH_BYTES), 0);
@@ -578,46 +268,6 @@ static void sk_fg_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_fg_destroy(test, 0, RX, ft, b), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, RX, ft), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
-}
-
-/* A table at level 1 with a group 0..7, and a table at level 2. */
-struct sk_tree {
-	u32 ft, fg, next, cnt;
-};
-
-static void sk_tree_build(struct kunit *test, u16 uid, struct sk_tree *t)
-{
-	KUNIT_ASSERT_EQ(test, sk_ft_create(test, uid, RX, 1, 4, 0, &t->ft),
-			PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sk_ft_create(test, uid, RX, 2, 4, 0, &t->next),
-			PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sk_fg_create(test, uid, RX, t->ft, 0, 7,
-					   &t->fg), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, uid, &t->cnt),
-			PRM_STAT_OK);
-}
-
-static void sk_tree_free(struct kunit *test, u16 uid, struct sk_tree *t)
-{
-	KUNIT_EXPECT_EQ(test, sk_fg_destroy(test, uid, RX, t->ft, t->fg),
-			PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, uid, RX, t->ft),
-			PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, uid, RX, t->next),
-			PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_dealloc_flow_counter(test, uid, t->cnt),
-			PRM_STAT_OK);
-}
-
-static struct sk_fte sk_fwd_count(u16 uid, struct sk_tree *t, u32 index)
-{
-	return (struct sk_fte){
-		.uid = uid, .type = RX, .ft = t->ft, .fg = t->fg,
-		.index = index, .ethertype = 0x0800, .dport = 80 + index,
-		.action = A_FWD | A_COUNT, .flow_tag = 0x1234,
-		.ndest = 1, .dest_type = { DEST_FT }, .dest = { t->next },
-		.ncnt = 1, .cnt = { t->cnt },
-	};
 }
 
 static void sk_fte_create_query_delete(struct kunit *test)
@@ -1114,6 +764,7 @@ static void sk_reformat(struct kunit *test)
 			  max_encap_header_size);
 	u32 encap, decap, tx, fg;
 	struct sk_fte e;
+	void *in;
 
 	KUNIT_ASSERT_EQ(test, sk_reformat_alloc(test, 0,
 						MLX5_REFORMAT_TYPE_L2_TO_VXLAN,
@@ -1145,24 +796,9 @@ static void sk_reformat(struct kunit *test)
 					       50, 40, NULL),
 		       PRM_STAT_BAD_INPUT_LEN, SIM_SYND_BAD_INLEN);
 	/* encapsulation on a TX table with reformat_en */
-	{
-		void *in = SK_MBOX(test, create_flow_table_in);
-		void *out = SK_MBOX(test, create_flow_table_out);
-
-		PRM_SET(create_flow_table_in, in, opcode,
-			MLX5_CMD_OP_CREATE_FLOW_TABLE);
-		PRM_SET(create_flow_table_in, in, table_type, TX);
-		PRM_SET(create_flow_table_in, in, flow_table_context.log_size,
-			2);
-		PRM_SET(create_flow_table_in, in,
-			flow_table_context.reformat_en, 1);
-		KUNIT_ASSERT_EQ(test, sk_exec(test, in,
-					      PRM_BYTES(create_flow_table_in),
-					      out,
-					      PRM_BYTES(create_flow_table_out)),
-				PRM_STAT_OK);
-		tx = PRM_GET(create_flow_table_out, out, table_id);
-	}
+	in = sk_ft_in(test, 0, TX, 0, 2, 0);
+	PRM_SET(create_flow_table_in, in, flow_table_context.reformat_en, 1);
+	KUNIT_ASSERT_EQ(test, sk_ft_exec(test, in, &tx), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_fg_create(test, 0, TX, tx, 0, 3, &fg),
 			PRM_STAT_OK);
 	e = (struct sk_fte){ .type = TX, .ft = tx, .fg = fg, .index = 0,

@@ -48,6 +48,12 @@ static inline unsigned int sk_live(struct kunit *test)
 	return mlx5x_sim_live_objects(ctx->sim) - ctx->base_live;
 }
 
+/* A command the case expects refused with status @st and syndrome @synd. */
+#define SK_EXPECT_FAIL(test, expr, st, synd) do {			\
+	KUNIT_EXPECT_EQ(test, (expr), (st));				\
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), (u32)(synd));		\
+} while (0)
+
 void *sk_mbox(struct kunit *test, size_t len);
 #define SK_MBOX(test, typ)	sk_mbox(test, PRM_BYTES(typ))
 
