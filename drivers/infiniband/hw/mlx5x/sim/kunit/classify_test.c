@@ -7,7 +7,7 @@
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/string.h>
-#include "sim_kunit.h"
+#include "sk_fs.h"
 #include "../steering/classify.h"
 
 #define RX	MLX5_FLOW_TABLE_TYPE_NIC_RX
@@ -18,149 +18,11 @@
 #define A_DROP	MLX5_FLOW_CONTEXT_ACTION_DROP
 #define A_COUNT	MLX5_FLOW_CONTEXT_ACTION_COUNT
 #define A_MOD	MLX5_FLOW_CONTEXT_ACTION_MOD_HDR
+#define DEST_FT	MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE
+#define FT_LOG	16	/* every table has room for 64k entries */
 #define TRACE	16384
 
-/* ---- mailboxes ---- */
-
-static u8 sc_ft(struct kunit *test, u16 uid, u32 type, u32 level, u32 miss,
-		u32 *id)
-{
-	void *in = SK_MBOX(test, create_flow_table_in);
-	void *out = SK_MBOX(test, create_flow_table_out);
-	void *ftc = PRM_ADDR(create_flow_table_in, in, flow_table_context);
-	u8 status;
-
-	PRM_SET(create_flow_table_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(create_flow_table_in, in, table_type, type);
-	PRM_SET(flow_table_context, ftc, level, level);
-	PRM_SET(flow_table_context, ftc, log_size, 16);
-	if (miss) {
-		PRM_SET(flow_table_context, ftc, table_miss_action,
-			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
-		PRM_SET(flow_table_context, ftc, table_miss_id, miss);
-	}
-	status = sk_exec(test, in, PRM_BYTES(create_flow_table_in), out,
-			 PRM_BYTES(create_flow_table_out));
-	*id = PRM_GET(create_flow_table_out, out, table_id);
-	return status;
-}
-
-static u8 sc_ft_destroy(struct kunit *test, u16 uid, u32 type, u32 id)
-{
-	void *in = SK_MBOX(test, destroy_flow_table_in);
-	void *out = SK_MBOX(test, destroy_flow_table_out);
-
-	PRM_SET(destroy_flow_table_in, in, opcode,
-		MLX5_CMD_OP_DESTROY_FLOW_TABLE);
-	prm_in_set_uid(in, uid);
-	PRM_SET(destroy_flow_table_in, in, table_type, type);
-	PRM_SET(destroy_flow_table_in, in, table_id, id);
-	return sk_exec(test, in, PRM_BYTES(destroy_flow_table_in), out,
-		       PRM_BYTES(destroy_flow_table_out));
-}
-
-static u8 sc_root(struct kunit *test, u16 uid, u16 op_mod, u32 type, u32 id)
-{
-	void *in = SK_MBOX(test, set_flow_table_root_in);
-	void *out = SK_MBOX(test, set_flow_table_root_out);
-
-	PRM_SET(set_flow_table_root_in, in, opcode,
-		MLX5_CMD_OP_SET_FLOW_TABLE_ROOT);
-	prm_in_set_uid(in, uid);
-	PRM_SET(set_flow_table_root_in, in, op_mod, op_mod);
-	PRM_SET(set_flow_table_root_in, in, table_type, type);
-	PRM_SET(set_flow_table_root_in, in, table_id, id);
-	return sk_exec(test, in, PRM_BYTES(set_flow_table_root_in), out,
-		       PRM_BYTES(set_flow_table_root_out));
-}
-
-/* A group over [start, end] matching the TCP destination port. */
-static u8 sc_fg(struct kunit *test, u32 type, u32 ft, u32 start, u32 end,
-		u32 *id)
-{
-	void *in = SK_MBOX(test, create_flow_group_in);
-	void *out = SK_MBOX(test, create_flow_group_out);
-	void *m = PRM_ADDR(create_flow_group_in, in, match_criteria);
-	u8 status;
-
-	PRM_SET(create_flow_group_in, in, opcode,
-		MLX5_CMD_OP_CREATE_FLOW_GROUP);
-	PRM_SET(create_flow_group_in, in, table_type, type);
-	PRM_SET(create_flow_group_in, in, table_id, ft);
-	PRM_SET(create_flow_group_in, in, start_flow_index, start);
-	PRM_SET(create_flow_group_in, in, end_flow_index, end);
-	PRM_SET(create_flow_group_in, in, match_criteria_enable, OUTER);
-	PRM_SET(fte_match_param, m, outer_headers.tcp_dport, 0xffff);
-	status = sk_exec(test, in, PRM_BYTES(create_flow_group_in), out,
-			 PRM_BYTES(create_flow_group_out));
-	*id = PRM_GET(create_flow_group_out, out, group_id);
-	return status;
-}
-
-/* What one entry says; it matches tcp_dport. */
-struct sc_fte {
-	u32 type, ft, fg, index, dport, action, tag, modhdr;
-	u32 ndest, dest[2], ncnt, cnt;
-	bool ignore_level;
-};
-
-static u8 sc_fte_set(struct kunit *test, const struct sc_fte *e)
-{
-	size_t inlen = PRM_BYTES(set_fte_in) + (e->ndest + e->ncnt) * 8;
-	void *in = sk_mbox(test, inlen);
-	void *out = SK_MBOX(test, set_fte_out);
-	void *fc = PRM_ADDR(set_fte_in, in, flow_context);
-	u8 *list = (u8 *)in + PRM_BYTES(set_fte_in);
-	u32 i;
-
-	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	PRM_SET(set_fte_in, in, table_type, e->type);
-	PRM_SET(set_fte_in, in, table_id, e->ft);
-	PRM_SET(set_fte_in, in, flow_index, e->index);
-	PRM_SET(set_fte_in, in, ignore_flow_level, e->ignore_level);
-	PRM_SET(flow_context, fc, group_id, e->fg);
-	PRM_SET(flow_context, fc, action, e->action);
-	PRM_SET(flow_context, fc, flow_tag, e->tag);
-	PRM_SET(flow_context, fc, modify_header_id, e->modhdr);
-	PRM_SET(flow_context, fc, destination_list_size, e->ndest);
-	PRM_SET(flow_context, fc, flow_counter_list_size, e->ncnt);
-	PRM_SET(fte_match_param, PRM_ADDR(flow_context, fc, match_value),
-		outer_headers.tcp_dport, e->dport);
-	for (i = 0; i < e->ndest; i++, list += 8) {
-		PRM_SET(dest_format_struct, list, destination_type,
-			MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE);
-		PRM_SET(dest_format_struct, list, destination_id, e->dest[i]);
-	}
-	if (e->ncnt)
-		PRM_SET(flow_counter_list, list, flow_counter_id, e->cnt);
-	return sk_exec(test, in, inlen, out, PRM_BYTES(set_fte_out));
-}
-
-/* A modify header context of one SET of @field to @data. */
-static u8 sc_modhdr(struct kunit *test, u32 type, u32 field, u32 data,
-		    u32 *id)
-{
-	size_t inlen = PRM_BYTES(alloc_modify_header_context_in) + 8;
-	void *in = sk_mbox(test, inlen);
-	void *out = SK_MBOX(test, alloc_modify_header_context_out);
-	u8 *a = (u8 *)in + PRM_BYTES(alloc_modify_header_context_in);
-	u8 status;
-
-	PRM_SET(alloc_modify_header_context_in, in, opcode,
-		MLX5_CMD_OP_ALLOC_MODIFY_HEADER_CONTEXT);
-	PRM_SET(alloc_modify_header_context_in, in, table_type, type);
-	PRM_SET(alloc_modify_header_context_in, in, num_of_actions, 1);
-	PRM_SET(set_action_in, a, action_type, MLX5_ACTION_TYPE_SET);
-	PRM_SET(set_action_in, a, field, field);
-	PRM_SET(set_action_in, a, length, 16);
-	PRM_SET(set_action_in, a, data, data);
-	status = sk_exec(test, in, inlen, out,
-			 PRM_BYTES(alloc_modify_header_context_out));
-	*id = PRM_GET(alloc_modify_header_context_out, out, modify_header_id);
-	return status;
-}
+/* ---- teardown ---- */
 
 /*
  * Destroy what a case built, as a driver would: the roots, then entries,
@@ -247,11 +109,6 @@ static int sc_count(const char *s, const char *what)
 			      "no \"%s\" in:\n%s", __w, __t);		\
 } while (0)
 
-#define SC_FAIL(test, expr, st, synd) do {				\
-	KUNIT_EXPECT_EQ(test, (expr), (st));				\
-	KUNIT_EXPECT_EQ(test, sk_syndrome(test), (u32)(synd));		\
-} while (0)
-
 /* ---- cases ---- */
 
 /* No root: a received packet goes to the port's default, a sent one out. */
@@ -277,28 +134,30 @@ static void sc_root_rules(struct kunit *test)
 	u16 uid = sk_new_uctx(test);
 	u32 ft, uft;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &ft), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, uid, RX, 0, 0, &uft), PRM_STAT_OK);
-	SC_FAIL(test, sc_root(test, uid, 0, RX, uft), PRM_STAT_BAD_PARAM,
-		SIM_SYND_NOT_OWNER);
-	SC_FAIL(test, sc_root(test, 0, 0, RX, uft), PRM_STAT_BAD_RESOURCE,
-		SIM_SYND_NOT_OWNER);
-	SC_FAIL(test, sc_root(test, 0, 0, TX, ft), PRM_STAT_BAD_RESOURCE,
-		SIM_SYND_NO_OBJECT);
-	SC_FAIL(test, sc_root(test, 0, 0, 3, ft), PRM_STAT_BAD_PARAM,
-		SIM_SYND_BAD_FIELD);
-	SC_FAIL(test, sc_root(test, 0, 2, RX, ft), PRM_STAT_BAD_PARAM,
-		SIM_SYND_BAD_OPMOD);
-	KUNIT_EXPECT_EQ(test, sc_root(test, 0, 0, RX, ft), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, 0, &ft),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, uid, RX, 0, FT_LOG, 0, &uft),
+			PRM_STAT_OK);
+	SK_EXPECT_FAIL(test, sk_ft_root(test, uid, 0, RX, uft),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_NOT_OWNER);
+	SK_EXPECT_FAIL(test, sk_ft_root(test, 0, 0, RX, uft),
+		       PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
+	SK_EXPECT_FAIL(test, sk_ft_root(test, 0, 0, TX, ft),
+		       PRM_STAT_BAD_RESOURCE, SIM_SYND_NO_OBJECT);
+	SK_EXPECT_FAIL(test, sk_ft_root(test, 0, 0, 3, ft), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	SK_EXPECT_FAIL(test, sk_ft_root(test, 0, 2, RX, ft), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_OPMOD);
+	KUNIT_EXPECT_EQ(test, sk_ft_root(test, 0, 0, RX, ft), PRM_STAT_OK);
 	SC_HAS(test, sc_classify(test, false, 80), "table id=0x%x type=rx level=0 uid=0\nmiss table=default\nverdict to=default\n", ft);
-	SC_FAIL(test, sc_ft_destroy(test, 0, RX, ft), PRM_STAT_RESOURCE_BUSY,
-		SIM_SYND_IN_USE);
-	SC_FAIL(test, sc_root(test, 0, 1, RX, ft), PRM_STAT_BAD_PARAM,
-		SIM_SYND_BAD_FIELD);
-	KUNIT_EXPECT_EQ(test, sc_root(test, 0, 1, RX, 0), PRM_STAT_OK);
+	SK_EXPECT_FAIL(test, sk_ft_destroy(test, 0, RX, ft),
+		       PRM_STAT_RESOURCE_BUSY, SIM_SYND_IN_USE);
+	SK_EXPECT_FAIL(test, sk_ft_root(test, 0, 1, RX, ft), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, sk_ft_root(test, 0, 1, RX, 0), PRM_STAT_OK);
 	SC_HAS(test, sc_classify(test, false, 80), "root table=none");
-	KUNIT_EXPECT_EQ(test, sc_ft_destroy(test, 0, RX, ft), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sc_ft_destroy(test, uid, RX, uft), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, RX, ft), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, uid, RX, uft), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
@@ -316,11 +175,12 @@ static void sc_shared_uid(struct kunit *test)
 	struct sim_obj *obj;
 	u32 st, kt;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, SIM_SHARED_UID, RX, 32, 0, &st),
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, SIM_SHARED_UID, RX, 32, FT_LOG,
+					   0, &st), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 1, FT_LOG, 0, &kt),
 			PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 1, 0, &kt), PRM_STAT_OK);
-	SC_FAIL(test, sk_alloc_pd(test, SIM_SHARED_UID, NULL),
-		PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
+	SK_EXPECT_FAIL(test, sk_alloc_pd(test, SIM_SHARED_UID, NULL),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_UID);
 	mutex_lock(&sim->lock);
 	KUNIT_EXPECT_EQ(test, sim_obj_ref(sim, &user, SIM_OBJ_FLOW_TABLE, st,
 					  &obj), PRM_STAT_OK);
@@ -333,11 +193,11 @@ static void sc_shared_uid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, user.syndrome, SIM_SYND_NOT_OWNER);
 	mutex_unlock(&sim->lock);
 	/* only its owner destroys it */
-	SC_FAIL(test, sc_ft_destroy(test, uid, RX, st), PRM_STAT_BAD_RESOURCE,
-		SIM_SYND_NOT_OWNER);
-	KUNIT_EXPECT_EQ(test, sc_ft_destroy(test, SIM_SHARED_UID, RX, st),
+	SK_EXPECT_FAIL(test, sk_ft_destroy(test, uid, RX, st),
+		       PRM_STAT_BAD_RESOURCE, SIM_SYND_NOT_OWNER);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, SIM_SHARED_UID, RX, st),
 			PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sc_ft_destroy(test, 0, RX, kt), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, RX, kt), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
@@ -349,24 +209,29 @@ static void sc_shared_uid(struct kunit *test)
 static void sc_forward_count_drop(struct kunit *test)
 {
 	u32 t0, t1, g0, g1, cnt;
-	struct sc_fte e0, e1;
+	struct sk_fte e0, e1;
 	char *trace;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &t0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 1, 0, &t1), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t0, 0, 9, &g0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t1, 0, 9, &g1), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, 0, &t0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 1, FT_LOG, 0, &t1),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t0, 0, 9, &g0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t1, 0, 9, &g1),
+			PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, 0, &cnt),
 			PRM_STAT_OK);
-	e0 = (struct sc_fte){ .type = RX, .ft = t0, .fg = g0, .index = 3,
+	e0 = (struct sk_fte){ .type = RX, .ft = t0, .fg = g0, .index = 3,
 			      .dport = 80, .action = A_FWD, .ndest = 1,
-			      .dest = { t1 }, .tag = 0x12 };
-	e1 = (struct sc_fte){ .type = RX, .ft = t1, .fg = g1, .index = 0,
+			      .dest_type = { DEST_FT }, .dest = { t1 },
+			      .flow_tag = 0x12 };
+	e1 = (struct sk_fte){ .type = RX, .ft = t1, .fg = g1, .index = 0,
 			      .dport = 80, .action = A_COUNT | A_DROP,
-			      .ncnt = 1, .cnt = cnt };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e1), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, t0), PRM_STAT_OK);
+			      .ncnt = 1, .cnt = { cnt } };
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e0), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e1), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0, RX, t0), PRM_STAT_OK);
 
 	trace = sc_classify(test, false, 80);
 	SC_HAS(test, trace, "packet dir=rx port=1 len=54\ntable id=0x%x type=rx level=0 uid=0\n", t0);
@@ -389,31 +254,38 @@ static void sc_forward_count_drop(struct kunit *test)
 static void sc_miss_replicate_loop(struct kunit *test)
 {
 	u32 t0, t1, t2, g0, g1, g2;
-	struct sc_fte e;
+	struct sk_fte e;
 	char *trace;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 2, 0, &t2), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 1, 0, &t1), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, t2, &t0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t0, 0, 9, &g0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t1, 0, 9, &g1), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t2, 0, 9, &g2), PRM_STAT_OK);
-	e = (struct sc_fte){ .type = RX, .ft = t2, .fg = g2, .index = 0,
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 2, FT_LOG, 0, &t2),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 1, FT_LOG, 0, &t1),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, t2, &t0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t0, 0, 9, &g0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t1, 0, 9, &g1),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t2, 0, 9, &g2),
+			PRM_STAT_OK);
+	e = (struct sk_fte){ .type = RX, .ft = t2, .fg = g2, .index = 0,
 			     .dport = 22, .action = A_DROP };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, t0), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0, RX, t0), PRM_STAT_OK);
 	trace = sc_classify(test, false, 22);
 	SC_HAS(test, trace, "result=miss\nmiss table=0x%x\ntable id=0x%x type=rx level=2", t2, t2);
 	SC_HAS(test, trace, "verdict to=drop\n");
 
 	/* port 80: a copy to T1 (no entry: default) and one to T2 (drop) */
-	e = (struct sc_fte){ .type = RX, .ft = t0, .fg = g0, .index = 0,
+	e = (struct sk_fte){ .type = RX, .ft = t0, .fg = g0, .index = 0,
 			     .dport = 80, .action = A_FWD, .ndest = 2,
+			     .dest_type = { DEST_FT, DEST_FT },
 			     .dest = { t1, t2 } };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
-	e = (struct sc_fte){ .type = RX, .ft = t2, .fg = g2, .index = 1,
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	e = (struct sk_fte){ .type = RX, .ft = t2, .fg = g2, .index = 1,
 			     .dport = 80, .action = A_DROP };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
 	trace = sc_classify(test, false, 80);
 	KUNIT_EXPECT_EQ(test, sc_count(trace, "verdict"), 2);
 	SC_HAS(test, trace, "forward table=0x%x\nforward table=0x%x\ntable id=0x%x", t1, t2, t1);
@@ -421,14 +293,15 @@ static void sc_miss_replicate_loop(struct kunit *test)
 	SC_HAS(test, trace, "verdict to=drop\n");
 
 	/* port 90: T0 to T1 and back, ignoring levels: the walk stops */
-	e = (struct sc_fte){ .type = RX, .ft = t0, .fg = g0, .index = 1,
+	e = (struct sk_fte){ .type = RX, .ft = t0, .fg = g0, .index = 1,
 			     .dport = 90, .action = A_FWD, .ndest = 1,
-			     .dest = { t1 } };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
-	e = (struct sc_fte){ .type = RX, .ft = t1, .fg = g1, .index = 1,
+			     .dest_type = { DEST_FT }, .dest = { t1 } };
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	e = (struct sk_fte){ .type = RX, .ft = t1, .fg = g1, .index = 1,
 			     .dport = 90, .action = A_FWD, .ndest = 1,
-			     .dest = { t0 }, .ignore_level = true };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
+			     .dest_type = { DEST_FT }, .dest = { t0 },
+			     .ignore_level = true };
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
 	trace = sk_mbox(test, 64 * 1024);
 	{
 		u8 pkt[64];
@@ -446,25 +319,34 @@ static void sc_miss_replicate_loop(struct kunit *test)
 /* A modify header rewrites the port; the next table matches the new one. */
 static void sc_modify_header(struct kunit *test)
 {
+	static const struct sk_mh_act set_dport = {
+		.type = MLX5_ACTION_TYPE_SET,
+		.field = MLX5_ACTION_IN_FIELD_OUT_TCP_DPORT, .length = 16,
+		.data = 443,
+	};
 	u32 t0, t1, g0, g1, mh;
-	struct sc_fte e;
+	struct sk_fte e;
 	char *trace;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &t0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 1, 0, &t1), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t0, 0, 9, &g0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, t1, 0, 9, &g1), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_modhdr(test, RX,
-					MLX5_ACTION_IN_FIELD_OUT_TCP_DPORT,
-					443, &mh), PRM_STAT_OK);
-	e = (struct sc_fte){ .type = RX, .ft = t0, .fg = g0, .index = 0,
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, 0, &t0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 1, FT_LOG, 0, &t1),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t0, 0, 9, &g0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, t1, 0, 9, &g1),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_modhdr_alloc(test, 0, RX, 1, &set_dport, 0,
+					      &mh), PRM_STAT_OK);
+	e = (struct sk_fte){ .type = RX, .ft = t0, .fg = g0, .index = 0,
 			     .dport = 80, .action = A_FWD | A_MOD,
-			     .modhdr = mh, .ndest = 1, .dest = { t1 } };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
-	e = (struct sc_fte){ .type = RX, .ft = t1, .fg = g1, .index = 0,
+			     .modhdr = mh, .ndest = 1,
+			     .dest_type = { DEST_FT }, .dest = { t1 } };
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	e = (struct sk_fte){ .type = RX, .ft = t1, .fg = g1, .index = 0,
 			     .dport = 443, .action = A_DROP };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, t0), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0, RX, t0), PRM_STAT_OK);
 	trace = sc_classify(test, false, 80);
 	SC_HAS(test, trace, "modify id=0x%x action=set field=tcp_dport old=0x50 new=0x1bb\n", mh);
 	SC_HAS(test, trace, "table id=0x%x type=rx level=1 uid=0\ngroup id=0x%x start=0 end=9 result=hit", t1, g1);
@@ -502,21 +384,19 @@ static u64 sc_cost(struct kunit *test, u16 dport, unsigned int n)
 	return (ktime_get_ns() - t0) / n;
 }
 
+/* Entries from..from + n - 1 of @fg, each dropping its own port, timed. */
 static u64 sc_fill(struct kunit *test, u32 ft, u32 fg, u32 from, u32 n)
 {
-	size_t inlen = PRM_BYTES(set_fte_in);
-	void *in = sk_mbox(test, inlen);
+	const struct sk_fte e = { .type = RX, .ft = ft, .fg = fg,
+				  .action = A_DROP };
 	void *out = SK_MBOX(test, set_fte_out);
-	void *fc = PRM_ADDR(set_fte_in, in, flow_context);
-	void *v = PRM_ADDR(flow_context, fc, match_value);
+	size_t inlen;
+	void *in = sk_fte_in(test, &e, &inlen);
+	void *v = PRM_ADDR(set_fte_in, in, flow_context.match_value);
 	u64 t0 = ktime_get_ns();
 	u32 i;
 
-	PRM_SET(set_fte_in, in, opcode, MLX5_CMD_OP_SET_FLOW_TABLE_ENTRY);
-	PRM_SET(set_fte_in, in, table_type, RX);
-	PRM_SET(set_fte_in, in, table_id, ft);
-	PRM_SET(flow_context, fc, group_id, fg);
-	PRM_SET(flow_context, fc, action, A_DROP);
+	/* one mailbox, its index and port rewritten for each entry */
 	for (i = from; i < from + n; i++) {
 		PRM_SET(set_fte_in, in, flow_index, i);
 		PRM_SET(fte_match_param, v, outer_headers.tcp_dport, i);
@@ -533,9 +413,11 @@ static void sc_bench(struct kunit *test)
 	u64 ins_1k, ins_64k, c1, cfull, cgroups;
 	u32 ft, fg, g;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &ft), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, RX, ft, 0, 65535, &fg), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, ft), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, 0, &ft),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create_dport(test, 0, RX, ft, 0, 65535,
+						 &fg), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0, RX, ft), PRM_STAT_OK);
 	sc_fill(test, ft, fg, 0, 1);
 	c1 = sc_cost(test, 0, SC_ITER);
 	ins_1k = sc_fill(test, ft, fg, 1, 1024);
@@ -552,34 +434,20 @@ static void sc_bench(struct kunit *test)
 	((struct sk_ctx *)test->priv)->sim = NULL;
 	sk_init(test);
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &ft), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, 0, &ft),
+			PRM_STAT_OK);
 	for (g = 0; g < 64; g++) {
-		void *in = SK_MBOX(test, create_flow_group_in);
-		void *out = SK_MBOX(test, create_flow_group_out);
+		void *in = sk_fg_in(test, 0, RX, ft, g * SC_PER_GROUP,
+				    g * SC_PER_GROUP + SC_PER_GROUP - 1, OUTER);
 		void *m = PRM_ADDR(create_flow_group_in, in, match_criteria);
 
 		/* each group masks different TTL bits too */
-		PRM_SET(create_flow_group_in, in, opcode,
-			MLX5_CMD_OP_CREATE_FLOW_GROUP);
-		PRM_SET(create_flow_group_in, in, table_type, RX);
-		PRM_SET(create_flow_group_in, in, table_id, ft);
-		PRM_SET(create_flow_group_in, in, start_flow_index,
-			g * SC_PER_GROUP);
-		PRM_SET(create_flow_group_in, in, end_flow_index,
-			g * SC_PER_GROUP + SC_PER_GROUP - 1);
-		PRM_SET(create_flow_group_in, in, match_criteria_enable,
-			OUTER);
 		PRM_SET(fte_match_param, m, outer_headers.tcp_dport, 0xffff);
 		PRM_SET(fte_match_param, m, outer_headers.ttl_hoplimit, g);
-		KUNIT_ASSERT_EQ(test, sk_exec(test, in,
-					      PRM_BYTES(create_flow_group_in),
-					      out,
-					      PRM_BYTES(create_flow_group_out)),
-				PRM_STAT_OK);
-		fg = PRM_GET(create_flow_group_out, out, group_id);
+		KUNIT_ASSERT_EQ(test, sk_fg_exec(test, in, &fg), PRM_STAT_OK);
 		sc_fill(test, ft, fg, g * SC_PER_GROUP, SC_PER_GROUP);
 	}
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, ft), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0, RX, ft), PRM_STAT_OK);
 	/* ttl 64 masks to 0 in every group: the last port misses 63 */
 	cgroups = sc_cost(test, 64 * SC_PER_GROUP - 1, SC_ITER);
 	kunit_info(test, "classify, 64 groups: %llu ns to reach the last\n",
@@ -596,33 +464,39 @@ static void sc_bench(struct kunit *test)
 static void sc_sniffer(struct kunit *test)
 {
 	u32 t0, ts, gs, cnt;
-	struct sc_fte e;
+	struct sk_fte e;
 	char *trace;
 
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, RX, 0, 0, &t0), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_ft(test, 0, MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
-				    0, 0, &ts), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_fg(test, MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, ts,
-				    0, 9, &gs), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, RX, 0, FT_LOG, 0, &t0),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0,
+					   MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, 0,
+					   FT_LOG, 0, &ts), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test,
+			sk_fg_create_dport(test, 0,
+					   MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, ts,
+					   0, 9, &gs),
+			PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_flow_counter(test, 0, &cnt),
 			PRM_STAT_OK);
-	e = (struct sc_fte){ .type = MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
+	e = (struct sk_fte){ .type = MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
 			     .ft = ts, .fg = gs, .dport = 80,
 			     .action = A_COUNT | MLX5_FLOW_CONTEXT_ACTION_ALLOW,
-			     .ncnt = 1, .cnt = cnt };
-	KUNIT_ASSERT_EQ(test, sc_fte_set(test, &e), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0, RX, t0), PRM_STAT_OK);
+			     .ncnt = 1, .cnt = { cnt } };
+	KUNIT_ASSERT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0, RX, t0), PRM_STAT_OK);
 	/* a sniffer table forwards to no NIC table */
-	e = (struct sc_fte){ .type = MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
+	e = (struct sk_fte){ .type = MLX5_FLOW_TABLE_TYPE_SNIFFER_RX,
 			     .ft = ts, .fg = gs, .index = 1, .dport = 81,
-			     .action = A_FWD, .ndest = 1, .dest = { t0 },
+			     .action = A_FWD, .ndest = 1,
+			     .dest_type = { DEST_FT }, .dest = { t0 },
 			     .ignore_level = true };
-	SC_FAIL(test, sc_fte_set(test, &e), PRM_STAT_BAD_PARAM,
-		SIM_SYND_BAD_FIELD);
+	SK_EXPECT_FAIL(test, sk_fte_set(test, &e), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
 	trace = sc_classify(test, false, 80);
 	KUNIT_EXPECT_EQ(test, sc_count(trace, "type=sniffer_rx"), 0);
-	KUNIT_ASSERT_EQ(test, sc_root(test, 0, 0,
-				      MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, ts),
+	KUNIT_ASSERT_EQ(test, sk_ft_root(test, 0, 0,
+					 MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, ts),
 			PRM_STAT_OK);
 	trace = sc_classify(test, false, 80);
 	SC_HAS(test, trace, "verdict to=default\ntable id=0x%x type=sniffer_rx level=0 uid=0\n", ts);

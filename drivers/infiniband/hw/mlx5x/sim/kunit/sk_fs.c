@@ -157,12 +157,43 @@ u8 sk_ft_modify(struct kunit *test, u16 uid, u32 type, u32 id, u32 select,
 }
 
 /**
+ * sk_ft_root() - SET_FLOW_TABLE_ROOT
+ * @test: the case
+ * @uid: the context that asks
+ * @op_mod: 0 to connect @id, 1 to disconnect the root
+ * @type: the root's type
+ * @id: the table
+ *
+ * Return: the PRM status.
+ */
+u8 sk_ft_root(struct kunit *test, u16 uid, u16 op_mod, u32 type, u32 id)
+{
+	void *in = SK_MBOX(test, set_flow_table_root_in);
+	void *out = SK_MBOX(test, set_flow_table_root_out);
+
+	PRM_SET(set_flow_table_root_in, in, opcode,
+		MLX5_CMD_OP_SET_FLOW_TABLE_ROOT);
+	prm_in_set_uid(in, uid);
+	PRM_SET(set_flow_table_root_in, in, op_mod, op_mod);
+	PRM_SET(set_flow_table_root_in, in, table_type, type);
+	PRM_SET(set_flow_table_root_in, in, table_id, id);
+	return sk_exec(test, in, PRM_BYTES(set_flow_table_root_in), out,
+		       PRM_BYTES(set_flow_table_root_out));
+}
+
+/**
  * sk_mask_eth_dport() - mask the outer ethertype and TCP destination port
  * @m: an fte_match_param
  */
 void sk_mask_eth_dport(void *m)
 {
 	PRM_SET(fte_match_param, m, outer_headers.ethertype, 0xffff);
+	PRM_SET(fte_match_param, m, outer_headers.tcp_dport, 0xffff);
+}
+
+/* Mask the outer TCP destination port of fte_match_param @m. */
+static void sk_mask_dport(void *m)
+{
 	PRM_SET(fte_match_param, m, outer_headers.tcp_dport, 0xffff);
 }
 
@@ -258,6 +289,26 @@ u8 sk_fg_create(struct kunit *test, u16 uid, u32 type, u32 ft, u32 start,
 {
 	return sk_fg_create_mask(test, uid, type, ft, start, end, SK_OUTER,
 				 sk_mask_eth_dport, id);
+}
+
+/**
+ * sk_fg_create_dport() - create a flow group on the outer TCP destination
+ * port alone
+ * @test: the case
+ * @uid: the context that creates it
+ * @type: the table's type
+ * @ft: the table
+ * @start: the group's first flow index
+ * @end: its last
+ * @id: where the group's id goes, or NULL
+ *
+ * Return: the PRM status.
+ */
+u8 sk_fg_create_dport(struct kunit *test, u16 uid, u32 type, u32 ft,
+		      u32 start, u32 end, u32 *id)
+{
+	return sk_fg_create_mask(test, uid, type, ft, start, end, SK_OUTER,
+				 sk_mask_dport, id);
 }
 
 /**
@@ -473,6 +524,7 @@ u8 sk_modhdr_alloc(struct kunit *test, u16 uid, u32 type, u32 n,
 			PRM_SET(set_action_in, a, field, acts[i].field);
 			PRM_SET(set_action_in, a, offset, acts[i].offset);
 			PRM_SET(set_action_in, a, length, acts[i].length);
+			PRM_SET(set_action_in, a, data, acts[i].data);
 		}
 	}
 	status = sk_exec(test, in, inlen - short_by, out,

@@ -19,6 +19,7 @@ u8 sk_ft_destroy(struct kunit *test, u16 uid, u32 type, u32 id);
 u8 sk_ft_query(struct kunit *test, u16 uid, u32 type, u32 id, void **ftc);
 u8 sk_ft_modify(struct kunit *test, u16 uid, u32 type, u32 id, u32 select,
 		u32 miss);
+u8 sk_ft_root(struct kunit *test, u16 uid, u16 op_mod, u32 type, u32 id);
 
 void sk_mask_eth_dport(void *m);
 void *sk_fg_in(struct kunit *test, u16 uid, u32 type, u32 ft, u32 start,
@@ -29,6 +30,8 @@ u8 sk_fg_create_mask(struct kunit *test, u16 uid, u32 type, u32 ft,
 		     u32 *id);
 u8 sk_fg_create(struct kunit *test, u16 uid, u32 type, u32 ft, u32 start,
 		u32 end, u32 *id);
+u8 sk_fg_create_dport(struct kunit *test, u16 uid, u32 type, u32 ft,
+		      u32 start, u32 end, u32 *id);
 u8 sk_fg_destroy(struct kunit *test, u16 uid, u32 type, u32 ft, u32 id);
 u8 sk_fg_query(struct kunit *test, u16 uid, u32 type, u32 ft, u32 id,
 	       void **outp);
@@ -94,6 +97,7 @@ u8 sk_fte_query(struct kunit *test, u16 uid, u32 type, u32 ft, u32 index,
  * @offset: the first bit in @field (set and copy)
  * @length: how many bits (set and copy)
  * @dst_field: the field copied to (copy)
+ * @data: the value set or added (set and add)
  */
 struct sk_mh_act {
 	u8 type;
@@ -101,6 +105,7 @@ struct sk_mh_act {
 	u8 offset;
 	u8 length;
 	u16 dst_field;
+	u32 data;
 };
 
 u8 sk_modhdr_alloc(struct kunit *test, u16 uid, u32 type, u32 n,
