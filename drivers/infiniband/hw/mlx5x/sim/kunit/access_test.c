@@ -5,9 +5,8 @@
  * through KLM and KSM entries down to the direct mkeys, and crypto mkeys
  * that no UMR has configured.
  */
-#include "sim_kunit.h"
+#include "sk_mkey.h"
 #include "../mem/crypto.h"
-#include "../mem/mkey.h"
 
 #define SK_VA		0x7f0000000000ULL
 #define SK_PAGES	4
@@ -19,44 +18,28 @@ struct sk_acc_env {
 	u32 direct;	/* key of an MTT mkey over the umem, lr lw rr */
 };
 
-static u8 sk_acc_create(struct kunit *test, void *in, size_t inlen, u32 *key)
+/* The rights and tag every mkey here has beyond the builder's. */
+static void sk_acc_rights(struct sk_mkey *m)
 {
-	void *out = SK_MBOX(test, create_mkey_out);
-	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	u8 status;
-
-	status = sk_exec(test, in, inlen, out, PRM_BYTES(create_mkey_out));
-	if (!status && key)
-		*key = PRM_GET(create_mkey_out, out, mkey_index) << 8 |
-		       PRM_GET(mkc, mkc, mkey_7_0);
-	return status;
+	PRM_SET(mkc, m->mkc, rr, 1);
+	PRM_SET(mkc, m->mkc, mkey_7_0, 0x5c);
 }
 
-static void *sk_acc_mkey_in(struct kunit *test, u16 uid, u32 pdn, u8 mode,
-			    u32 nent, size_t *inlen)
+static u8 sk_acc_create(struct kunit *test, const struct sk_mkey *m,
+			u32 *key)
 {
-	void *in, *mkc;
+	u32 index;
+	u8 status = sk_mkey_exec(test, m, &index);
 
-	*inlen = PRM_BYTES(create_mkey_in) + nent * sizeof(struct sim_klm);
-	in = sk_mbox(test, *inlen);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	PRM_SET(create_mkey_in, in, uid, uid);
-	PRM_SET(mkc, mkc, access_mode_1_0, mode);
-	PRM_SET(mkc, mkc, qpn, SIM_MKEY_QPN_NONE);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, lw, 1);
-	PRM_SET(mkc, mkc, rr, 1);
-	PRM_SET(mkc, mkc, pd, pdn);
-	PRM_SET(mkc, mkc, mkey_7_0, 0x5c);
-	return in;
+	if (!status && key)
+		*key = sk_mkey_key(m, index);
+	return status;
 }
 
 static void sk_acc_env(struct kunit *test, struct sk_acc_env *e)
 {
 	u64 mtt[SK_PAGES];
-	size_t inlen;
-	void *in, *mkc;
+	struct sk_mkey m;
 	unsigned int i;
 
 	for (i = 0; i < SK_PAGES; i++)
@@ -65,16 +48,10 @@ static void sk_acc_env(struct kunit *test, struct sk_acc_env *e)
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, e->uid, &e->pdn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_umem(test, e->uid, SK_PAGES, SK_PAGES,
 					     0, mtt, &e->umem), PRM_STAT_OK);
-	in = sk_acc_mkey_in(test, e->uid, e->pdn, MLX5_MKC_ACCESS_MODE_MTT, 0,
-			    &inlen);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	PRM_SET(create_mkey_in, in, mkey_umem_valid, 1);
-	prm_set_bits(in, SIM_MKEY_UMEM_ID_OFF, 32, e->umem);
-	PRM_SET64(mkc, mkc, start_addr, SK_VA);
-	PRM_SET64(mkc, mkc, len, SK_PAGES * 4096);
-	PRM_SET(mkc, mkc, log_page_size, 12);
-	PRM_SET(mkc, mkc, translations_octword_size, SK_PAGES / 2);
-	KUNIT_ASSERT_EQ(test, sk_acc_create(test, in, inlen, &e->direct),
+	sk_mkey_direct(test, &m, e->uid, e->pdn, e->umem, 0, SK_VA,
+		       SK_PAGES * 4096);
+	sk_acc_rights(&m);
+	KUNIT_ASSERT_EQ(test, sk_acc_create(test, &m, &e->direct),
 			PRM_STAT_OK);
 }
 
@@ -83,33 +60,20 @@ static u8 sk_acc_indirect(struct kunit *test, struct sk_acc_env *e, u8 mode,
 			  const u32 *bcount, const u64 *va, u32 nent,
 			  bool crypto, u32 *key)
 {
-	size_t inlen;
-	void *in = sk_acc_mkey_in(test, e->uid, e->pdn, mode, nent, &inlen);
-	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	struct sim_klm *klm = PRM_ADDR(create_mkey_in, in, klm_pas_mtt);
+	struct sk_mkey m;
 	u64 total = 0;
 	u32 i;
 
-	PRM_SET(mkc, mkc, umr_en, 1);
-	PRM_SET(mkc, mkc, translations_octword_size, 4);
-	PRM_SET(create_mkey_in, in, translations_octword_actual_size, nent);
-	if (mode == MLX5_MKC_ACCESS_MODE_KSM)
-		PRM_SET(mkc, mkc, log_page_size, 12);
+	sk_mkey_indirect(test, &m, e->uid, mode, e->pdn, 4, nent);
+	sk_acc_rights(&m);
 	for (i = 0; i < nent; i++) {
-		klm[i].bcount = cpu_to_be32(bcount[i]);
-		klm[i].key = cpu_to_be32(e->direct);
-		klm[i].va = cpu_to_be64(va[i]);
+		sk_mkey_set_ent(&m, i, e->direct, bcount[i], va[i]);
 		total += mode == MLX5_MKC_ACCESS_MODE_KSM ? 4096 : bcount[i];
 	}
-	PRM_SET64(mkc, mkc, len, total);
-	if (crypto) {
-		prm_set_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS,
-			     1);
-		PRM_SET(mkc, mkc, bsf_en, 1);
-		PRM_SET(mkc, mkc, bsf_octword_size,
-			SIM_MKEY_CRYPTO_BSF_OCTWORDS);
-	}
-	return sk_acc_create(test, in, inlen, key);
+	PRM_SET64(mkc, m.mkc, len, total);
+	if (crypto)
+		sk_mkey_set_bsf(&m, SIM_MKEY_CRYPTO_BSF_OCTWORDS, 1);
+	return sk_acc_create(test, &m, key);
 }
 
 /* What the callback saw: up to 4 pieces. */
@@ -260,19 +224,14 @@ static void sk_access_state(struct kunit *test)
 	static const u64 va[] = { SK_VA };
 	struct sk_acc_env e;
 	struct sim_mkey *mkey;
-	size_t inlen;
-	void *in, *mkc;
+	struct sk_mkey m;
 	u32 key;
 
 	sk_acc_env(test, &e);
-	in = sk_acc_mkey_in(test, e.uid, e.pdn, MLX5_MKC_ACCESS_MODE_KLMS, 0,
-			    &inlen);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	PRM_SET(mkc, mkc, free, 1);
-	PRM_SET(mkc, mkc, umr_en, 1);
-	PRM_SET(mkc, mkc, translations_octword_size, 4);
-	KUNIT_ASSERT_EQ(test, sk_acc_create(test, in, inlen, &key),
-			PRM_STAT_OK);
+	sk_mkey_indirect(test, &m, e.uid, MLX5_MKC_ACCESS_MODE_KLMS, e.pdn, 4,
+			 0);
+	sk_acc_rights(&m);
+	KUNIT_ASSERT_EQ(test, sk_acc_create(test, &m, &key), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_access(test, e.uid, e.pdn, key, 0, 0, 0,
 					NULL), SIM_SYND_MKEY_FREE);
 

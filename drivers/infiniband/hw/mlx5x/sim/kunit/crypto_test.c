@@ -5,10 +5,9 @@
  * logins, and crypto mkeys (crypto_en) as libmlx5's
  * mlx5dv_create_mkey(3) CRYPTO creates them.
  */
-#include "sim_kunit.h"
+#include "sk_mkey.h"
 #include "../mem/crypto.h"
 #include "../core/general.h"
-#include "../mem/mkey.h"
 
 static void sk_crypto_mode(struct kunit *test, enum sim_crypto_mode mode)
 {
@@ -347,107 +346,45 @@ static void sk_crypto_login(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, other), PRM_STAT_OK);
 }
 
-/* A free KLM mkey as mlx5dv_create_mkey(3) asks for it with CRYPTO. */
-static void *sk_crypto_mkey_in(struct kunit *test, u16 uid, u32 pdn,
-			       u32 bsf, void **mkcp)
-{
-	void *in = SK_MBOX(test, create_mkey_in);
-	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-
-	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	PRM_SET(create_mkey_in, in, uid, uid);
-	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
-	PRM_SET(mkc, mkc, free, 1);
-	PRM_SET(mkc, mkc, umr_en, 1);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, qpn, SIM_MKEY_QPN_NONE);
-	PRM_SET(mkc, mkc, pd, pdn);
-	PRM_SET(mkc, mkc, translations_octword_size, 4);
-	prm_set_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS, 1);
-	PRM_SET(mkc, mkc, bsf_en, !!bsf);
-	PRM_SET(mkc, mkc, bsf_octword_size, bsf);
-	*mkcp = mkc;
-	return in;
-}
-
-static u8 sk_crypto_mkey(struct kunit *test, void *in, u32 *index)
-{
-	void *out = SK_MBOX(test, create_mkey_out);
-	u8 status;
-
-	status = sk_exec(test, in, PRM_BYTES(create_mkey_in), out,
-			 PRM_BYTES(create_mkey_out));
-	if (!status && index)
-		*index = PRM_GET(create_mkey_out, out, mkey_index);
-	return status;
-}
-
-static u8 sk_destroy_mkey(struct kunit *test, u16 uid, u32 index)
-{
-	void *in = SK_MBOX(test, destroy_mkey_in);
-	void *out = SK_MBOX(test, destroy_mkey_out);
-
-	PRM_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	PRM_SET(destroy_mkey_in, in, uid, uid);
-	PRM_SET(destroy_mkey_in, in, mkey_index, index);
-	return sk_exec(test, in, PRM_BYTES(destroy_mkey_in), out,
-		       PRM_BYTES(destroy_mkey_out));
-}
-
 /* crypto_en: the cap, an indirect UMR mkey with a BSF, nothing else. */
 static void sk_crypto_mkey_rules(struct kunit *test)
 {
 	u16 uid = sk_new_uctx(test);
-	u32 pdn, idx[2];
-	void *in, *mkc;
 	struct sim_mkey *mkey;
+	struct sk_mkey m;
+	u32 pdn, idx[2];
 
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, sk_crypto_mkey_in(test, uid,
-								     pdn, 4,
-								     &mkc),
-					     NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 4, 1);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);
 
 	sk_crypto_mode(test, SIM_CRYPTO_PLAINTEXT);
 	/* crypto_en 2 and 3 are reserved */
-	in = sk_crypto_mkey_in(test, uid, pdn, 4, &mkc);
-	prm_set_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS, 2);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, in, NULL),
-			PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 4, 1);
+	prm_set_bits(m.mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS, 2);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 	/* a direct mkey, no umr_en, no BSF, a BSF too small or odd */
-	in = sk_crypto_mkey_in(test, uid, pdn, 4, &mkc);
-	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, in, NULL),
-			PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 4, 1);
+	PRM_SET(mkc, m.mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
-	in = sk_crypto_mkey_in(test, uid, pdn, 4, &mkc);
-	PRM_SET(mkc, mkc, umr_en, 0);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, in, NULL),
-			PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, sk_crypto_mkey_in(test, uid,
-								     pdn, 0,
-								     &mkc),
-					     NULL), PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, sk_crypto_mkey_in(test, uid,
-								     pdn, 2,
-								     &mkc),
-					     NULL), PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, sk_crypto_mkey(test, sk_crypto_mkey_in(test, uid,
-								     pdn, 6,
-								     &mkc),
-					     NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 4, 1);
+	PRM_SET(mkc, m.mkc, umr_en, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 0, 1);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 2, 1);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 6, 1);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 2);
 	/* crypto alone (4 octwords) and with a signature (8) */
-	KUNIT_ASSERT_EQ(test, sk_crypto_mkey(test, sk_crypto_mkey_in(test, uid,
-								     pdn, 4,
-								     &mkc),
-					     &idx[0]), PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sk_crypto_mkey(test, sk_crypto_mkey_in(test, uid,
-								     pdn, 8,
-								     &mkc),
-					     &idx[1]), PRM_STAT_OK);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 4, 1);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx[0]), PRM_STAT_OK);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 8, 1);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx[1]), PRM_STAT_OK);
 	mkey = container_of(xa_load(&sk_sim(test)->objs[SIM_OBJ_MKEY],
 				    idx[0]), struct sim_mkey, obj);
 	KUNIT_EXPECT_TRUE(test, sim_mkey_crypto(mkey));

@@ -4,10 +4,9 @@
  * MODIFY_MEMIC, SW_ICM general objects, and mkeys over both.
  */
 #include <linux/mm.h>
-#include "sim_kunit.h"
+#include "sk_mkey.h"
 #include "../mem/dm.h"
 #include "../core/general.h"
-#include "../mem/mkey.h"
 
 #define SK_CAP_DEV_MEM		0x0f
 #define SK_ICM_GRANULE		BIT_ULL(SIM_ICM_LOG_GRANULE)
@@ -107,44 +106,6 @@ static u8 sk_destroy_icm(struct kunit *test, u16 uid, u32 id)
 {
 	return sk_icm_cmd(test, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, uid, id,
 			  NULL, 0);
-}
-
-static u8 sk_dm_mkey(struct kunit *test, u16 uid, u32 pdn, u8 mode,
-		     u64 start, u64 len, u32 octwords, u32 *index)
-{
-	void *in = SK_MBOX(test, create_mkey_in);
-	void *out = SK_MBOX(test, create_mkey_out);
-	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	u8 status;
-
-	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	PRM_SET(create_mkey_in, in, uid, uid);
-	PRM_SET(mkc, mkc, access_mode_1_0, mode & 3);
-	PRM_SET(mkc, mkc, access_mode_4_2, mode >> 2);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, lw, 1);
-	PRM_SET(mkc, mkc, qpn, 0xffffff);
-	PRM_SET(mkc, mkc, pd, pdn);
-	PRM_SET(mkc, mkc, translations_octword_size, octwords);
-	PRM_SET64(mkc, mkc, start_addr, start);
-	PRM_SET64(mkc, mkc, len, len);
-	status = sk_exec(test, in, PRM_BYTES(create_mkey_in), out,
-			 PRM_BYTES(create_mkey_out));
-	if (index)
-		*index = PRM_GET(create_mkey_out, out, mkey_index);
-	return status;
-}
-
-static u8 sk_destroy_mkey(struct kunit *test, u16 uid, u32 index)
-{
-	void *in = SK_MBOX(test, destroy_mkey_in);
-	void *out = SK_MBOX(test, destroy_mkey_out);
-
-	PRM_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	PRM_SET(destroy_mkey_in, in, uid, uid);
-	PRM_SET(destroy_mkey_in, in, mkey_index, index);
-	return sk_exec(test, in, PRM_BYTES(destroy_mkey_in), out,
-		       PRM_BYTES(destroy_mkey_out));
 }
 
 /* The page reports what the commands below enforce. */
@@ -506,6 +467,7 @@ static void sk_dm_mkeys(struct kunit *test)
 	u16 other = sk_icm_uctx(test, SK_DEV_RES);
 	u64 base = SIM_MEMIC_BAR_START, a, icm = SIM_ICM_STEERING_START;
 	u32 pdn, opdn, m1, m2, obj;
+	struct sk_mkey mk;
 
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, other, &opdn), PRM_STAT_OK);
@@ -516,42 +478,44 @@ static void sk_dm_mkeys(struct kunit *test)
 			PRM_STAT_OK);
 
 	/* a user context may cover the kernel's MEMIC */
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_MEMIC, a + 64,
-					 448, 0, &m1), PRM_STAT_OK);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_MEMIC,
+		   a + 64, 448, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, &m1), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, a, 512),
 			PRM_STAT_RESOURCE_BUSY);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_IN_USE);
 	/* empty at its start; past it, empty past its end, with a table */
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_MEMIC, a, 0, 0,
-					 &m2), PRM_STAT_OK);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_MEMIC, a, 0, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, &m2), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, m2), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_MEMIC, a + 64,
-					 512, 0, NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_MEMIC,
+		   a + 64, 512, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, NULL),
+			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_MEMIC_RANGE);
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_MEMIC, a + 512, 0,
-					 0, NULL), PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_MEMIC, a, 64, 4,
-					 NULL), PRM_STAT_BAD_PARAM);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_MEMIC,
+		   a + 512, 0, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, NULL),
+			PRM_STAT_BAD_PARAM);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_MEMIC, a, 64, 4);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, NULL),
+			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 
 	/* SW ICM: the owner's range only */
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_SW_ICM, icm,
-					 SK_ICM_GRANULE, 0, &m2), PRM_STAT_OK);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_SW_ICM,
+		   icm, SK_ICM_GRANULE, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, &m2), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_icm(test, uid, obj),
 			PRM_STAT_RESOURCE_BUSY);
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, other, opdn,
-					 MLX5_MKC_ACCESS_MODE_SW_ICM, icm,
-					 64, 0, NULL), PRM_STAT_BAD_RESOURCE);
+	sk_mkey_dm(test, &mk, other, opdn, MLX5_MKC_ACCESS_MODE_SW_ICM,
+		   icm, 64, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, NULL),
+			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_OWNER);
-	KUNIT_EXPECT_EQ(test, sk_dm_mkey(test, uid, pdn,
-					 MLX5_MKC_ACCESS_MODE_SW_ICM, icm + 64,
-					 SK_ICM_GRANULE, 0, NULL),
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_SW_ICM,
+		   icm + 64, SK_ICM_GRANULE, 0);
+	KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &mk, NULL),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_ICM_RANGE);
 

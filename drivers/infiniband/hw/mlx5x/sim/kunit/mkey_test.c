@@ -4,109 +4,10 @@
  * umem, indirect KLM and KSM mkeys, the references they hold, and the
  * uid that owns each.
  */
-#include "sim_kunit.h"
-#include "../mem/mkey.h"
+#include "sk_mkey.h"
 
 #define SK_MTT_RW	(BIT_ULL(0) | BIT_ULL(1))
 #define SK_VA		0x7f0000000000ULL
-
-/* A CREATE_MKEY mailbox with room for nent inline entries. */
-struct sk_mkey {
-	void *in;
-	void *mkc;
-	size_t inlen;
-};
-
-static void sk_mkey_init(struct kunit *test, struct sk_mkey *m, u16 uid,
-			 u8 mode, u32 pdn, u32 nent)
-{
-	m->inlen = PRM_BYTES(create_mkey_in) + nent * sizeof(struct sim_klm);
-	m->in = sk_mbox(test, m->inlen);
-	m->mkc = PRM_ADDR(create_mkey_in, m->in, memory_key_mkey_entry);
-	PRM_SET(create_mkey_in, m->in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	PRM_SET(create_mkey_in, m->in, uid, uid);
-	PRM_SET(mkc, m->mkc, access_mode_1_0, mode & 3);
-	PRM_SET(mkc, m->mkc, access_mode_4_2, mode >> 2);
-	PRM_SET(mkc, m->mkc, qpn, SIM_MKEY_QPN_NONE);
-	PRM_SET(mkc, m->mkc, lr, 1);
-	PRM_SET(mkc, m->mkc, lw, 1);
-	PRM_SET(mkc, m->mkc, pd, pdn);
-}
-
-/* Direct over umem_id: len bytes at offset, seen at va, 4 KiB pages. */
-static void sk_mkey_direct(struct kunit *test, struct sk_mkey *m, u16 uid,
-			   u32 pdn, u32 umem_id, u64 offset, u64 va, u64 len)
-{
-	sk_mkey_init(test, m, uid, MLX5_MKC_ACCESS_MODE_MTT, pdn, 0);
-	PRM_SET(create_mkey_in, m->in, mkey_umem_valid, 1);
-	prm_set_bits(m->in, SIM_MKEY_UMEM_ID_OFF, 32, umem_id);
-	*(__be64 *)((u8 *)m->in + SIM_MKEY_UMEM_OFFSET_OFF / 8) =
-		cpu_to_be64(offset);
-	PRM_SET64(mkc, m->mkc, start_addr, va);
-	PRM_SET64(mkc, m->mkc, len, len);
-	PRM_SET(mkc, m->mkc, log_page_size, 12);
-	PRM_SET(mkc, m->mkc, translations_octword_size,
-		DIV_ROUND_UP(len + (va & 0xfff), 8192));
-}
-
-/* An indirect mkey: free with room for size entries, or in use. */
-static void sk_mkey_indirect(struct kunit *test, struct sk_mkey *m, u16 uid,
-			     u8 mode, u32 pdn, u32 size, u32 nent)
-{
-	sk_mkey_init(test, m, uid, mode, pdn, nent);
-	PRM_SET(mkc, m->mkc, free, !nent);
-	PRM_SET(mkc, m->mkc, umr_en, 1);
-	PRM_SET(mkc, m->mkc, translations_octword_size, size);
-	PRM_SET(create_mkey_in, m->in, translations_octword_actual_size, nent);
-	if (mode == MLX5_MKC_ACCESS_MODE_KSM)
-		PRM_SET(mkc, m->mkc, log_page_size, 12);
-}
-
-static void sk_mkey_set_ent(struct sk_mkey *m, u32 i, u32 key, u32 bcount,
-			    u64 va)
-{
-	struct sim_klm *klm = PRM_ADDR(create_mkey_in, m->in, klm_pas_mtt);
-
-	klm[i].bcount = cpu_to_be32(bcount);
-	klm[i].key = cpu_to_be32(key);
-	klm[i].va = cpu_to_be64(va);
-}
-
-static u8 sk_mkey_exec(struct kunit *test, struct sk_mkey *m, u32 *index)
-{
-	void *out = SK_MBOX(test, create_mkey_out);
-	u8 status;
-
-	status = sk_exec(test, m->in, m->inlen, out,
-			 PRM_BYTES(create_mkey_out));
-	if (index)
-		*index = PRM_GET(create_mkey_out, out, mkey_index);
-	return status;
-}
-
-static u8 sk_query_mkey(struct kunit *test, u16 uid, u32 index, void **out)
-{
-	void *in = SK_MBOX(test, query_mkey_in);
-
-	*out = SK_MBOX(test, query_mkey_out);
-	PRM_SET(query_mkey_in, in, opcode, MLX5_CMD_OP_QUERY_MKEY);
-	prm_in_set_uid(in, uid);
-	PRM_SET(query_mkey_in, in, mkey_index, index);
-	return sk_exec(test, in, PRM_BYTES(query_mkey_in), *out,
-		       PRM_BYTES(query_mkey_out));
-}
-
-static u8 sk_destroy_mkey(struct kunit *test, u16 uid, u32 index)
-{
-	void *in = SK_MBOX(test, destroy_mkey_in);
-	void *out = SK_MBOX(test, destroy_mkey_out);
-
-	PRM_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	PRM_SET(destroy_mkey_in, in, uid, uid);
-	PRM_SET(destroy_mkey_in, in, mkey_index, index);
-	return sk_exec(test, in, PRM_BYTES(destroy_mkey_in), out,
-		       PRM_BYTES(destroy_mkey_out));
-}
 
 static unsigned int sk_users(struct kunit *test, enum sim_obj_type type,
 			     u32 id)
@@ -497,7 +398,7 @@ static void sk_mkey_two_direct(struct kunit *test, struct sk_mkey_env *e,
 		PRM_SET(mkc, m.mkc, mkey_7_0, 0x10 + i);
 		KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx),
 				PRM_STAT_OK);
-		key[i] = idx << 8 | (0x10 + i);
+		key[i] = sk_mkey_key(&m, idx);
 	}
 }
 

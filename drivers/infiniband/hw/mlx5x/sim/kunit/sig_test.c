@@ -5,8 +5,7 @@
  * creates them, remote invalidation, and PSVs (CREATE_PSV, DESTROY_PSV):
  * their limits, PD references, owners, and teardown.
  */
-#include "sim_kunit.h"
-#include "../mem/mkey.h"
+#include "sk_mkey.h"
 
 static struct sim_obj *sk_sig_obj(struct kunit *test,
 				  enum sim_obj_type type, u32 id)
@@ -15,53 +14,6 @@ static struct sim_obj *sk_sig_obj(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_NULL(test, obj);
 	return obj;
-}
-
-/* A free KLM mkey for UMR, as libmlx5 asks for it. */
-static void *sk_sig_mkey(struct kunit *test, u16 uid, u32 pdn, u32 size,
-			 bool sig)
-{
-	void *in = SK_MBOX(test, create_mkey_in);
-	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-
-	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	PRM_SET(create_mkey_in, in, uid, uid);
-	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
-	PRM_SET(mkc, mkc, free, 1);
-	PRM_SET(mkc, mkc, umr_en, 1);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, qpn, SIM_MKEY_QPN_NONE);
-	PRM_SET(mkc, mkc, pd, pdn);
-	PRM_SET(mkc, mkc, translations_octword_size, size);
-	if (sig) {
-		PRM_SET(mkc, mkc, bsf_en, 1);
-		PRM_SET(mkc, mkc, bsf_octword_size, SIM_MKEY_SIG_BSF_OCTWORDS);
-	}
-	return in;
-}
-
-static u8 sk_sig_create(struct kunit *test, void *in, u32 *index)
-{
-	void *out = SK_MBOX(test, create_mkey_out);
-	u8 status;
-
-	status = sk_exec(test, in, PRM_BYTES(create_mkey_in), out,
-			 PRM_BYTES(create_mkey_out));
-	if (!status && index)
-		*index = PRM_GET(create_mkey_out, out, mkey_index);
-	return status;
-}
-
-static u8 sk_sig_destroy(struct kunit *test, u16 uid, u32 index)
-{
-	void *in = SK_MBOX(test, destroy_mkey_in);
-	void *out = SK_MBOX(test, destroy_mkey_out);
-
-	PRM_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	PRM_SET(destroy_mkey_in, in, uid, uid);
-	PRM_SET(destroy_mkey_in, in, mkey_index, index);
-	return sk_exec(test, in, PRM_BYTES(destroy_mkey_in), out,
-		       PRM_BYTES(destroy_mkey_out));
 }
 
 static u8 sk_create_psv(struct kunit *test, u16 uid, u32 pdn, u32 num,
@@ -114,16 +66,17 @@ static void sk_sig_caps(struct kunit *test)
 static void sk_sig_mkey_rules(struct kunit *test)
 {
 	u16 uid = sk_new_uctx(test);
-	void *in, *mkc, *qin, *qout;
+	struct sk_mkey m;
+	void *mkc, *out;
 	u32 pdn, idx;
 
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
 #define SK_REFUSED(st, syn) do {					\
-		KUNIT_EXPECT_EQ(test, sk_sig_create(test, in, NULL), st);	\
+		KUNIT_EXPECT_EQ(test, sk_mkey_exec(test, &m, NULL), st);	\
 		KUNIT_EXPECT_EQ(test, sk_syndrome(test), syn);		\
 	} while (0)
-	in = sk_sig_mkey(test, uid, pdn, 4, true);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
+	sk_mkey_umr(test, &m, uid, pdn, 4, SIM_MKEY_SIG_BSF_OCTWORDS, 0);
+	mkc = m.mkc;
 	PRM_SET(mkc, mkc, umr_en, 0);
 	SK_REFUSED(PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	PRM_SET(mkc, mkc, umr_en, 1);
@@ -132,50 +85,43 @@ static void sk_sig_mkey_rules(struct kunit *test)
 	PRM_SET(mkc, mkc, bsf_octword_size, 0);
 	SK_REFUSED(PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	/* a BSF without bsf_en, an expected signature error without one */
-	in = sk_sig_mkey(test, uid, pdn, 4, false);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 0, 0);
+	mkc = m.mkc;
 	PRM_SET(mkc, mkc, bsf_octword_size, 4);
 	SK_REFUSED(PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	PRM_SET(mkc, mkc, bsf_octword_size, 0);
 	PRM_SET(mkc, mkc, expected_sigerr_count, 1);
 	SK_REFUSED(PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	/* remote invalidation only for an mkey UMR may refill */
-	in = sk_sig_mkey(test, uid, pdn, 4, false);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
+	sk_mkey_umr(test, &m, uid, pdn, 4, 0, 0);
+	mkc = m.mkc;
 	PRM_SET(mkc, mkc, en_rinval, 1);
 	PRM_SET(mkc, mkc, umr_en, 0);
 	SK_REFUSED(PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	PRM_SET(mkc, mkc, umr_en, 1);
-	KUNIT_ASSERT_EQ(test, sk_sig_create(test, in, &idx), PRM_STAT_OK);
-	KUNIT_EXPECT_EQ(test, sk_sig_destroy(test, uid, idx), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
 	/* crypto is not offered */
-	in = sk_sig_mkey(test, uid, pdn, 4, true);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
+	sk_mkey_umr(test, &m, uid, pdn, 4, SIM_MKEY_SIG_BSF_OCTWORDS, 0);
+	mkc = m.mkc;
 	prm_set_bits(mkc, SIM_MKC_CRYPTO_EN_OFF, SIM_MKC_CRYPTO_EN_BITS, 1);
 	SK_REFUSED(PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 #undef SK_REFUSED
 	KUNIT_EXPECT_EQ(test, sk_live(test), 2);
 
 	/* accepted, with an expected signature error; query shows both */
-	in = sk_sig_mkey(test, uid, pdn, 1, true);
-	mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
-	PRM_SET(mkc, mkc, expected_sigerr_count, 1);
-	KUNIT_ASSERT_EQ(test, sk_sig_create(test, in, &idx), PRM_STAT_OK);
-	qin = SK_MBOX(test, query_mkey_in);
-	qout = SK_MBOX(test, query_mkey_out);
-	PRM_SET(query_mkey_in, qin, opcode, MLX5_CMD_OP_QUERY_MKEY);
-	prm_in_set_uid(qin, uid);
-	PRM_SET(query_mkey_in, qin, mkey_index, idx);
-	KUNIT_ASSERT_EQ(test, sk_exec(test, qin, PRM_BYTES(query_mkey_in), qout,
-				      PRM_BYTES(query_mkey_out)), PRM_STAT_OK);
-	mkc = PRM_ADDR(query_mkey_out, qout, memory_key_mkey_entry);
+	sk_mkey_umr(test, &m, uid, pdn, 1, SIM_MKEY_SIG_BSF_OCTWORDS, 0);
+	PRM_SET(mkc, m.mkc, expected_sigerr_count, 1);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &idx), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_query_mkey(test, uid, idx, &out), PRM_STAT_OK);
+	mkc = PRM_ADDR(query_mkey_out, out, memory_key_mkey_entry);
 	KUNIT_EXPECT_EQ(test, PRM_GET(mkc, mkc, bsf_en), 1);
 	KUNIT_EXPECT_EQ(test, PRM_GET(mkc, mkc, bsf_octword_size), 4);
 	KUNIT_EXPECT_EQ(test, PRM_GET(mkc, mkc, expected_sigerr_count), 1);
 	KUNIT_EXPECT_EQ(test, PRM_GET(mkc, mkc, translations_octword_size), 4);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pdn),
 			PRM_STAT_RESOURCE_BUSY);
-	KUNIT_EXPECT_EQ(test, sk_sig_destroy(test, uid, idx), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, idx), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pdn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
@@ -287,14 +233,14 @@ static void sk_sig_teardown(struct kunit *test)
 {
 	struct sk_ctx *ctx = test->priv;
 	u16 uid = sk_new_uctx(test);
+	struct sk_mkey m;
 	u32 pdn;
 
 	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
 	KUNIT_ASSERT_EQ(test, sk_create_psv(test, uid, pdn, 2, NULL),
 			PRM_STAT_OK);
-	KUNIT_ASSERT_EQ(test, sk_sig_create(test, sk_sig_mkey(test, uid, pdn,
-							      4, true),
-					    NULL), PRM_STAT_OK);
+	sk_mkey_umr(test, &m, uid, pdn, 4, SIM_MKEY_SIG_BSF_OCTWORDS, 0);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, NULL), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 5);
 	mlx5x_sim_destroy(ctx->sim);
 	ctx->sim = NULL;

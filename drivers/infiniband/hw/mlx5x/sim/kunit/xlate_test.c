@@ -7,9 +7,8 @@
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
-#include "sim_kunit.h"
+#include "sk_mkey.h"
 #include "../dp/datapath.h"
-#include "../mem/mkey.h"
 #include "../dp/wqe.h"
 
 #define SK_X_PAGES	2
@@ -26,11 +25,10 @@ struct sk_x {
 
 static void sk_x_init(struct kunit *test, struct sk_x *x, bool lw)
 {
-	void *in = sk_mbox(test, PRM_BYTES(create_mkey_in));
-	void *out = SK_MBOX(test, create_mkey_out);
-	void *mkc = PRM_ADDR(create_mkey_in, in, memory_key_mkey_entry);
 	u64 mtt[SK_X_PAGES];
+	struct sk_mkey m;
 	unsigned int i;
+	u32 index;
 
 	x->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, 1);
 	KUNIT_ASSERT_NOT_NULL(test, x->pages);
@@ -43,38 +41,17 @@ static void sk_x_init(struct kunit *test, struct sk_x *x, bool lw)
 	KUNIT_ASSERT_EQ(test, sk_create_umem(test, x->uid, SK_X_PAGES,
 					     SK_X_PAGES, 0, mtt, &x->umem),
 			PRM_STAT_OK);
-	PRM_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	PRM_SET(create_mkey_in, in, uid, x->uid);
-	PRM_SET(create_mkey_in, in, mkey_umem_valid, 1);
-	prm_set_bits(in, SIM_MKEY_UMEM_ID_OFF, 32, x->umem);
-	*(__be64 *)((u8 *)in + SIM_MKEY_UMEM_OFFSET_OFF / 8) =
-		cpu_to_be64(SK_X_OFF);
-	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
-	PRM_SET(mkc, mkc, qpn, SIM_MKEY_QPN_NONE);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, lw, lw);
-	PRM_SET(mkc, mkc, pd, x->pdn);
-	PRM_SET(mkc, mkc, mkey_7_0, SK_X_TAG);
-	PRM_SET64(mkc, mkc, start_addr, SK_X_VA + SK_X_OFF);
-	PRM_SET64(mkc, mkc, len, SK_X_LEN);
-	PRM_SET(mkc, mkc, log_page_size, 12);
-	PRM_SET(mkc, mkc, translations_octword_size, 1);
-	KUNIT_ASSERT_EQ(test, sk_exec(test, in, PRM_BYTES(create_mkey_in), out,
-				      PRM_BYTES(create_mkey_out)),
-			PRM_STAT_OK);
-	x->mkey = PRM_GET(create_mkey_out, out, mkey_index) << 8 | SK_X_TAG;
+	sk_mkey_direct(test, &m, x->uid, x->pdn, x->umem, SK_X_OFF,
+		       SK_X_VA + SK_X_OFF, SK_X_LEN);
+	PRM_SET(mkc, m.mkc, lw, lw);
+	PRM_SET(mkc, m.mkc, mkey_7_0, SK_X_TAG);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &m, &index), PRM_STAT_OK);
+	x->mkey = sk_mkey_key(&m, index);
 }
 
 static void sk_x_fini(struct kunit *test, struct sk_x *x)
 {
-	void *in = SK_MBOX(test, destroy_mkey_in);
-	void *out = SK_MBOX(test, destroy_mkey_out);
-
-	PRM_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	PRM_SET(destroy_mkey_in, in, uid, x->uid);
-	PRM_SET(destroy_mkey_in, in, mkey_index, x->mkey >> 8);
-	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(destroy_mkey_in),
-				      out, PRM_BYTES(destroy_mkey_out)),
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, x->uid, x->mkey >> 8),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, x->uid, x->umem),
 			PRM_STAT_OK);
