@@ -15,6 +15,7 @@
 #include <string.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 
 #define ROCE_V2_CAP		(1 << 2)	/* roce_version bit */
@@ -309,35 +310,8 @@ static int test_firmware_error_returned(void)
 	return KSFT_PASS;
 }
 
-/*
- * A context without DEVX (the model refuses its CREATE_UCTX); after the
- * case, nothing of it is left in the model.
- */
-struct nodevx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(nodevx);
-
-MT_FIXTURE_SETUP(nodevx)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_NODEVX, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(nodevx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
 /* Capabilities yes, the NIC vport context no. */
-MT_TEST_F(nodevx, no_devx_queries)
+MT_TEST_F(mt_ctx, no_devx_queries)
 {
 	uint8_t in[VPORT_IN_BYTES] = {}, vout[PRM_VPORT_OUT_BYTES];
 
@@ -377,7 +351,8 @@ static const struct mt_case cases[] = {
 	MT_CASE(short_mailboxes),
 	MT_CASE(short_output_bad_output_len),
 	MT_CASE(firmware_error_returned, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(nodevx, no_devx_queries, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_nodevx_ctx_fixture, no_devx_queries,
+		   .flags = MT_NEEDS_MODEL),
 	MT_CASE(close_context_no_leak),
 };
 

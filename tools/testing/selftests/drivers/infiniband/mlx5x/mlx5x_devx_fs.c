@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
@@ -288,32 +289,7 @@ static void refused(const uint32_t *out, uint32_t status, uint32_t synd)
 	CHECK_EQ(out_syndrome(out), synd);
 }
 
-/* A DEVX context; after the case, the model holds what it held before. */
-struct devx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(devx);
-
-MT_FIXTURE_SETUP(devx)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-/* The context is closed here unless the case closed it itself. */
-MT_FIXTURE_TEARDOWN(devx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
-MT_TEST_F(devx, tables_create_query_modify_destroy)
+MT_TEST_F(mt_ctx, tables_create_query_modify_destroy)
 {
 	uint32_t out[PRM_QUERY_FLOW_TABLE_OUT_BYTES / 4];
 	struct obj a = {}, b = {}, c = {}, bad;
@@ -367,7 +343,7 @@ out:
 	return KSFT_PASS;
 }
 
-MT_TEST_F(devx, vport_fields_refused)
+MT_TEST_F(mt_ctx, vport_fields_refused)
 {
 	uint32_t in[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
 	uint32_t out[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4];
@@ -382,7 +358,7 @@ MT_TEST_F(devx, vport_fields_refused)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(devx, groups_ranges_and_busy_table)
+MT_TEST_F(mt_ctx, groups_ranges_and_busy_table)
 {
 	uint32_t out[PRM_QUERY_FLOW_GROUP_OUT_BYTES / 4];
 	uint32_t in[PRM_QUERY_FLOW_GROUP_IN_BYTES / 4] = {};
@@ -450,7 +426,7 @@ static struct fte fwd_count(struct tree *t, uint32_t index)
 			     .dest = t->next.id, .counter = t->cnt.id };
 }
 
-MT_TEST_F(devx, entries_rules_modify_references)
+MT_TEST_F(mt_ctx, entries_rules_modify_references)
 {
 	uint32_t in[FTE_IN_BYTES / 4], out[FTE_OUT_BYTES / 4];
 	struct ibv_context *ctx = self->ctx;
@@ -514,7 +490,7 @@ out:
 	return KSFT_PASS;
 }
 
-MT_TEST_F(devx, bulk_counter_query_range)
+MT_TEST_F(mt_ctx, bulk_counter_query_range)
 {
 	struct obj b = {}, one = {};
 
@@ -539,7 +515,7 @@ out:
 	return KSFT_PASS;
 }
 
-MT_TEST_F(devx, modify_header_and_reformat)
+MT_TEST_F(mt_ctx, modify_header_and_reformat)
 {
 	uint32_t out[FTE_OUT_BYTES / 4];
 	struct obj mh = {}, mh_tx = {}, rf = {}, e = {}, bad;
@@ -616,7 +592,7 @@ static int child_tries(struct tree *parent)
 	return bad;
 }
 
-MT_TEST_F(devx, two_processes_isolated)
+MT_TEST_F(mt_ctx, two_processes_isolated)
 {
 	uint32_t out[PRM_QUERY_FLOW_TABLE_OUT_BYTES / 4];
 	int status = -1;
@@ -704,7 +680,7 @@ static bool none_left(int uid)
  * Closing a context with a whole tree in place leaves nothing (and the
  * teardown checks the model holds what it held before).
  */
-MT_TEST_F(devx, teardown_full_tree)
+MT_TEST_F(mt_ctx, teardown_full_tree)
 {
 	CHECK_EQ(build_full_tree(self->ctx, -1), FULL_TREE_STEPS + 2);
 	CHECK_EQ(mt_fw_count("fte", self->uid), 2);
@@ -728,7 +704,7 @@ static const int fault_ops[] = {
  * (the parts after): the build stops with firmware's INTERNAL_ERR, and
  * what was made goes with the context.
  */
-MT_TEST_F_PARTS(devx, creation_under_fault_injection)
+MT_TEST_F_PARTS(mt_ctx, creation_under_fault_injection)
 {
 	unsigned int ops = MT_ARRAY_SIZE(fault_ops);
 	struct ibv_context *ctx = self->ctx;
@@ -753,16 +729,17 @@ MT_TEST_F_PARTS(devx, creation_under_fault_injection)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(devx, tables_create_query_modify_destroy),
-	MT_CASE_F(devx, vport_fields_refused),
-	MT_CASE_F(devx, groups_ranges_and_busy_table),
-	MT_CASE_F(devx, entries_rules_modify_references),
-	MT_CASE_F(devx, bulk_counter_query_range),
-	MT_CASE_F(devx, modify_header_and_reformat),
-	MT_CASE_F(devx, two_processes_isolated),
-	MT_CASE_F(devx, teardown_full_tree, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F_PARTS(devx, creation_under_fault_injection, FAULT_PARTS,
-			.flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, tables_create_query_modify_destroy),
+	MT_CASE_ON(mt_devx_ctx_fixture, vport_fields_refused),
+	MT_CASE_ON(mt_devx_ctx_fixture, groups_ranges_and_busy_table),
+	MT_CASE_ON(mt_devx_ctx_fixture, entries_rules_modify_references),
+	MT_CASE_ON(mt_devx_ctx_fixture, bulk_counter_query_range),
+	MT_CASE_ON(mt_devx_ctx_fixture, modify_header_and_reformat),
+	MT_CASE_ON(mt_devx_ctx_fixture, two_processes_isolated),
+	MT_CASE_ON(mt_devx_ctx_fixture, teardown_full_tree,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON_PARTS(mt_devx_ctx_fixture, creation_under_fault_injection,
+			 FAULT_PARTS, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)

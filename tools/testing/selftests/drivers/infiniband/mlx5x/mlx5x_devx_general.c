@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
@@ -115,33 +116,8 @@ static uint64_t cap64(const void *cap, unsigned int off)
 	return mt_get64(cap, off);
 }
 
-/* A DEVX context; after the case, the model holds what it held before. */
-struct devx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(devx);
-
-MT_FIXTURE_SETUP(devx)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-/* The context is closed here unless the case closed it itself. */
-MT_FIXTURE_TEARDOWN(devx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
 /* The profile: MATCH_DEFINER among the types, its formats and limit. */
-MT_TEST_F(devx, caps_general_obj_types)
+MT_TEST_F(mt_ctx, caps_general_obj_types)
 {
 	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
 	const void *cap;
@@ -170,7 +146,7 @@ MT_TEST_F(devx, caps_general_obj_types)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(devx, match_definer_create_query_destroy)
+MT_TEST_F(mt_ctx, match_definer_create_query_destroy)
 {
 	uint32_t out[QUERY_OUT_BYTES / 4];
 	struct gen g;
@@ -203,7 +179,7 @@ MT_TEST_F(devx, match_definer_create_query_destroy)
 }
 
 /* Types firmware lacks, and definers it cannot make. */
-MT_TEST_F(devx, create_refused)
+MT_TEST_F(mt_ctx, create_refused)
 {
 	static const uint16_t types[] = { 0x0, 0xb, 0x20, 0x27, 0xff01,
 					  0xffff };
@@ -232,7 +208,7 @@ MT_TEST_F(devx, create_refused)
 }
 
 /* Another process names this process's definer: refused. */
-MT_TEST_F(devx, other_process_isolated)
+MT_TEST_F(mt_ctx, other_process_isolated)
 {
 	uint32_t out[QUERY_OUT_BYTES / 4];
 	int status = -1;
@@ -270,7 +246,7 @@ MT_TEST_F(devx, other_process_isolated)
 }
 
 /* Injected failure, and definers left to context teardown. */
-MT_TEST_F(devx, fault_injection_and_teardown)
+MT_TEST_F(mt_ctx, fault_injection_and_teardown)
 {
 	uint32_t in[CMD_IN_BYTES / 4];
 	struct gen g;
@@ -335,7 +311,7 @@ static uint32_t pdn_of(struct ibv_pd *pd)
  * FLOW_METER_ASO, as DPDK's mlx5 meters create it: a bulk under a PD of
  * the context, which it holds; queried back; another context's PD no.
  */
-MT_TEST_F(devx, flow_meter_aso)
+MT_TEST_F(mt_ctx, flow_meter_aso)
 {
 	uint32_t out[MTR_OUT_BYTES / 4];
 	struct ibv_context *ctx = self->ctx, *c2;
@@ -386,13 +362,15 @@ out:
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(devx, flow_meter_aso, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(devx, caps_general_obj_types),
-	MT_CASE_F(devx, match_definer_create_query_destroy),
-	MT_CASE_F(devx, create_refused, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(devx, other_process_isolated),
-	MT_CASE_F(devx, fault_injection_and_teardown,
-		  .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, flow_meter_aso,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, caps_general_obj_types),
+	MT_CASE_ON(mt_devx_ctx_fixture, match_definer_create_query_destroy),
+	MT_CASE_ON(mt_devx_ctx_fixture, create_refused,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, other_process_isolated),
+	MT_CASE_ON(mt_devx_ctx_fixture, fault_injection_and_teardown,
+		   .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 
 #define QC_OUT_ID		PRM_ALLOC_Q_COUNTER_OUT_COUNTER_SET_ID
@@ -82,32 +83,7 @@ static int query_q_counter(struct devx_obj *o, uint16_t op, uint32_t id)
 				     sizeof(out));
 }
 
-/* A DEVX context; after the case, the model holds what it held before. */
-struct devx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(devx);
-
-MT_FIXTURE_SETUP(devx)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-/* The context is closed here unless the case closed it itself. */
-MT_FIXTURE_TEARDOWN(devx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
-MT_TEST_F(devx, q_counter_create_query_destroy)
+MT_TEST_F(mt_ctx, q_counter_create_query_destroy)
 {
 	struct devx_obj qc;
 
@@ -121,7 +97,7 @@ MT_TEST_F(devx, q_counter_create_query_destroy)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(devx, flow_counter_create_query_destroy)
+MT_TEST_F(mt_ctx, flow_counter_create_query_destroy)
 {
 	uint32_t in[FC_QUERY_IN_BYTES / 4] = {};
 	uint32_t out[FC_QUERY_OUT_BYTES / 4] = {};
@@ -140,7 +116,7 @@ MT_TEST_F(devx, flow_counter_create_query_destroy)
 }
 
 /* Only the allow-listed create opcodes reach firmware. */
-MT_TEST_F(devx, create_opcode_not_allowed)
+MT_TEST_F(mt_ctx, create_opcode_not_allowed)
 {
 	static const uint16_t ops[] = { 0x100, 0x101, 0x600, 0x7fff, 0 };
 	long long cmds = mt_sim() ? mt_fw_stat("commands") : 0;
@@ -158,7 +134,7 @@ MT_TEST_F(devx, create_opcode_not_allowed)
 }
 
 /* A query must name the handle's own object, with a command of its kind. */
-MT_TEST_F(devx, query_must_name_own_object)
+MT_TEST_F(mt_ctx, query_must_name_own_object)
 {
 	uint32_t in[FC_QUERY_IN_BYTES / 4] = {};
 	uint32_t out[FC_QUERY_OUT_BYTES / 4] = {};
@@ -200,7 +176,7 @@ out:
 }
 
 /* Firmware's refusal comes back as EREMOTEIO with status and syndrome. */
-MT_TEST_F(devx, firmware_error_status_syndrome)
+MT_TEST_F(mt_ctx, firmware_error_status_syndrome)
 {
 	uint32_t in[4] = {}, out[4];
 	struct mlx5dv_devx_obj *obj;
@@ -232,7 +208,7 @@ MT_TEST_F(devx, firmware_error_status_syndrome)
 }
 
 /* Destroy commands are spared by fault injection: teardown never fails. */
-MT_TEST_F(devx, destroy_spared_by_fault_injection)
+MT_TEST_F(mt_ctx, destroy_spared_by_fault_injection)
 {
 	struct devx_obj qc;
 
@@ -266,7 +242,7 @@ static int test_no_devx_context_creates_nothing(void)
  * Many objects left behind by a closed context: all destroyed (the
  * teardown closes it, and checks nothing is left).
  */
-MT_TEST_F(devx, teardown_destroys_everything)
+MT_TEST_F(mt_ctx, teardown_destroys_everything)
 {
 	struct devx_obj o;
 	int i;
@@ -284,7 +260,7 @@ MT_TEST_F(devx, teardown_destroys_everything)
 }
 
 /* mlx5dv_devx_query_eqn(3): vector 0 is a live EQ; beyond the vectors no. */
-MT_TEST_F(devx, query_eqn)
+MT_TEST_F(mt_ctx, query_eqn)
 {
 	struct ibv_context *ctx = self->ctx;
 	uint32_t eqn = 0;
@@ -300,7 +276,7 @@ MT_TEST_F(devx, query_eqn)
 #define UMEM_BYTES	(3 * 4096)
 
 /* mlx5dv_devx_umem_reg(3): pinned, owned by the context's uid, released. */
-MT_TEST_F(devx, umem_register_deregister)
+MT_TEST_F(mt_ctx, umem_register_deregister)
 {
 	struct mlx5dv_devx_umem_in uin = {};
 	struct ibv_context *ctx = self->ctx;
@@ -392,7 +368,7 @@ static int query_async(struct devx_obj *o, uint32_t id, size_t outlen,
  * FD with its wr_id and the output; poll says when; an empty
  * non-blocking FD says EAGAIN; a short buffer ENOSPC.
  */
-MT_TEST_F(devx, async_query_completion)
+MT_TEST_F(mt_ctx, async_query_completion)
 {
 	size_t rlen = sizeof(struct mlx5dv_devx_async_cmd_hdr) +
 		      QC_QUERY_OUT_BYTES;
@@ -438,7 +414,7 @@ out:
 }
 
 /* Unread output is bounded per FD: EAGAIN past it, room again once read. */
-MT_TEST_F(devx, async_query_budget)
+MT_TEST_F(mt_ctx, async_query_budget)
 {
 	size_t rlen = sizeof(struct mlx5dv_devx_async_cmd_hdr) + ASYNC_OUT_MAX;
 	struct mlx5dv_devx_async_cmd_hdr *resp = malloc(rlen);
@@ -477,7 +453,7 @@ out:
  * Another process, with its own DEVX context, names this process's object
  * ids in its mailboxes: refused, and this process's objects are untouched.
  */
-MT_TEST_F(devx, two_processes_isolated)
+MT_TEST_F(mt_ctx, two_processes_isolated)
 {
 	struct devx_obj mine;
 	int status = -1;
@@ -516,21 +492,21 @@ MT_TEST_F(devx, two_processes_isolated)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(devx, two_processes_isolated),
-	MT_CASE_F(devx, async_query_completion),
-	MT_CASE_F(devx, async_query_budget),
-	MT_CASE_F(devx, umem_register_deregister),
+	MT_CASE_ON(mt_devx_ctx_fixture, two_processes_isolated),
+	MT_CASE_ON(mt_devx_ctx_fixture, async_query_completion),
+	MT_CASE_ON(mt_devx_ctx_fixture, async_query_budget),
+	MT_CASE_ON(mt_devx_ctx_fixture, umem_register_deregister),
 	MT_CASE(umem_needs_devx, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(devx, query_eqn),
-	MT_CASE_F(devx, q_counter_create_query_destroy),
-	MT_CASE_F(devx, flow_counter_create_query_destroy),
-	MT_CASE_F(devx, create_opcode_not_allowed),
-	MT_CASE_F(devx, query_must_name_own_object),
-	MT_CASE_F(devx, firmware_error_status_syndrome),
-	MT_CASE_F(devx, destroy_spared_by_fault_injection,
-		  .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, query_eqn),
+	MT_CASE_ON(mt_devx_ctx_fixture, q_counter_create_query_destroy),
+	MT_CASE_ON(mt_devx_ctx_fixture, flow_counter_create_query_destroy),
+	MT_CASE_ON(mt_devx_ctx_fixture, create_opcode_not_allowed),
+	MT_CASE_ON(mt_devx_ctx_fixture, query_must_name_own_object),
+	MT_CASE_ON(mt_devx_ctx_fixture, firmware_error_status_syndrome),
+	MT_CASE_ON(mt_devx_ctx_fixture, destroy_spared_by_fault_injection,
+		   .flags = MT_NEEDS_MODEL),
 	MT_CASE(no_devx_context_creates_nothing, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(devx, teardown_destroys_everything),
+	MT_CASE_ON(mt_devx_ctx_fixture, teardown_destroys_everything),
 };
 
 int main(void)

@@ -17,36 +17,14 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_dv_flow.h"
 
 #define CRIT_MISC2		8
 
-/* A DEVX context; after the case nothing of it is left in the model. */
-struct devx_ctx {
-	struct ibv_context *ctx;
-	int uid;
-};
-
-MT_FIXTURE(devx_ctx);
-
-MT_FIXTURE_SETUP(devx_ctx)
-{
-	self->ctx = mt_open(MT_OPEN_DEVX, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(devx_ctx)
-{
-	if (!self->ctx)
-		return;
-	CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && self->uid > 0)
-		CHECK_EQ(mt_fw_count(NULL, self->uid), 0);
-}
-
 /* The flow matcher's checks: ranges, criteria, mask. */
-MT_TEST_F(devx_ctx, matcher_ranges)
+MT_TEST_F(mt_ctx, matcher_ranges)
 {
 	struct mlx5dv_flow_match_parameters *mask;
 	struct ibv_context *ctx = self->ctx;
@@ -97,7 +75,7 @@ MT_TEST_F(devx_ctx, matcher_ranges)
 }
 
 /* Flow actions legal only on some table types; their own checks. */
-MT_TEST_F(devx_ctx, action_refusals)
+MT_TEST_F(mt_ctx, action_refusals)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct ibv_flow_action *a;
@@ -328,8 +306,8 @@ static int test_needs_cap_net_raw(void)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(devx_ctx, matcher_ranges),
-	MT_CASE_F(devx_ctx, action_refusals),
+	MT_CASE_ON(mt_devx_ctx_fixture, matcher_ranges),
+	MT_CASE_ON(mt_devx_ctx_fixture, action_refusals),
 	MT_CASE_F(env, flow_refusals),
 	MT_CASE(needs_cap_net_raw),
 };

@@ -52,6 +52,11 @@ extern const struct mt_fixture mt_ctx_fixture;		/* MT_OPEN_DEFAULT */
 extern const struct mt_fixture mt_devx_ctx_fixture;	/* MT_OPEN_DEVX */
 extern const struct mt_fixture mt_nodevx_ctx_fixture;	/* MT_OPEN_NODEVX */
 
+/* A case of MT_TEST_F_PARTS(type, nm) on a fixture of another name */
+#define MT_CASE_ON_PARTS(fxobj, nm, n, ...)				\
+	{ .name = #nm, .fixture = &(fxobj),				\
+	  .part_f = test_##nm##_any, .parts = (n), __VA_ARGS__ }
+
 /**
  * struct mt_devx_env - a DEVX context with what most DEVX objects name
  * @ctx: the context (mlx5dv_open_device() with DEVX)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 
 #define MLX5X_VENDOR_ID		0x02c9	/* Mellanox, IEEE OUI */
 #define MLX5X_PART_CX6DX	0x101d	/* ConnectX-6 Dx */
@@ -25,77 +26,11 @@
 #define SWEPT_AT_ONCE		4
 #define SWEPT_IN_TURN		4
 
-/*
- * The context a case works on: a DEVX one (ctx), one from
- * ibv_open_device() (verbs), or one without DEVX (nodevx: the model
- * refuses its CREATE_UCTX).  After the case, nothing of it is left in the
- * model.
- */
-struct ctx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-static int ctx_open(struct ctx *self, enum mt_open_mode mode)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(mode, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE(ctx);
-
-MT_FIXTURE_SETUP(ctx)
-{
-	return ctx_open(self, MT_OPEN_DEVX);
-}
-
-MT_FIXTURE_TEARDOWN(ctx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
-struct verbs {
-	struct ctx c;
-};
-
-MT_FIXTURE(verbs);
-
-MT_FIXTURE_SETUP(verbs)
-{
-	return ctx_open(&self->c, MT_OPEN_DEFAULT);
-}
-
-MT_FIXTURE_TEARDOWN(verbs)
-{
-	ctx_teardown(&self->c);
-}
-
-struct nodevx {
-	struct ctx c;
-};
-
-MT_FIXTURE(nodevx);
-
-MT_FIXTURE_SETUP(nodevx)
-{
-	return ctx_open(&self->c, MT_OPEN_NODEVX);
-}
-
-MT_FIXTURE_TEARDOWN(nodevx)
-{
-	ctx_teardown(&self->c);
-}
-
-MT_TEST_F(verbs, ibv_open_device)
+MT_TEST_F(mt_ctx, ibv_open_device)
 {
 	struct ibv_device_attr attr = {};
 
-	CHECK_ERR(ibv_query_device(self->c.ctx, &attr), 0);
+	CHECK_ERR(ibv_query_device(self->ctx, &attr), 0);
 	CHECK_EQ(attr.vendor_id, MLX5X_VENDOR_ID);
 	if (mt_sim())
 		CHECK_EQ(attr.vendor_part_id, MLX5X_PART_CX6DX);
@@ -114,7 +49,7 @@ static int test_mlx5dv_is_supported(void)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(ctx, mlx5dv_query_device)
+MT_TEST_F(mt_ctx, mlx5dv_query_device)
 {
 	struct mlx5dv_context dv = {};
 
@@ -243,14 +178,14 @@ static void query_adapter(struct ibv_context *ctx, int *err, uint32_t *vendor)
  * Without DEVX a context may run only the capability queries the kernel
  * allows everyone; QUERY_ADAPTER is not one of them.
  */
-MT_TEST_F(nodevx, no_devx_whitelist)
+MT_TEST_F(mt_ctx, no_devx_whitelist)
 {
 	uint8_t out[PRM_QUERY_HCA_CAP_OUT_BYTES];
-	struct ibv_context *ctx = self->c.ctx;
+	struct ibv_context *ctx = self->ctx;
 	uint32_t vendor;
 	int err;
 
-	CHECK_EQ(self->c.uid, 0);
+	CHECK_EQ(self->uid, 0);
 	/* its transport domain belongs to the kernel */
 	CHECK_EQ(mt_fw_count("td", 0), 1);
 
@@ -263,7 +198,7 @@ MT_TEST_F(nodevx, no_devx_whitelist)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(ctx, devx_query_adapter)
+MT_TEST_F(mt_ctx, devx_query_adapter)
 {
 	uint32_t vendor;
 	int err;
@@ -279,7 +214,7 @@ MT_TEST_F(ctx, devx_query_adapter)
  * QUERY_CONTEXT) is the same context: same attributes, same DEVX user
  * context; closing the import leaves the original working.
  */
-MT_TEST_F(ctx, import_device)
+MT_TEST_F(mt_ctx, import_device)
 {
 	struct mlx5dv_context dv1 = {}, dv2 = {};
 	struct ibv_device_attr a1 = {}, a2 = {};
@@ -396,16 +331,17 @@ static int test_fault_knobs(void)
 
 static const struct mt_case cases[] = {
 	MT_CASE(fault_knobs, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(verbs, ibv_open_device),
+	MT_CASE_ON(mt_ctx_fixture, ibv_open_device),
 	MT_CASE(mlx5dv_is_supported),
-	MT_CASE_F(ctx, mlx5dv_query_device),
+	MT_CASE_ON(mt_devx_ctx_fixture, mlx5dv_query_device),
 	MT_CASE(devx_context_owns_uctx, .flags = MT_NEEDS_MODEL),
 	MT_CASE(default_context_is_devx, .flags = MT_NEEDS_MODEL),
 	MT_CASE(devx_open_fails_cleanly, .flags = MT_NEEDS_MODEL),
 	MT_CASE(open_td_failure_unwinds, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(nodevx, no_devx_whitelist, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(ctx, devx_query_adapter),
-	MT_CASE_F(ctx, import_device),
+	MT_CASE_ON(mt_nodevx_ctx_fixture, no_devx_whitelist,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, devx_query_adapter),
+	MT_CASE_ON(mt_devx_ctx_fixture, import_device),
 	MT_CASE(many_contexts),
 };
 

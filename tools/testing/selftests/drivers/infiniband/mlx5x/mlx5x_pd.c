@@ -10,6 +10,7 @@
 #include <string.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 
 #define MANY_PDS	1000
 /* under the fault sweep: past one node (64) of the tables that hold them */
@@ -29,32 +30,7 @@ static int pdn_of(struct ibv_pd *pd, uint32_t *pdn)
 	return 0;
 }
 
-/* A context; after the case, nothing of it is left in the model. */
-struct ctx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(ctx);
-
-MT_FIXTURE_SETUP(ctx)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEFAULT, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-/* The context is closed here unless the case closed it itself. */
-MT_FIXTURE_TEARDOWN(ctx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
-MT_TEST_F(ctx, alloc_dealloc)
+MT_TEST_F(mt_ctx, alloc_dealloc)
 {
 	struct ibv_pd *pd;
 	uint32_t pdn;
@@ -80,7 +56,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-MT_TEST_F(ctx, many_pds)
+MT_TEST_F(mt_ctx, many_pds)
 {
 	unsigned int many = mt_loop_size(MANY_PDS, SWEPT_PDS);
 	struct ibv_pd **pd = calloc(many, sizeof(*pd));
@@ -121,7 +97,7 @@ out:
  * NULL with the errno the status means, EIO; nothing is left behind and
  * the next allocation works.
  */
-MT_TEST_F(ctx, alloc_fails_cleanly)
+MT_TEST_F(mt_ctx, alloc_fails_cleanly)
 {
 	int base = mt_fw_total();
 	struct ibv_pd *pd;
@@ -147,7 +123,7 @@ MT_TEST_F(ctx, alloc_fails_cleanly)
  * a failed destroy): with every other command armed to fail, freeing PDs
  * and closing the context still succeed and leave nothing behind.
  */
-MT_TEST_F(ctx, teardown_under_faults)
+MT_TEST_F(mt_ctx, teardown_under_faults)
 {
 	struct ibv_pd *pd[4] = {};
 	unsigned int i;
@@ -208,7 +184,7 @@ out:
 }
 
 /* Closing a context with PDs still allocated frees them in firmware. */
-MT_TEST_F(ctx, close_frees_pds)
+MT_TEST_F(mt_ctx, close_frees_pds)
 {
 	unsigned int i;
 
@@ -223,12 +199,14 @@ MT_TEST_F(ctx, close_frees_pds)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(ctx, alloc_dealloc),
-	MT_CASE_F(ctx, many_pds),
-	MT_CASE_F(ctx, alloc_fails_cleanly, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(ctx, teardown_under_faults, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_ctx_fixture, alloc_dealloc),
+	MT_CASE_ON(mt_ctx_fixture, many_pds),
+	MT_CASE_ON(mt_ctx_fixture, alloc_fails_cleanly,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_ctx_fixture, teardown_under_faults,
+		   .flags = MT_NEEDS_MODEL),
 	MT_CASE(pd_owner, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(ctx, close_frees_pds),
+	MT_CASE_ON(mt_ctx_fixture, close_frees_pds),
 };
 int main(void)
 {

@@ -20,6 +20,7 @@
 #include <rdma/rdma_user_ioctl_cmds.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_ioctl.h"
 
 #define MANY_UARS	100
@@ -39,57 +40,7 @@ static void check_uar(struct mlx5dv_devx_uar *uar, int uid)
 	mt_fw_check_owner("uar", uar->page_id, uid);
 }
 
-/*
- * The context a case works on: a DEVX one (ctx), or one without DEVX
- * (nodevx: the model refuses its CREATE_UCTX).  After the case, nothing
- * of it is left in the model.
- */
-struct ctx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before it */
-};
-
-static int ctx_open(struct ctx *self, enum mt_open_mode mode)
-{
-	self->base = mt_fw_total();
-	self->ctx = mt_open(mode, &self->uid);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE(ctx);
-
-MT_FIXTURE_SETUP(ctx)
-{
-	return ctx_open(self, MT_OPEN_DEVX);
-}
-
-/* The context is closed here unless the case closed it itself. */
-MT_FIXTURE_TEARDOWN(ctx)
-{
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
-struct nodevx {
-	struct ctx c;
-};
-
-MT_FIXTURE(nodevx);
-
-MT_FIXTURE_SETUP(nodevx)
-{
-	return ctx_open(&self->c, MT_OPEN_NODEVX);
-}
-
-MT_FIXTURE_TEARDOWN(nodevx)
-{
-	ctx_teardown(&self->c);
-}
-
-static int alloc_one(struct ctx *self, uint32_t type)
+static int alloc_one(struct mt_ctx *self, uint32_t type)
 {
 	struct mlx5dv_devx_uar *uar;
 
@@ -104,12 +55,12 @@ static int alloc_one(struct ctx *self, uint32_t type)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(ctx, alloc_bf)
+MT_TEST_F(mt_ctx, alloc_bf)
 {
 	return alloc_one(self, MLX5DV_UAR_ALLOC_TYPE_BF);
 }
 
-MT_TEST_F(ctx, alloc_nc)
+MT_TEST_F(mt_ctx, alloc_nc)
 {
 	return alloc_one(self, MLX5DV_UAR_ALLOC_TYPE_NC);
 }
@@ -119,7 +70,7 @@ MT_TEST_F(ctx, alloc_nc)
  * page id, registers on different pages do not; the NC UAR is a page of
  * its own.
  */
-MT_TEST_F(ctx, distinct_uars)
+MT_TEST_F(mt_ctx, distinct_uars)
 {
 	struct mlx5dv_devx_uar *uar[5] = {};
 	unsigned int i, j;
@@ -155,7 +106,7 @@ out:
  * ALLOC_UAR failing in firmware: a fresh context has no cached register,
  * so libmlx5 must ask the kernel, which reports EIO and keeps nothing.
  */
-MT_TEST_F(ctx, alloc_fails_cleanly)
+MT_TEST_F(mt_ctx, alloc_fails_cleanly)
 {
 	struct mlx5dv_devx_uar *uar;
 	int base = mt_fw_total();
@@ -177,7 +128,7 @@ MT_TEST_F(ctx, alloc_fails_cleanly)
 }
 
 /* 100 at once, freed, 100 again: the second round reuses the first's. */
-MT_TEST_F(ctx, many_uars)
+MT_TEST_F(mt_ctx, many_uars)
 {
 	struct mlx5dv_devx_uar *uar[MANY_UARS] = {};
 	int first = -1, round;
@@ -214,7 +165,7 @@ MT_TEST_F(ctx, many_uars)
 }
 
 /* libmlx5 refuses types it does not know before any system call. */
-MT_TEST_F(ctx, bad_type_libmlx5)
+MT_TEST_F(mt_ctx, bad_type_libmlx5)
 {
 	static const uint32_t types[] = { 2, 3, 0x80, 0xffffffff };
 	long long cmds = mt_fw_stat("commands");
@@ -274,7 +225,7 @@ static int raw_uar_destroy(struct ibv_context *ctx, uint32_t handle)
 }
 
 /* The kernel's own check of the type: neither BF nor NC is EOPNOTSUPP. */
-MT_TEST_F(ctx, bad_type_kernel)
+MT_TEST_F(mt_ctx, bad_type_kernel)
 {
 	static const uint64_t types[] = { 2, 0x80, 0xffffffff };
 	int base = mt_fw_total();
@@ -304,7 +255,7 @@ static void *map_uar(struct ibv_context *ctx, uint64_t offset, size_t len,
  * page exactly, never executable; a second mapping sees the first's
  * stores (on the model, where UAR pages are memory).
  */
-MT_TEST_F(ctx, raw_alloc_and_mmap)
+MT_TEST_F(mt_ctx, raw_alloc_and_mmap)
 {
 	struct ibv_context *ctx = self->ctx;
 	int base = mt_fw_total(), err;
@@ -367,7 +318,7 @@ MT_TEST_F(ctx, raw_alloc_and_mmap)
 }
 
 /* The driver's own ALLOC_UAR failure path frees what it allocated. */
-MT_TEST_F(ctx, raw_alloc_fails_cleanly)
+MT_TEST_F(mt_ctx, raw_alloc_fails_cleanly)
 {
 	int base = mt_fw_total();
 	struct raw_uar u;
@@ -382,12 +333,12 @@ MT_TEST_F(ctx, raw_alloc_fails_cleanly)
 }
 
 /* A context without DEVX gets UARs too, owned by the kernel (uid 0). */
-MT_TEST_F(nodevx, no_devx_uar)
+MT_TEST_F(mt_ctx, no_devx_uar)
 {
 	struct mlx5dv_devx_uar *uar;
 
-	CHECK_EQ(self->c.uid, 0);
-	uar = mlx5dv_devx_alloc_uar(self->c.ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	CHECK_EQ(self->uid, 0);
+	uar = mlx5dv_devx_alloc_uar(self->ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
 	if (CHECK(uar)) {
 		check_uar(uar, 0);
 		mlx5dv_devx_free_uar(uar);
@@ -401,7 +352,7 @@ MT_TEST_F(nodevx, no_devx_uar)
  * then the object, its page and the context all go.  (UARs libmlx5 hands
  * out must be freed before closing: libmlx5 keeps those mapped.)
  */
-MT_TEST_F(ctx, close_frees_uars)
+MT_TEST_F(mt_ctx, close_frees_uars)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct raw_uar u;
@@ -425,17 +376,19 @@ MT_TEST_F(ctx, close_frees_uars)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(ctx, alloc_bf),
-	MT_CASE_F(ctx, alloc_nc),
-	MT_CASE_F(ctx, distinct_uars),
-	MT_CASE_F(ctx, alloc_fails_cleanly, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(ctx, many_uars),
-	MT_CASE_F(ctx, bad_type_libmlx5),
-	MT_CASE_F(ctx, bad_type_kernel),
-	MT_CASE_F(ctx, raw_alloc_and_mmap),
-	MT_CASE_F(ctx, raw_alloc_fails_cleanly, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(nodevx, no_devx_uar, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(ctx, close_frees_uars),
+	MT_CASE_ON(mt_devx_ctx_fixture, alloc_bf),
+	MT_CASE_ON(mt_devx_ctx_fixture, alloc_nc),
+	MT_CASE_ON(mt_devx_ctx_fixture, distinct_uars),
+	MT_CASE_ON(mt_devx_ctx_fixture, alloc_fails_cleanly,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, many_uars),
+	MT_CASE_ON(mt_devx_ctx_fixture, bad_type_libmlx5),
+	MT_CASE_ON(mt_devx_ctx_fixture, bad_type_kernel),
+	MT_CASE_ON(mt_devx_ctx_fixture, raw_alloc_and_mmap),
+	MT_CASE_ON(mt_devx_ctx_fixture, raw_alloc_fails_cleanly,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_nodevx_ctx_fixture, no_devx_uar, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_devx_ctx_fixture, close_frees_uars),
 };
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/mlx5-abi.h>
 #include "mlx5x_ioctl.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_queues.h"
 
 static uint32_t cqn_of(struct ibv_cq *cq, struct mlx5dv_cq *dv)
@@ -29,63 +30,8 @@ static uint32_t cqn_of(struct ibv_cq *cq, struct mlx5dv_cq *dv)
 	return dv->cqn;
 }
 
-/*
- * A context, opened DEFAULT (ctx) or without DEVX (ctx_nodevx, which only
- * the model can refuse DEVX to); after the case, the model holds what it
- * held before the context.
- */
-struct ctx {
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before; -1: no model */
-};
-
-struct ctx_nodevx {
-	struct ctx c;
-};
-
-static int ctx_open(struct ctx *c, enum mt_open_mode mode)
-{
-	c->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
-	c->ctx = mt_open(mode, &c->uid);
-	return CHECK(c->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-/* The context is closed here unless the case closed it itself. */
-static void ctx_close(struct ctx *c)
-{
-	if (c->ctx)
-		CHECK_EQ(ibv_close_device(c->ctx), 0);
-	if (c->base >= 0 && !CHECK_EQ(mt_fw_count(NULL, -1), c->base))
-		mt_fw_dump();
-}
-
-MT_FIXTURE(ctx);
-
-MT_FIXTURE_SETUP(ctx)
-{
-	return ctx_open(self, MT_OPEN_DEFAULT);
-}
-
-MT_FIXTURE_TEARDOWN(ctx)
-{
-	ctx_close(self);
-}
-
-MT_FIXTURE(ctx_nodevx);
-
-MT_FIXTURE_SETUP(ctx_nodevx)
-{
-	return ctx_open(&self->c, MT_OPEN_NODEVX);
-}
-
-MT_FIXTURE_TEARDOWN(ctx_nodevx)
-{
-	ctx_close(&self->c);
-}
-
 /* A CQ in context @c: what the model holds, then nothing. */
-static void cq_lifecycle(struct ctx *c)
+static void cq_lifecycle(struct mt_ctx *c)
 {
 	struct mt_objs before = {}, after = {};
 	struct mt_obj added[4];
@@ -126,21 +72,21 @@ out:
 	mt_fw_free(&after);
 }
 
-MT_TEST_F(ctx, create_destroy)
+MT_TEST_F(mt_ctx, create_destroy)
 {
 	cq_lifecycle(self);
 	return KSFT_PASS;
 }
 
 /* Without DEVX the context's uid is 0: the kernel's, as in mlx5. */
-MT_TEST_F(ctx_nodevx, create_destroy_nodevx)
+MT_TEST_F(mt_ctx, create_destroy_nodevx)
 {
-	cq_lifecycle(&self->c);
+	cq_lifecycle(self);
 	return KSFT_PASS;
 }
 
 /* Sizes: one more than asked for, to a power of two; 128-byte CQEs. */
-MT_TEST_F(ctx, sizes)
+MT_TEST_F(mt_ctx, sizes)
 {
 	static const int want[][2] = {
 		{ 1, 2 }, { 2, 4 }, { 3, 4 }, { 255, 256 }, { 256, 512 },
@@ -202,7 +148,7 @@ static int create_cq_ioctl(struct ibv_context *ctx, uint32_t cqe, void *mem)
 }
 
 /* What the device cannot do is refused with the errno the man page says. */
-MT_TEST_F(ctx, bad_attributes)
+MT_TEST_F(mt_ctx, bad_attributes)
 {
 	struct ibv_context *ctx = self->ctx;
 	int base = mt_fw_count(NULL, -1);
@@ -276,7 +222,7 @@ static int test_close_context(void)
 }
 
 /* Moderation reaches firmware; resizing is not offered. */
-MT_TEST_F(ctx, modify_resize)
+MT_TEST_F(mt_ctx, modify_resize)
 {
 	struct ibv_modify_cq_attr attr = {
 		.attr_mask = IBV_CQ_ATTR_MODERATE,
@@ -344,7 +290,7 @@ MT_TEST_F(devx, in_use_by_devx)
 }
 
 /* A CQ left behind goes with its context. */
-MT_TEST_F(ctx, close_with_cq)
+MT_TEST_F(mt_ctx, close_with_cq)
 {
 	CHECK(ibv_create_cq(self->ctx, 16, NULL, NULL, 0));
 	CHECK(ibv_create_cq(self->ctx, 1000, NULL, NULL, 0));
@@ -357,7 +303,7 @@ MT_TEST_F(ctx, close_with_cq)
 }
 
 /* Any failed command of a create leaves nothing behind. */
-MT_TEST_F(ctx, fault_injection)
+MT_TEST_F(mt_ctx, fault_injection)
 {
 	static const int ops[] = { PRM_OP_CREATE_UMEM, PRM_OP_CREATE_CQ };
 	int base = mt_fw_count(NULL, -1);
@@ -382,14 +328,15 @@ MT_TEST_F(ctx, fault_injection)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(ctx, create_destroy),
-	MT_CASE_F(ctx_nodevx, create_destroy_nodevx, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(ctx, sizes),
-	MT_CASE_F(ctx, bad_attributes),
-	MT_CASE_F(ctx, modify_resize),
+	MT_CASE_ON(mt_ctx_fixture, create_destroy),
+	MT_CASE_ON(mt_nodevx_ctx_fixture, create_destroy_nodevx,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_ctx_fixture, sizes),
+	MT_CASE_ON(mt_ctx_fixture, bad_attributes),
+	MT_CASE_ON(mt_ctx_fixture, modify_resize),
 	MT_CASE_F(devx, in_use_by_devx),
-	MT_CASE_F(ctx, close_with_cq),
-	MT_CASE_F(ctx, fault_injection, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_ctx_fixture, close_with_cq),
+	MT_CASE_ON(mt_ctx_fixture, fault_injection, .flags = MT_NEEDS_MODEL),
 	MT_CASE(open_context, .flags = MT_SHARED),
 	MT_CASE(cqe_above_max, .unswept =
 		"libmlx5's 512 MB buffer: bad_attributes has its call"),
