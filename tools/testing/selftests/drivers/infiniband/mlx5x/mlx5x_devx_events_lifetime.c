@@ -11,16 +11,15 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/wait.h>
+#include "mlx5x_fixtures.h"
 #include "mlx5x_devx_events.h"
 
 /*
- * A DEVX context, with the channel and the CQ a case makes on it; the
- * teardown frees what there is and closes the context unless the case
- * did, and the model holds what it held before.
+ * A DEVX context (mt_ctx_open()), with the channel and the CQ a case
+ * makes on it; the teardown frees what there is, then mt_ctx_close().
  */
 struct devx {
-	struct ibv_context *ctx;
-	int base;		/* the model's objects before it */
+	struct mt_ctx c;
 	struct mlx5dv_devx_event_channel *ch;
 	struct cq cq;
 };
@@ -29,9 +28,7 @@ MT_FIXTURE(devx);
 
 MT_FIXTURE_SETUP(devx)
 {
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEVX, NULL);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
+	return mt_ctx_open(&self->c, MT_OPEN_DEVX) ? KSFT_PASS : KSFT_FAIL;
 }
 
 MT_FIXTURE_TEARDOWN(devx)
@@ -39,10 +36,7 @@ MT_FIXTURE_TEARDOWN(devx)
 	if (self->ch)
 		mlx5dv_devx_destroy_event_channel(self->ch);
 	cq_free(&self->cq);
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
+	mt_ctx_close(&self->c);
 }
 
 /*
@@ -57,11 +51,11 @@ MT_TEST_F(devx, affiliated_isolation)
 	uint32_t their_cqn = 0;
 	struct event ev;
 	pid_t pid;
-	int rc = need_cq(self->ctx, cq);
+	int rc = need_cq(self->c.ctx, cq);
 
 	if (rc != KSFT_PASS)
 		return rc;
-	self->ch = channel(self->ctx, 0);
+	self->ch = channel(self->c.ctx, 0);
 	ch = self->ch;
 	if (!ch || !CHECK_EQ(pipe(to_child), 0) ||
 	    !CHECK_EQ(pipe(to_parent), 0))
@@ -153,7 +147,7 @@ MT_TEST_F(devx, two_processes)
 	char c = 0;
 	pid_t pid;
 
-	self->ch = channel(self->ctx, 0);
+	self->ch = channel(self->c.ctx, 0);
 	ch = self->ch;
 	if (!ch || !CHECK_EQ(pipe(ready), 0) || !CHECK_EQ(pipe(go), 0))
 		return KSFT_FAIL;
@@ -222,7 +216,7 @@ MT_TEST_F(devx, close_pending)
 	for (f = 0; f < MT_ARRAY_SIZE(flags); f++) {
 		struct mlx5dv_devx_event_channel *ch;
 
-		ch = channel(self->ctx, flags[f]);
+		ch = channel(self->c.ctx, flags[f]);
 		if (!ch)
 			return KSFT_FAIL;
 		for (i = 0; i < 4; i++)
@@ -243,15 +237,15 @@ MT_TEST_F(devx, context_closed)
 	struct event ev;
 	int fd;
 
-	ch = mlx5dv_devx_create_event_channel(self->ctx, 0);
+	ch = mlx5dv_devx_create_event_channel(self->c.ctx, 0);
 	if (!CHECK(ch))
 		return KSFT_FAIL;
 	CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 9), 0);
 	CHECK_ERR(raise_event("0x9 4"), 0);
 	fd = dup(ch->fd);
 	mlx5dv_devx_destroy_event_channel(ch);
-	CHECK_EQ(ibv_close_device(self->ctx), 0);
-	self->ctx = NULL;
+	CHECK_EQ(ibv_close_device(self->c.ctx), 0);
+	self->c.ctx = NULL;
 	if (CHECK(fd >= 0)) {
 		CHECK_EQ(read(fd, &ev, sizeof(ev)), -1);
 		CHECK_EQ(errno, EIO);

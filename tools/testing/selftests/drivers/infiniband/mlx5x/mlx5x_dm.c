@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_dm.h"
 
 /* libmlx5's mmap command for device memory */
@@ -64,36 +65,18 @@ static int need_memic(void)
 	return KSFT_PASS;
 }
 
-/*
- * A context on a device with MEMIC; after the case, the model holds what
- * it held before the context.
- */
-struct memic {
-	struct ibv_context *ctx;
-	int base;		/* the model's objects before it */
+/* A context on a device with MEMIC (mt_ctx_setup_need()). */
+static int memic_setup(void *self)
+{
+	return mt_ctx_setup_need(self, MT_OPEN_DEFAULT, need_memic);
+}
+
+static const struct mt_fixture memic_fixture = {
+	.name = "memic",
+	.size = sizeof(struct mt_ctx),
+	.setup = memic_setup,
+	.teardown = mt_ctx_teardown,
 };
-
-MT_FIXTURE(memic);
-
-MT_FIXTURE_SETUP(memic)
-{
-	int rc = need_memic();
-
-	if (rc)
-		return rc;
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEFAULT, NULL);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(memic)
-{
-	if (!self->ctx)
-		return;
-	CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
 
 static int test_memic_caps(void)
 {
@@ -115,7 +98,7 @@ static int test_memic_caps(void)
 }
 
 /* Bytes written through libmlx5's mapping come back, at any offset. */
-MT_TEST_F(memic, memic_roundtrip)
+MT_TEST_F(mt_ctx, memic_roundtrip)
 {
 	struct ibv_context *ctx = self->ctx;
 	static const uint64_t lens[] = { 4, 64, 100, PAGE, PAGE + 100 };
@@ -149,7 +132,7 @@ MT_TEST_F(memic, memic_roundtrip)
 }
 
 /* Zero, too long, too aligned, unknown flags: refused, nothing leaks. */
-MT_TEST_F(memic, memic_bad)
+MT_TEST_F(mt_ctx, memic_bad)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct raw_dm r;
@@ -171,7 +154,7 @@ MT_TEST_F(memic, memic_bad)
 }
 
 /* The whole MEMIC, then nothing more: ENOMEM; then it is all back. */
-MT_TEST_F(memic, memic_exhaustion)
+MT_TEST_F(mt_ctx, memic_exhaustion)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct raw_dm all, more;
@@ -187,7 +170,7 @@ MT_TEST_F(memic, memic_exhaustion)
 }
 
 /* Another process imports the DM on the same file and sees its bytes. */
-MT_TEST_F(memic, memic_import)
+MT_TEST_F(mt_ctx, memic_import)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct ibv_alloc_dm_attr attr = { .length = 2 * PAGE };
@@ -234,7 +217,7 @@ MT_TEST_F(memic, memic_import)
  * DM_QUERY gives what the importer maps; a mapping of our own keeps the
  * memory after ibv_free_dm() until it goes, then firmware gets it back.
  */
-MT_TEST_F(memic, memic_free_while_mapped)
+MT_TEST_F(mt_ctx, memic_free_while_mapped)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct ibv_alloc_dm_attr attr = { .length = 3000 };
@@ -318,7 +301,7 @@ static int test_memic_process_death(void)
  * Operation windows: only what the caps advertise, one per operation,
  * and they hold the MEMIC as the data mapping does.
  */
-MT_TEST_F(memic, memic_map_op)
+MT_TEST_F(mt_ctx, memic_map_op)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct ibv_alloc_dm_attr attr = { .length = PAGE };
@@ -366,7 +349,7 @@ free:
 }
 
 /* ibv_reg_dm_mr() over MEMIC: the MR holds the DM. */
-MT_TEST_F(memic, memic_mr)
+MT_TEST_F(mt_ctx, memic_mr)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct ibv_alloc_dm_attr attr = { .length = 2 * PAGE };

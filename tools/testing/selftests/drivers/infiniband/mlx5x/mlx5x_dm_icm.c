@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 #include "mlx5x_dm.h"
 
@@ -37,10 +38,17 @@ static struct ibv_dm *alloc_dm(struct ibv_context *ctx, uint64_t len,
 	return mlx5dv_alloc_dm(ctx, &attr, &mattr);
 }
 
-static int need_icm(unsigned int type)
+static int need_caps(void)
 {
 	if (read_caps())
 		return mt_skip("no device memory capability page");
+	return KSFT_PASS;
+}
+
+static int need_icm(unsigned int type)
+{
+	if (need_caps())
+		return KSFT_SKIP;
 	if (!dmc.icm_start[type] || dmc.icm_log[type] < dmc.log_granule)
 		return mt_skip("the device has no %s ICM", type_name[type]);
 	return KSFT_PASS;
@@ -53,33 +61,20 @@ static bool become_nobody(void)
 }
 
 /*
- * A DEVX context on a device with a device memory capability page; after
- * the case, the model holds what it held before the context.
+ * A DEVX context on a device with a device memory capability page
+ * (mt_ctx_setup_need()).
  */
-struct icm {
-	struct ibv_context *ctx;
-	int base;		/* the model's objects before it */
+static int icm_setup(void *self)
+{
+	return mt_ctx_setup_need(self, MT_OPEN_DEVX, need_caps);
+}
+
+static const struct mt_fixture icm_fixture = {
+	.name = "icm",
+	.size = sizeof(struct mt_ctx),
+	.setup = icm_setup,
+	.teardown = mt_ctx_teardown,
 };
-
-MT_FIXTURE(icm);
-
-MT_FIXTURE_SETUP(icm)
-{
-	if (read_caps())
-		return mt_skip("no device memory capability page");
-	self->base = mt_fw_total();
-	self->ctx = mt_open(MT_OPEN_DEVX, NULL);
-	return CHECK(self->ctx) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(icm)
-{
-	if (!self->ctx)
-		return;
-	CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (mt_sim() && !CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
 
 static uint64_t icm_addr(struct ibv_dm *dm)
 {
@@ -92,7 +87,7 @@ static uint64_t icm_addr(struct ibv_dm *dm)
 }
 
 /* Each SW ICM type through libmlx5: an address in its region. */
-MT_TEST_F(icm, icm_types)
+MT_TEST_F(mt_ctx, icm_types)
 {
 	struct ibv_context *ctx = self->ctx;
 	unsigned int t, tested = 0;
@@ -137,7 +132,7 @@ MT_TEST_F(icm, icm_types)
  * ENCAP_SW_ICM: libmlx5 44 refuses type 4 itself, so the ioctl newer
  * rdma-core sends is sent here.
  */
-MT_TEST_F(icm, icm_encap)
+MT_TEST_F(mt_ctx, icm_encap)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct raw_dm a, b;
@@ -158,7 +153,7 @@ MT_TEST_F(icm, icm_encap)
 }
 
 /* Lengths and alignments: rounded as mlx5_ib does, or refused. */
-MT_TEST_F(icm, icm_bad)
+MT_TEST_F(mt_ctx, icm_bad)
 {
 	struct ibv_context *ctx = self->ctx;
 	uint64_t g, start;
@@ -188,7 +183,7 @@ MT_TEST_F(icm, icm_bad)
 }
 
 /* A region holds what its log size says, then ENOMEM. */
-MT_TEST_F(icm, icm_exhaustion)
+MT_TEST_F(mt_ctx, icm_exhaustion)
 {
 	struct ibv_context *ctx = self->ctx;
 	struct raw_dm all, more;
@@ -207,7 +202,7 @@ MT_TEST_F(icm, icm_exhaustion)
 }
 
 /* ibv_reg_dm_mr() over SW ICM: an mkey of the owner over its range. */
-MT_TEST_F(icm, icm_mr)
+MT_TEST_F(mt_ctx, icm_mr)
 {
 	struct ibv_context *ctx = self->ctx;
 	unsigned int acc = IBV_ACCESS_ZERO_BASED | IBV_ACCESS_LOCAL_WRITE;

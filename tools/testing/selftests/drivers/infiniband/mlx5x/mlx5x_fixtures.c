@@ -60,7 +60,32 @@ static int mt_nodevx_ctx_setup(void *self)
 	return mt_ctx_setup_mode(self, MT_OPEN_NODEVX);
 }
 
-static void mt_ctx_teardown(void *self)
+/**
+ * mt_ctx_setup_need() - a fixture's setup on struct mt_ctx: the context
+ * opened @mode if the case can run here
+ * @c: the fixture
+ * @mode: how to open it
+ * @need: KSFT_PASS when the case can run here, else KSFT_SKIP with
+ *	  mt_skip() saying why; NULL: it can
+ *
+ * Its teardown is mt_ctx_teardown(), which after a skip checks nothing.
+ *
+ * Return: KSFT_PASS, KSFT_SKIP, or KSFT_FAIL (a failed check).
+ */
+int mt_ctx_setup_need(struct mt_ctx *c, enum mt_open_mode mode,
+		      int (*need)(void))
+{
+	int rc = need ? need() : KSFT_PASS;
+
+	if (rc != KSFT_PASS) {
+		c->base = -1;
+		return rc;
+	}
+	return mt_ctx_open(c, mode) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* The teardown of a fixture on struct mt_ctx: mt_ctx_close(). */
+void mt_ctx_teardown(void *self)
 {
 	mt_ctx_close(self);
 }

@@ -40,6 +40,13 @@ struct mt_ctx {
 
 bool mt_ctx_open(struct mt_ctx *c, enum mt_open_mode mode);
 void mt_ctx_close(struct mt_ctx *c);
+/*
+ * A program's own fixture on struct mt_ctx, with a precondition: its
+ * setup returns mt_ctx_setup_need(), its teardown is mt_ctx_teardown().
+ */
+int mt_ctx_setup_need(struct mt_ctx *c, enum mt_open_mode mode,
+		      int (*need)(void));
+void mt_ctx_teardown(void *self);
 
 /*
  * Fixtures on struct mt_ctx, by how the context is opened; a case on one

@@ -202,7 +202,11 @@ static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
 	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, 16);
 }
 
-/* A DEVX context and a buffer for traces; nothing of it left after. */
+/*
+ * A DEVX context and a buffer for traces; nothing of the context is left
+ * after.  The kernel's own tables that an anchor makes stay: the model's
+ * total is not what it was before (as mt_ctx_close() would check).
+ */
 struct ctx {
 	struct ibv_context *ctx;
 	int uid;

@@ -13,21 +13,19 @@
 #include <sys/mman.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
 
 #define LEN		(64 * 4096)
 
 /*
- * LEN bytes of anonymous memory, and a context with a PD to register
- * them on; after the case, the model holds what it held before the
- * context.
+ * LEN bytes of anonymous memory, and a context (mt_ctx_open()) with a PD
+ * to register them on.
  */
 struct mem {
 	char *buf;
-	struct ibv_context *ctx;
-	int uid;
-	int base;		/* the model's objects before; -1: no model */
+	struct mt_ctx c;
 	struct ibv_pd *pd;
 };
 
@@ -39,23 +37,18 @@ MT_FIXTURE_SETUP(mem)
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	self->buf = buf == MAP_FAILED ? NULL : buf;
-	self->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
-	self->ctx = mt_open(MT_OPEN_DEFAULT, &self->uid);
-	if (!CHECK(self->ctx) || !CHECK(self->buf))
+	if (!mt_ctx_open(&self->c, MT_OPEN_DEFAULT) || !CHECK(self->buf))
 		return KSFT_FAIL;
-	self->pd = ibv_alloc_pd(self->ctx);
+	self->pd = ibv_alloc_pd(self->c.ctx);
 	return CHECK(self->pd) ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* The PD and the context go here unless the case closed the context. */
+/* The PD goes here unless the case closed the context. */
 MT_FIXTURE_TEARDOWN(mem)
 {
 	if (self->pd)
 		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
-	if (self->ctx)
-		CHECK_EQ(ibv_close_device(self->ctx), 0);
-	if (self->base >= 0 && !CHECK_EQ(mt_fw_count(NULL, -1), self->base))
-		mt_fw_dump();
+	mt_ctx_close(&self->c);
 	if (self->buf)
 		munmap(self->buf, LEN);
 }
@@ -88,11 +81,11 @@ MT_TEST_F(mem, reg_dereg)
 			if (CHECK_EQ(mt_fw_added(&before, &after, "mkey", o, 2),
 				     1)) {
 				CHECK_EQ(o[0].id, mr->lkey >> 8);
-				CHECK_EQ(o[0].uid, self->uid);
+				CHECK_EQ(o[0].uid, self->c.uid);
 			}
 			if (CHECK_EQ(mt_fw_added(&before, &after, "umem", o, 2),
 				     1)) {
-				CHECK_EQ(o[0].uid, self->uid);
+				CHECK_EQ(o[0].uid, self->c.uid);
 				CHECK_EQ(o[0].users, 1);
 			}
 			mt_fw_free(&after);
@@ -148,7 +141,7 @@ MT_TEST_F(mem, faults_and_close)
 	static const int ops[] = { PRM_OP_CREATE_UMEM, PRM_OP_CREATE_MKEY };
 	struct ibv_pd *pd = self->pd;
 	char *buf = self->buf;
-	int uid = self->uid;
+	int uid = self->c.uid;
 	unsigned int i;
 
 	for (i = 0; i < MT_ARRAY_SIZE(ops); i++) {
@@ -167,8 +160,8 @@ MT_TEST_F(mem, faults_and_close)
 	 * The MRs and the PD go with the context; the teardown checks
 	 * that the model holds what it held before it.
 	 */
-	CHECK_EQ(ibv_close_device(self->ctx), 0);
-	self->ctx = NULL;
+	CHECK_EQ(ibv_close_device(self->c.ctx), 0);
+	self->c.ctx = NULL;
 	self->pd = NULL;
 	return KSFT_PASS;
 }
