@@ -11,35 +11,7 @@
  */
 #include "mlx5x_queues.h"
 
-/*
- * A DEVX context with what queues name (mlx5x_queues.h's struct mq);
- * after the case, nothing of it is left in the model.
- */
-struct queues {
-	struct mq q;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(queues);
-
-MT_FIXTURE_SETUP(queues)
-{
-	self->base = mt_fw_total();
-	return mq_open(&self->q) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(queues)
-{
-	mq_close(&self->q);
-	if (!mt_sim())
-		return;
-	if (self->q.uid > 0)
-		CHECK_EQ(mt_fw_count(NULL, self->q.uid), 0);
-	if (!CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
-
-MT_TEST_F(queues, cq_create_query_modify_destroy)
+MT_TEST_F(mt_mq, cq_create_query_modify_destroy)
 {
 	uint32_t in[PRM_MODIFY_CQ_IN_BYTES / 4] = {};
 	uint32_t out[PRM_QUERY_CQ_OUT_BYTES / 4];
@@ -88,7 +60,7 @@ MT_TEST_F(queues, cq_create_query_modify_destroy)
 }
 
 /* The umem must hold every CQE asked for, at the offset given. */
-MT_TEST_F(queues, cq_umem_too_small)
+MT_TEST_F(mt_mq, cq_umem_too_small)
 {
 	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4], out[4];
 	struct mq_obj cq;
@@ -119,7 +91,7 @@ MT_TEST_F(queues, cq_umem_too_small)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(queues, cq_rules)
+MT_TEST_F(mt_mq, cq_rules)
 {
 	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4];
 	struct mq *q = &self->q;
@@ -147,7 +119,7 @@ MT_TEST_F(queues, cq_rules)
  * never the addresses.  With a good umem id it builds the CQ on the umem;
  * with none it refuses for the missing umem, not for a raw address.
  */
-MT_TEST_F(queues, umem_valid_forced_by_kernel)
+MT_TEST_F(mt_mq, umem_valid_forced_by_kernel)
 {
 	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4 + 2];
 	uint32_t out[PRM_QUERY_CQ_OUT_BYTES / 4];
@@ -199,7 +171,7 @@ MT_TEST_F(queues, umem_valid_forced_by_kernel)
 }
 
 /* A CQ an RQ uses, a umem a CQ uses: busy until the user goes. */
-MT_TEST_F(queues, destroy_while_referenced)
+MT_TEST_F(mt_mq, destroy_while_referenced)
 {
 	struct mq_obj cq, rq;
 	struct mq *q = &self->q;
@@ -264,7 +236,7 @@ static void walk_wq(struct mq_obj *o, bool sq)
 	CHECK_EQ(wq_state(o, sq), WQ_RST);
 }
 
-MT_TEST_F(queues, rq_sq_states)
+MT_TEST_F(mt_mq, rq_sq_states)
 {
 	uint32_t out[PRM_QUERY_SQ_OUT_BYTES / 4];
 	struct mq_obj cq, rq, tis, sq;
@@ -302,7 +274,7 @@ MT_TEST_F(queues, rq_sq_states)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(queues, tis_create_query_modify)
+MT_TEST_F(mt_mq, tis_create_query_modify)
 {
 	uint32_t in[PRM_MODIFY_TIS_IN_BYTES / 4] = {};
 	uint32_t out[PRM_QUERY_TIS_OUT_BYTES / 4];
@@ -335,7 +307,7 @@ MT_TEST_F(queues, tis_create_query_modify)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(queues, rqt_tir_create_query_modify)
+MT_TEST_F(mt_mq, rqt_tir_create_query_modify)
 {
 	uint32_t in[(PRM_CREATE_RQT_IN_BYTES + 8) / 4];
 	uint32_t out[(PRM_QUERY_RQT_OUT_BYTES + 8) / 4];
@@ -425,7 +397,7 @@ MT_TEST_F(queues, rqt_tir_create_query_modify)
 }
 
 /* A query or modify through a handle must name that handle's object. */
-MT_TEST_F(queues, query_modify_name_own_object)
+MT_TEST_F(mt_mq, query_modify_name_own_object)
 {
 	uint32_t out[PRM_QUERY_RQ_OUT_BYTES / 4];
 	struct mq_obj cq, cq2, rq;
@@ -449,15 +421,15 @@ MT_TEST_F(queues, query_modify_name_own_object)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(queues, cq_create_query_modify_destroy),
-	MT_CASE_F(queues, cq_umem_too_small, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(queues, cq_rules, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(queues, umem_valid_forced_by_kernel),
-	MT_CASE_F(queues, destroy_while_referenced),
-	MT_CASE_F(queues, rq_sq_states),
-	MT_CASE_F(queues, tis_create_query_modify),
-	MT_CASE_F(queues, rqt_tir_create_query_modify),
-	MT_CASE_F(queues, query_modify_name_own_object),
+	MT_CASE_ON(mt_mq_fixture, cq_create_query_modify_destroy),
+	MT_CASE_ON(mt_mq_fixture, cq_umem_too_small, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_mq_fixture, cq_rules, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_mq_fixture, umem_valid_forced_by_kernel),
+	MT_CASE_ON(mt_mq_fixture, destroy_while_referenced),
+	MT_CASE_ON(mt_mq_fixture, rq_sq_states),
+	MT_CASE_ON(mt_mq_fixture, tis_create_query_modify),
+	MT_CASE_ON(mt_mq_fixture, rqt_tir_create_query_modify),
+	MT_CASE_ON(mt_mq_fixture, query_modify_name_own_object),
 };
 
 int main(void)

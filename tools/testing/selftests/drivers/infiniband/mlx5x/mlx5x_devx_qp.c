@@ -11,35 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "mlx5x_fixtures.h"
 #include "mlx5x_queues.h"
-
-/*
- * A DEVX context with what queues name (mlx5x_queues.h's struct mq);
- * after the case, nothing of it is left in the model.
- */
-struct queues {
-	struct mq q;
-	int base;		/* the model's objects before it */
-};
-
-MT_FIXTURE(queues);
-
-MT_FIXTURE_SETUP(queues)
-{
-	self->base = mt_fw_total();
-	return mq_open(&self->q) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(queues)
-{
-	mq_close(&self->q);
-	if (!mt_sim())
-		return;
-	if (self->q.uid > 0)
-		CHECK_EQ(mt_fw_count(NULL, self->q.uid), 0);
-	if (!CHECK_EQ(mt_fw_total(), self->base))
-		mt_fw_dump();
-}
 
 static int qp_move(struct mq_obj *qp, uint16_t op, uint32_t *out)
 {
@@ -75,7 +48,7 @@ static uint32_t qp_query(struct mq_obj *qp, uint32_t *out)
 }
 
 /* RST -> INIT -> RTR -> RTS -> ERR -> RST, QUERY_QP after each. */
-MT_TEST_F(queues, qp_state_walk)
+MT_TEST_F(mt_mq, qp_state_walk)
 {
 	static const struct {
 		uint16_t op;
@@ -124,7 +97,7 @@ MT_TEST_F(queues, qp_state_walk)
 }
 
 /* A transition from a state it does not start from: BAD_QP_STATE. */
-MT_TEST_F(queues, qp_illegal_transitions)
+MT_TEST_F(mt_mq, qp_illegal_transitions)
 {
 	static const struct {
 		uint32_t state;		/* reached by the legal path */
@@ -166,7 +139,7 @@ MT_TEST_F(queues, qp_illegal_transitions)
 	return KSFT_PASS;
 }
 
-MT_TEST_F(queues, qp_rules)
+MT_TEST_F(mt_mq, qp_rules)
 {
 	uint32_t in[PRM_CREATE_QP_IN_BYTES / 4], out[PRM_QUERY_QP_OUT_BYTES / 4];
 	uint32_t min[PRM_INIT2RTR_QP_IN_BYTES / 4] = {};
@@ -261,7 +234,7 @@ static int child_against(const uint32_t *ids)
 }
 
 /* Another process can neither reach this one's queues nor build on them. */
-MT_TEST_F(queues, two_processes_isolated)
+MT_TEST_F(mt_mq, two_processes_isolated)
 {
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4], ids[4];
 	struct mq_obj cq, qp;
@@ -358,7 +331,7 @@ static unsigned int build_all(struct mq *q)
  * A context closed with a full set: nothing of its uid left (the
  * teardown closes it and checks).
  */
-MT_TEST_F(queues, close_with_full_set)
+MT_TEST_F(mt_mq, close_with_full_set)
 {
 	struct mq *q = &self->q;
 
@@ -443,7 +416,7 @@ static const unsigned int fault_made[] = { 0, 1, 2, 3, 4, 5, 7, 8, 8, 8 };
 /* the parts: each of fault_ops, then the next command after the CQ */
 #define FAULT_PARTS	(MT_ARRAY_SIZE(fault_ops) + 1)
 
-MT_TEST_F_PARTS(queues, create_fault_injection)
+MT_TEST_F_PARTS(mt_mq, create_fault_injection)
 {
 	struct mq *q = &self->q;
 
@@ -472,14 +445,16 @@ MT_TEST_F_PARTS(queues, create_fault_injection)
 }
 
 static const struct mt_case cases[] = {
-	MT_CASE_F(queues, qp_state_walk),
-	MT_CASE_F(queues, qp_illegal_transitions, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(queues, qp_rules, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(queues, two_processes_isolated, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(queues, close_with_full_set),
+	MT_CASE_ON(mt_mq_fixture, qp_state_walk),
+	MT_CASE_ON(mt_mq_fixture, qp_illegal_transitions,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_mq_fixture, qp_rules, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_mq_fixture, two_processes_isolated,
+		   .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_mq_fixture, close_with_full_set),
 	MT_CASE(killed_with_full_set, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F_PARTS(queues, create_fault_injection, FAULT_PARTS,
-			.flags = MT_NEEDS_MODEL),
+	MT_CASE_ON_PARTS(mt_mq_fixture, create_fault_injection, FAULT_PARTS,
+			 .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)

@@ -250,28 +250,11 @@ MT_TEST_F(mt_ctx, modify_resize)
 	return KSFT_PASS;
 }
 
-/* A DEVX context with what queues name (mq_open()). */
-struct devx {
-	struct mq q;
-};
-
-MT_FIXTURE(devx);
-
-MT_FIXTURE_SETUP(devx)
-{
-	return mq_open(&self->q) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(devx)
-{
-	mq_close(&self->q);
-}
-
 /*
  * A verbs CQ is the context's own in firmware: a DEVX RQ of the same
  * context can use it, and firmware then refuses to destroy it.
  */
-MT_TEST_F(devx, in_use_by_devx)
+MT_TEST_F(mt_mq, in_use_by_devx)
 {
 	struct mlx5dv_cq dv;
 	struct ibv_cq *cq;
@@ -334,7 +317,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_ON(mt_ctx_fixture, sizes),
 	MT_CASE_ON(mt_ctx_fixture, bad_attributes),
 	MT_CASE_ON(mt_ctx_fixture, modify_resize),
-	MT_CASE_F(devx, in_use_by_devx),
+	MT_CASE_ON(mt_mq_fixture, in_use_by_devx),
 	MT_CASE_ON(mt_ctx_fixture, close_with_cq),
 	MT_CASE_ON(mt_ctx_fixture, fault_injection, .flags = MT_NEEDS_MODEL),
 	MT_CASE(open_context, .flags = MT_SHARED),
