@@ -186,29 +186,6 @@ static int test_crypto_caps(void)
 	return KSFT_PASS;
 }
 
-static bool imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
-		       size_t len)
-{
-	char path[256], want[16];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5x/%s/indirect_mkeys",
-		 ctx->device->name);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	snprintf(want, sizeof(want), "0x%08x ", key);
-	line[0] = '\0';
-	while (!found && fgets(line, len, f))
-		found = !strncmp(line, want, strlen(want));
-	if (!found)
-		line[0] = '\0';
-	line[strcspn(line, "\n")] = '\0';
-	fclose(f);
-	return found;
-}
-
 /*
  * fw/mkey_access: write "KEY VA LEN RIGHTS" and read the verdict from
  * the same open file.
@@ -285,7 +262,8 @@ MT_TEST_F(crypto_off, dv_create_mkey_crypto)
 	if (CHECK(mk)) {
 		CHECK_EQ(attr.max_entries, 4);
 		mt_fw_check_owner("mkey", mk->lkey >> 8, e->uid);
-		if (CHECK(imkey_line(e->ctx, mk->lkey, line, sizeof(line)))) {
+		if (CHECK(mt_imkey_line(e->ctx, mk->lkey, line,
+					  sizeof(line)))) {
 			snprintf(want, sizeof(want),
 				 "0x%08x %d klm 4 free umr sig crypto",
 				 mk->lkey, e->uid);

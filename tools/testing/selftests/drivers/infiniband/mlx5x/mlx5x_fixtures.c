@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -295,6 +296,91 @@ struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	ibv_destroy_qp(qp);
 	errno = err;
 	return NULL;
+}
+
+/* ---- the kernel's table of indirect mkeys ---- */
+
+/* debugfs mlx5x/DEV/indirect_mkeys of @ctx's device, or NULL */
+static FILE *mt_imkey_open(struct ibv_context *ctx)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/mlx5x/%s/indirect_mkeys",
+		 ctx->device->name);
+	return fopen(path, "r");
+}
+
+/**
+ * mt_imkey_line() - the line of a key in the kernel's table of indirect
+ * mkeys (debugfs indirect_mkeys: "KEY UID FEATURES...")
+ * @ctx: a context of the device
+ * @key: the mkey
+ * @line: its line, without the newline; "" when the key is not there
+ * @len: @line's size
+ *
+ * Return: whether the table could be read.
+ */
+bool mt_imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
+		   size_t len)
+{
+	FILE *f = mt_imkey_open(ctx);
+	bool found = false;
+	char want[16];
+
+	line[0] = '\0';
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "0x%08x ", key);
+	while (!found && fgets(line, len, f))
+		found = !strncmp(line, want, strlen(want));
+	if (!found)
+		line[0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	fclose(f);
+	return true;
+}
+
+/**
+ * mt_imkey_uid() - the uid a line of the table names
+ * @line: the line (mt_imkey_line())
+ * @uid: the context's uid as the model shows it, or -1
+ *
+ * Return: @uid when the model shows it, else the kernel's word for it, as
+ * on hardware; -1 when the line names none.
+ */
+int mt_imkey_uid(const char *line, int uid)
+{
+	int named = -1;
+
+	if (uid >= 0)
+		return uid;
+	if (sscanf(line, "0x%*x %d", &named) != 1)
+		mt_diag("no uid in '%s'", line);
+	return named;
+}
+
+/**
+ * mt_imkey_count() - how many lines of the table belong to a uid
+ * @ctx: a context of the device
+ * @uid: the uid
+ *
+ * Return: the count, or -1 when the table cannot be read.
+ */
+int mt_imkey_count(struct ibv_context *ctx, int uid)
+{
+	FILE *f = mt_imkey_open(ctx);
+	unsigned int key, u;
+	char line[128];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "0x%x %u", &key, &u) == 2 && (int)u == uid)
+			n++;
+	fclose(f);
+	return n;
 }
 
 /* ---- packets ---- */

@@ -8,6 +8,7 @@
  *   struct mt_verbs_env  a context, a PD and a CQ, and the model's
  *                        object count before them
  *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked
+ *   mt_imkey_*()         the kernel's table of indirect mkeys
  *   struct mt_pkt        a packet built up header by header
  *
  * Each open function fills what it gets to and checks each step
@@ -109,6 +110,12 @@ void mt_verbs_env_close(struct mt_verbs_env *e);
 struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 			 unsigned int wrs, unsigned int sges, bool to_rts);
 int mt_qp_to_rts(struct ibv_qp *qp);
+
+/* The kernel's table of indirect mkeys (debugfs indirect_mkeys) */
+bool mt_imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
+		   size_t len);
+int mt_imkey_uid(const char *line, int uid);
+int mt_imkey_count(struct ibv_context *ctx, int uid);
 
 /**
  * struct mt_pkt - a packet, built up header by header

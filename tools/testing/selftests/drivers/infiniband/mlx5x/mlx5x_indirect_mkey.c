@@ -194,69 +194,6 @@ MT_TEST_F(mt_devx_env, indirect_mkey_entries)
 }
 
 /*
- * The kernel's table of indirect mkeys (debugfs indirect_mkeys): the line
- * of key, or NULL.  Return: whether the file could be read.
- */
-static bool imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
-		       size_t len)
-{
-	char path[256], want[16];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/debug/mlx5x/%s/indirect_mkeys",
-		 ctx->device->name);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	snprintf(want, sizeof(want), "0x%08x ", key);
-	line[0] = '\0';
-	while (!found && fgets(line, len, f))
-		found = !strncmp(line, want, strlen(want));
-	if (!found)
-		line[0] = '\0';
-	line[strcspn(line, "\n")] = '\0';
-	fclose(f);
-	return true;
-}
-
-/*
- * The uid a line of the table names: the context's own when the model
- * shows it (@uid), else the kernel's word for it, as on hardware.
- */
-static int imkey_uid(const char *line, int uid)
-{
-	int named = -1;
-
-	if (uid >= 0)
-		return uid;
-	if (sscanf(line, "0x%*x %d", &named) != 1)
-		mt_diag("no uid in '%s'", line);
-	return named;
-}
-
-/* How many lines of the table belong to uid. */
-static int imkey_count(const char *dev, int uid)
-{
-	char path[256], line[128];
-	unsigned int key, u;
-	int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/debug/mlx5x/%s/indirect_mkeys", dev);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "0x%x %u", &key, &u) == 2 && (int)u == uid)
-			n++;
-	fclose(f);
-	return n;
-}
-
-/*
  * The kernel keeps each indirect mkey a process creates through DEVX,
  * with its tag, rounded size and features, until firmware destroyed it;
  * a direct mkey is not in the table.
@@ -276,19 +213,19 @@ MT_TEST_F(mt_devx_env, indirect_mkey_tracked)
 	mkey_direct(&m, self, 0, VA, PAGE);
 	if (!mkey_ok(self->ctx, &m, &d))
 		return KSFT_FAIL;
-	if (CHECK(imkey_line(self->ctx, k.key, line, sizeof(line)))) {
+	if (CHECK(mt_imkey_line(self->ctx, k.key, line, sizeof(line)))) {
 		mt_diag("indirect_mkeys: %s", line);
-		uid = imkey_uid(line, self->uid);
+		uid = mt_imkey_uid(line, self->uid);
 		snprintf(want, sizeof(want), "0x%08x %d ksm 8 free umr rinval",
 			 k.key, uid);
 		CHECK(!strcmp(line, want));
-		CHECK(imkey_line(self->ctx, d.key, line, sizeof(line)));
+		CHECK(mt_imkey_line(self->ctx, d.key, line, sizeof(line)));
 		CHECK(!line[0]);
-		CHECK_EQ(imkey_count(self->ctx->device->name, uid), 1);
+		CHECK_EQ(mt_imkey_count(self->ctx, uid), 1);
 	}
 	/* gone from the table once firmware destroyed it */
 	CHECK_ERR(mlx5dv_devx_obj_destroy(k.obj), 0);
-	CHECK_EQ(imkey_count(self->ctx->device->name, uid), 0);
+	CHECK_EQ(mt_imkey_count(self->ctx, uid), 0);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(d.obj), 0);
 	return KSFT_PASS;
 }
@@ -412,10 +349,10 @@ MT_TEST_F(mt_devx_env, dv_create_mkey_flags)
 			continue;
 		CHECK_EQ(attr.max_entries, 4);
 		mt_fw_check_owner("mkey", mk->lkey >> 8, self->uid);
-		if (CHECK(imkey_line(self->ctx, mk->lkey, line,
-				     sizeof(line)))) {
+		if (CHECK(mt_imkey_line(self->ctx, mk->lkey, line,
+					sizeof(line)))) {
 			snprintf(want, sizeof(want), "0x%08x %d klm 4 %s",
-				 mk->lkey, imkey_uid(line, self->uid),
+				 mk->lkey, mt_imkey_uid(line, self->uid),
 				 fl[i].feat);
 			mt_diag("indirect_mkeys: %s", line);
 			CHECK(!strcmp(line, want));
@@ -430,7 +367,7 @@ MT_TEST_F(mt_devx_env, dv_create_mkey_flags)
 			CHECK_EQ(mt_fw_count("mkey", self->uid), 0);
 			CHECK_EQ(mt_fw_count("psv", self->uid), 0);
 		}
-		CHECK_EQ(imkey_count(self->ctx->device->name, self->uid), 0);
+		CHECK_EQ(mt_imkey_count(self->ctx, self->uid), 0);
 	}
 	return KSFT_PASS;
 }
