@@ -12,14 +12,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_dv_flow.h"
 
@@ -38,46 +37,13 @@
 #define M_DMAC_HI		PRM_FTE_MATCH_PARAM_OUTER_HEADERS_DMAC_47_16
 #define M_DMAC_LO		PRM_FTE_MATCH_PARAM_OUTER_HEADERS_DMAC_15_0
 
-/* Ethernet 02:..:02 -> 02:..:01, IPv4 10.0.0.1 -> 10.0.0.2, TCP to 80. */
-static const uint8_t pkt_bytes[54] = {
-	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
-	0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6, 0, 0,
-	10, 0, 0, 1, 10, 0, 0, 2,
-	0x30, 0x39, 0, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
-	0, 0, 0, 0,
-};
-
-static char pkt[2 * sizeof(pkt_bytes) + 1];
 static char *trace;
 
-/* Classify a packet; the trace in @trace. */
-static int walk(const char *dir, const char *hex)
+/* Walk mt_tcp80 through the pipeline; the trace into @trace. */
+static int walk(const char *dir)
 {
-	char path[sizeof(mt.dbg) + 16], *line;
-	ssize_t n;
-	int fd, err = 0;
-
-	trace[0] = '\0';
-	snprintf(path, sizeof(path), "%s/classify", mt.dbg);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	if (asprintf(&line, "%s 1 %s\n", dir, hex) < 0) {
-		close(fd);
-		return -ENOMEM;
-	}
-	if (write(fd, line, strlen(line)) < 0)
-		err = -errno;
-	free(line);
-	if (!err) {
-		n = read(fd, trace, TRACE_BYTES - 1);
-		if (n < 0)
-			err = -errno;
-		else
-			trace[n] = '\0';
-	}
-	close(fd);
-	return err;
+	return mt_classify_bytes(dir, 1, mt_tcp80, MT_TCP80_BYTES, trace,
+				 TRACE_BYTES);
 }
 
 /* The trace holds this formatted line fragment. */
@@ -205,7 +171,7 @@ MT_TEST_F(env, dest_qp)
 	}
 	if (!CHECK(f))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("result=hit"));
 	CHECK(traced("verdict to=tir id=0x%x uid=%d\n", tir.id, self->q.uid));
 	/* the QP is held by the flow */
@@ -213,7 +179,7 @@ MT_TEST_F(env, dest_qp)
 	/* once the flow is gone: the port's default */
 	CHECK_ERR(ibv_destroy_flow(f), 0);
 	f = NULL;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("verdict to=default\n"));
 out:
 	if (f)
@@ -249,7 +215,7 @@ MT_TEST_F(env, dest_devx_tir_table_tag)
 	}
 	if (!CHECK(f))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("tag value=0x12\n"));
 	CHECK(traced("verdict to=tir id=0x%x uid=%d\n", self->tir.id,
 		     self->q.uid));
@@ -268,7 +234,7 @@ MT_TEST_F(env, dest_devx_tir_table_tag)
 	}
 	if (!CHECK(g))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("forward table=0x%x\ntable id=0x%x type=rx level=0 uid=%d\n",
 		     ft_id, ft_id, self->q.uid));
 	CHECK(traced("verdict to=default\n"));
@@ -314,10 +280,10 @@ MT_TEST_F(env, drop_counter_default_miss)
 	if (!CHECK(f))
 		goto out;
 	CHECK_EQ(counted(cnt, cnt_id), 0);
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("counter id=0x%x packets=1 bytes=54\n", cnt_id));
 	CHECK(traced("verdict to=drop\n"));
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK_EQ(counted(cnt, cnt_id), 2);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(cnt), EBUSY);
 	CHECK_ERR(ibv_destroy_flow(f), 0);
@@ -329,7 +295,7 @@ MT_TEST_F(env, drop_counter_default_miss)
 	}
 	if (!CHECK(f))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("result=hit"));
 	CHECK(traced("type=rx level=%d uid=0\nmiss table=default\nverdict to=default\n",
 		     LEFTOVERS_LEVEL));
@@ -367,7 +333,7 @@ MT_TEST_F(env, modify_header_encap_egress)
 	}
 	if (!CHECK(f))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("action=set field=tcp_dport old=0x50 new=0x1bb\n"));
 	CHECK(traced("verdict to=tir id=0x%x", self->tir.id));
 	/* in use by the flow */
@@ -380,7 +346,7 @@ MT_TEST_F(env, modify_header_encap_egress)
 	}
 	if (!CHECK(g))
 		goto out;
-	CHECK_EQ(walk("tx", pkt), 0);
+	CHECK_EQ(walk("tx"), 0);
 	CHECK(traced("type=tx level=%d uid=0\ngroup id=", PRIO_LEVEL(1)));
 	CHECK(traced("result=hit"));
 	CHECK(traced("len=54->104\n"));
@@ -422,12 +388,12 @@ MT_TEST_F(env, priority_precedence)
 	}
 	if (!CHECK(f) || !CHECK(g))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("type=rx level=%d uid=0\ngroup id=", PRIO_LEVEL(2)));
 	CHECK(traced("verdict to=drop\n"));
 	CHECK_ERR(ibv_destroy_flow(f), 0);
 	f = NULL;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("type=rx level=%d uid=0\ngroup id=", PRIO_LEVEL(5)));
 	CHECK(traced("verdict to=tir id=0x%x", self->tir.id));
 	/* a matcher with a flow is busy */
@@ -480,7 +446,7 @@ MT_TEST_F(env, devx_table_to_anchor)
 	}
 	if (!CHECK(f) || !CHECK(g))
 		goto out;
-	CHECK_EQ(walk("rx", pkt), 0);
+	CHECK_EQ(walk("rx"), 0);
 	CHECK(traced("forward table=0x%x\ntable id=0x%x type=rx level=0 uid=%d\n",
 		     ft_id, ft_id, self->q.uid));
 	CHECK(traced("forward table=0x%x\ntable id=0x%x type=rx level=32 uid=65535\n",
@@ -528,7 +494,7 @@ MT_TEST_F(env, close_with_flows)
 out:
 	env_close(self);	/* checks the model holds nothing of the uid */
 	if (mt_sim()) {
-		CHECK_EQ(walk("rx", pkt), 0);
+		CHECK_EQ(walk("rx"), 0);
 		CHECK(traced("verdict to=default\n"));
 	}
 	return KSFT_PASS;
@@ -546,10 +512,6 @@ static const struct mt_case cases[] = {
 
 int main(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < sizeof(pkt_bytes); i++)
-		sprintf(pkt + 2 * i, "%02x", pkt_bytes[i]);
 	trace = malloc(TRACE_BYTES);
 	if (!trace)
 		return KSFT_FAIL;

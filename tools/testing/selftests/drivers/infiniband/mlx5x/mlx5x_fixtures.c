@@ -4,9 +4,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include "mlx5x_fixtures.h"
 #include "mlx5x_queues.h"
@@ -381,6 +383,89 @@ int mt_imkey_count(struct ibv_context *ctx, int uid)
 			n++;
 	fclose(f);
 	return n;
+}
+
+/* ---- the model's classifier ---- */
+
+/* Ethernet 02:..:02 -> 02:..:01, IPv4 10.0.0.1 -> 10.0.0.2, TCP to 80. */
+const uint8_t mt_tcp80[MT_TCP80_BYTES] = {
+	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
+	0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6, 0, 0,
+	10, 0, 0, 1, 10, 0, 0, 2,
+	0x30, 0x39, 0, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
+	0, 0, 0, 0,
+};
+
+/**
+ * mt_classify() - walk a packet through the model's steering pipeline
+ * (fw/classify) and read the trace of the walk back
+ * @dir: "rx" or "tx"
+ * @port: the port it arrives on or leaves by
+ * @hex: the packet's bytes, each as two hex digits
+ * @trace: the trace, NUL-terminated ("" when there is none)
+ * @len: @trace's size
+ *
+ * Return: 0, or the -errno of opening the file, of the write (the model
+ * refuses what it cannot parse with -EINVAL) or of the read.
+ */
+int mt_classify(const char *dir, int port, const char *hex, char *trace,
+		size_t len)
+{
+	char path[sizeof(mt.dbg) + 16], *line;
+	int fd, err = 0;
+	ssize_t n;
+
+	trace[0] = '\0';
+	snprintf(path, sizeof(path), "%s/classify", mt.dbg);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	if (asprintf(&line, "%s %d %s\n", dir, port, hex) < 0) {
+		close(fd);
+		return -ENOMEM;
+	}
+	if (write(fd, line, strlen(line)) < 0)
+		err = -errno;
+	free(line);
+	if (!err) {
+		n = read(fd, trace, len - 1);
+		if (n < 0)
+			err = -errno;
+		else
+			trace[n] = '\0';
+	}
+	close(fd);
+	return err;
+}
+
+/**
+ * mt_classify_bytes() - mt_classify() of a packet of @n bytes
+ * @dir: "rx" or "tx"
+ * @port: the port
+ * @pkt: the packet
+ * @n: its length
+ * @trace: the trace, NUL-terminated
+ * @len: @trace's size
+ *
+ * Return: as mt_classify().
+ */
+int mt_classify_bytes(const char *dir, int port, const void *pkt, size_t n,
+		      char *trace, size_t len)
+{
+	const uint8_t *b = pkt;
+	char *hex = malloc(2 * n + 1);
+	size_t i;
+	int err;
+
+	trace[0] = '\0';
+	if (!hex)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		sprintf(hex + 2 * i, "%02x", b[i]);
+	hex[2 * n] = '\0';
+	err = mt_classify(dir, port, hex, trace, len);
+	free(hex);
+	return err;
 }
 
 /* ---- packets ---- */

@@ -9,6 +9,7 @@
  *                        object count before them
  *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked
  *   mt_imkey_*()         the kernel's table of indirect mkeys
+ *   mt_classify()        the model's classifier: where a packet goes
  *   struct mt_pkt        a packet built up header by header
  *
  * Each open function fills what it gets to and checks each step
@@ -116,6 +117,15 @@ bool mt_imkey_line(struct ibv_context *ctx, uint32_t key, char *line,
 		   size_t len);
 int mt_imkey_uid(const char *line, int uid);
 int mt_imkey_count(struct ibv_context *ctx, int uid);
+
+/* The model's classifier (fw/classify), and a packet to walk through it */
+#define MT_TCP80_BYTES	54
+extern const uint8_t mt_tcp80[MT_TCP80_BYTES];
+
+int mt_classify(const char *dir, int port, const char *hex, char *trace,
+		size_t len);
+int mt_classify_bytes(const char *dir, int port, const void *pkt, size_t n,
+		      char *trace, size_t len);
 
 /**
  * struct mt_pkt - a packet, built up header by header

@@ -9,7 +9,6 @@
 #define MLX5X_FLOW_H
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,36 +198,7 @@ static inline void pkt_udp(struct mt_pkt *p, const uint8_t *dmac,
 /* Walk @p through the pipeline; the trace into e->trace. */
 static inline int walk(struct env *e, const char *dir, const struct mt_pkt *p)
 {
-	char path[sizeof(mt.dbg) + 16], *line, *at;
-	unsigned int i;
-	ssize_t n;
-	int fd, err = 0;
-
-	e->trace[0] = '\0';
-	snprintf(path, sizeof(path), "%s/classify", mt.dbg);
-	line = malloc(16 + 2 * p->len);
-	if (!line)
-		return -ENOMEM;
-	at = line + sprintf(line, "%s 1 ", dir);
-	for (i = 0; i < p->len; i++)
-		at += sprintf(at, "%02x", p->b[i]);
-	fd = open(path, O_RDWR);
-	if (fd < 0) {
-		free(line);
-		return -errno;
-	}
-	if (write(fd, line, strlen(line)) < 0)
-		err = -errno;
-	if (!err) {
-		n = read(fd, e->trace, TRACE_BYTES - 1);
-		if (n < 0)
-			err = -errno;
-		else
-			e->trace[n] = '\0';
-	}
-	close(fd);
-	free(line);
-	return err;
+	return mt_classify_bytes(dir, 1, p->b, p->len, e->trace, TRACE_BYTES);
 }
 
 /* Does the trace deliver to QP @qp of @e? */

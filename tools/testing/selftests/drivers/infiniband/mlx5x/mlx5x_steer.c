@@ -8,13 +8,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
@@ -26,54 +24,10 @@
 #define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
 #define TRACE_BYTES		(64 * 1024)
 
-/* Ethernet + IPv4 + TCP to port 80. */
-static const uint8_t tcp80_bytes[54] = {
-	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x08, 0x00,
-	0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6, 0, 0,
-	10, 0, 0, 1, 10, 0, 0, 2,
-	0x30, 0x39, 0, 80, 0, 0, 0, 0, 0, 0, 0, 0, 0x50, 0x02, 0xff, 0xff,
-	0, 0, 0, 0,
-};
-
-/* ... as hex for fw/classify */
-static char tcp80[2 * sizeof(tcp80_bytes) + 1];
-
-static void tcp80_init(void)
+/* Walk mt_tcp80 through the pipeline; the trace into @trace. */
+static int walk(const char *dir, char *trace, size_t len)
 {
-	unsigned int i;
-
-	for (i = 0; i < sizeof(tcp80_bytes); i++)
-		sprintf(tcp80 + 2 * i, "%02x", tcp80_bytes[i]);
-}
-
-/* Classify one packet: the trace into @trace, or -errno of the write. */
-static int walk(const char *dir, int port, const char *hex,
-		    char *trace, size_t len)
-{
-	char path[sizeof(mt.dbg) + 16], *line;
-	ssize_t n;
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/classify", mt.dbg);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	if (asprintf(&line, "%s %d %s\n", dir, port, hex) < 0) {
-		close(fd);
-		return -ENOMEM;
-	}
-	if (write(fd, line, strlen(line)) < 0)
-		err = -errno;
-	free(line);
-	if (!err) {
-		n = read(fd, trace, len - 1);
-		if (n < 0)
-			err = -errno;
-		else
-			trace[n] = '\0';
-	}
-	close(fd);
-	return err;
+	return mt_classify_bytes(dir, 1, mt_tcp80, MT_TCP80_BYTES, trace, len);
 }
 
 static int count(const char *s, const char *what)
@@ -106,14 +60,14 @@ static int test_kernel_priority_chain(void)
 	 * receive: each bypass priority behind its don't-trap table, the
 	 * multicast table, leftovers, then the port's default
 	 */
-	CHECK_EQ(walk("rx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK_EQ(walk("rx", trace, TRACE_BYTES), 0);
 	CHECK(strstr(trace, "packet dir=rx port=1 len=54\ntable id=0x"));
 	CHECK(strstr(trace, "type=rx level=1 uid=0\nmiss table=0x"));
 	CHECK(strstr(trace, "type=rx level=34 uid=0\nmiss table=default\nverdict to=default\n"));
 	CHECK_EQ(count(trace, "table id="), 34);
 	CHECK_EQ(count(trace, "verdict"), 1);
 	/* transmit: egress 0..15 behind theirs, then the wire */
-	CHECK_EQ(walk("tx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK_EQ(walk("tx", trace, TRACE_BYTES), 0);
 	CHECK(strstr(trace, "type=tx level=1 uid=0\n"));
 	CHECK(strstr(trace, "type=tx level=32 uid=0\nmiss table=default\nverdict to=wire\n"));
 	CHECK_EQ(count(trace, "table id="), 32);
@@ -125,11 +79,13 @@ static int test_classifier_refusals(void)
 {
 	char trace[256];
 
-	CHECK_EQ(walk("up", 1, tcp80, trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(walk("rx", 2, tcp80, trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(walk("rx", 1, "0a0b", trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(walk("rx", 1, "zz", trace, sizeof(trace)), -EINVAL);
-	CHECK_EQ(walk("rx", 1, "020", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(mt_classify_bytes("up", 1, mt_tcp80, MT_TCP80_BYTES, trace,
+				     sizeof(trace)), -EINVAL);
+	CHECK_EQ(mt_classify_bytes("rx", 2, mt_tcp80, MT_TCP80_BYTES, trace,
+				     sizeof(trace)), -EINVAL);
+	CHECK_EQ(mt_classify("rx", 1, "0a0b", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(mt_classify("rx", 1, "zz", trace, sizeof(trace)), -EINVAL);
+	CHECK_EQ(mt_classify("rx", 1, "020", trace, sizeof(trace)), -EINVAL);
 	return KSFT_PASS;
 }
 
@@ -266,7 +222,7 @@ MT_TEST_F(ctx, steering_anchor)
 		goto out;
 	fte = devx_fwd(ctx, ft_id, fg_id, 0, 80, a->id, out);
 	CHECK(fte);
-	CHECK_EQ(walk("rx", 1, tcp80, trace, TRACE_BYTES), 0);
+	CHECK_EQ(walk("rx", trace, TRACE_BYTES), 0);
 	bad = devx_fwd(ctx, ft_id, fg_id, 1, 81, first_table(trace), out);
 	CHECK(!bad);
 	CHECK_ERR(errno, EREMOTEIO);
@@ -301,6 +257,5 @@ static const struct mt_case cases[] = {
 
 int main(void)
 {
-	tcp80_init();
 	return mt_main(cases, MT_ARRAY_SIZE(cases));
 }
