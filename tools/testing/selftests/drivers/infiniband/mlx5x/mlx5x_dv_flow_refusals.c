@@ -11,10 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <linux/capability.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -266,42 +263,28 @@ out:
 	return KSFT_PASS;
 }
 
+/* In a child: a matcher, then a rule once CAP_NET_RAW is dropped. */
+static int rule_without_net_raw(void *arg)
+{
+	struct mlx5dv_flow_action_attr a[] = { ACT_DROP };
+	struct mlx5dv_flow_matcher *m;
+	struct env e;
+
+	(void)arg;
+	if (!env_open(&e))
+		return 2;
+	if (!mt_drop_cap(CAP_NET_RAW))
+		return 3;
+	m = dport_matcher(e.q.ctx, NIC_RX, 0);
+	if (!m)
+		return 5;
+	return flow(m, 80, a, 1) ? 6 : errno == EPERM ? 0 : 7;
+}
+
 /* CREATE_FLOW needs CAP_NET_RAW; a matcher does not. */
 static int test_needs_cap_net_raw(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-	int status;
-	pid_t pid;
-
-	pid = mt_fork();
-	if (pid == 0) {
-		struct mlx5dv_flow_matcher *m;
-		struct env e;
-
-		if (!env_open(&e))
-			_exit(2);
-		if (syscall(SYS_capget, &hdr, data))
-			_exit(3);
-		data[CAP_NET_RAW / 32].effective &= ~(1U << (CAP_NET_RAW % 32));
-		if (syscall(SYS_capset, &hdr, data))
-			_exit(4);
-		m = dport_matcher(e.q.ctx, NIC_RX, 0);
-		if (!m)
-			_exit(5);
-		{
-			struct mlx5dv_flow_action_attr a[] = { ACT_DROP };
-
-			_exit(flow(m, 80, a, 1) ? 6 : errno == EPERM ? 0 : 7);
-		}
-	}
-	if (!CHECK(pid > 0))
-		return KSFT_FAIL;
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_run_child(rule_without_net_raw, NULL), 0);
 	return KSFT_PASS;
 }
 

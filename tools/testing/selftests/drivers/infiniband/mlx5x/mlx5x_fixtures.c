@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include "mlx5x_fixtures.h"
 #include "mlx5x_queues.h"
 
@@ -298,6 +300,57 @@ struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	ibv_destroy_qp(qp);
 	errno = err;
 	return NULL;
+}
+
+/* ---- children ---- */
+
+/**
+ * mt_drop_cap() - stop using a capability: it leaves the effective set
+ * @cap: the capability (CAP_*)
+ *
+ * What was opened with it stays open: a child opens what a case needs,
+ * then drops the capability the case is about.
+ *
+ * Return: true when it worked.
+ */
+bool mt_drop_cap(unsigned int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (cap >= 64 || syscall(SYS_capget, &hdr, data))
+		return false;
+	data[cap / 32].effective &= ~(1U << (cap % 32));
+	return !syscall(SYS_capset, &hdr, data);
+}
+
+/**
+ * mt_run_child() - run a function in a child process, as the same user
+ * @fn: what it runs; its return value is the child's exit status
+ * @arg: passed to @fn
+ *
+ * mt_run_as() without the drop to another user.
+ *
+ * Return: @fn's value; MT_CHILD_FAILED when a check in the child failed;
+ * -1 when the child died.
+ */
+int mt_run_child(int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = mt_fork();
+	if (pid == 0) {
+		int rc = fn(arg);
+
+		if (mt_case_failures())
+			rc = MT_CHILD_FAILED;
+		fflush(stdout);
+		_exit(rc);
+	}
+	return mt_reap(pid);
 }
 
 /* ---- the kernel's table of indirect mkeys ---- */

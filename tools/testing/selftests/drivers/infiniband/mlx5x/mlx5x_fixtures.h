@@ -8,6 +8,7 @@
  *   struct mt_verbs_env  a context, a PD and a CQ, and the model's
  *                        object count before them
  *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked
+ *   mt_run_child()       a function run in a child (mt_drop_cap())
  *   mt_imkey_*()         the kernel's table of indirect mkeys
  *   mt_classify()        the model's classifier: where a packet goes
  *   struct mt_pkt        a packet built up header by header
@@ -111,6 +112,10 @@ void mt_verbs_env_close(struct mt_verbs_env *e);
 struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 			 unsigned int wrs, unsigned int sges, bool to_rts);
 int mt_qp_to_rts(struct ibv_qp *qp);
+
+/* Children: what a process without a capability may do */
+bool mt_drop_cap(unsigned int cap);
+int mt_run_child(int (*fn)(void *), void *arg);
 
 /* The kernel's table of indirect mkeys (debugfs indirect_mkeys) */
 bool mt_imkey_line(struct ibv_context *ctx, uint32_t key, char *line,

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/capability.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <infiniband/verbs.h>
 #include "mlx5x_test.h"
@@ -489,39 +488,26 @@ MT_TEST_F(env, bad_inputs)
 	return KSFT_PASS;
 }
 
+/* In a child: a flow once CAP_NET_RAW is dropped; 0 when refused. */
+static int flow_without_net_raw(void *arg)
+{
+	struct flow f;
+	struct env e;
+
+	(void)arg;
+	if (!env_open(&e))
+		return 2;
+	if (!mt_drop_cap(CAP_NET_RAW))
+		return 3;
+	flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
+	spec_l4(&f, IBV_FLOW_SPEC_UDP, 1);
+	return flow_create(&e, 0, &f) ? 5 : errno == EPERM ? 0 : 6;
+}
+
 /* ib_uverbs wants CAP_NET_RAW for any flow: a child without it. */
 static int test_needs_cap_net_raw(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-	int status;
-	pid_t pid;
-
-	pid = mt_fork();
-	if (pid == 0) {
-		struct ibv_flow *flow;
-		struct flow f;
-		struct env e;
-
-		if (!env_open(&e))
-			_exit(2);
-		if (syscall(SYS_capget, &hdr, data))
-			_exit(3);
-		data[CAP_NET_RAW / 32].effective &= ~(1U << (CAP_NET_RAW % 32));
-		if (syscall(SYS_capset, &hdr, data))
-			_exit(4);
-		flow_init(&f, IBV_FLOW_ATTR_NORMAL, 0, 0);
-		spec_l4(&f, IBV_FLOW_SPEC_UDP, 1);
-		flow = flow_create(&e, 0, &f);
-		_exit(flow ? 5 : errno == EPERM ? 0 : 6);
-	}
-	if (!CHECK(pid > 0))
-		return KSFT_FAIL;
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_run_child(flow_without_net_raw, NULL), 0);
 	return KSFT_PASS;
 }
 

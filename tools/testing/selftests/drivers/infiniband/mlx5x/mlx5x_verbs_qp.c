@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_fixtures.h"
@@ -253,37 +252,25 @@ MT_TEST_F(env, raw_modify_faults)
 	return KSFT_PASS;
 }
 
+/* In a child: a RAW_PACKET QP once CAP_NET_RAW is dropped. */
+static int raw_without_net_raw(void *arg)
+{
+	struct mt_verbs_env e;
+
+	(void)arg;
+	if (!env_open(&e, MT_OPEN_DEFAULT))
+		return 2;
+	if (!mt_drop_cap(CAP_NET_RAW))
+		return 3;
+	errno = 0;
+	return qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16) ? 5 :
+	       errno == EPERM ? 0 : 6;
+}
+
 /* RAW_PACKET needs CAP_NET_RAW: a child without it is refused. */
 static int test_raw_needs_cap(void)
 {
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-	int status;
-	pid_t pid;
-
-	pid = mt_fork();
-	if (pid == 0) {
-		struct mt_verbs_env e;
-		struct ibv_qp *qp;
-
-		if (!env_open(&e, MT_OPEN_DEFAULT))
-			_exit(2);
-		if (syscall(SYS_capget, &hdr, data))
-			_exit(3);
-		data[CAP_NET_RAW / 32].effective &= ~(1U << (CAP_NET_RAW % 32));
-		if (syscall(SYS_capset, &hdr, data))
-			_exit(4);
-		errno = 0;
-		qp = qp_new(&e, IBV_QPT_RAW_PACKET, 16, 16);
-		_exit(qp ? 5 : errno == EPERM ? 0 : 6);
-	}
-	if (!CHECK(pid > 0))
-		return KSFT_FAIL;
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_run_child(raw_without_net_raw, NULL), 0);
 	return KSFT_PASS;
 }
 
