@@ -302,6 +302,39 @@ struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	return NULL;
 }
 
+/**
+ * mt_raw_qp_tir() - mt_raw_qp(), not moved, and the TIR to its RQ as the
+ * model names it
+ * @pd: its PD
+ * @cq: its send and receive CQ
+ * @wrs: send and receive queue depth
+ * @sges: scatter/gather entries per WR, each way
+ * @tir: the TIR's number on the model, which a trace of the classifier
+ *	 names; 0 without the model, or when it was not found
+ *
+ * Return: the QP, or NULL; each failure (of finding the TIR too) is a
+ * failed check.
+ */
+struct ibv_qp *mt_raw_qp_tir(struct ibv_pd *pd, struct ibv_cq *cq,
+			     unsigned int wrs, unsigned int sges,
+			     uint32_t *tir)
+{
+	struct mt_objs before = {}, after = {};
+	struct mt_obj o = {};
+	struct ibv_qp *qp;
+
+	*tir = 0;
+	if (mt_sim() && !CHECK_EQ(mt_fw_read(&before), 0))
+		return NULL;
+	qp = mt_raw_qp(pd, cq, wrs, sges, false);
+	if (CHECK(qp) && mt_sim() && CHECK_EQ(mt_fw_read(&after), 0) &&
+	    CHECK_EQ(mt_fw_added(&before, &after, "tir", &o, 1), 1))
+		*tir = o.id;
+	mt_fw_free(&before);
+	mt_fw_free(&after);
+	return qp;
+}
+
 /* ---- children ---- */
 
 /**

@@ -7,7 +7,8 @@
  *   struct mt_devx_env   a DEVX context, a PD and its number, a umem
  *   struct mt_verbs_env  a context, a PD and a CQ, and the model's
  *                        object count before them
- *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked
+ *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked, or
+ *                        with its TIR as the model names it
  *   mt_run_child()       a function run in a child (mt_drop_cap())
  *   mt_imkey_*()         the kernel's table of indirect mkeys
  *   mt_classify()        the model's classifier: where a packet goes
@@ -112,6 +113,9 @@ void mt_verbs_env_close(struct mt_verbs_env *e);
 struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 			 unsigned int wrs, unsigned int sges, bool to_rts);
 int mt_qp_to_rts(struct ibv_qp *qp);
+struct ibv_qp *mt_raw_qp_tir(struct ibv_pd *pd, struct ibv_cq *cq,
+			     unsigned int wrs, unsigned int sges,
+			     uint32_t *tir);
 
 /* Children: what a process without a capability may do */
 bool mt_drop_cap(unsigned int cap);

@@ -51,35 +51,17 @@ static const uint8_t mac_mc[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
 
 /* ---- the environment ---- */
 
-/*
- * A RAW_PACKET QP: its index in @e; on the model, its TIR is the one the
- * QP added to the model's objects.
- */
+/* A RAW_PACKET QP (mt_raw_qp_tir()): its index in @e. */
 static inline int raw_qp(struct env *e)
 {
-	struct mt_objs before = {}, after = {};
-	struct mt_obj tir = {};
-	struct ibv_qp *qp;
 	int i = e->nqps;
 
 	if (!CHECK(i < MAX_QPS))
 		return -1;
-	if (mt_sim() && !CHECK_EQ(mt_fw_read(&before), 0))
+	e->qp[i] = mt_raw_qp_tir(e->v.pd, e->v.cq, 16, 1, &e->tir[i]);
+	if (!e->qp[i])
 		return -1;
-	qp = mt_raw_qp(e->v.pd, e->v.cq, 16, 1, false);
-	if (!CHECK(qp)) {
-		mt_fw_free(&before);
-		return -1;
-	}
-	e->qp[i] = qp;
 	e->nqps++;
-	if (!mt_sim())
-		return i;
-	if (CHECK_EQ(mt_fw_read(&after), 0))
-		CHECK_EQ(mt_fw_added(&before, &after, "tir", &tir, 1), 1);
-	mt_fw_free(&before);
-	mt_fw_free(&after);
-	e->tir[i] = tir.id;
 	return i;
 }
 
