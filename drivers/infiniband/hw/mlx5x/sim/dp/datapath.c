@@ -39,61 +39,10 @@
 #include "datapath.h"
 #include "../mem/mkey.h"
 #include "../queues/queues.h"
+#include "dp_priv.h"
 #include "wqe.h"
 
-/* WQEs one SQ may execute in one pass. */
-#define SIM_DP_BUDGET		64
-/*
- * What one hold of the model's lock may do: execute this many WQEs, or
- * look at this many SQs, whichever comes first.  A pass over many busy
- * SQs is cut into holds; the commands of every context run between
- * them, whatever one context has posted.
- */
-#define SIM_DP_HOLD_WQES	64
-#define SIM_DP_HOLD_SQS		256
-/* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
-#define SIM_DP_MAX_RQ_WQE	1024
-/*
- * A send WQE is read in whole basic blocks: its largest, 63 segments
- * (1008 bytes), spans 16 of them, 1024 bytes.
- */
-#define SIM_DP_WQE_BUF		ALIGN(SIM_WQE_MAX_BYTES, SIM_SEND_WQE_BB)
-
-/**
- * struct sim_dp - the data path of one device
- * @sim: the model
- * @work: the polling worker
- * @stopping: the device goes away: the worker runs no more
- * @cursor: the SQ number the next hold of the current pass starts at
- * @pass_active: SQs of the current pass that were ready or in error
- * @pass_done: WQEs the current pass executed
- * @passes: passes run
- * @busy_passes: passes that executed a WQE
- * @holds: holds of the model's lock the worker took
- * @ns: time spent in passes
- * @max_hold_ns: the longest hold
- * @wqes: send WQEs executed (errors and flushes included)
- * @tx_packets: packets that left an SQ
- * @rx_packets: packets written into an RQ
- * @dropped: packets that reached no RQ (steering, no WQE, blocked)
- * @wqe: the WQE being executed
- * @w: what it says
- * @rwqe: the receive WQE being filled
- */
-struct sim_dp {
-	struct mlx5x_sim *sim;
-	struct delayed_work work;
-	bool stopping;
-	unsigned long cursor;
-	unsigned int pass_active, pass_done;
-	u64 passes, busy_passes, holds, ns, max_hold_ns;
-	u64 wqes, tx_packets, rx_packets, dropped;
-	u8 wqe[SIM_DP_WQE_BUF];
-	struct sim_send_wqe w;
-	u8 rwqe[SIM_DP_MAX_RQ_WQE];
-};
-
-static struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id)
+struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id)
 {
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_UMEM], id);
 
@@ -131,8 +80,8 @@ static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
  * write (the umem's pages are read-only), is an access violation, with
  * the same outcome.
  */
-static void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
-		       const struct sim_cqe_info *info)
+void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
+		const struct sim_cqe_info *info)
 {
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_CQ], cqn);
 	u32 log, ci, stride, slot;
@@ -235,6 +184,7 @@ static void sim_dp_receive(struct sim_dp *dp, struct sim_wq *rq,
 	info.wqe_counter = rq->dp.cc;
 	info.user_index = PRM_GET(rqc, rq->ctx, user_index);
 	info.qpn = rq->q.obj.id;
+	info.wqe_opcode = SIM_OPCODE_SEND;
 	if (!sim_umem_io(buf, buf_off + (u64)(rq->dp.cc & (n - 1)) * stride,
 			 dp->rwqe, stride, false))
 		info.syndrome = SIM_CQE_SYND_LOCAL_PROT;
@@ -246,6 +196,7 @@ static void sim_dp_receive(struct sim_dp *dp, struct sim_wq *rq,
 	} else {
 		info.opcode = SIM_CQE_RESP_SEND;
 		info.byte_cnt = p->len;
+		info.tagged = true;
 		info.flow_tag = p->flow_tag;
 		sim_cqe_rx_offloads(p->data, p->len, &info);
 		rq->dp.packets++;
@@ -391,8 +342,8 @@ static u32 sim_dp_sq_tdn(struct mlx5x_sim *sim, struct sim_wq *sq)
 }
 
 /* Copy the WQE at basic block @bb (wrapping at the ring's end). */
-static bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf,
-			    u64 buf_off, u32 nbb, u16 bb)
+bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
+		     u32 nbb, u16 bb)
 {
 	u32 i, ds;
 
@@ -461,6 +412,7 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 	if (!sim_dp_wq_mem(sim, wq, &buf, &buf_off, &dbr, &dbr_off))
 		return 0;
 	info.qpn = sq->q.obj.id;
+	info.wqe_opcode = SIM_OPCODE_SEND;
 	info.user_index = PRM_GET(sqc, sq->ctx, user_index);
 	while (done < budget &&
 	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
@@ -518,21 +470,49 @@ static void sim_dp_work(struct work_struct *work)
 	if (dp->stopping)
 		goto out;
 	start = ktime_get_ns();
-	xa_for_each_start(&sim->objs[SIM_OBJ_SQ], id, obj, dp->cursor) {
-		if (done >= SIM_DP_HOLD_WQES || looked >= SIM_DP_HOLD_SQS) {
-			dp->cursor = id;
-			cut = true;
-			break;
+	if (!dp->in_qps) {
+		xa_for_each_start(&sim->objs[SIM_OBJ_SQ], id, obj, dp->cursor) {
+			if (done >= SIM_DP_HOLD_WQES ||
+			    looked >= SIM_DP_HOLD_SQS) {
+				dp->cursor = id;
+				cut = true;
+				break;
+			}
+			looked++;
+			sq = container_of(obj, struct sim_wq, q.obj);
+			state = PRM_GET(sqc, sq->ctx, state);
+			if (state != MLX5_SQC_STATE_RDY &&
+			    state != MLX5_SQC_STATE_ERR)
+				continue;
+			dp->pass_active++;
+			room = min_t(unsigned int, SIM_DP_BUDGET,
+				     SIM_DP_HOLD_WQES - done);
+			done += sim_dp_sq(dp, sq, room);
 		}
-		looked++;
-		sq = container_of(obj, struct sim_wq, q.obj);
-		state = PRM_GET(sqc, sq->ctx, state);
-		if (state != MLX5_SQC_STATE_RDY && state != MLX5_SQC_STATE_ERR)
-			continue;
-		dp->pass_active++;
-		room = min_t(unsigned int, SIM_DP_BUDGET,
-			     SIM_DP_HOLD_WQES - done);
-		done += sim_dp_sq(dp, sq, room);
+		if (!cut) {
+			dp->in_qps = true;
+			dp->cursor = 0;
+		}
+	}
+	/* then the QPs, within the same bounds */
+	if (!cut) {
+		xa_for_each_start(&sim->objs[SIM_OBJ_QP], id, obj, dp->cursor) {
+			bool active = false;
+
+			if (done >= SIM_DP_HOLD_WQES ||
+			    looked >= SIM_DP_HOLD_SQS) {
+				dp->cursor = id;
+				cut = true;
+				break;
+			}
+			looked++;
+			room = min_t(unsigned int, SIM_DP_BUDGET,
+				     SIM_DP_HOLD_WQES - done);
+			done += sim_dp_rc_qp(dp, container_of(obj, struct sim_qp,
+							      q.obj),
+					     room, &active);
+			dp->pass_active += active;
+		}
 	}
 	dp->pass_done += done;
 	held = ktime_get_ns() - start;
@@ -549,6 +529,7 @@ static void sim_dp_work(struct work_struct *work)
 	if (dp->pass_active)
 		queue_delayed_work(system_wq, &dp->work, delay);
 	dp->cursor = 0;
+	dp->in_qps = false;
 	dp->pass_active = 0;
 	dp->pass_done = 0;
 out:
@@ -606,23 +587,25 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  * debugfs "datapath": the worker's figures, then each RQ and SQ that
  * carried traffic or dropped some:
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
- *   dropped N holds N max_hold_ns N
+ *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
+ *   qp 0x14 messages N sq_cc N rq_cc N
  */
 static int sim_dp_show(struct seq_file *m, void *unused)
 {
 	struct mlx5x_sim *sim = m->private;
 	struct sim_dp *dp = sim->dp;
 	struct sim_obj *obj;
+	struct sim_qp *qp;
 	struct sim_wq *wq;
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
-		   dp->max_hold_ns);
+		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);
 		seq_printf(m, "rq 0x%x packets %llu out_of_buffer %llu\n",
@@ -632,6 +615,12 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 		wq = container_of(obj, struct sim_wq, q.obj);
 		seq_printf(m, "sq 0x%x packets %llu\n", obj->id,
 			   wq->dp.packets);
+	}
+	xa_for_each(&sim->objs[SIM_OBJ_QP], id, obj) {
+		qp = container_of(obj, struct sim_qp, q.obj);
+		seq_printf(m, "qp 0x%x messages %llu sq_cc %u rq_cc %u\n",
+			   obj->id, qp->dp.messages, qp->dp.sq_cc,
+			   qp->dp.rq_cc);
 	}
 	mutex_unlock(&sim->lock);
 	return 0;

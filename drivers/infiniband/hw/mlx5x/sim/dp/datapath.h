@@ -66,24 +66,66 @@ struct sim_send_wqe {
 int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w);
 
 /**
+ * struct sim_rc_wqe - a send WQE of an RC QP as the device reads it
+ * @opcode: of the control segment (SIM_OPCODE_*)
+ * @index: the WQE index (in basic blocks) the control segment carries
+ * @ds: its size in 16-byte segments
+ * @signalled: fm_ce_se asks for a CQE
+ * @solicited: the receiver's completion is solicited
+ * @atomic: a compare and swap or fetch and add
+ * @imm: the immediate data, as the WQE carries it (big endian)
+ * @raddr: the remote address (RDMA, atomics)
+ * @rkey: its key
+ * @swap_add: the atomic's operand (swap or add)
+ * @compare: what compare and swap compares with
+ * @len: the message's length: the data segments' bytes
+ * @n: pieces in @g
+ * @g: the local data segments (sent, or where a read's data lands)
+ */
+struct sim_rc_wqe {
+	u8 opcode;
+	u16 index;
+	u8 ds;
+	bool signalled;
+	bool solicited;
+	bool atomic;
+	__be32 imm;
+	u64 raddr;
+	u32 rkey;
+	u64 swap_add;
+	u64 compare;
+	u64 len;
+	u32 n;
+	struct sim_gather g[SIM_WQE_MAX_GATHER];
+};
+
+int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
+
+/**
  * struct sim_cqe_info - what a CQE says
- * @opcode: SIM_CQE_REQ, SIM_CQE_RESP_SEND or SIM_CQE_REQ_ERR
+ * @opcode: SIM_CQE_* (of op_own)
  * @syndrome: of an error CQE (SIM_CQE_SYND_*)
+ * @wqe_opcode: a requester's: the opcode of the WQE it completes
  * @qpn: the queue number reported (sop_drop_qpn, 24 bits)
  * @user_index: the queue's user index (srqn, for CQE version 1)
  * @wqe_counter: the WQE it completes
  * @byte_cnt: bytes received
- * @flow_tag: the flow tag of the steering entry (receive)
+ * @imm: immediate data or invalidated rkey, as the WQE carried it
+ * @tagged: a raw RQ's receive: @flow_tag, not the QP, in sop_drop_qpn
+ * @flow_tag: the flow tag of the steering entry
  * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types seen
  */
 struct sim_cqe_info {
 	u8 opcode;
 	u8 syndrome;
+	u8 wqe_opcode;
 	u32 qpn;
 	u32 user_index;
 	u16 wqe_counter;
 	u32 byte_cnt;
+	__be32 imm;
+	bool tagged;
 	u32 flow_tag;
 	u8 hds_ip_ext;
 	u8 l4_l3_hdr_type;

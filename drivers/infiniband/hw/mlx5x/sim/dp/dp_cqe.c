@@ -30,17 +30,22 @@ void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 	    info->opcode == SIM_CQE_RESP_ERR) {
 		e->srqn = cpu_to_be32(info->user_index & 0xffffff);
 		e->syndrome = info->syndrome;
-		e->s_wqe_opcode_qpn = cpu_to_be32(SIM_OPCODE_SEND << 24 |
+		e->s_wqe_opcode_qpn = cpu_to_be32(info->wqe_opcode << 24 |
 						  (info->qpn & 0xffffff));
 	} else {
 		c->srqn = cpu_to_be32(info->user_index & 0xffffff);
 		c->byte_cnt = cpu_to_be32(info->byte_cnt);
 		c->hds_ip_ext = info->hds_ip_ext;
 		c->l4_l3_hdr_type = info->l4_l3_hdr_type;
-		c->sop_drop_qpn = cpu_to_be32((info->opcode ==
-					       SIM_CQE_RESP_SEND ?
-					       info->flow_tag : info->qpn) &
-					      0xffffff);
+		c->imm = info->imm;
+		if (info->tagged)
+			c->sop_drop_qpn = cpu_to_be32(info->flow_tag &
+						      0xffffff);
+		else if (info->opcode == SIM_CQE_REQ)
+			c->sop_drop_qpn = cpu_to_be32(info->wqe_opcode << 24 |
+						      (info->qpn & 0xffffff));
+		else
+			c->sop_drop_qpn = cpu_to_be32(info->qpn & 0xffffff);
 	}
 	c->wqe_counter = cpu_to_be16(info->wqe_counter);
 	/* op_own last: what makes the entry the software's */

@@ -7,6 +7,10 @@
  * segment) starts the packet, then data segments (byte count, lkey,
  * address) or inline data segments (SIM_WQE_INLINE | byte count, then
  * the bytes), each padded to 16 bytes.
+ *
+ * A send WQE of an RC QP (sim_rc_wqe_parse()): the control segment, a
+ * remote address segment for RDMA and atomics, an atomic segment for
+ * atomics, then the same data segments.
  */
 #include "datapath.h"
 #include "wqe.h"
@@ -85,5 +89,82 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
 		w->n++;
 		off += n;
 	}
+	return 0;
+}
+
+/**
+ * sim_rc_wqe_parse() - read a send WQE of an RC QP
+ * @wqe: its bytes, from the control segment on
+ * @len: how many of them are there
+ * @w: what it says
+ *
+ * Return: 0; -EINVAL for a WQE whose segments do not fit its size, or an
+ * atomic whose local buffer is not 8 bytes (a local length error);
+ * -EOPNOTSUPP for an opcode the model does not execute (a local QP
+ * operation error).  @w->opcode, @w->index and @w->ds are set as soon as
+ * the control segment is read, for the error CQE.
+ */
+int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
+{
+	const struct sim_wqe_ctrl *c = (const void *)wqe;
+	const struct sim_wqe_raddr *r;
+	const struct sim_wqe_atomic *a;
+	size_t end, off = sizeof(*c);
+	u32 word;
+	int n;
+
+	memset(w, 0, offsetof(struct sim_rc_wqe, g));
+	if (len < sizeof(*c))
+		return -EINVAL;
+	word = be32_to_cpu(c->opmod_idx_opcode);
+	w->opcode = word & 0xff;
+	w->index = (word >> 8) & 0xffff;
+	w->ds = be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK;
+	w->signalled = c->fm_ce_se & SIM_WQE_CTRL_CQ_UPDATE;
+	w->solicited = c->fm_ce_se & SIM_WQE_CTRL_SOLICITED;
+	w->imm = c->imm;
+	end = (size_t)w->ds * SIM_WQE_SEG;
+	if (!w->ds || end > len)
+		return -EINVAL;
+	switch (w->opcode) {
+	case SIM_OPCODE_NOP:
+	case SIM_OPCODE_SEND:
+	case SIM_OPCODE_SEND_IMM:
+		break;
+	case SIM_OPCODE_RDMA_WRITE:
+	case SIM_OPCODE_RDMA_WRITE_IMM:
+	case SIM_OPCODE_RDMA_READ:
+	case SIM_OPCODE_ATOMIC_CS:
+	case SIM_OPCODE_ATOMIC_FA:
+		if (off + sizeof(*r) > end)
+			return -EINVAL;
+		r = (const void *)(wqe + off);
+		w->raddr = be64_to_cpu(r->raddr);
+		w->rkey = be32_to_cpu(r->rkey);
+		off += sizeof(*r);
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	w->atomic = w->opcode == SIM_OPCODE_ATOMIC_CS ||
+		    w->opcode == SIM_OPCODE_ATOMIC_FA;
+	if (w->atomic) {
+		if (off + sizeof(*a) > end)
+			return -EINVAL;
+		a = (const void *)(wqe + off);
+		w->swap_add = be64_to_cpu(a->swap_add);
+		w->compare = be64_to_cpu(a->compare);
+		off += sizeof(*a);
+	}
+	while (off < end && w->opcode != SIM_OPCODE_NOP) {
+		n = sim_wqe_gather(wqe, end, off, &w->g[w->n]);
+		if (n < 0)
+			return n;
+		w->len += w->g[w->n].len;
+		w->n++;
+		off += n;
+	}
+	if (w->atomic && (w->n != 1 || w->len != sizeof(u64) || w->g[0].inl))
+		return -EINVAL;
 	return 0;
 }

@@ -39,6 +39,48 @@ static u32 sim_xlate_piece(void *arg, const struct sim_mkey *direct, u64 va,
 }
 
 /**
+ * sim_mkey_xlate_rights() - translate a range through its mkey, for the
+ * rights named
+ * @sim: the model, its lock held
+ * @uid: the context of the queue using the key
+ * @pdn: that queue's protection domain
+ * @key: the lkey or rkey (index << 8 | tag)
+ * @va: the address in the mkey's space
+ * @len: bytes accessed; 0 is allowed on a direct mkey (nothing is touched)
+ * @rights: SIM_MKEY_* the access needs (local read to send, local write to
+ *	    receive, remote read, write or atomic for a responder)
+ * @umem: the umem that holds the bytes
+ * @off: where @va is in @umem, from the umem's first byte
+ *
+ * Return: true when the key grants the access and the range lies on one
+ * direct mkey over a umem; else false, and nothing was touched.
+ */
+bool sim_mkey_xlate_rights(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			   u64 va, u32 len, u8 rights, struct sim_umem **umem,
+			   u64 *off)
+{
+	struct sim_xlate_piece x = {};
+	struct sim_mkey_access acc = {
+		.uid = uid,
+		.pdn = pdn,
+		.key = key,
+		.va = va,
+		.len = len,
+		.rights = rights,
+		.seg = sim_xlate_piece,
+		.arg = &x,
+	};
+
+	lockdep_assert_held(&sim->lock);
+	if (sim_mkey_access(sim, &acc) || x.n != 1)
+		return false;
+	*umem = x.direct->umem;
+	*off = x.direct->umem_off +
+	       (x.va - PRM_GET64(mkc, x.direct->mkc, start_addr));
+	return true;
+}
+
+/**
  * sim_mkey_xlate() - translate one data segment through its mkey
  * @sim: the model, its lock held
  * @uid: the context of the queue using the key
@@ -56,23 +98,8 @@ static u32 sim_xlate_piece(void *arg, const struct sim_mkey *direct, u64 va,
 u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
 		   u32 len, bool write, struct sim_umem **umem, u64 *off)
 {
-	struct sim_xlate_piece x = {};
-	struct sim_mkey_access acc = {
-		.uid = uid,
-		.pdn = pdn,
-		.key = key,
-		.va = va,
-		.len = len,
-		.rights = write ? SIM_MKEY_LOCAL_WRITE : SIM_MKEY_LOCAL_READ,
-		.seg = sim_xlate_piece,
-		.arg = &x,
-	};
+	u8 rights = write ? SIM_MKEY_LOCAL_WRITE : SIM_MKEY_LOCAL_READ;
 
-	lockdep_assert_held(&sim->lock);
-	if (sim_mkey_access(sim, &acc) || x.n != 1)
-		return SIM_CQE_SYND_LOCAL_PROT;
-	*umem = x.direct->umem;
-	*off = x.direct->umem_off +
-	       (x.va - PRM_GET64(mkc, x.direct->mkc, start_addr));
-	return 0;
+	return sim_mkey_xlate_rights(sim, uid, pdn, key, va, len, rights,
+				     umem, off) ? 0 : SIM_CQE_SYND_LOCAL_PROT;
 }

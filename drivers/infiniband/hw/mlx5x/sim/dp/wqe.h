@@ -23,8 +23,15 @@
 #include <linux/types.h>
 
 /* Send WQE opcodes: bits 7:0 of a control segment's opmod_idx_opcode. */
-#define SIM_OPCODE_RDMA_WRITE	0x08
-#define SIM_OPCODE_SEND		0x0a
+#define SIM_OPCODE_NOP			0x00
+#define SIM_OPCODE_SEND_INVAL		0x01
+#define SIM_OPCODE_RDMA_WRITE		0x08
+#define SIM_OPCODE_RDMA_WRITE_IMM	0x09
+#define SIM_OPCODE_SEND			0x0a
+#define SIM_OPCODE_SEND_IMM		0x0b
+#define SIM_OPCODE_RDMA_READ		0x10
+#define SIM_OPCODE_ATOMIC_CS		0x11
+#define SIM_OPCODE_ATOMIC_FA		0x12
 
 /**
  * struct sim_wqe_ctrl - the control segment that starts a send WQE
@@ -48,8 +55,32 @@ struct sim_wqe_ctrl {
 };
 
 #define SIM_WQE_CTRL_DS_MASK	0x3f
-/* fm_ce_se: a CQE is written for this WQE */
+/* fm_ce_se: a CQE is written for this WQE; the receiver's is solicited */
 #define SIM_WQE_CTRL_CQ_UPDATE	BIT(3)
+#define SIM_WQE_CTRL_SOLICITED	BIT(1)
+
+/**
+ * struct sim_wqe_raddr - the remote address segment of an RDMA or atomic
+ * WQE, after the control segment
+ * @raddr: the address in the responder's memory key
+ * @rkey: that key
+ * @rsvd: reserved
+ */
+struct sim_wqe_raddr {
+	__be64 raddr;
+	__be32 rkey;
+	__be32 rsvd;
+};
+
+/**
+ * struct sim_wqe_atomic - the atomic segment, after the remote address
+ * @swap_add: the value to swap in (compare and swap) or to add
+ * @compare: the value compared with (compare and swap)
+ */
+struct sim_wqe_atomic {
+	__be64 swap_add;
+	__be64 compare;
+};
 
 /**
  * struct sim_wqe_eth - the Ethernet segment of a RAW_PACKET SQ's WQE
@@ -93,7 +124,10 @@ struct sim_wqe_data {
 
 /* CQE opcodes: bits 7:4 of op_own. */
 #define SIM_CQE_REQ		0x0
+#define SIM_CQE_RESP_WR_IMM	0x1
 #define SIM_CQE_RESP_SEND	0x2
+#define SIM_CQE_RESP_SEND_IMM	0x3
+#define SIM_CQE_RESP_SEND_INV	0x4
 #define SIM_CQE_REQ_ERR		0xd
 #define SIM_CQE_RESP_ERR	0xe
 
@@ -102,6 +136,11 @@ struct sim_wqe_data {
 #define SIM_CQE_SYND_LOCAL_QP_OP	0x02
 #define SIM_CQE_SYND_LOCAL_PROT		0x04
 #define SIM_CQE_SYND_WR_FLUSH		0x05
+#define SIM_CQE_SYND_REMOTE_INVAL_REQ	0x12
+#define SIM_CQE_SYND_REMOTE_ACCESS	0x13
+#define SIM_CQE_SYND_REMOTE_OP		0x14
+#define SIM_CQE_SYND_TRANSPORT_RETRY	0x15
+#define SIM_CQE_SYND_RNR_RETRY		0x16
 
 /* hds_ip_ext: the checksums the device verified */
 #define SIM_CQE_L3_OK		BIT(1)
@@ -119,12 +158,13 @@ struct sim_wqe_data {
  * @l4_l3_hdr_type: header types of a received packet
  * @vlan_info: its VLAN tag (not stripped by the model)
  * @srqn: the queue's user index (CQE version 1), 23:0
- * @imm: immediate data
+ * @imm: immediate data, or the rkey a SEND with invalidate named
  * @rsvd40: reserved
  * @byte_cnt: bytes received
  * @timestamp: of the completion (not kept by the model)
  * @sop_drop_qpn: the QP or SQ number, or, for a raw RQ's receive, the
- *		  flow tag of the steering entry, 23:0
+ *		  flow tag of the steering entry, 23:0; a requester's CQE
+ *		  has the WQE's opcode in 31:24
  * @wqe_counter: the WQE completed
  * @signature: reserved
  * @op_own: the CQE opcode (7:4) and the owner bit (0): the pass of the
@@ -176,8 +216,11 @@ static_assert(sizeof(struct sim_wqe_ctrl) == 16);
 static_assert(sizeof(struct sim_wqe_eth) == 16);
 static_assert(offsetof(struct sim_wqe_eth, inline_hdr) == 12);
 static_assert(sizeof(struct sim_wqe_data) == 16);
+static_assert(sizeof(struct sim_wqe_raddr) == 16);
+static_assert(sizeof(struct sim_wqe_atomic) == 16);
 static_assert(sizeof(struct sim_cqe) == 64);
 static_assert(offsetof(struct sim_cqe, srqn) == 32);
+static_assert(offsetof(struct sim_cqe, imm) == 36);
 static_assert(offsetof(struct sim_cqe, byte_cnt) == 44);
 static_assert(offsetof(struct sim_cqe, sop_drop_qpn) == 56);
 static_assert(sizeof(struct sim_err_cqe) == 64);

@@ -161,6 +161,9 @@ const char *sim_mkey_access_verdict(u32 syndrome);
 void sim_mkey_access_debugfs_init(struct mlx5x_sim *sim);
 
 /* dp/mkey_xlate.c: the data path's translation of (lkey, address, length) */
+bool sim_mkey_xlate_rights(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			   u64 va, u32 len, u8 rights, struct sim_umem **umem,
+			   u64 *off);
 u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
 		   u32 len, bool write, struct sim_umem **umem, u64 *off);
 

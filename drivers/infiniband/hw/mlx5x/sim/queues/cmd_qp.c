@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Queue pairs: RC only for now.  A QP names its PD, its send and receive
- * CQs, the UAR it rings, and one buffer holding the RQ then the SQ, with
- * its doorbell record.  It is born in RST and walks the PRM's state
+ * Queue pairs: RC only for now; their traffic is dp/dp_rc.c's.  A QP
+ * names its PD, its send and receive CQs, the UAR it rings, and one
+ * buffer holding the RQ then the SQ, with its doorbell record.  It is born in RST and walks the PRM's state
  * machine one command per transition; a command issued in the wrong state
  * is refused with BAD_QP_STATE, as firmware does.  QUERY_QP answers with
  * the context as created, changed by the transitions.
  */
 #include "queues.h"
+#include "../dp/datapath.h"
 
 /* A field of the QP context, by bit offset and width. */
 struct sim_qpc_field {
@@ -135,7 +136,7 @@ static const struct sim_qp_move sim_qp_moves[] = {
 		    sim_qp_check_rts, sim_qp_rts_fields),
 	SIM_QP_MOVE(MLX5_CMD_OP_RTS2RTS_QP, SIM_QPS(RTS), RTS,
 		    sim_qp_check_rts, sim_qp_rts2rts_fields),
-	/* the model never fails a send queue: SQER is never reached */
+	/* an RC QP's errors take it to ERR, never SQER: never reached */
 	SIM_QP_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER), RTS, NULL,
 		    sim_qp_rts2rts_fields),
 	{ .opcode = MLX5_CMD_OP_2ERR_QP, .from = SIM_QP_ANY,
@@ -164,6 +165,7 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	};
 	struct sim_refs refs = {};
 	struct sim_qobj *q;
+	struct sim_qp *qp;
 	u8 status;
 
 	BUILD_BUG_ON(SIM_QPC_DBR_UMEM_ID + 32 != PRM_BIT_SZ(create_qp_in, qpc));
@@ -202,7 +204,12 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	status = sim_q_alloc(sim, ctx, SIM_OBJ_QP, &refs, &q);
 	if (status)
 		return status;
-	memcpy(container_of(q, struct sim_qp, q)->qpc, qpc, PRM_BYTES(qpc));
+	qp = container_of(q, struct sim_qp, q);
+	memcpy(qp->qpc, qpc, PRM_BYTES(qpc));
+	if (req.umem_valid) {
+		qp->dp.buf_umem = req.umem_id;
+		qp->dp.buf_off = req.umem_off;
+	}
 	PRM_SET(create_qp_out, ctx->out, qpn, q->obj.id);
 	return PRM_STAT_OK;
 }
@@ -263,6 +270,15 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 			     prm_get_bits(qpc, mv->copy[i].off,
 					  mv->copy[i].bits));
 	PRM_SET(qpc, qp->qpc, state, mv->to);
+	/* a QP back in RST starts its queues again, as libmlx5 does */
+	if (mv->to == MLX5_QPC_STATE_RST) {
+		qp->dp.sq_cc = 0;
+		qp->dp.rq_cc = 0;
+		qp->dp.rnr_tries = 0;
+	}
+	/* the data path sends from RTS and flushes in ERR */
+	if (mv->to == MLX5_QPC_STATE_RTS || mv->to == MLX5_QPC_STATE_ERR)
+		sim_dp_kick(sim);
 	return PRM_STAT_OK;
 }
 

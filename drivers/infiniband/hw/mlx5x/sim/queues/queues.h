@@ -155,8 +155,30 @@ struct sim_rqt {
 	struct sim_obj **rq;
 };
 
+/**
+ * struct sim_qp_dp - the data path's state of a QP (dp/dp_rc.c)
+ * @buf_umem: the umem of its buffer, the RQ then the SQ (0: given by
+ *	      PAS, a kernel QP: not executed)
+ * @buf_off: where the buffer starts in it
+ * @sq_cc: basic blocks of the SQ consumed
+ * @rq_cc: receive WQEs consumed
+ * @rnr_tries: RNR NAKs the WQE at @sq_cc has met
+ * @rnr_until: when it may be tried again (ktime ns)
+ * @messages: messages sent
+ */
+struct sim_qp_dp {
+	u32 buf_umem;
+	u64 buf_off;
+	u16 sq_cc;
+	u16 rq_cc;
+	u8 rnr_tries;
+	u64 rnr_until;
+	u64 messages;
+};
+
 struct sim_qp {
 	struct sim_qobj q;
+	struct sim_qp_dp dp;
 	u8 qpc[PRM_BYTES(qpc)];
 };
 

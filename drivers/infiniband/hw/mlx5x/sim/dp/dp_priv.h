@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * What the files of the data path share among themselves: the worker's
+ * state (struct sim_dp), and the pieces of datapath.c the transport
+ * engines (dp_rc.c) use.  Private to dp/.
+ */
+#ifndef MLX5X_SIM_DP_PRIV_H
+#define MLX5X_SIM_DP_PRIV_H
+
+#include <linux/workqueue.h>
+#include "datapath.h"
+
+/* WQEs one SQ may execute in one pass. */
+#define SIM_DP_BUDGET		64
+/*
+ * What one hold of the model's lock may do: execute this many WQEs, or
+ * look at this many SQs, whichever comes first.  A pass over many busy
+ * SQs is cut into holds; the commands of every context run between
+ * them, whatever one context has posted.
+ */
+#define SIM_DP_HOLD_WQES	64
+#define SIM_DP_HOLD_SQS		256
+/* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
+#define SIM_DP_MAX_RQ_WQE	1024
+/*
+ * A send WQE is read in whole basic blocks: its largest, 63 segments
+ * (1008 bytes), spans 16 of them, 1024 bytes.
+ */
+#define SIM_DP_WQE_BUF		ALIGN(SIM_WQE_MAX_BYTES, SIM_SEND_WQE_BB)
+
+struct sim_qp;
+
+/* Receive scatter entries: the largest receive WQE, 16 bytes each. */
+#define SIM_RC_MAX_SCATTER	(SIM_DP_MAX_RQ_WQE / SIM_WQE_SEG)
+/* Bytes a message is copied by, from one side's memory to the other's. */
+#define SIM_RC_BOUNCE		PAGE_SIZE
+
+/**
+ * struct sim_rc_piece - one data segment of a message, resolved
+ * @inl: its bytes inside the WQE (inline), else NULL
+ * @umem: the umem that holds them
+ * @off: where they start in it
+ * @len: how many
+ */
+struct sim_rc_piece {
+	const u8 *inl;
+	struct sim_umem *umem;
+	u64 off;
+	u32 len;
+};
+
+/* One side's memory of a message: its pieces, in order. */
+struct sim_rc_side {
+	unsigned int n;
+	struct sim_rc_piece p[SIM_RC_MAX_SCATTER];
+};
+
+/**
+ * struct sim_dp - the data path of one device
+ * @sim: the model
+ * @work: the polling worker
+ * @stopping: the device goes away: the worker runs no more
+ * @cursor: the SQ (or QP) number the next hold of the pass starts at
+ * @in_qps: the pass is past the SQs, among the QPs
+ * @pass_active: SQs of the current pass that were ready or in error
+ * @pass_done: WQEs the current pass executed
+ * @passes: passes run
+ * @busy_passes: passes that executed a WQE
+ * @holds: holds of the model's lock the worker took
+ * @ns: time spent in passes
+ * @max_hold_ns: the longest hold
+ * @wqes: send WQEs executed (errors and flushes included)
+ * @tx_packets: packets that left an SQ
+ * @rx_packets: packets written into an RQ
+ * @dropped: packets that reached no RQ (steering, no WQE, blocked)
+ * @wqe: the WQE being executed
+ * @w: what it says
+ * @rwqe: the receive WQE being filled
+ * @rc_messages: RC messages that reached their responder
+ * @rnr_naks: RNR NAKs responders gave
+ * @rc: the RC send WQE being executed (dp_rc.c)
+ * @rc_scatter: the data segments of the receive WQE it fills
+ * @rc_src: where its bytes come from
+ * @rc_dst: where they go
+ * @bounce: what they are copied through
+ */
+struct sim_dp {
+	struct mlx5x_sim *sim;
+	struct delayed_work work;
+	bool stopping;
+	unsigned long cursor;
+	bool in_qps;
+	unsigned int pass_active, pass_done;
+	u64 passes, busy_passes, holds, ns, max_hold_ns;
+	u64 wqes, tx_packets, rx_packets, dropped;
+	u8 wqe[SIM_DP_WQE_BUF];
+	struct sim_send_wqe w;
+	u8 rwqe[SIM_DP_MAX_RQ_WQE];
+	u64 rc_messages, rnr_naks;
+	struct sim_rc_wqe rc;
+	struct sim_gather rc_scatter[SIM_RC_MAX_SCATTER];
+	struct sim_rc_side rc_src, rc_dst;
+	u8 bounce[SIM_RC_BOUNCE];
+};
+
+struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
+void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
+		const struct sim_cqe_info *info);
+bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
+		     u32 nbb, u16 bb);
+
+/* dp_rc.c */
+unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
+			  unsigned int budget, bool *active);
+
+#endif /* MLX5X_SIM_DP_PRIV_H */

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RC traffic on the device's internal loopback: a ConnectX carries
+ * traffic between two QPs of the same port inside the device, and so does
+ * the model.  The worker (datapath.c) gives each QP in RTS its turn; a
+ * send WQE is executed as one message against the QP its context names
+ * (qpc.remote_qpn): the requester's and the responder's checks as the
+ * IBTA specifies them for RC, the bytes copied between the two sides'
+ * memory through their keys, and a CQE on each side that completes.
+ *
+ * What is modelled: SEND (with immediate), RDMA WRITE (with immediate),
+ * RDMA READ, compare and swap and fetch and add on 8 bytes in host byte
+ * order (the endianness mode mlx5_ib asks of a ConnectX), NOP; the
+ * responder's access rights (qpc.rre, rwe, rae) and its keys' rights, PD
+ * and range; receive WQEs and their lengths; RNR NAKs with the
+ * responder's min_rnr_nak timer and the requester's rnr_retry (7:
+ * without end); errors completing on both sides as they complete on a
+ * ConnectX and taking the QPs they concern to ERR, where every WQE left
+ * is flushed.  A message is not cut into packets on the loopback (no
+ * PSN, no path MTU is visible there); a peer that is missing or not
+ * ready to receive is a transport retry error at once.  The wire is not
+ * reached: a message always goes to a QP of this device.
+ *
+ * The memory layer is the security boundary: every byte goes through
+ * sim_mkey_xlate_rights() (the key's owner, PD, rights and range) and
+ * sim_umem_io() (the umem's page bits).  Every key of a message is
+ * checked before its first byte is copied.
+ */
+#include <linux/ktime.h>
+#include "../mem/mkey.h"
+#include "../queues/queues.h"
+#include "dp_priv.h"
+#include "wqe.h"
+
+#define SIM_QP_ST(s)		MLX5_QPC_STATE_##s
+/* rnr_retry 7: retry without end */
+#define SIM_RNR_FOREVER		7
+
+/* The RNR NAK timer codes of the IBTA (5 bits), in ns. */
+static const u32 sim_rnr_ns[32] = {
+	655360000, 10000, 20000, 30000, 40000, 60000, 80000, 120000,
+	160000, 240000, 320000, 480000, 640000, 960000, 1280000, 1920000,
+	2560000, 3840000, 5120000, 7680000, 10240000, 15360000, 20480000,
+	30720000, 40960000, 61440000, 81920000, 122880000, 163840000,
+	245760000, 327680000, 491520000,
+};
+
+/* What a message did on its way, for the two CQEs. */
+struct sim_rc_msg {
+	struct sim_qp *req, *resp;
+	const struct sim_rc_wqe *w;
+	u32 req_synd;		/* the requester's error CQE, or 0 */
+	bool rnr;		/* an RNR NAK: try the WQE again later */
+	bool recv;		/* a receive WQE of the responder completes */
+	u8 resp_opcode;		/* its CQE's opcode */
+	u32 resp_synd;		/* or its error CQE's syndrome */
+	u16 resp_wqe;		/* which receive WQE */
+};
+
+static u32 sim_qp_state(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, state);
+}
+
+static u32 sim_qp_pdn(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, pd);
+}
+
+/* The QP's doorbell record: its umem and where in it. */
+static struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
+				   u64 *off)
+{
+	*off = PRM_GET64(qpc, qp->qpc, dbr_addr);
+	return sim_dp_umem(sim, prm_get_bits(qp->qpc, SIM_QPC_DBR_UMEM_ID,
+					     32));
+}
+
+static u32 sim_rq_stride(const struct sim_qp *qp)
+{
+	return SIM_WQE_SEG << PRM_GET(qpc, qp->qpc, log_rq_stride);
+}
+
+static bool sim_rq_regular(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, rq_type) == SIM_QPC_RQ_REGULAR;
+}
+
+/* Bytes of the RQ, which the SQ follows in the QP's buffer. */
+static u64 sim_rq_bytes(const struct sim_qp *qp)
+{
+	if (!sim_rq_regular(qp))
+		return 0;
+	return (u64)sim_rq_stride(qp) << PRM_GET(qpc, qp->qpc, log_rq_size);
+}
+
+/* Receive WQEs posted and not consumed (the doorbell record's count). */
+static bool sim_rq_posted(struct mlx5x_sim *sim, struct sim_qp *qp)
+{
+	struct sim_umem *dbr;
+	u64 off;
+	u32 pi;
+
+	dbr = sim_rc_dbr(sim, qp, &off);
+	return sim_rq_regular(qp) && dbr &&
+	       sim_umem_rd32(dbr, off + SIM_DBR_RCV, &pi) &&
+	       (u16)pi != qp->dp.rq_cc;
+}
+
+static void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
+		       struct sim_cqe_info *info)
+{
+	info->qpn = qp->q.obj.id;
+	info->user_index = PRM_GET(qpc, qp->qpc, user_index);
+	sim_dp_cqe(sim, send ? PRM_GET(qpc, qp->qpc, cqn_snd) :
+			       PRM_GET(qpc, qp->qpc, cqn_rcv), info);
+}
+
+/* A QP meets an error: it goes to ERR, where what is left is flushed. */
+static void sim_rc_to_err(struct mlx5x_sim *sim, struct sim_qp *qp)
+{
+	PRM_SET(qpc, qp->qpc, state, SIM_QP_ST(ERR));
+	sim_dp_kick(sim);
+}
+
+/*
+ * Resolve the data segments @g of a queue of context @uid, PD @pdn for
+ * @rights into @side; false when a key refuses.
+ */
+static bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
+			   const struct sim_gather *g, unsigned int n,
+			   u8 rights, struct sim_rc_side *side)
+{
+	struct sim_rc_piece *p;
+	unsigned int i;
+
+	side->n = 0;
+	for (i = 0; i < n; i++) {
+		if (!g[i].len && !g[i].inl)
+			continue;
+		p = &side->p[side->n++];
+		p->len = g[i].len;
+		p->inl = g[i].inl;
+		if (p->inl)
+			continue;
+		if (!sim_mkey_xlate_rights(sim, uid, pdn, g[i].lkey,
+					   g[i].addr, g[i].len, rights,
+					   &p->umem, &p->off))
+			return false;
+	}
+	return true;
+}
+
+/* One remote range [@va, @va + @len) of @key, for @rights of @resp. */
+static bool sim_rc_remote(struct mlx5x_sim *sim, struct sim_qp *resp,
+			  u32 key, u64 va, u64 len, u8 rights,
+			  struct sim_rc_side *side)
+{
+	struct sim_gather g = { .lkey = key, .addr = va, .len = len };
+
+	/* a zero-length RDMA names no key: nothing is checked */
+	if (!len) {
+		side->n = 0;
+		return true;
+	}
+	if (len > U32_MAX)
+		return false;
+	return sim_rc_resolve(sim, resp->q.obj.uid, sim_qp_pdn(resp), &g, 1,
+			      rights, side);
+}
+
+static u64 sim_rc_room(const struct sim_rc_side *side)
+{
+	u64 room = 0;
+	unsigned int i;
+
+	for (i = 0; i < side->n; i++)
+		room += side->p[i].len;
+	return room;
+}
+
+/*
+ * Copy @len bytes from @src to @dst through the bounce buffer.  Returns
+ * 0, or which side's memory refused: 1 the source, 2 the destination
+ * (a page the umem's bits forbid).
+ */
+static int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
+		       const struct sim_rc_side *dst, u64 len)
+{
+	unsigned int si = 0, di = 0;
+	u32 sat = 0, dat = 0, n;
+	const struct sim_rc_piece *s, *d;
+
+	while (len) {
+		while (si < src->n && sat == src->p[si].len) {
+			si++;
+			sat = 0;
+		}
+		while (di < dst->n && dat == dst->p[di].len) {
+			di++;
+			dat = 0;
+		}
+		if (si == src->n)
+			return 1;
+		if (di == dst->n)
+			return 2;
+		s = &src->p[si];
+		d = &dst->p[di];
+		n = min3((u64)(s->len - sat), (u64)(d->len - dat), len);
+		n = min_t(u32, n, sizeof(dp->bounce));
+		if (s->inl)
+			memcpy(dp->bounce, s->inl + sat, n);
+		else if (!sim_umem_io(s->umem, s->off + sat, dp->bounce, n,
+				      false))
+			return 1;
+		if (!sim_umem_io(d->umem, d->off + dat, dp->bounce, n, true))
+			return 2;
+		sat += n;
+		dat += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The responder's next receive WQE, resolved for writing into @side;
+ * returns 0, or the responder's error syndrome.  The caller has seen it
+ * posted.
+ */
+static u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
+			   struct sim_rc_side *side)
+{
+	struct mlx5x_sim *sim = dp->sim;
+	u32 stride = min_t(u32, sim_rq_stride(resp), sizeof(dp->rwqe));
+	u32 n = BIT(PRM_GET(qpc, resp->qpc, log_rq_size));
+	struct sim_gather *g = dp->rc_scatter;
+	const struct sim_wqe_data *d;
+	struct sim_umem *buf;
+	unsigned int i, k = 0;
+
+	buf = sim_dp_umem(sim, resp->dp.buf_umem);
+	if (!buf || !sim_umem_io(buf, resp->dp.buf_off +
+				 (u64)(resp->dp.rq_cc & (n - 1)) * stride,
+				 dp->rwqe, stride, false))
+		return SIM_CQE_SYND_LOCAL_PROT;
+	for (i = 0; i + SIM_WQE_SEG <= stride; i += SIM_WQE_SEG) {
+		d = (const void *)(dp->rwqe + i);
+		if (be32_to_cpu(d->lkey) == SIM_INVALID_LKEY)
+			break;
+		g[k++] = (struct sim_gather){
+			.lkey = be32_to_cpu(d->lkey),
+			.addr = be64_to_cpu(d->addr),
+			.len = be32_to_cpu(d->byte_count),
+		};
+	}
+	if (!sim_rc_resolve(sim, resp->q.obj.uid, sim_qp_pdn(resp), g, k,
+			    SIM_MKEY_LOCAL_WRITE, side))
+		return SIM_CQE_SYND_LOCAL_PROT;
+	return 0;
+}
+
+/*
+ * No receive WQE: an RNR NAK.  The requester waits the responder's
+ * timer and tries again, rnr_retry times (7: without end).
+ */
+static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
+{
+	u32 retry = PRM_GET(qpc, m->req->qpc, rnr_retry);
+	u32 code = PRM_GET(qpc, m->resp->qpc, min_rnr_nak);
+
+	dp->rnr_naks++;
+	if (retry != SIM_RNR_FOREVER && m->req->dp.rnr_tries >= retry) {
+		m->req_synd = SIM_CQE_SYND_RNR_RETRY;
+		return;
+	}
+	if (m->req->dp.rnr_tries < U8_MAX)
+		m->req->dp.rnr_tries++;
+	m->req->dp.rnr_until = ktime_get_ns() + sim_rnr_ns[code & 31];
+	m->rnr = true;
+}
+
+/* SEND and SEND with immediate: into the responder's next receive WQE. */
+static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
+			const struct sim_rc_side *src)
+{
+	struct sim_rc_side *dst = &dp->rc_dst;
+	int bad;
+
+	if (!sim_rq_posted(dp->sim, m->resp)) {
+		sim_rc_rnr(dp, m);
+		return;
+	}
+	m->recv = true;
+	m->resp_wqe = m->resp->dp.rq_cc;
+	m->resp_opcode = m->w->opcode == SIM_OPCODE_SEND_IMM ?
+			 SIM_CQE_RESP_SEND_IMM : SIM_CQE_RESP_SEND;
+	m->resp_synd = sim_rc_recv_wqe(dp, m->resp, dst);
+	if (!m->resp_synd && sim_rc_room(dst) < m->w->len)
+		m->resp_synd = SIM_CQE_SYND_LOCAL_LENGTH;
+	if (!m->resp_synd) {
+		bad = sim_rc_copy(dp, src, dst, m->w->len);
+		if (bad == 1) {
+			/* the message never ended: nothing completes there */
+			m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+			m->recv = false;
+			return;
+		}
+		if (bad)
+			m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
+	}
+	/* the requester hears of the responder's error in its NAK */
+	if (m->resp_synd == SIM_CQE_SYND_LOCAL_LENGTH)
+		m->req_synd = SIM_CQE_SYND_REMOTE_INVAL_REQ;
+	else if (m->resp_synd)
+		m->req_synd = SIM_CQE_SYND_REMOTE_OP;
+}
+
+/* RDMA WRITE, with immediate: into the responder's memory by rkey. */
+static void sim_rc_write(struct sim_dp *dp, struct sim_rc_msg *m,
+			 const struct sim_rc_side *src)
+{
+	const struct sim_rc_wqe *w = m->w;
+	struct sim_rc_side *dst = &dp->rc_dst;
+	int bad;
+
+	if (!PRM_GET(qpc, m->resp->qpc, rwe) ||
+	    !sim_rc_remote(dp->sim, m->resp, w->rkey, w->raddr, w->len,
+			   SIM_MKEY_REMOTE_WRITE, dst)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+		return;
+	}
+	if (w->opcode == SIM_OPCODE_RDMA_WRITE_IMM) {
+		if (!sim_rq_posted(dp->sim, m->resp)) {
+			sim_rc_rnr(dp, m);
+			return;
+		}
+		/* it takes a receive WQE, whose buffers it leaves alone */
+		m->recv = true;
+		m->resp_wqe = m->resp->dp.rq_cc;
+		m->resp_opcode = SIM_CQE_RESP_WR_IMM;
+	}
+	bad = sim_rc_copy(dp, src, dst, w->len);
+	if (bad) {
+		m->req_synd = bad == 1 ? SIM_CQE_SYND_LOCAL_PROT :
+					 SIM_CQE_SYND_REMOTE_ACCESS;
+		m->recv = false;
+	}
+}
+
+/* RDMA READ: from the responder's memory into the local segments. */
+static void sim_rc_read(struct sim_dp *dp, struct sim_rc_msg *m)
+{
+	const struct sim_rc_wqe *w = m->w;
+	struct sim_qp *req = m->req;
+	struct sim_rc_side *src = &dp->rc_dst, *dst = &dp->rc_src;
+	int bad;
+
+	if (!PRM_GET(qpc, m->resp->qpc, rre) ||
+	    !sim_rc_remote(dp->sim, m->resp, w->rkey, w->raddr, w->len,
+			   SIM_MKEY_REMOTE_READ, src)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+		return;
+	}
+	if (!sim_rc_resolve(dp->sim, req->q.obj.uid, sim_qp_pdn(req), w->g,
+			    w->n, SIM_MKEY_LOCAL_WRITE, dst)) {
+		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+		return;
+	}
+	bad = sim_rc_copy(dp, src, dst, w->len);
+	if (bad == 1)
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+	else if (bad)
+		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+}
+
+/*
+ * Compare and swap, fetch and add: 8 aligned bytes of the responder's
+ * memory, in host byte order; the original value lands in the local
+ * segment.
+ */
+static void sim_rc_atomic(struct sim_dp *dp, struct sim_rc_msg *m)
+{
+	const struct sim_rc_wqe *w = m->w;
+	struct sim_qp *req = m->req;
+	struct sim_rc_side *rem = &dp->rc_dst, *loc = &dp->rc_src;
+	u64 orig, val;
+
+	if (w->raddr & (sizeof(u64) - 1)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_INVAL_REQ;
+		return;
+	}
+	if (!PRM_GET(qpc, m->resp->qpc, rae) ||
+	    !sim_rc_remote(dp->sim, m->resp, w->rkey, w->raddr, sizeof(u64),
+			   SIM_MKEY_ATOMIC, rem)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+		return;
+	}
+	if (!sim_rc_resolve(dp->sim, req->q.obj.uid, sim_qp_pdn(req), w->g,
+			    w->n, SIM_MKEY_LOCAL_WRITE, loc)) {
+		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+		return;
+	}
+	if (!sim_umem_io(rem->p[0].umem, rem->p[0].off, &orig, sizeof(orig),
+			 false)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+		return;
+	}
+	if (w->opcode == SIM_OPCODE_ATOMIC_FA)
+		val = orig + w->swap_add;
+	else
+		val = orig == w->compare ? w->swap_add : orig;
+	if (val != orig &&
+	    !sim_umem_io(rem->p[0].umem, rem->p[0].off, &val, sizeof(val),
+			 true)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+		return;
+	}
+	if (!sim_umem_io(loc->p[0].umem, loc->p[0].off, &orig, sizeof(orig),
+			 true))
+		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+}
+
+/* The QP @req's context names as its peer, if it is on this device. */
+static struct sim_qp *sim_rc_peer(struct mlx5x_sim *sim, struct sim_qp *req)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_QP],
+				      PRM_GET(qpc, req->qpc, remote_qpn));
+	struct sim_qp *peer;
+	u32 state;
+
+	if (!obj)
+		return NULL;
+	peer = container_of(obj, struct sim_qp, q.obj);
+	state = sim_qp_state(peer);
+	/*
+	 * A QP that is not ready to receive, or connected to another QP,
+	 * drops what reaches it: the requester's retries run out.
+	 */
+	if ((state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
+	     state != SIM_QP_ST(SQD)) || !peer->dp.buf_umem ||
+	    PRM_GET(qpc, peer->qpc, remote_qpn) != req->q.obj.id)
+		return NULL;
+	return peer;
+}
+
+/* Execute send WQE dp->rc of @req as one message; fills @m. */
+static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
+			   struct sim_rc_msg *m)
+{
+	const struct sim_rc_wqe *w = &dp->rc;
+	struct sim_rc_side *src = &dp->rc_src;
+
+	m->req = req;
+	m->w = w;
+	if (w->opcode == SIM_OPCODE_NOP)
+		return;
+	m->resp = sim_rc_peer(dp->sim, req);
+	if (!m->resp) {
+		m->req_synd = SIM_CQE_SYND_TRANSPORT_RETRY;
+		return;
+	}
+	switch (w->opcode) {
+	case SIM_OPCODE_SEND:
+	case SIM_OPCODE_SEND_IMM:
+	case SIM_OPCODE_RDMA_WRITE:
+	case SIM_OPCODE_RDMA_WRITE_IMM:
+		if (!sim_rc_resolve(dp->sim, req->q.obj.uid, sim_qp_pdn(req),
+				    w->g, w->n, SIM_MKEY_LOCAL_READ, src)) {
+			m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+			return;
+		}
+		if (w->opcode == SIM_OPCODE_SEND ||
+		    w->opcode == SIM_OPCODE_SEND_IMM)
+			sim_rc_send(dp, m, src);
+		else
+			sim_rc_write(dp, m, src);
+		break;
+	case SIM_OPCODE_RDMA_READ:
+		sim_rc_read(dp, m);
+		break;
+	default:
+		sim_rc_atomic(dp, m);
+		break;
+	}
+}
+
+/* The responder's side of message @m: its CQE, or its error. */
+static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
+{
+	struct sim_cqe_info info = {};
+	struct sim_qp *resp = m->resp;
+
+	if (m->recv) {
+		resp->dp.rq_cc++;
+		info.wqe_counter = m->resp_wqe;
+		if (m->resp_synd) {
+			info.opcode = SIM_CQE_RESP_ERR;
+			info.syndrome = m->resp_synd;
+		} else {
+			info.opcode = m->resp_opcode;
+			info.byte_cnt = m->w->len;
+			info.imm = m->w->imm;
+		}
+		sim_rc_cqe(dp->sim, resp, false, &info);
+	}
+	/* a responder that NAKs a request other than for RNR fails too */
+	if (m->resp_synd || m->req_synd == SIM_CQE_SYND_REMOTE_ACCESS ||
+	    m->req_synd == SIM_CQE_SYND_REMOTE_INVAL_REQ)
+		sim_rc_to_err(dp->sim, resp);
+}
+
+/* Flush the receive WQEs of a QP in ERR: a flush CQE each. */
+static unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
+				    unsigned int budget)
+{
+	struct sim_cqe_info info = {
+		.opcode = SIM_CQE_RESP_ERR,
+		.syndrome = SIM_CQE_SYND_WR_FLUSH,
+	};
+	unsigned int done = 0;
+
+	while (done < budget && sim_rq_posted(dp->sim, qp)) {
+		info.wqe_counter = qp->dp.rq_cc++;
+		sim_rc_cqe(dp->sim, qp, false, &info);
+		done++;
+	}
+	return done;
+}
+
+/* Execute (RTS) or flush (ERR) the send WQE at the SQ's consumer index. */
+static bool sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
+			  struct sim_umem *buf, u32 nbb)
+{
+	bool flush = sim_qp_state(qp) == SIM_QP_ST(ERR);
+	struct sim_cqe_info info = {};
+	struct sim_rc_msg m = {};
+	int parsed;
+
+	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));
+	if (!sim_dp_read_wqe(dp, buf, qp->dp.buf_off + sim_rq_bytes(qp), nbb,
+			     qp->dp.sq_cc))
+		parsed = -EINVAL;
+	else
+		parsed = sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+	if (flush)
+		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
+	else if (parsed == -EOPNOTSUPP)
+		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
+	else if (parsed)
+		m.req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
+	else
+		sim_rc_message(dp, qp, &m);
+	if (m.rnr)
+		return false;
+	qp->dp.rnr_tries = 0;
+	qp->dp.sq_cc += DIV_ROUND_UP(max_t(u32, dp->rc.ds, 1) * SIM_WQE_SEG,
+				     SIM_SEND_WQE_BB);
+	dp->wqes++;
+	if (m.resp) {
+		sim_rc_respond(dp, &m);
+		qp->dp.messages++;
+		dp->rc_messages++;
+	}
+	info.wqe_counter = dp->rc.index;
+	info.wqe_opcode = dp->rc.opcode;
+	if (m.req_synd) {
+		info.opcode = SIM_CQE_REQ_ERR;
+		info.syndrome = m.req_synd;
+		if (!flush)
+			sim_rc_to_err(dp->sim, qp);
+	} else if (dp->rc.signalled) {
+		info.opcode = SIM_CQE_REQ;
+		if (dp->rc.opcode == SIM_OPCODE_RDMA_READ)
+			info.byte_cnt = dp->rc.len;
+		else if (dp->rc.atomic)
+			info.byte_cnt = sizeof(u64);
+	} else {
+		return true;
+	}
+	sim_rc_cqe(dp->sim, qp, true, &info);
+	return true;
+}
+
+/**
+ * sim_dp_rc_qp() - the worker's turn of one RC QP
+ * @dp: the data path, the model's lock held
+ * @qp: the QP
+ * @budget: WQEs it may execute
+ * @active: set when the QP needs the worker again (in RTS, or in ERR
+ *	    with WQEs left), so that the worker keeps polling
+ *
+ * In RTS its send WQEs are executed in order, up to @budget, until one
+ * meets an RNR NAK (the rest wait for its timer).  In ERR every posted
+ * send and receive WQE is flushed.
+ *
+ * Return: the WQEs executed or flushed.
+ */
+unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
+			  unsigned int budget, bool *active)
+{
+	struct mlx5x_sim *sim = dp->sim;
+	u32 state = sim_qp_state(qp), pi, nbb;
+	struct sim_umem *buf, *dbr;
+	unsigned int done = 0;
+	u64 dbr_off;
+
+	if (!qp->dp.buf_umem ||
+	    (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(ERR)))
+		return 0;
+	buf = sim_dp_umem(sim, qp->dp.buf_umem);
+	dbr = sim_rc_dbr(sim, qp, &dbr_off);
+	if (!buf || !dbr)
+		return 0;
+	*active = true;
+	if (state == SIM_QP_ST(ERR))
+		done = sim_rc_flush_rq(dp, qp, budget);
+	if (PRM_GET(qpc, qp->qpc, no_sq))
+		return done;
+	nbb = BIT(PRM_GET(qpc, qp->qpc, log_sq_size));
+	while (done < budget &&
+	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
+	       (u16)pi != qp->dp.sq_cc) {
+		if (sim_qp_state(qp) == SIM_QP_ST(RTS) && qp->dp.rnr_tries &&
+		    ktime_get_ns() < qp->dp.rnr_until)
+			break;
+		if (!sim_rc_sq_one(dp, qp, buf, nbb))
+			break;
+		done++;
+	}
+	return done;
+}
