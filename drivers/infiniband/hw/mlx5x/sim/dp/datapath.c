@@ -460,7 +460,7 @@ static void sim_dp_work(struct work_struct *work)
 	unsigned int looked = 0, done = 0, room;
 	struct mlx5x_sim *sim = dp->sim;
 	unsigned long id, delay;
-	u64 start, held;
+	u64 start, held, now;
 	struct sim_obj *obj;
 	struct sim_wq *sq;
 	bool cut = false;
@@ -525,9 +525,22 @@ static void sim_dp_work(struct work_struct *work)
 	}
 	dp->passes++;
 	dp->busy_passes += !!dp->pass_done;
-	delay = dp->pass_done ? 0 : 1;
-	if (dp->pass_active)
+	now = ktime_get_ns();
+	if (dp->pass_done)
+		dp->last_busy_ns = now;
+	if (!dp->pass_active) {
+		/* nothing ready: the worker stops until sim_dp_kick() */
+	} else if (dp->pass_done) {
+		queue_delayed_work(system_wq, &dp->work, 0);
+	} else if (now - dp->last_busy_ns < SIM_DP_QUICK_NS) {
+		/* traffic a moment ago: look again soon, asleep meanwhile */
+		hrtimer_start(&dp->timer, ns_to_ktime(SIM_DP_POLL_NS),
+			      HRTIMER_MODE_REL);
+		dp->quick_polls++;
+	} else {
+		delay = 1;
 		queue_delayed_work(system_wq, &dp->work, delay);
+	}
 	dp->cursor = 0;
 	dp->in_qps = false;
 	dp->pass_active = 0;
@@ -547,6 +560,15 @@ void sim_dp_kick(struct mlx5x_sim *sim)
 		mod_delayed_work(system_wq, &sim->dp->work, 0);
 }
 
+/* The quick poll's timer: the pass runs in the worker, as every pass. */
+static enum hrtimer_restart sim_dp_timer(struct hrtimer *t)
+{
+	struct sim_dp *dp = container_of(t, struct sim_dp, timer);
+
+	mod_delayed_work(system_wq, &dp->work, 0);
+	return HRTIMER_NORESTART;
+}
+
 /**
  * sim_dp_init() - give the model its data path
  * @sim: the model
@@ -561,6 +583,8 @@ int sim_dp_init(struct mlx5x_sim *sim)
 		return -ENOMEM;
 	dp->sim = sim;
 	INIT_DELAYED_WORK(&dp->work, sim_dp_work);
+	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	dp->timer.function = sim_dp_timer;
 	sim->dp = dp;
 	return 0;
 }
@@ -578,6 +602,11 @@ void sim_dp_fini(struct mlx5x_sim *sim)
 	mutex_lock(&sim->lock);
 	dp->stopping = true;
 	mutex_unlock(&sim->lock);
+	/*
+	 * No pass arms the timer once stopping is seen; the timer may have
+	 * queued the work before it is cancelled, so the work goes last.
+	 */
+	hrtimer_cancel(&dp->timer);
 	cancel_delayed_work_sync(&dp->work);
 	sim->dp = NULL;
 	kfree(dp);
@@ -587,7 +616,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  * debugfs "datapath": the worker's figures, then each RQ and SQ that
  * carried traffic or dropped some:
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
- *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N
+ *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N quick_polls N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
  *   qp 0x14 messages N sq_cc N rq_cc N
@@ -602,10 +631,11 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
-		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks);
+		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks,
+		   dp->quick_polls);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);
 		seq_printf(m, "rq 0x%x packets %llu out_of_buffer %llu\n",

@@ -7,6 +7,7 @@
 #ifndef MLX5X_SIM_DP_PRIV_H
 #define MLX5X_SIM_DP_PRIV_H
 
+#include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 #include "datapath.h"
 
@@ -20,6 +21,13 @@
  */
 #define SIM_DP_HOLD_WQES	64
 #define SIM_DP_HOLD_SQS		256
+/*
+ * After a pass that did work, an idle pass is followed by another
+ * SIM_DP_POLL_NS later (the worker asleep on a timer meanwhile), for
+ * SIM_DP_QUICK_NS; then a jiffy later, as long as a queue is ready.
+ */
+#define SIM_DP_POLL_NS		(20 * NSEC_PER_USEC)
+#define SIM_DP_QUICK_NS		(20 * NSEC_PER_MSEC)
 /* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
 #define SIM_DP_MAX_RQ_WQE	1024
 /*
@@ -59,6 +67,9 @@ struct sim_rc_side {
  * struct sim_dp - the data path of one device
  * @sim: the model
  * @work: the polling worker
+ * @timer: wakes it for a quick poll
+ * @last_busy_ns: when a pass last did work
+ * @quick_polls: passes the timer started
  * @stopping: the device goes away: the worker runs no more
  * @cursor: the SQ (or QP) number the next hold of the pass starts at
  * @in_qps: the pass is past the SQs, among the QPs
@@ -87,6 +98,8 @@ struct sim_rc_side {
 struct sim_dp {
 	struct mlx5x_sim *sim;
 	struct delayed_work work;
+	struct hrtimer timer;
+	u64 last_busy_ns, quick_polls;
 	bool stopping;
 	unsigned long cursor;
 	bool in_qps;
