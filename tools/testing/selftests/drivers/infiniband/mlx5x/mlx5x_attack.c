@@ -729,7 +729,7 @@ MT_FIXTURE_SETUP(raw_qp)
 	struct mlx5dv_qp dv = { .comp_mask = MLX5DV_QP_MASK_RAW_QP_HANDLES };
 	struct mlx5dv_obj obj = { .qp = { .out = &dv } };
 
-	if (!mt_verbs_env_open(&self->e))
+	if (!mt_verbs_env_open(&self->e, MT_OPEN_DEFAULT))
 		return KSFT_FAIL;
 	self->qp = mt_raw_qp(self->e.pd, self->e.cq, 4, 1, false);
 	obj.qp.in = self->qp;

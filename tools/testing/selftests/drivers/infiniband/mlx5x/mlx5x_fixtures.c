@@ -204,14 +204,15 @@ void mt_devx_env_close(struct mt_devx_env *e)
 /**
  * mt_verbs_env_open() - open a context with a PD and a CQ
  * @e: filled as far as it gets; close with mt_verbs_env_close() either way
+ * @mode: how the context is opened (MT_OPEN_NODEVX needs the model)
  *
  * Return: true when every step worked (each failure is a failed check).
  */
-bool mt_verbs_env_open(struct mt_verbs_env *e)
+bool mt_verbs_env_open(struct mt_verbs_env *e, enum mt_open_mode mode)
 {
 	memset(e, 0, sizeof(*e));
 	e->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
-	e->ctx = mt_open(MT_OPEN_DEFAULT, &e->uid);
+	e->ctx = mt_open(mode, &e->uid);
 	if (!CHECK(e->ctx))
 		return false;
 	e->pd = ibv_alloc_pd(e->ctx);

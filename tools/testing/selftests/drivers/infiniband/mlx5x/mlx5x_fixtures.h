@@ -93,7 +93,8 @@ void mt_devx_env_close(struct mt_devx_env *e);
 
 /**
  * struct mt_verbs_env - a context with a PD and a CQ, through verbs
- * @ctx: the context (ibv_open_device(): libmlx5 asks for DEVX)
+ * @ctx: the context, opened as asked (mt_open()); most cases ask for
+ *	 MT_OPEN_DEFAULT, ibv_open_device(), where libmlx5 asks for DEVX
  * @uid: its DEVX uid as the model shows it (-1 on hardware)
  * @pd: a PD of it
  * @cq: a CQ of 64 entries, no channel
@@ -107,7 +108,7 @@ struct mt_verbs_env {
 	int base;
 };
 
-bool mt_verbs_env_open(struct mt_verbs_env *e);
+bool mt_verbs_env_open(struct mt_verbs_env *e, enum mt_open_mode mode);
 void mt_verbs_env_close(struct mt_verbs_env *e);
 
 struct ibv_qp *mt_raw_qp(struct ibv_pd *pd, struct ibv_cq *cq,

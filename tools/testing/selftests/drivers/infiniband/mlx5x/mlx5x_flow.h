@@ -68,7 +68,7 @@ static inline int raw_qp(struct env *e)
 static inline bool env_open(struct env *e)
 {
 	memset(e, 0, sizeof(*e));
-	if (!mt_verbs_env_open(&e->v))
+	if (!mt_verbs_env_open(&e->v, MT_OPEN_DEFAULT))
 		return false;
 	e->trace = malloc(TRACE_BYTES);
 	if (!CHECK(e->trace))

@@ -83,7 +83,7 @@ MT_FIXTURE_SETUP(env)
 	struct mlx5dv_obj obj = { .qp = { .out = &dv } };
 
 	self->steer = -1;
-	if (!mt_verbs_env_open(&self->v))
+	if (!mt_verbs_env_open(&self->v, MT_OPEN_DEFAULT))
 		return KSFT_FAIL;
 	self->scq = ibv_create_cq(self->v.ctx, 64, NULL, NULL, 0);
 	self->buf = aligned_alloc(4096, 2 * NPKT * SLOT);

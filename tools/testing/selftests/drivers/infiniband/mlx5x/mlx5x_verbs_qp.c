@@ -48,20 +48,8 @@ static bool env_open(struct mt_verbs_env *e, enum mt_open_mode mode)
 {
 	struct ibv_qp *qp;
 
-	if (mode == MT_OPEN_DEFAULT) {
-		if (!mt_verbs_env_open(e))
-			return false;
-	} else {
-		memset(e, 0, sizeof(*e));
-		e->base = mt_sim() ? mt_fw_count(NULL, -1) : -1;
-		e->ctx = mt_open(mode, &e->uid);
-		if (!CHECK(e->ctx))
-			return false;
-		e->pd = ibv_alloc_pd(e->ctx);
-		e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
-		if (!CHECK(e->pd) || !CHECK(e->cq))
-			return false;
-	}
+	if (!mt_verbs_env_open(e, mode))
+		return false;
 	qp = qp_new(e, IBV_QPT_RC, 1, 1);
 	return CHECK(qp) && CHECK_ERR(ibv_destroy_qp(qp), 0);
 }
