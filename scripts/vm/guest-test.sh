@@ -1,6 +1,8 @@
 #!/bin/bash
 # In the guest: the kselftests with the runner's own checks (two devices,
-# netdev removal, rmmod under load), then rdma-core's suite on a fresh
+# netdev removal, rmmod under load), and again as on hardware
+# (MLX5X_NO_MODEL), the RDMA programs users run (guest-programs.sh,
+# beside rxe), then rdma-core's suite on a fresh
 # device (its required tests; its whole suite, counted, unless
 # MLX5X_WHOLE_SUITE=0), then removal; the model must be left empty.
 # Prints "total: N passed, N failed, N skipped" over test cases: each TAP
@@ -15,22 +17,41 @@ tally() {	# P F S
 	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
 }
 
+# tally_selftests RC: the cases and programs of a guest-selftests*.sh log
+tally_selftests() {
+	local s progs
+	tally "$(grep -cE '^ok [0-9]+ ' "$log")" \
+		"$(grep -cE '^not ok [0-9]+ ' "$log")" 0
+	s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log")
+	tally $((-s)) 0 "$s"
+	progs=$(grep -c '^# selftest ' "$log")
+	tally $(($(grep -cE '^ok - ' "$log") - progs)) \
+		"$(grep -cE '^not ok - ' "$log")" 0
+	if (($1 != 0)) && ! grep -qE '^not ok' "$log"; then
+		echo "not ok - selftests runner (rc $1)"
+		tally 0 1 0
+	fi
+}
+
 "$ROOT/scripts/vm/guest-selftests.sh" >"$log" 2>&1
 rc=$?
 cat "$log"
-tally "$(grep -cE '^ok [0-9]+ ' "$log")" \
-	"$(grep -cE '^not ok [0-9]+ ' "$log")" 0
-s=$(grep -cE '^ok [0-9]+ .*# SKIP' "$log")
-tally $((-s)) 0 "$s"
-# the runner's checks (its "ok - NAME" lines that are not programs)
-progs=$(grep -c '^# selftest ' "$log")
-tally $(($(grep -cE '^ok - ' "$log") - progs)) \
-	"$(grep -cE '^not ok - ' "$log")" 0
-# a program that died without TAP, or a runner that failed early
-if ((rc != 0)) && ! grep -qE '^not ok' "$log"; then
-	echo "not ok - selftests runner (rc $rc)"
-	tally 0 1 0
-fi
+tally_selftests "$rc"
+
+# as on hardware: what needs the model skips, nothing fails for its absence
+echo "# the kselftests with MLX5X_NO_MODEL=1"
+"$ROOT/scripts/vm/guest-selftests-nomodel.sh" >"$log" 2>&1
+rc=$?
+sed 's/^\(\(not \)\{0,1\}ok - \)/\1no model: /' "$log"
+tally_selftests "$rc"
+
+echo "# the RDMA programs users run, beside rxe (guest-programs.sh)"
+"$ROOT/scripts/vm/guest-programs.sh" >"$log" 2>&1
+rc=$?
+cat "$log"
+tally "$(grep -cE '^ok - [^#]*$' "$log")" "$(grep -cE '^not ok - ' "$log")" \
+	"$(grep -cE '^ok - .*# SKIP' "$log")"
+((rc == 0)) || grep -q '^not ok' "$log" || { echo "not ok - programs (rc $rc)"; tally 0 1 0; }
 
 modprobe mlx5x
 ip link show d0 >/dev/null 2>&1 || { ip link add d0 type dummy; ip link set d0 up; }

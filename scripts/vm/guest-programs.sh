@@ -1,0 +1,116 @@
+#!/bin/bash
+# In the guest: the RDMA programs users run, from Debian's packages
+# (ibverbs-utils, perftest), server and client on one device over
+# 127.0.0.1, each pair with a bound on its time: on a simulated device
+# (each must run to the end: a test) and on rxe on a second dummy netdev
+# (for comparison only), one figure a program side by side.
+# Usage: guest-programs.sh [ITERATIONS, default 200]
+# Last line: "programs: N passed, N failed, N skipped" over mlx5x's runs.
+set -uo pipefail
+
+ITERS=${1:-200}
+BOUND=90
+pass=0 fail=0 skip=0
+dir=$(mktemp -d)
+
+setup() {
+	ip link set lo up
+	modprobe dummy || return 1
+	ip link add dp0 type dummy && ip link set dp0 up &&
+		ip addr add 192.168.90.1/24 dev dp0 || return 1
+	ip link add dp1 type dummy && ip link set dp1 up &&
+		ip addr add 192.168.91.1/24 dev dp1 || return 1
+	modprobe mlx5x && rdma link add mlx5x_p type mlx5x netdev dp0 ||
+		return 1
+	modprobe crc32_generic && modprobe rdma_rxe &&
+		rdma link add rxe_p type rxe netdev dp1 || return 1
+	sleep 1
+}
+
+# gid DEV: the index of the port's RoCE v2 IPv4 GID
+gid() {
+	local p=/sys/class/infiniband/$1/ports/1 i
+	for ((i = 0; i < 16; i++)); do
+		[[ $(cat "$p/gid_attrs/types/$i" 2>/dev/null) == "RoCE v2" &&
+		   $(cat "$p/gids/$i") == 0000:0000:0000:0000:0000:ffff:* ]] &&
+			{ echo "$i"; return; }
+	done
+	return 1
+}
+
+port=18700
+# run DEV GIDFLAG PROG ARGS...: server, then client; the client's output
+# in $dir/c; status 0 when both ended well in time
+run() {
+	local dev=$1 gflag=$2 prog=$3 g s rc
+	shift 3
+	g=$(gid "$dev") || return 1
+	port=$((port + 1))
+	timeout "$BOUND" "$prog" -d "$dev" "$gflag" "$g" -p "$port" "$@" \
+		>"$dir/s" 2>&1 &
+	s=$!
+	sleep 1
+	timeout "$BOUND" "$prog" -d "$dev" "$gflag" "$g" -p "$port" "$@" \
+		127.0.0.1 >"$dir/c" 2>&1
+	rc=$?
+	wait "$s" || rc=$((rc ? rc : 1))
+	return "$rc"
+}
+
+# figure KIND: what the client's output says, as one word
+figure() {
+	case $1 in
+	pingpong) awk '/usec\/iter/ { print $(NF - 1) " us/iter" }' "$dir/c" ;;
+	bw) awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $4 " MB/s" }' "$dir/c" ;;
+	lat) awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+/ { print $5 " us" }' "$dir/c" ;;
+	esac
+}
+
+# one NAME KIND PROG ARGS...: on mlx5x (a test), then on rxe
+one() {
+	local name=$1 kind=$2 prog=$3 gflag=-x a b
+	shift 3
+	[[ $prog == ibv_* ]] && gflag=-g
+	if ! command -v "$prog" >/dev/null; then
+		echo "ok - $name # SKIP $prog is not installed"
+		skip=$((skip + 1))
+		return
+	fi
+	if run mlx5x_p "$gflag" "$prog" "$@"; then
+		a=$(figure "$kind")
+		echo "ok - $name"
+		pass=$((pass + 1))
+	else
+		sed 's/^/#   /' "$dir/c" | tail -n 8
+		echo "not ok - $name"
+		fail=$((fail + 1))
+		a=failed
+	fi
+	if run rxe_p "$gflag" "$prog" "$@"; then
+		b=$(figure "$kind")
+	else
+		b=failed
+	fi
+	printf '# figure %-22s mlx5x %-16s rxe %s\n' "$name" "${a:-?}" "${b:-?}"
+}
+
+if ! setup; then
+	echo "not ok - setup"
+	echo "programs: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+one ibv_rc_pingpong pingpong ibv_rc_pingpong -n "$ITERS"
+one ib_send_bw bw ib_send_bw -s 65536 -n "$ITERS"
+one ib_write_bw bw ib_write_bw -s 65536 -n "$ITERS"
+one ib_read_bw bw ib_read_bw -s 65536 -n "$ITERS"
+one ib_atomic_bw bw ib_atomic_bw -n "$ITERS"
+one ib_send_lat lat ib_send_lat -n "$ITERS"
+one ib_write_lat lat ib_write_lat -n "$ITERS"
+one ib_read_lat lat ib_read_lat -n "$ITERS"
+rdma link delete rxe_p
+rdma link delete mlx5x_p
+ip link del dp0
+ip link del dp1
+rm -rf "$dir"
+echo "programs: $pass passed, $fail failed, $skip skipped"
+((fail == 0))
