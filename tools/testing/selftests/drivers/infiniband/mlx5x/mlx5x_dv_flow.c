@@ -30,9 +30,6 @@
 #define PRIO_LEVEL(p)	(2 * (p) + 2)
 #define LEFTOVERS_LEVEL	34
 
-#define ACT_FWD			PRM_FLOW_CONTEXT_ACTION_FWD_DEST
-#define DEST_FLOW_TABLE		1
-#define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
 #define TRACE_BYTES		(64 * 1024)
 #define M_DMAC_HI		PRM_FTE_MATCH_PARAM_OUTER_HEADERS_DMAC_47_16
 #define M_DMAC_LO		PRM_FTE_MATCH_PARAM_OUTER_HEADERS_DMAC_15_0
@@ -59,56 +56,6 @@ __printf(1, 2) static bool traced(const char *fmt, ...)
 		return true;
 	mt_diag("trace lacks \"%s\":\n%s", want, trace);
 	return false;
-}
-
-/* A DEVX RX table at level 0 with one group on the TCP port. */
-static struct mlx5dv_devx_obj *devx_table(struct ibv_context *ctx,
-					  uint32_t *ft_id,
-					  struct mlx5dv_devx_obj **fg,
-					  uint32_t *fg_id)
-{
-	uint32_t tin[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
-	uint32_t tout[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4] = {};
-	uint32_t gin[PRM_CREATE_FLOW_GROUP_IN_BYTES / 4] = {};
-	uint32_t gout[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4] = {};
-	struct mlx5dv_devx_obj *ft;
-
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE, 4);
-	ft = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout, sizeof(tout));
-	if (!CHECK(ft))
-		return NULL;
-	*ft_id = mt_get(tout, PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, PRM_OP_CREATE_FLOW_GROUP);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, *ft_id);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_END_FLOW_INDEX, 15);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_ENABLE, CRIT_OUTER);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_OUTER_HEADERS_TCP_DPORT,
-	       0xffff);
-	*fg = mlx5dv_devx_obj_create(ctx, gin, sizeof(gin), gout,
-				     sizeof(gout));
-	CHECK(*fg);
-	*fg_id = *fg ? mt_get(gout, PRM_CREATE_FLOW_GROUP_OUT_GROUP_ID) : 0;
-	return ft;
-}
-
-/* An entry of a DEVX RX table forwarding port @dport to table @to. */
-static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
-					uint32_t fg, uint32_t dport, uint32_t to)
-{
-	uint32_t in[FTE_IN_BYTES / 4] = {}, out[4];
-	uint8_t *list = (uint8_t *)in + PRM_SET_FTE_IN_BYTES;
-
-	mt_set(in, PRM_SET_FTE_IN_OPCODE, PRM_OP_SET_FLOW_TABLE_ENTRY);
-	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, ft);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_GROUP_ID, fg);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_ACTION, ACT_FWD);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_DESTINATION_LIST_SIZE, 1);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_MATCH_VALUE_OUTER_HEADERS_TCP_DPORT,
-	       dport);
-	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_TYPE, DEST_FLOW_TABLE);
-	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_ID, to);
-	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
 }
 
 /* The packets a counter counted, or -1. */
@@ -212,8 +159,7 @@ MT_TEST_F(env, dest_devx_tir_table_tag)
 	CHECK_ERR(ibv_destroy_flow(f), 0);
 	f = NULL;
 
-	ft = devx_table(self->q.ctx, &ft_id, &fg, &fg_id);
-	if (!ft || !fg)
+	if (!mt_devx_rx_table(self->q.ctx, &ft, &ft_id, &fg, &fg_id))
 		goto out;
 	{
 		struct mlx5dv_flow_action_attr a[] = { ACT_DEVX(ft) };
@@ -417,10 +363,10 @@ MT_TEST_F(env, devx_table_to_anchor)
 	an = mlx5dv_create_steering_anchor(self->q.ctx, &aa);
 	m1 = dport_matcher(self->q.ctx, NIC_RX, 1);
 	m3 = dport_matcher(self->q.ctx, NIC_RX, 3);
-	ft = devx_table(self->q.ctx, &ft_id, &fg, &fg_id);
-	if (!CHECK(an) || !CHECK(m1) || !CHECK(m3) || !ft || !fg)
+	if (!CHECK(an) || !CHECK(m1) || !CHECK(m3) ||
+	    !mt_devx_rx_table(self->q.ctx, &ft, &ft_id, &fg, &fg_id))
 		goto out;
-	fte = devx_fwd(self->q.ctx, ft_id, fg_id, 80, an->id);
+	fte = mt_devx_fwd(self->q.ctx, ft_id, fg_id, 0, 80, an->id, NULL);
 	if (!CHECK(fte))
 		goto out;
 	{

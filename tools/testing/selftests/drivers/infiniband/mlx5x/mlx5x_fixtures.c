@@ -336,6 +336,91 @@ struct ibv_qp *mt_raw_qp_tir(struct ibv_pd *pd, struct ibv_cq *cq,
 	return qp;
 }
 
+/* ---- DEVX flow steering ---- */
+
+#define MT_FT_NIC_RX		0	/* flow_table_type */
+#define MT_FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)	/* one dest */
+
+/**
+ * mt_devx_rx_table() - a DEVX flow table of NIC RX at level 0, of 16
+ * entries, with one group of them all matching the TCP destination port
+ * @ctx: the context
+ * @ft: the table, or NULL
+ * @ft_id: its id
+ * @fg: the group, or NULL
+ * @fg_id: its id
+ *
+ * Return: true when both were made (each failure is a failed check).
+ */
+bool mt_devx_rx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
+		      uint32_t *ft_id, struct mlx5dv_devx_obj **fg,
+		      uint32_t *fg_id)
+{
+	uint32_t tin[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
+	uint32_t tout[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4] = {};
+	uint32_t gin[PRM_CREATE_FLOW_GROUP_IN_BYTES / 4] = {};
+	uint32_t gout[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4] = {};
+
+	*fg = NULL;
+	*fg_id = 0;
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_TABLE_TYPE, MT_FT_NIC_RX);
+	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE, 4);
+	*ft = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout,
+				     sizeof(tout));
+	*ft_id = *ft ? mt_get(tout, PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID) : 0;
+	if (!CHECK(*ft))
+		return false;
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, PRM_OP_CREATE_FLOW_GROUP);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_TYPE, MT_FT_NIC_RX);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, *ft_id);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_END_FLOW_INDEX, 15);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_ENABLE, 1);
+	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_OUTER_HEADERS_TCP_DPORT,
+	       0xffff);
+	*fg = mlx5dv_devx_obj_create(ctx, gin, sizeof(gin), gout,
+				     sizeof(gout));
+	*fg_id = *fg ? mt_get(gout, PRM_CREATE_FLOW_GROUP_OUT_GROUP_ID) : 0;
+	return CHECK(*fg);
+}
+
+/**
+ * mt_devx_fwd() - an entry of a table of mt_devx_rx_table(): packets to
+ * a TCP destination port go on to another flow table
+ * @ctx: the context
+ * @ft: the table's id
+ * @fg: its group's id
+ * @index: the entry's index (0 to 15)
+ * @dport: the port
+ * @to: the flow table's id
+ * @out: the command's output (16 bytes: status and syndrome), or NULL
+ *
+ * Return: the entry, or NULL with errno set.
+ */
+struct mlx5dv_devx_obj *mt_devx_fwd(struct ibv_context *ctx, uint32_t ft,
+				    uint32_t fg, uint32_t index,
+				    uint16_t dport, uint32_t to, uint32_t *out)
+{
+	uint32_t in[MT_FTE_IN_BYTES / 4] = {}, own[4];
+	uint8_t *list = (uint8_t *)in + PRM_SET_FTE_IN_BYTES;
+
+	mt_set(in, PRM_SET_FTE_IN_OPCODE, PRM_OP_SET_FLOW_TABLE_ENTRY);
+	mt_set(in, PRM_SET_FTE_IN_TABLE_TYPE, MT_FT_NIC_RX);
+	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, ft);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_INDEX, index);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_GROUP_ID, fg);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_ACTION,
+	       PRM_FLOW_CONTEXT_ACTION_FWD_DEST);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_DESTINATION_LIST_SIZE, 1);
+	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_MATCH_VALUE_OUTER_HEADERS_TCP_DPORT,
+	       dport);
+	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_TYPE, 1); /* table */
+	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_ID, to);
+	errno = 0;
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out ? out : own,
+				      16);
+}
+
 /* ---- children ---- */
 
 /**

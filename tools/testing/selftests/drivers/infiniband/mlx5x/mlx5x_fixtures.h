@@ -9,6 +9,7 @@
  *                        object count before them
  *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked, or
  *                        with its TIR as the model names it
+ *   mt_devx_rx_table()   a DEVX flow table, and mt_devx_fwd() an entry
  *   mt_run_child()       a function run in a child (mt_drop_cap())
  *   mt_imkey_*()         the kernel's table of indirect mkeys
  *   mt_classify()        the model's classifier: where a packet goes
@@ -117,6 +118,14 @@ int mt_qp_to_rts(struct ibv_qp *qp);
 struct ibv_qp *mt_raw_qp_tir(struct ibv_pd *pd, struct ibv_cq *cq,
 			     unsigned int wrs, unsigned int sges,
 			     uint32_t *tir);
+
+/* DEVX flow steering: a table of NIC RX, an entry forwarding a TCP port */
+bool mt_devx_rx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
+		      uint32_t *ft_id, struct mlx5dv_devx_obj **fg,
+		      uint32_t *fg_id);
+struct mlx5dv_devx_obj *mt_devx_fwd(struct ibv_context *ctx, uint32_t ft,
+				    uint32_t fg, uint32_t index,
+				    uint16_t dport, uint32_t to, uint32_t *out);
 
 /* Children: what a process without a capability may do */
 bool mt_drop_cap(unsigned int cap);

@@ -16,12 +16,7 @@
 #include "mlx5x_model.h"
 #include "mlx5x_prm.h"
 
-#define RX			0
-#define ACT_FWD			PRM_FLOW_CONTEXT_ACTION_FWD_DEST
-#define DEST_FLOW_TABLE		1
-#define CRITERIA_OUTER		1
 #define SHARED_UID		PRM_SHARED_RESOURCE_UID
-#define FTE_IN_BYTES		(PRM_SET_FTE_IN_BYTES + 8)
 #define TRACE_BYTES		(64 * 1024)
 
 /* Walk mt_tcp80 through the pipeline; the trace into @trace. */
@@ -100,64 +95,6 @@ static struct mlx5dv_steering_anchor *anchor(struct ibv_context *ctx,
 	return mlx5dv_create_steering_anchor(ctx, &attr);
 }
 
-/* A DEVX RX table at level 0 with one group on the TCP port. */
-static bool devx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
-		       uint32_t *ft_id, struct mlx5dv_devx_obj **fg,
-		       uint32_t *fg_id)
-{
-	uint32_t tin[PRM_CREATE_FLOW_TABLE_IN_BYTES / 4] = {};
-	uint32_t tout[PRM_CREATE_FLOW_TABLE_OUT_BYTES / 4] = {};
-	uint32_t gin[PRM_CREATE_FLOW_GROUP_IN_BYTES / 4] = {};
-	uint32_t gout[PRM_CREATE_FLOW_GROUP_OUT_BYTES / 4] = {};
-
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_OPCODE, PRM_OP_CREATE_FLOW_TABLE);
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_TABLE_TYPE, RX);
-	mt_set(tin, PRM_CREATE_FLOW_TABLE_IN_FLOW_TABLE_CONTEXT_LOG_SIZE, 4);
-	*ft = mlx5dv_devx_obj_create(ctx, tin, sizeof(tin), tout,
-				     sizeof(tout));
-	if (!*ft)
-		return false;
-	*ft_id = mt_get(tout, PRM_CREATE_FLOW_TABLE_OUT_TABLE_ID);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_OPCODE, PRM_OP_CREATE_FLOW_GROUP);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_TYPE, RX);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_TABLE_ID, *ft_id);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_END_FLOW_INDEX, 15);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_ENABLE,
-	       CRITERIA_OUTER);
-	mt_set(gin, PRM_CREATE_FLOW_GROUP_IN_MATCH_CRITERIA_OUTER_HEADERS_TCP_DPORT,
-	       0xffff);
-	*fg = mlx5dv_devx_obj_create(ctx, gin, sizeof(gin), gout,
-				     sizeof(gout));
-	if (!*fg)
-		return false;
-	*fg_id = mt_get(gout, PRM_CREATE_FLOW_GROUP_OUT_GROUP_ID);
-	return true;
-}
-
-/* An entry of the DEVX table forwarding port @dport to table @to. */
-static struct mlx5dv_devx_obj *devx_fwd(struct ibv_context *ctx, uint32_t ft,
-					uint32_t fg, uint32_t index,
-					uint32_t dport, uint32_t to,
-					uint32_t *out)
-{
-	uint32_t in[FTE_IN_BYTES / 4] = {};
-	uint8_t *list = (uint8_t *)in + PRM_SET_FTE_IN_BYTES;
-
-	mt_set(in, PRM_SET_FTE_IN_OPCODE, PRM_OP_SET_FLOW_TABLE_ENTRY);
-	mt_set(in, PRM_SET_FTE_IN_TABLE_TYPE, RX);
-	mt_set(in, PRM_SET_FTE_IN_TABLE_ID, ft);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_INDEX, index);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_GROUP_ID, fg);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_ACTION, ACT_FWD);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_DESTINATION_LIST_SIZE, 1);
-	mt_set(in, PRM_SET_FTE_IN_FLOW_CONTEXT_MATCH_VALUE_OUTER_HEADERS_TCP_DPORT,
-	       dport);
-	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_TYPE, DEST_FLOW_TABLE);
-	mt_set(list, PRM_DEST_FORMAT_STRUCT_DESTINATION_ID, to);
-	errno = 0;
-	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, 16);
-}
-
 /*
  * A DEVX context and a buffer for traces; nothing of the context is left
  * after.  The kernel's own tables that an anchor makes stay: the model's
@@ -217,13 +154,12 @@ MT_TEST_F(ctx, steering_anchor)
 	CHECK_ERR(errno, EINVAL);
 
 	/* a DEVX entry may forward to the anchor, not to the kernel's table */
-	CHECK(devx_table(ctx, &ft, &ft_id, &fg, &fg_id));
-	if (!ft || !fg)
+	if (!mt_devx_rx_table(ctx, &ft, &ft_id, &fg, &fg_id))
 		goto out;
-	fte = devx_fwd(ctx, ft_id, fg_id, 0, 80, a->id, out);
+	fte = mt_devx_fwd(ctx, ft_id, fg_id, 0, 80, a->id, NULL);
 	CHECK(fte);
 	CHECK_EQ(walk("rx", trace, TRACE_BYTES), 0);
-	bad = devx_fwd(ctx, ft_id, fg_id, 1, 81, first_table(trace), out);
+	bad = mt_devx_fwd(ctx, ft_id, fg_id, 1, 81, first_table(trace), out);
 	CHECK(!bad);
 	CHECK_ERR(errno, EREMOTEIO);
 	CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_RESOURCE);
