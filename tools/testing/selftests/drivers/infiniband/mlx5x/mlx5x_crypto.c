@@ -474,20 +474,10 @@ static struct mlx5dv_devx_obj *gen_create(struct ibv_context *ctx,
 static bool refused(struct ibv_context *ctx, uint8_t *in, uint8_t status,
 		    uint32_t synd, const char *what)
 {
-	struct mlx5dv_devx_obj *obj;
 	uint32_t out[4];
-	bool ok = true;
 
-	mt_diag("expect a refusal: %s", what);
-	obj = gen_create(ctx, in, out, NULL);
-	if (!CHECK(!obj)) {
-		mlx5dv_devx_obj_destroy(obj);
-		return false;
-	}
-	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
-	return ok;
+	return mt_devx_refused(gen_create(ctx, in, out, NULL), out, status,
+			       synd, what);
 }
 
 static int gen_query(struct mlx5dv_devx_obj *obj, uint16_t type, uint32_t id,
@@ -663,19 +653,9 @@ static bool mkey_refused(struct ibv_context *ctx, uint8_t *in, size_t len,
 			 uint32_t synd, const char *what)
 {
 	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
-	struct mlx5dv_devx_obj *obj;
-	bool ok = true;
 
-	mt_diag("expect a refusal: %s", what);
-	obj = mkey_create(ctx, in, len, NULL, out);
-	if (!CHECK(!obj)) {
-		mlx5dv_devx_obj_destroy(obj);
-		return false;
-	}
-	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), MT_STAT_BAD_PARAM);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
-	return ok;
+	return mt_devx_refused(mkey_create(ctx, in, len, NULL, out), out,
+			       MT_STAT_BAD_PARAM, synd, what);
 }
 
 /*

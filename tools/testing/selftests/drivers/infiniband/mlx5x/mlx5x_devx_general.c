@@ -78,20 +78,10 @@ static bool definer_create(struct ibv_context *ctx, struct gen *g)
 static bool refused(struct ibv_context *ctx, uint32_t *in, uint8_t status,
 		    uint32_t synd, const char *what)
 {
-	struct mlx5dv_devx_obj *obj;
 	uint32_t out[4];
-	bool ok = true;
 
-	mt_diag("expect a refusal: %s", what);
-	obj = gen_create(ctx, in, out);
-	if (!CHECK(!obj)) {
-		mlx5dv_devx_obj_destroy(obj);
-		return false;
-	}
-	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
-	return ok;
+	return mt_devx_refused(gen_create(ctx, in, out), out, status, synd,
+			       what);
 }
 
 static int gen_cmd(struct gen *g, uint16_t op, uint16_t type, uint32_t id,

@@ -336,6 +336,36 @@ struct ibv_qp *mt_raw_qp_tir(struct ibv_pd *pd, struct ibv_cq *cq,
 	return qp;
 }
 
+/**
+ * mt_devx_refused() - check that firmware refused a DEVX create
+ * @obj: what the create returned; destroyed if it was made (a failed
+ *	 check)
+ * @out: the create's output
+ * @status: the status it must hold
+ * @synd: the syndrome it must hold
+ * @what: what was wrong with the command, for the log
+ *
+ * errno, as the create left it, must be EREMOTEIO.
+ *
+ * Return: whether every check held.
+ */
+bool mt_devx_refused(struct mlx5dv_devx_obj *obj, const void *out,
+		     uint8_t status, uint32_t synd, const char *what)
+{
+	int err = errno;
+	bool ok;
+
+	mt_diag("expect a refusal: %s", what);
+	if (!CHECK(!obj)) {
+		mlx5dv_devx_obj_destroy(obj);
+		return false;
+	}
+	ok = CHECK_ERR(err, EREMOTEIO);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
+	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
+	return ok;
+}
+
 /* ---- DEVX flow steering ---- */
 
 #define MT_FT_NIC_RX		0	/* flow_table_type */

@@ -9,6 +9,7 @@
  *                        object count before them
  *   mt_raw_qp()          a RAW_PACKET QP, taken to RTS if asked, or
  *                        with its TIR as the model names it
+ *   mt_devx_refused()    a DEVX create firmware refused, as it must be
  *   mt_devx_rx_table()   a DEVX flow table, and mt_devx_fwd() an entry
  *   mt_run_child()       a function run in a child (mt_drop_cap())
  *   mt_imkey_*()         the kernel's table of indirect mkeys
@@ -118,6 +119,9 @@ int mt_qp_to_rts(struct ibv_qp *qp);
 struct ibv_qp *mt_raw_qp_tir(struct ibv_pd *pd, struct ibv_cq *cq,
 			     unsigned int wrs, unsigned int sges,
 			     uint32_t *tir);
+
+bool mt_devx_refused(struct mlx5dv_devx_obj *obj, const void *out,
+		     uint8_t status, uint32_t synd, const char *what);
 
 /* DEVX flow steering: a table of NIC RX, an entry forwarding a TCP port */
 bool mt_devx_rx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,

@@ -133,18 +133,9 @@ static inline bool mkey_refused(struct ibv_context *ctx, struct mkey_in *m,
 				const char *what)
 {
 	uint32_t out[PRM_CREATE_MKEY_OUT_BYTES / 4];
-	struct mlx5dv_devx_obj *obj = mkey_create(ctx, m, out);
-	bool ok = true;
 
-	mt_diag("expect a refusal: %s", what);
-	if (!CHECK(!obj)) {
-		mlx5dv_devx_obj_destroy(obj);
-		return false;
-	}
-	ok &= CHECK_ERR(errno, EREMOTEIO);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_STATUS), status);
-	ok &= CHECK_EQ(mt_get(out, PRM_OUT_SYNDROME), synd);
-	return ok;
+	return mt_devx_refused(mkey_create(ctx, m, out), out, status, synd,
+			       what);
 }
 
 static inline int mkey_query(struct mkey *k, uint32_t index, uint32_t *out)
