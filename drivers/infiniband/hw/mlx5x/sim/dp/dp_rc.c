@@ -21,6 +21,12 @@
  * ready to receive is a transport retry error at once.  The wire is not
  * reached: a message always goes to a QP of this device.
  *
+ * A long message is executed in turns of SIM_RC_TURN_BYTES, resumed
+ * where it stopped (qp->dp.msg_off) in the QP's next turn, and a turn
+ * counts against the worker's hold by its bytes: however a process
+ * builds its WQEs (63 segments naming the same large MR), no hold of
+ * the model's lock copies more than a few MB.
+ *
  * The memory layer is the security boundary: every byte goes through
  * sim_mkey_xlate_rights() (the key's owner, PD, rights and range) and
  * sim_umem_io() (the umem's page bits).  Every key of a message is
@@ -35,6 +41,9 @@
 #define SIM_QP_ST(s)		MLX5_QPC_STATE_##s
 /* rnr_retry 7: retry without end */
 #define SIM_RNR_FOREVER		7
+/* Bytes of a message one turn copies, and what counts as a WQE's work. */
+#define SIM_RC_TURN_BYTES	(256 * 1024)
+#define SIM_RC_UNIT_BYTES	(64 * 1024)
 
 /* The RNR NAK timer codes of the IBTA (5 bits), in ns. */
 static const u32 sim_rnr_ns[32] = {
@@ -49,6 +58,8 @@ static const u32 sim_rnr_ns[32] = {
 struct sim_rc_msg {
 	struct sim_qp *req, *resp;
 	const struct sim_rc_wqe *w;
+	u64 off, n;		/* this turn copies [off, off + n) */
+	bool more;		/* and the message goes on in the next */
 	u32 req_synd;		/* the requester's error CQE, or 0 */
 	bool rnr;		/* an RNR NAK: try the WQE again later */
 	bool recv;		/* a receive WQE of the responder completes */
@@ -179,18 +190,29 @@ static u64 sim_rc_room(const struct sim_rc_side *side)
 	return room;
 }
 
+/* The piece of @side that byte @skip falls in, and where in it. */
+static void sim_rc_seek(const struct sim_rc_side *side, u64 skip,
+			unsigned int *i, u32 *at)
+{
+	for (*i = 0; *i < side->n && skip >= side->p[*i].len; (*i)++)
+		skip -= side->p[*i].len;
+	*at = *i < side->n ? skip : 0;
+}
+
 /*
- * Copy @len bytes from @src to @dst through the bounce buffer.  Returns
- * 0, or which side's memory refused: 1 the source, 2 the destination
- * (a page the umem's bits forbid).
+ * Copy the message's bytes [@skip, @skip + @len) from @src to @dst
+ * through the bounce buffer.  Returns 0, or which side's memory refused:
+ * 1 the source, 2 the destination (a page the umem's bits forbid).
  */
 static int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
-		       const struct sim_rc_side *dst, u64 len)
+		       const struct sim_rc_side *dst, u64 skip, u64 len)
 {
-	unsigned int si = 0, di = 0;
-	u32 sat = 0, dat = 0, n;
 	const struct sim_rc_piece *s, *d;
+	unsigned int si, di;
+	u32 sat, dat, n;
 
+	sim_rc_seek(src, skip, &si, &sat);
+	sim_rc_seek(dst, skip, &di, &dat);
 	while (len) {
 		while (si < src->n && sat == src->p[si].len) {
 			si++;
@@ -286,11 +308,11 @@ static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
 	struct sim_rc_side *dst = &dp->rc_dst;
 	int bad;
 
-	if (!sim_rq_posted(dp->sim, m->resp)) {
+	/* the receive WQE a message started in stays until it ends */
+	if (!m->off && !sim_rq_posted(dp->sim, m->resp)) {
 		sim_rc_rnr(dp, m);
 		return;
 	}
-	m->recv = true;
 	m->resp_wqe = m->resp->dp.rq_cc;
 	m->resp_opcode = m->w->opcode == SIM_OPCODE_SEND_IMM ?
 			 SIM_CQE_RESP_SEND_IMM : SIM_CQE_RESP_SEND;
@@ -298,16 +320,17 @@ static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
 	if (!m->resp_synd && sim_rc_room(dst) < m->w->len)
 		m->resp_synd = SIM_CQE_SYND_LOCAL_LENGTH;
 	if (!m->resp_synd) {
-		bad = sim_rc_copy(dp, src, dst, m->w->len);
+		bad = sim_rc_copy(dp, src, dst, m->off, m->n);
+		/* the message never ended: nothing completes there */
 		if (bad == 1) {
-			/* the message never ended: nothing completes there */
 			m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
-			m->recv = false;
 			return;
 		}
 		if (bad)
 			m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
 	}
+	/* the receive WQE completes at the message's end, or its error */
+	m->recv = !m->more || m->resp_synd;
 	/* the requester hears of the responder's error in its NAK */
 	if (m->resp_synd == SIM_CQE_SYND_LOCAL_LENGTH)
 		m->req_synd = SIM_CQE_SYND_REMOTE_INVAL_REQ;
@@ -330,16 +353,16 @@ static void sim_rc_write(struct sim_dp *dp, struct sim_rc_msg *m,
 		return;
 	}
 	if (w->opcode == SIM_OPCODE_RDMA_WRITE_IMM) {
-		if (!sim_rq_posted(dp->sim, m->resp)) {
+		if (!m->off && !sim_rq_posted(dp->sim, m->resp)) {
 			sim_rc_rnr(dp, m);
 			return;
 		}
 		/* it takes a receive WQE, whose buffers it leaves alone */
-		m->recv = true;
+		m->recv = !m->more;
 		m->resp_wqe = m->resp->dp.rq_cc;
 		m->resp_opcode = SIM_CQE_RESP_WR_IMM;
 	}
-	bad = sim_rc_copy(dp, src, dst, w->len);
+	bad = sim_rc_copy(dp, src, dst, m->off, m->n);
 	if (bad) {
 		m->req_synd = bad == 1 ? SIM_CQE_SYND_LOCAL_PROT :
 					 SIM_CQE_SYND_REMOTE_ACCESS;
@@ -366,7 +389,7 @@ static void sim_rc_read(struct sim_dp *dp, struct sim_rc_msg *m)
 		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
 		return;
 	}
-	bad = sim_rc_copy(dp, src, dst, w->len);
+	bad = sim_rc_copy(dp, src, dst, m->off, m->n);
 	if (bad == 1)
 		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
 	else if (bad)
@@ -452,6 +475,14 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 
 	m->req = req;
 	m->w = w;
+	/* the WQE was rewritten under the device since its last turn */
+	if (req->dp.msg_off > w->len) {
+		m->req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
+		return;
+	}
+	m->off = req->dp.msg_off;
+	m->n = min_t(u64, w->len - m->off, SIM_RC_TURN_BYTES);
+	m->more = m->off + m->n < w->len;
 	if (w->opcode == SIM_OPCODE_NOP)
 		return;
 	m->resp = sim_rc_peer(dp->sim, req);
@@ -527,13 +558,18 @@ static unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
 	return done;
 }
 
-/* Execute (RTS) or flush (ERR) the send WQE at the SQ's consumer index. */
-static bool sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
-			  struct sim_umem *buf, u32 nbb)
+/*
+ * Execute (RTS), or flush (ERR), the send WQE at the SQ's consumer index,
+ * or the next turn of its message.  Returns the work done in units of a
+ * WQE (a turn's bytes count too), or 0 when the WQE waits (RNR).
+ */
+static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
+				  struct sim_umem *buf, u32 nbb)
 {
 	bool flush = sim_qp_state(qp) == SIM_QP_ST(ERR);
 	struct sim_cqe_info info = {};
 	struct sim_rc_msg m = {};
+	unsigned int units;
 	int parsed;
 
 	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));
@@ -551,8 +587,14 @@ static bool sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	else
 		sim_rc_message(dp, qp, &m);
 	if (m.rnr)
-		return false;
+		return 0;
 	qp->dp.rnr_tries = 0;
+	units = 1 + m.n / SIM_RC_UNIT_BYTES;
+	if (m.more && !m.req_synd && !m.resp_synd) {
+		qp->dp.msg_off += m.n;
+		return units;
+	}
+	qp->dp.msg_off = 0;
 	qp->dp.sq_cc += DIV_ROUND_UP(max_t(u32, dp->rc.ds, 1) * SIM_WQE_SEG,
 				     SIM_SEND_WQE_BB);
 	dp->wqes++;
@@ -575,10 +617,10 @@ static bool sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		else if (dp->rc.atomic)
 			info.byte_cnt = sizeof(u64);
 	} else {
-		return true;
+		return units;
 	}
 	sim_rc_cqe(dp->sim, qp, true, &info);
-	return true;
+	return units;
 }
 
 /**
@@ -590,10 +632,11 @@ static bool sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
  *	    with WQEs left), so that the worker keeps polling
  *
  * In RTS its send WQEs are executed in order, up to @budget, until one
- * meets an RNR NAK (the rest wait for its timer).  In ERR every posted
- * send and receive WQE is flushed.
+ * meets an RNR NAK (the rest wait for its timer); a long message counts
+ * by its bytes and may take several turns.  In ERR every posted send and
+ * receive WQE is flushed.
  *
- * Return: the WQEs executed or flushed.
+ * Return: the work done, in WQEs (a message's bytes count too).
  */
 unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active)
@@ -601,7 +644,7 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 	struct mlx5x_sim *sim = dp->sim;
 	u32 state = sim_qp_state(qp), pi, nbb;
 	struct sim_umem *buf, *dbr;
-	unsigned int done = 0;
+	unsigned int done = 0, n;
 	u64 dbr_off;
 
 	if (!qp->dp.buf_umem ||
@@ -623,9 +666,10 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 		if (sim_qp_state(qp) == SIM_QP_ST(RTS) && qp->dp.rnr_tries &&
 		    ktime_get_ns() < qp->dp.rnr_until)
 			break;
-		if (!sim_rc_sq_one(dp, qp, buf, nbb))
+		n = sim_rc_sq_one(dp, qp, buf, nbb);
+		if (!n)
 			break;
-		done++;
+		done += n;
 	}
 	return done;
 }

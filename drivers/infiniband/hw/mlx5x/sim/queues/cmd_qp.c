@@ -274,6 +274,7 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (mv->to == MLX5_QPC_STATE_RST) {
 		qp->dp.sq_cc = 0;
 		qp->dp.rq_cc = 0;
+		qp->dp.msg_off = 0;
 		qp->dp.rnr_tries = 0;
 	}
 	/* the data path sends from RTS and flushes in ERR */

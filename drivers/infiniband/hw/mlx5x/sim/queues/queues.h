@@ -162,6 +162,7 @@ struct sim_rqt {
  * @buf_off: where the buffer starts in it
  * @sq_cc: basic blocks of the SQ consumed
  * @rq_cc: receive WQEs consumed
+ * @msg_off: bytes of the message at @sq_cc copied in its earlier turns
  * @rnr_tries: RNR NAKs the WQE at @sq_cc has met
  * @rnr_until: when it may be tried again (ktime ns)
  * @messages: messages sent
@@ -171,6 +172,7 @@ struct sim_qp_dp {
 	u64 buf_off;
 	u16 sq_cc;
 	u16 rq_cc;
+	u64 msg_off;
 	u8 rnr_tries;
 	u64 rnr_until;
 	u64 messages;
