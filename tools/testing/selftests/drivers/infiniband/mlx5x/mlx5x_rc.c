@@ -526,6 +526,69 @@ MT_TEST_F(pair, recv_too_small)
 	return KSFT_PASS;
 }
 
+/*
+ * Messages of 1 MiB, longer than what the model copies in one turn:
+ * a SEND of four SGEs into a receive of two, and an RDMA WRITE, land
+ * whole and in order.
+ */
+MT_TEST_F(pair, large_messages)
+{
+	const size_t big = 1 << 20;
+	uint8_t *mem = aligned_alloc(MT_PAGE, 2 * big);
+	struct ibv_sge sge[4], rsge[2];
+	struct ibv_send_wr wr = {
+		.wr_id = 30, .sg_list = sge, .num_sge = 4,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ibv_recv_wr rwr = { .wr_id = 31, .sg_list = rsge,
+				   .num_sge = 2 }, *rbad;
+	struct ibv_mr *mr = NULL;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	if (!CHECK(mem))
+		return KSFT_FAIL;
+	fill(mem, big, 11);
+	memset(mem + big, 0, big);
+	mr = ibv_reg_mr(self->pd, mem, 2 * big, ALL_ACCESS);
+	if (!CHECK(mr))
+		goto out;
+	for (i = 0; i < 4; i++)
+		sge[i] = (struct ibv_sge){ (uintptr_t)mem + i * big / 4,
+					   big / 4, mr->lkey };
+	rsge[0] = (struct ibv_sge){ (uintptr_t)mem + big, 1000, mr->lkey };
+	rsge[1] = (struct ibv_sge){ (uintptr_t)mem + big + 1000, big - 1000,
+				    mr->lkey };
+	if (!CHECK_ERR(ibv_post_recv(self->qp[1], &rwr, &rbad), 0) ||
+	    !CHECK_ERR(ibv_post_send(self->qp[0], &wr, &bad), 0))
+		goto out;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 30, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(self->cq[1], &wc) &&
+	    wc_is(&wc, 31, IBV_WC_SUCCESS, IBV_WC_RECV))
+		CHECK_EQ(wc.byte_len, big);
+	CHECK(!memcmp(mem + big, mem, big));
+
+	memset(mem + big, 0, big);
+	fill(mem, big, 23);
+	sge[0] = (struct ibv_sge){ (uintptr_t)mem, big, mr->lkey };
+	wr = (struct ibv_send_wr){
+		.wr_id = 32, .sg_list = sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { (uintptr_t)mem + big, mr->rkey },
+	};
+	if (!CHECK_ERR(ibv_post_send(self->qp[0], &wr, &bad), 0))
+		goto out;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 32, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
+	CHECK(!memcmp(mem + big, mem, big));
+out:
+	if (mr)
+		CHECK_ERR(ibv_dereg_mr(mr), 0);
+	free(mem);
+	return KSFT_PASS;
+}
+
 /* A QP moved to ERR flushes every receive still posted, in order. */
 MT_TEST_F(pair, flush_on_error)
 {
@@ -555,6 +618,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(strict, rnr_retry_exceeded),
 	MT_CASE_F(pair, rnr_waits),
 	MT_CASE_F(pair, recv_too_small),
+	MT_CASE_F(pair, large_messages),
 	MT_CASE_F(pair, flush_on_error),
 };
 
