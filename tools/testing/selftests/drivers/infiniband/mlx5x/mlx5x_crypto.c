@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -502,7 +501,6 @@ MT_TEST_F(crypto_off, devx_dek_rules)
 	uint8_t in[GEN_IN_BYTES], q[GEN_IN_BYTES];
 	struct mlx5dv_devx_obj *dek;
 	uint32_t out[4], id = 0;
-	int status = -1;
 	pid_t pid;
 
 	dek_in(in, e->pdn);
@@ -577,11 +575,7 @@ MT_TEST_F(crypto_off, devx_dek_rules)
 		ibv_close_device(c2);
 		_exit(bad);
 	}
-	if (CHECK(pid > 0)) {
-		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-		CHECK(WIFEXITED(status));
-		CHECK_EQ(WEXITSTATUS(status), 0);
-	}
+	CHECK_EQ(mt_reap(pid), 0);
 	CHECK_ERR(mt_fw_write("crypto", "wrapped"), -EBUSY);
 	CHECK_ERR(mlx5dv_devx_obj_destroy(dek), 0);
 

@@ -15,7 +15,6 @@
  */
 #define _GNU_SOURCE
 #include <sys/eventfd.h>
-#include <sys/wait.h>
 #include "mlx5x_devx_events.h"
 
 #define CAP_DEV_EVENT		0x14
@@ -257,7 +256,6 @@ MT_TEST_F(chan, blocking_read)
 {
 	struct mlx5dv_devx_event_channel *ch = self->ch;
 	struct event ev;
-	int status;
 	pid_t pid;
 
 	if (!CHECK_ERR(subscribe(ch, NULL, EV_PORT_CHANGE, 0x77), 0))
@@ -285,8 +283,7 @@ MT_TEST_F(chan, blocking_read)
 	CHECK_EQ(mlx5dv_devx_get_event(ch, (void *)&ev, sizeof(ev)),
 		 sizeof(ev));
 	CHECK_EQ(ev.cookie, 0x77);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	return KSFT_PASS;
 }
 

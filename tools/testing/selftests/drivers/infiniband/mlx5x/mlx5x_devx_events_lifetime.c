@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <signal.h>
-#include <sys/wait.h>
 #include "mlx5x_fixtures.h"
 #include "mlx5x_devx_events.h"
 
@@ -46,7 +45,7 @@ MT_FIXTURE_TEARDOWN(devx)
 MT_TEST_F(devx, affiliated_isolation)
 {
 	struct mlx5dv_devx_event_channel *ch;
-	int to_child[2], to_parent[2], status;
+	int to_child[2], to_parent[2];
 	struct cq *cq = &self->cq;
 	uint32_t their_cqn = 0;
 	struct event ev;
@@ -121,9 +120,7 @@ MT_TEST_F(devx, affiliated_isolation)
 	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", cq->cqn), 0);
 	CHECK_ERR(raise_on(EV_CQ_ERROR, "cq", their_cqn), 0);
 	CHECK_EQ(write(to_child[1], "g", 1), 1);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	/* ours got its own event only */
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(ev.cookie, 0xe0);
@@ -142,7 +139,7 @@ out:
 MT_TEST_F(devx, two_processes)
 {
 	struct mlx5dv_devx_event_channel *ch;
-	int ready[2], go[2], status;
+	int ready[2], go[2];
 	struct event ev;
 	char c = 0;
 	pid_t pid;
@@ -194,9 +191,7 @@ MT_TEST_F(devx, two_processes)
 	CHECK_EQ(write(go[1], &c, 1), 1);
 	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
 	CHECK_EQ(ev.cookie, 0x1);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	set_nonblock(ch);
 	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
 out:
@@ -266,7 +261,7 @@ MT_TEST_F(devx, context_closed)
  */
 static int test_removal_wakes_reader(void)
 {
-	int ready[2], gone[2], status;
+	int ready[2], gone[2];
 	char c = 0;
 	pid_t pid;
 
@@ -320,9 +315,7 @@ static int test_removal_wakes_reader(void)
 	if (!CHECK_EQ(mt_sh("rdma link delete %s", mt.dev_name), 0))
 		kill(pid, SIGKILL);
 	close(gone[1]);
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	/* the cases after need the device: a second try if the first failed */
 	if (!CHECK_EQ(mt_sh("rdma link add %s type mlx5x netdev %s",
 			    mt.dev_name, mt.netdev), 0))

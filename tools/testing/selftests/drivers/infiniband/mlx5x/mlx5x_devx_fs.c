@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -595,7 +594,6 @@ static int child_tries(struct tree *parent)
 MT_TEST_F(mt_ctx, two_processes_isolated)
 {
 	uint32_t out[PRM_QUERY_FLOW_TABLE_OUT_BYTES / 4];
-	int status = -1;
 	struct tree t;
 	pid_t pid;
 
@@ -605,11 +603,7 @@ MT_TEST_F(mt_ctx, two_processes_isolated)
 	pid = mt_fork();
 	if (pid == 0)
 		_exit(child_tries(&t) ? 1 : 0);
-	if (CHECK(pid > 0)) {
-		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-		CHECK(WIFEXITED(status));
-		CHECK_EQ(WEXITSTATUS(status), 0);
-	}
+	CHECK_EQ(mt_reap(pid), 0);
 	CHECK_ERR(query_table(&t.ft, RX, t.ft.id, out), 0);
 	if (mt_sim())
 		mt_fw_check_owner("flow_table", t.ft.id, self->uid);

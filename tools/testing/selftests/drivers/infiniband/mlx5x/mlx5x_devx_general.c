@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -201,7 +200,6 @@ MT_TEST_F(mt_ctx, create_refused)
 MT_TEST_F(mt_ctx, other_process_isolated)
 {
 	uint32_t out[QUERY_OUT_BYTES / 4];
-	int status = -1;
 	struct gen mine;
 	pid_t pid;
 
@@ -223,11 +221,7 @@ MT_TEST_F(mt_ctx, other_process_isolated)
 		ibv_close_device(c2);
 		_exit(bad);
 	}
-	if (CHECK(pid > 0)) {
-		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-		CHECK(WIFEXITED(status));
-		CHECK_EQ(WEXITSTATUS(status), 0);
-	}
+	CHECK_EQ(mt_reap(pid), 0);
 	CHECK_ERR(gen_cmd(&mine, GEN_QUERY, TYPE_MATCH_DEFINER, mine.id,
 			  out, sizeof(out)), 0);
 	mt_fw_check_owner("general", mine.id, self->uid);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -456,7 +455,6 @@ out:
 MT_TEST_F(mt_ctx, two_processes_isolated)
 {
 	struct devx_obj mine;
-	int status = -1;
 	pid_t pid;
 
 	if (!create_q_counter(self->ctx, &mine))
@@ -479,11 +477,7 @@ MT_TEST_F(mt_ctx, two_processes_isolated)
 		ibv_close_device(c2);
 		_exit(bad);
 	}
-	if (CHECK(pid > 0)) {
-		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-		CHECK(WIFEXITED(status));
-		CHECK_EQ(WEXITSTATUS(status), 0);
-	}
+	CHECK_EQ(mt_reap(pid), 0);
 	/* ours is intact and still ours */
 	CHECK_ERR(query_q_counter(&mine, PRM_OP_QUERY_Q_COUNTER, mine.id), 0);
 	mt_fw_check_owner("q_counter", mine.id, self->uid);

@@ -238,7 +238,6 @@ MT_TEST_F(mt_mq, two_processes_isolated)
 {
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4], ids[4];
 	struct mq_obj cq, qp;
-	int status = -1;
 	struct mq *q = &self->q;
 	pid_t pid;
 
@@ -253,11 +252,7 @@ MT_TEST_F(mt_mq, two_processes_isolated)
 	pid = mt_fork();
 	if (pid == 0)
 		_exit(child_against(ids));
-	if (CHECK(pid > 0)) {
-		CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-		CHECK(WIFEXITED(status));
-		CHECK_EQ(WEXITSTATUS(status), 0);
-	}
+	CHECK_EQ(mt_reap(pid), 0);
 	/* ours are intact */
 	CHECK_EQ(qp_query(&qp, out), QP_INIT);
 	mt_fw_check_owner("qp", qp.id, q->uid);

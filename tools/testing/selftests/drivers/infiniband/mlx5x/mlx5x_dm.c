@@ -176,7 +176,6 @@ MT_TEST_F(mt_ctx, memic_import)
 	struct ibv_alloc_dm_attr attr = { .length = 2 * PAGE };
 	uint8_t in[256], out[256];
 	struct ibv_dm *dm;
-	int status = -1;
 	pid_t pid;
 
 	dm = ibv_alloc_dm(ctx, &attr);
@@ -202,9 +201,7 @@ MT_TEST_F(mt_ctx, memic_import)
 		ibv_unimport_dm(idm);
 		_exit(0);
 	}
-	CHECK(pid > 0 && mt_waitpid(pid, &status, 0) == pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	/* what the importer wrote */
 	fill(in, sizeof(in), 9);
 	CHECK_EQ(ibv_memcpy_from_dm(out, dm, 0, sizeof(out)), 0);

@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -256,7 +255,6 @@ static int keep_caps(uint64_t keep)
  */
 static int try_dropped(uint64_t keep, bool nobody, bool before_open)
 {
-	int status = -1;
 	pid_t pid = mt_fork();
 
 	if (pid == 0) {
@@ -281,9 +279,7 @@ static int try_dropped(uint64_t keep, bool nobody, bool before_open)
 			raw_dm_free(ctx, r.handle);
 		_exit(e2 ? 12 : err == EPERM ? 0 : err ? 13 : 14);
 	}
-	if (pid < 0 || mt_waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return mt_reap(pid);
 }
 
 /*
@@ -328,7 +324,6 @@ static int devx_sw_icm(bool drop)
 
 static int test_icm_devx(void)
 {
-	int status = -1;
 	pid_t pid;
 
 	if (need_icm(DM_ENCAP))
@@ -337,9 +332,7 @@ static int test_icm_devx(void)
 	pid = mt_fork();
 	if (pid == 0)
 		_exit(devx_sw_icm(true));
-	CHECK(pid > 0 && mt_waitpid(pid, &status, 0) == pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	return KSFT_PASS;
 }
 

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/capability.h>
-#include <sys/wait.h>
 #include <infiniband/verbs.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
@@ -517,7 +516,7 @@ static int test_needs_cap_net_raw(void)
  */
 static int test_exit_with_flows(void)
 {
-	int base = mt_fw_count(NULL, -1), status;
+	int base = mt_fw_count(NULL, -1);
 	pid_t pid;
 
 	pid = mt_fork();
@@ -555,9 +554,7 @@ static int test_exit_with_flows(void)
 	}
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	CHECK_EQ(mt_waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK_EQ(mt_reap(pid), 0);
 	if (mt_sim() && !CHECK_EQ(mt_fw_count(NULL, -1), base))
 		mt_fw_dump();
 	return KSFT_PASS;
