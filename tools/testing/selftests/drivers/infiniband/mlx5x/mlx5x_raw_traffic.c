@@ -164,15 +164,27 @@ static bool post_send(struct env *e, unsigned int i, const uint8_t *dmac,
 	return CHECK_ERR(ibv_post_send(e->cqp, &wr, &bad), 0);
 }
 
+/* The model's fw/datapath into @buf; 0 or a negative errno. */
+static int dp_read(char *buf, size_t len)
+{
+	char path[sizeof(mt.dbg) + 16];
+
+	snprintf(path, sizeof(path), "%s/datapath", mt.dbg);
+	return mt_read_file(path, buf, len);
+}
+
 static void dump_dp(void)
 {
-	char line[256];
-	FILE *f = fopen(DEBUGFS "/mlx5x_0/fw/datapath", "r");
+	char buf[8192], *line, *next;
 
-	while (f && fgets(line, sizeof(line), f))
+	if (dp_read(buf, sizeof(buf)))
+		return;
+	for (line = buf; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
 		mt_diag("datapath: %s", line);
-	if (f)
-		fclose(f);
+	}
 }
 
 static void dump_wc(const char *what, const struct ibv_wc *wc, int n)
@@ -222,19 +234,11 @@ static int poll_none(struct ibv_cq *cq)
 /* The server RQ's out_of_buffer count in fw/datapath, or -1. */
 static long long rq_drops(const struct env *e)
 {
-	char buf[8192], want[32], path[256], *l;
+	char buf[8192], want[32], *l;
 	long long v = -1;
-	size_t n;
-	FILE *f;
 
-	snprintf(path, sizeof(path), DEBUGFS "/%s/fw/datapath",
-		 ibv_get_device_name(e->v.ctx->device));
-	f = fopen(path, "r");
-	if (!f)
+	if (dp_read(buf, sizeof(buf)))
 		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	snprintf(want, sizeof(want), "rq 0x%x ", e->rqn);
 	l = strstr(buf, want);
 	if (l)
@@ -355,22 +359,13 @@ MT_TEST_F_PARTS(env, destroy_in_flight)
 }
 
 /* passes and busy_ns of fw/datapath; false if unreadable. */
-static bool dp_figures(const struct env *e, long long *passes,
-		       long long *ns)
+static bool dp_figures(long long *passes, long long *ns)
 {
-	char path[256];
-	bool ok;
-	FILE *f;
+	char buf[256];
 
-	snprintf(path, sizeof(path), DEBUGFS "/%s/fw/datapath",
-		 ibv_get_device_name(e->v.ctx->device));
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	ok = fscanf(f, "passes %lld busy_passes %*d busy_ns %lld", passes,
-		    ns) == 2;
-	fclose(f);
-	return ok;
+	return !dp_read(buf, sizeof(buf)) &&
+	       sscanf(buf, "passes %lld busy_passes %*d busy_ns %lld", passes,
+		      ns) == 2;
 }
 
 /*
@@ -382,9 +377,9 @@ MT_TEST_F(env, worker_cost)
 	long long p0, p1, p2, n0, n1, n2;
 	struct ibv_qp *qp;
 
-	CHECK(dp_figures(self, &p0, &n0));
+	CHECK(dp_figures(&p0, &n0));
 	usleep(200000);
-	CHECK(dp_figures(self, &p1, &n1));
+	CHECK(dp_figures(&p1, &n1));
 	CHECK(p1 > p0);
 	if (p1 > p0)
 		mt_diag("idle ready SQs: %lld passes in 200 ms, %lld ns each",
@@ -398,9 +393,9 @@ MT_TEST_F(env, worker_cost)
 	self->sqp = NULL;
 	CHECK_ERR(ibv_destroy_qp(qp), 0);
 	usleep(50000);
-	CHECK(dp_figures(self, &p1, &n1));
+	CHECK(dp_figures(&p1, &n1));
 	usleep(200000);
-	CHECK(dp_figures(self, &p2, &n2));
+	CHECK(dp_figures(&p2, &n2));
 	CHECK_EQ(p2, p1);
 	return KSFT_PASS;
 }
