@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
 
@@ -465,35 +466,34 @@ static int test_debugfs_root_only(void)
 	return KSFT_PASS;
 }
 
-/* A verbs CQ and PD, and a QP of @type on them: errno of the create. */
-static int verbs_qp(void *arg)
+/* A QP of @type (an enum ibv_qp_type) on @e's PD and CQ, or NULL. */
+static struct ibv_qp *qp_of(struct mt_verbs_env *e, void *type)
 {
-	enum ibv_qp_type type = (enum ibv_qp_type)(long)arg;
 	struct ibv_qp_init_attr attr = {
-		.qp_type = type,
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.qp_type = (enum ibv_qp_type)(long)type,
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
-	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
+
+	return ibv_create_qp(e->pd, &attr);
+}
+
+/* A verbs CQ and PD, and a QP of @arg's type on them: errno of the QP. */
+static int verbs_qp(void *arg)
+{
+	struct mt_verbs_env e;
 	struct ibv_qp *qp;
 	int err;
 
-	if (!ctx)
+	if (!mt_verbs_env_open(&e, MT_OPEN_DEVX))
 		return 90;
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	if (!pd || !cq)
-		return 91;
-	attr.send_cq = attr.recv_cq = cq;
-	qp = ibv_create_qp(pd, &attr);
+	qp = qp_of(&e, arg);
 	err = qp ? 0 : errno;
 	if (qp)
 		ibv_destroy_qp(qp);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
+	mt_verbs_env_close(&e);
 	return err;
 }
 
@@ -526,26 +526,14 @@ static int verbs_flow(void *arg)
 			 .mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff,
 					   0xff } },
 	};
-	struct ibv_qp_init_attr attr = {
-		.qp_type = (enum ibv_qp_type)(long)arg,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_context *ctx = mt_open(MT_OPEN_DEVX, NULL);
+	struct mt_verbs_env e;
 	struct ibv_flow *flow;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	int err;
 
-	if (!ctx)
+	if (!mt_verbs_env_open(&e, MT_OPEN_DEVX))
 		return 90;
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	if (!pd || !cq)
-		return 91;
-	attr.send_cq = attr.recv_cq = cq;
-	qp = ibv_create_qp(pd, &attr);
+	qp = qp_of(&e, arg);
 	if (!qp)
 		return 92;
 	flow = ibv_create_flow(qp, &f.attr);
@@ -553,9 +541,7 @@ static int verbs_flow(void *arg)
 	if (flow)
 		ibv_destroy_flow(flow);
 	ibv_destroy_qp(qp);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
+	mt_verbs_env_close(&e);
 	return err;
 }
 
