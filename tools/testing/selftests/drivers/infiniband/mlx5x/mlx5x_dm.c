@@ -65,18 +65,8 @@ static int need_memic(void)
 	return KSFT_PASS;
 }
 
-/* A context on a device with MEMIC (mt_ctx_setup_need()). */
-static int memic_setup(void *self)
-{
-	return mt_ctx_setup_need(self, MT_OPEN_DEFAULT, need_memic);
-}
-
-static const struct mt_fixture memic_fixture = {
-	.name = "memic",
-	.size = sizeof(struct mt_ctx),
-	.setup = memic_setup,
-	.teardown = mt_ctx_teardown,
-};
+/* A context on a device with MEMIC. */
+MT_CTX_FIXTURE(memic, MT_OPEN_DEFAULT, need_memic);
 
 static int test_memic_caps(void)
 {

@@ -59,21 +59,8 @@ static bool become_nobody(void)
 	       !setresuid(65534, 65534, 65534);
 }
 
-/*
- * A DEVX context on a device with a device memory capability page
- * (mt_ctx_setup_need()).
- */
-static int icm_setup(void *self)
-{
-	return mt_ctx_setup_need(self, MT_OPEN_DEVX, need_caps);
-}
-
-static const struct mt_fixture icm_fixture = {
-	.name = "icm",
-	.size = sizeof(struct mt_ctx),
-	.setup = icm_setup,
-	.teardown = mt_ctx_teardown,
-};
+/* A DEVX context on a device with a device memory capability page. */
+MT_CTX_FIXTURE(icm, MT_OPEN_DEVX, need_caps);
 
 static uint64_t icm_addr(struct ibv_dm *dm)
 {

@@ -49,10 +49,24 @@ void mt_ctx_close(struct mt_ctx *c);
 /*
  * A program's own fixture on struct mt_ctx, with a precondition: its
  * setup returns mt_ctx_setup_need(), its teardown is mt_ctx_teardown().
+ * MT_CTX_FIXTURE(fx, mode, need) defines one, fx_fixture; a case on it is
+ * MT_TEST_F(mt_ctx, NAME) with MT_CASE_F(fx, NAME).
  */
 int mt_ctx_setup_need(struct mt_ctx *c, enum mt_open_mode mode,
 		      int (*need)(void));
 void mt_ctx_teardown(void *self);
+
+#define MT_CTX_FIXTURE(fx, mode, need)					\
+	static int fx##_setup(void *self)				\
+	{								\
+		return mt_ctx_setup_need(self, (mode), (need));		\
+	}								\
+	static const struct mt_fixture fx##_fixture = {			\
+		.name = #fx,						\
+		.size = sizeof(struct mt_ctx),				\
+		.setup = fx##_setup,					\
+		.teardown = mt_ctx_teardown,				\
+	}
 
 /*
  * Fixtures on struct mt_ctx, by how the context is opened; a case on one
