@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RC queue pairs: one firmware QP over the buffer libmlx5 lays out (RQ
- * then SQ), walked through the PRM's transition commands.  Each
+ * RC and UC queue pairs: one firmware QP over the buffer libmlx5 lays out
+ * (RQ then SQ), walked through the PRM's transition commands.  Each
  * transition starts from the context firmware reports (QUERY_QP) and
  * applies the attributes given, so what a transition does not carry
  * keeps its value.  The path is RoCE: a GRH and a destination MAC.
@@ -75,7 +75,8 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	PRM_SET(create_qp_in, in, uid, qp->uid);
 	PRM_SET(create_qp_in, in, wq_umem_valid, 1);
 	prm_set_bits(in, MLX5X_CREATE_QP_UMEM_ID, 32, qp->buf.id);
-	PRM_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	PRM_SET(qpc, qpc, st, attr->qp_type == IB_QPT_UC ? MLX5_QP_ST_UC :
+						       MLX5_QP_ST_RC);
 	PRM_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	PRM_SET(qpc, qpc, pd, to_mpd(qp->ib.pd)->pdn);
 	PRM_SET(qpc, qpc, uar_page, qp->uar_index);

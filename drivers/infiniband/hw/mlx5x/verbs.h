@@ -72,6 +72,12 @@ static inline struct mlx5x_qp *to_mqp(struct ib_qp *ib)
 }
 
 /* ubuf.c */
+/* RC and UC: one firmware QP, connected to one other (qp_rc.c) */
+static inline bool mlx5x_qp_connected(enum ib_qp_type type)
+{
+	return type == IB_QPT_RC || type == IB_QPT_UC;
+}
+
 int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
 		   int access, struct mlx5x_ubuf *buf);
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RC traffic on the device's internal loopback: a ConnectX carries
+ * RC and UC traffic on the device's internal loopback: a ConnectX carries
  * traffic between two QPs of the same port inside the device, and so does
  * the model.  The worker (datapath.c) gives each QP in RTS its turn; a
  * send WQE is executed as one message against the QP its context names
@@ -20,6 +20,11 @@
  * PSN, no path MTU is visible there); a peer that is missing or not
  * ready to receive is a transport retry error at once.  The wire is not
  * reached: a message always goes to a QP of this device.
+ *
+ * UC is RC without acknowledgements: SEND and RDMA WRITE only (READ and
+ * atomics are a local QP operation error); the requester completes once
+ * it sent; what the responder cannot take (no receive WQE, too small a
+ * one, a key that refuses, no peer) is dropped there, silently.
  *
  * A long message is executed in turns of SIM_RC_TURN_BYTES, resumed
  * where it stopped (qp->dp.msg_off) in the QP's next turn, and a turn
@@ -60,6 +65,7 @@ struct sim_rc_msg {
 	const struct sim_rc_wqe *w;
 	u64 off, n;		/* this turn copies [off, off + n) */
 	bool more;		/* and the message goes on in the next */
+	bool uc;		/* unreliable: the responder drops, silently */
 	u32 req_synd;		/* the requester's error CQE, or 0 */
 	bool rnr;		/* an RNR NAK: try the WQE again later */
 	bool recv;		/* a receive WQE of the responder completes */
@@ -290,6 +296,10 @@ static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
 	u32 retry = PRM_GET(qpc, m->req->qpc, rnr_retry);
 	u32 code = PRM_GET(qpc, m->resp->qpc, min_rnr_nak);
 
+	if (m->uc) {	/* nothing NAKs: the message is lost, whole */
+		m->more = false;
+		return;
+	}
 	dp->rnr_naks++;
 	if (retry != SIM_RNR_FOREVER && m->req->dp.rnr_tries >= retry) {
 		m->req_synd = SIM_CQE_SYND_RNR_RETRY;
@@ -443,6 +453,24 @@ static void sim_rc_atomic(struct sim_dp *dp, struct sim_rc_msg *m)
 		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
 }
 
+/*
+ * UC: what the responder could not take is dropped there, silently; the
+ * requester, which sent it, does not hear of it.  Its own local errors
+ * stay.
+ */
+static void sim_uc_drop(struct sim_rc_msg *m)
+{
+	if (m->req_synd == SIM_CQE_SYND_LOCAL_PROT ||
+	    m->req_synd == SIM_CQE_SYND_LOCAL_LENGTH)
+		return;
+	if (m->req_synd || m->resp_synd) {
+		m->req_synd = 0;
+		m->resp_synd = 0;
+		m->recv = false;
+		m->more = false;
+	}
+}
+
 /* The QP @req's context names as its peer, if it is on this device. */
 static struct sim_qp *sim_rc_peer(struct mlx5x_sim *sim, struct sim_qp *req)
 {
@@ -461,7 +489,8 @@ static struct sim_qp *sim_rc_peer(struct mlx5x_sim *sim, struct sim_qp *req)
 	 */
 	if ((state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
 	     state != SIM_QP_ST(SQD)) || !peer->dp.buf_umem ||
-	    PRM_GET(qpc, peer->qpc, remote_qpn) != req->q.obj.id)
+	    PRM_GET(qpc, peer->qpc, remote_qpn) != req->q.obj.id ||
+	    PRM_GET(qpc, peer->qpc, st) != PRM_GET(qpc, req->qpc, st))
 		return NULL;
 	return peer;
 }
@@ -475,6 +504,7 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 
 	m->req = req;
 	m->w = w;
+	m->uc = PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_UC;
 	/* the WQE was rewritten under the device since its last turn */
 	if (req->dp.msg_off > w->len) {
 		m->req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
@@ -485,9 +515,14 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 	m->more = m->off + m->n < w->len;
 	if (w->opcode == SIM_OPCODE_NOP)
 		return;
+	if (m->uc && (w->opcode == SIM_OPCODE_RDMA_READ || w->atomic)) {
+		m->req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
+		return;
+	}
 	m->resp = sim_rc_peer(dp->sim, req);
 	if (!m->resp) {
-		m->req_synd = SIM_CQE_SYND_TRANSPORT_RETRY;
+		if (!m->uc)
+			m->req_synd = SIM_CQE_SYND_TRANSPORT_RETRY;
 		return;
 	}
 	switch (w->opcode) {
@@ -513,6 +548,8 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		sim_rc_atomic(dp, m);
 		break;
 	}
+	if (m->uc)
+		sim_uc_drop(m);
 }
 
 /* The responder's side of message @m: its CQE, or its error. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Queue pairs: RC only for now; their traffic is dp/dp_rc.c's.  A QP
+ * Queue pairs: RC and UC for now; their traffic is dp/dp_rc.c's.  A QP
  * names its PD, its send and receive CQs, the UAR it rings, and one
  * buffer holding the RQ then the SQ, with its doorbell record.  It is born in RST and walks the PRM's state
  * machine one command per transition; a command issued in the wrong state
@@ -171,8 +171,9 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	BUILD_BUG_ON(SIM_QPC_DBR_UMEM_ID + 32 != PRM_BIT_SZ(create_qp_in, qpc));
 	BUILD_BUG_ON(SIM_CREATE_QP_UMEM_ID + 32 >
 		     PRM_BIT_OFF(create_qp_in, wq_umem_valid));
-	/* RC only; no QPN of the caller's choosing; no SRQ yet */
-	if (PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC ||
+	/* RC and UC; no QPN of the caller's choosing; no SRQ yet */
+	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC) ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
 	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN))
