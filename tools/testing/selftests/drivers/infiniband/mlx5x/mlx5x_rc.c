@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RC traffic between two QPs of the device (a ConnectX's internal
+ * RC and UC traffic between two QPs of the device (a ConnectX's internal
  * loopback), as ibv_post_send(3), ibv_post_recv(3), ibv_poll_cq(3) and
  * ibv_modify_qp(3) describe it: SEND with and without immediate and
  * inline, RDMA WRITE with and without immediate, RDMA READ, the two
  * atomics; and the errors IBTA defines for RC, completing on both sides:
  * a bad rkey, missing access rights, a receive too small, RNR retries
- * exhausted, and the flush of what is left in a QP in error.
+ * exhausted, and the flush of what is left in a QP in error.  UC has no
+ * acknowledgements: what its responder cannot take is lost, silently.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,7 +48,8 @@ static int find_gid(struct ibv_context *ctx)
 	return -1;
 }
 
-static struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq)
+static struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
+			    enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr a = {
 		.send_cq = cq,
@@ -57,7 +59,7 @@ static struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq)
 			.max_send_sge = 4, .max_recv_sge = 4,
 			.max_inline_data = 64,
 		},
-		.qp_type = IBV_QPT_RC,
+		.qp_type = type,
 	};
 
 	return ibv_create_qp(p->pd, &a);
@@ -72,6 +74,7 @@ static int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 		.port_num = 1,
 		.qp_access_flags = access,
 	};
+	bool rc = qp->qp_type == IBV_QPT_RC;
 	int err;
 
 	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
@@ -91,10 +94,11 @@ static int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 	a.ah_attr.grh.sgid_index = p->gid;
 	if (ibv_query_gid(p->c.ctx, 1, p->gid, &a.ah_attr.grh.dgid))
 		return errno;
+	/* what UC has no use for, without acknowledgements */
 	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
 			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
+			    IBV_QP_RQ_PSN | (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+					     IBV_QP_MIN_RNR_TIMER : 0));
 	if (err)
 		return err;
 	memset(&a, 0, sizeof(a));
@@ -104,13 +108,18 @@ static int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 	a.rnr_retry = rnr_retry;
 	a.sq_psn = 1;
 	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			     (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				   IBV_QP_RNR_RETRY |
+				   IBV_QP_MAX_QP_RD_ATOMIC : 0));
 }
 
-/* The pair, A's QP allowed @access_b on B, A retrying RNR @rnr_retry. */
-static int pair_open(struct pair *p, int access_b, uint8_t rnr_retry)
+/*
+ * The pair of @type, A's QP allowed @access_b on B, A retrying RNR
+ * @rnr_retry.
+ */
+static int pair_open(struct pair *p, enum ibv_qp_type type, int access_b,
+		     uint8_t rnr_retry)
 {
 	unsigned int i;
 
@@ -131,7 +140,7 @@ static int pair_open(struct pair *p, int access_b, uint8_t rnr_retry)
 		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
 		if (!CHECK(p->cq[i]))
 			return KSFT_FAIL;
-		p->qp[i] = rc_qp(p, p->cq[i]);
+		p->qp[i] = rc_qp(p, p->cq[i], type);
 		if (!CHECK(p->qp[i]))
 			return KSFT_FAIL;
 	}
@@ -147,7 +156,7 @@ MT_FIXTURE(pair);
 
 MT_FIXTURE_SETUP(pair)
 {
-	return pair_open(self, ALL_ACCESS, 7);
+	return pair_open(self, IBV_QPT_RC, ALL_ACCESS, 7);
 }
 
 MT_FIXTURE_TEARDOWN(pair)
@@ -177,10 +186,28 @@ MT_FIXTURE(strict);
 
 MT_FIXTURE_SETUP(strict)
 {
-	return pair_open(&self->p, IBV_ACCESS_LOCAL_WRITE, 1);
+	return pair_open(&self->p, IBV_QPT_RC, IBV_ACCESS_LOCAL_WRITE, 1);
 }
 
 MT_FIXTURE_TEARDOWN(strict)
+{
+	pair_teardown(&self->p);
+}
+
+/* A UC pair: what UC may be given, write. */
+struct uc {
+	struct pair p;
+};
+
+MT_FIXTURE(uc);
+
+MT_FIXTURE_SETUP(uc)
+{
+	return pair_open(&self->p, IBV_QPT_UC,
+			 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, 0);
+}
+
+MT_FIXTURE_TEARDOWN(uc)
 {
 	pair_teardown(&self->p);
 }
@@ -607,6 +634,87 @@ MT_TEST_F(pair, flush_on_error)
 	return KSFT_PASS;
 }
 
+/* UC: a SEND and an RDMA WRITE with immediate land as on RC. */
+MT_TEST_F(uc, uc_send_write)
+{
+	struct pair *p = &self->p;
+	struct ibv_send_wr wr = { .wr_id = 40, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+
+	fill(p->buf, 3000, 2);
+	if (!CHECK_ERR(post_recv(p, 41, 32768, 4096), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 0, 3000), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 40, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(p->cq[1], &wc) &&
+	    wc_is(&wc, 41, IBV_WC_SUCCESS, IBV_WC_RECV))
+		CHECK_EQ(wc.byte_len, 3000);
+	CHECK(!memcmp(p->buf + 32768, p->buf, 3000));
+
+	wr = (struct ibv_send_wr){
+		.wr_id = 42, .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+		.imm_data = htobe32(5),
+		.wr.rdma = { (uintptr_t)p->buf + 50000, p->mr->rkey },
+	};
+	if (!CHECK_ERR(post_recv(p, 43, 32768, 16), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 100, 2000), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 42, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
+	if (poll_one(p->cq[1], &wc) &&
+	    wc_is(&wc, 43, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM))
+		CHECK_EQ(wc.byte_len, 2000);
+	CHECK(!memcmp(p->buf + 50000, p->buf + 100, 2000));
+	return KSFT_PASS;
+}
+
+/*
+ * UC: what the responder cannot take is lost without a word: a SEND with
+ * no receive posted and a WRITE with a bad rkey both complete at the
+ * requester; the receive posted after takes the next SEND, not the lost
+ * one; both QPs stay in RTS.
+ */
+MT_TEST_F(uc, uc_losses_are_silent)
+{
+	struct pair *p = &self->p;
+	struct ibv_send_wr wr = { .wr_id = 44, .opcode = IBV_WR_SEND };
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	fill(p->buf, 64, 1);
+	fill(p->buf + 64, 64, 9);
+	if (!CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 44, IBV_WC_SUCCESS, IBV_WC_SEND);
+	wr = (struct ibv_send_wr){
+		.wr_id = 45, .opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { (uintptr_t)p->buf + 20000, p->mr->rkey ^ 0x80 },
+	};
+	if (!CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 45, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
+	CHECK(p->buf[20000] == 0);
+	wr = (struct ibv_send_wr){ .wr_id = 46, .opcode = IBV_WR_SEND };
+	if (!CHECK_ERR(post_recv(p, 47, 32768, 64), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 64, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 46, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(p->cq[1], &wc))
+		wc_is(&wc, 47, IBV_WC_SUCCESS, IBV_WC_RECV);
+	CHECK(!memcmp(p->buf + 32768, p->buf + 64, 64));
+	for (i = 0; i < 2; i++)
+		if (CHECK_ERR(ibv_query_qp(p->qp[i], &a, IBV_QP_STATE, &ia),
+			      0))
+			CHECK_EQ(a.qp_state, IBV_QPS_RTS);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, send_recv),
 	MT_CASE_F(pair, send_imm_inline),
@@ -620,6 +728,8 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, recv_too_small),
 	MT_CASE_F(pair, large_messages),
 	MT_CASE_F(pair, flush_on_error),
+	MT_CASE_F(uc, uc_send_write),
+	MT_CASE_F(uc, uc_losses_are_silent),
 };
 
 int main(void)
