@@ -18,18 +18,25 @@ ibv_devinfo -d mlx5x_0
 # the device moves data: an RC ping-pong and an RDMA WRITE bandwidth,
 # server and client on the device over 127.0.0.1, its RoCE v2 GID
 ip link set lo up
+# listening PORT: wait (10 s at most) until the server listens on it
+listening() {
+	for _ in $(seq 100); do
+		ss -Hltn "sport = :$1" | grep -q . && return
+		sleep 0.1
+	done
+}
 for gid in 0 1 2 3 4 5 6 7; do
 	p=/sys/class/infiniband/mlx5x_0/ports/1
 	[[ $(cat "$p/gid_attrs/types/$gid") == "RoCE v2" &&
 	   $(cat "$p/gids/$gid") == 0000:0000:0000:0000:0000:ffff:* ]] && break
 done
 ibv_rc_pingpong -d mlx5x_0 -g "$gid" -n 100 -p 18515 &
-sleep 1
+listening 18515
 ibv_rc_pingpong -d mlx5x_0 -g "$gid" -n 100 -p 18515 127.0.0.1
 wait
 if command -v ib_write_bw >/dev/null; then
 	ib_write_bw -d mlx5x_0 -x "$gid" -s 65536 -n 200 -p 18516 &
-	sleep 1
+	listening 18516
 	ib_write_bw -d mlx5x_0 -x "$gid" -s 65536 -n 200 -p 18516 127.0.0.1
 	wait
 fi

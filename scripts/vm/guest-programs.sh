@@ -38,6 +38,15 @@ gid() {
 	return 1
 }
 
+# listening PORT: wait (10 s at most) until a server listens on it
+listening() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		ss -Hltn "sport = :$1" | grep -q . && return
+		sleep 0.1
+	done
+}
+
 port=18700
 # run DEV GIDFLAG PROG ARGS...: server, then client; the client's output
 # in $dir/c; status 0 when both ended well in time
@@ -49,7 +58,7 @@ run() {
 	timeout "$BOUND" "$prog" -d "$dev" "$gflag" "$g" -p "$port" "$@" \
 		>"$dir/s" 2>&1 &
 	s=$!
-	sleep 1
+	listening "$port"
 	timeout "$BOUND" "$prog" -d "$dev" "$gflag" "$g" -p "$port" "$@" \
 		127.0.0.1 >"$dir/c" 2>&1
 	rc=$?
@@ -100,6 +109,7 @@ if ! setup; then
 	exit 1
 fi
 one ibv_rc_pingpong pingpong ibv_rc_pingpong -n "$ITERS"
+one ibv_uc_pingpong pingpong ibv_uc_pingpong -n "$ITERS"
 one ib_send_bw bw ib_send_bw -s 65536 -n "$ITERS"
 one ib_write_bw bw ib_write_bw -s 65536 -n "$ITERS"
 one ib_read_bw bw ib_read_bw -s 65536 -n "$ITERS"
