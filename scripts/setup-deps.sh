@@ -13,6 +13,7 @@ PKGS=(
 	build-essential kmod cpio busybox-static qemu-system-x86 sparse rsync dkms
 	linux-source-6.1
 	rdma-core ibverbs-providers ibverbs-utils libibverbs-dev python3-pyverbs
+	librdmacm-dev rdmacm-utils perftest iputils-ping # rdma_cm: selftest, tools
 	iproute2 pkg-config python3-sphinx
 	flex bison bc libelf-dev libssl-dev # the KUnit kernel
 	xz-utils zstd # unpacking kernels and modules in scripts/vm
