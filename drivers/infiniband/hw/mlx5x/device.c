@@ -19,6 +19,45 @@ static void mlx5x_dealloc_driver(struct ib_device *ib)
 	mlx5x_dev_release(to_mdev(ib));
 }
 
+/*
+ * ib_core gives a device to its kernel clients only if it has these kernel
+ * verbs (ib_device_check_mandatory() sets kverbs_provider).  Without them
+ * no client but ib_uverbs ever sees the device: rdma_cm then resolves no
+ * address to it (-ENODEV).  There are no kernel CQs or QPs yet (create_cq
+ * and create_qp refuse a kernel consumer), so nothing is ever posted,
+ * polled or armed here, and no DMA MR: a kernel PD gets no local lkey.
+ * The MAD layer therefore cannot open QP1 and ib_cm does not attach;
+ * rdma_cm resolves addresses and routes, which need only the GID table.
+ */
+static struct ib_mr *mlx5x_get_dma_mr(struct ib_pd *pd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int mlx5x_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int mlx5x_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int mlx5x_poll_cq(struct ib_cq *cq, int num_entries, struct ib_wc *wc)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mlx5x_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
 static const struct ib_device_ops mlx5x_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_MLX5,
@@ -44,12 +83,16 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.destroy_qp = mlx5x_destroy_qp,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
+	.get_dma_mr = mlx5x_get_dma_mr,
 	.get_link_layer = mlx5x_get_link_layer,
 	.get_port_immutable = mlx5x_get_port_immutable,
 	.mmap = mlx5x_mmap,
 	.mmap_free = mlx5x_mmap_free,
 	.modify_cq = mlx5x_modify_cq,
 	.modify_qp = mlx5x_modify_qp,
+	.poll_cq = mlx5x_poll_cq,
+	.post_recv = mlx5x_post_recv,
+	.post_send = mlx5x_post_send,
 	.query_device = mlx5x_query_device,
 	.query_pkey = mlx5x_query_pkey,
 	.query_port = mlx5x_query_port,
@@ -58,6 +101,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.read_counters = mlx5x_read_counters,
 	.reg_dm_mr = mlx5x_reg_dm_mr,
 	.reg_user_mr = mlx5x_reg_user_mr,
+	.req_notify_cq = mlx5x_req_notify_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_counters, mlx5x_counters, ib),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_cq, ib),
