@@ -43,6 +43,10 @@ modprobe dummy || exit 1
 for nd in d0 d1; do
 	ip link add "$nd" type dummy && ip link set "$nd" up || exit 1
 done
+# an IPv4 address on the port's netdev and rdma_cm's user interface, for
+# rdma_resolve_addr() and the like (mlx5x_cm)
+ip addr replace 192.0.2.1/24 dev d0 || exit 1
+modprobe rdma_ucm || exit 1
 modprobe mlx5x || exit 1
 rdma link add mlx5x_0 type mlx5x netdev d0 || exit 1
 export MLX5X_DEV=mlx5x_0 MLX5X_NETDEV=d0
