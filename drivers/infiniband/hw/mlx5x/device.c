@@ -160,6 +160,12 @@ static int mlx5x_dev_probe_fw(struct mlx5x_dev *dev)
 	err = mlx5x_query_hca_cap(dev, 0x4, &dev->roce_cap);
 	if (err)
 		return err;
+	/* the current caps hold the endianness mode mlx5_core set */
+	if (MLX5X_CAP_GEN(dev, atomic)) {
+		err = mlx5x_query_hca_cap(dev, 0x3, &dev->atomic_cap);
+		if (err)
+			return err;
+	}
 	err = mlx5x_query_identity(dev);
 	if (err)
 		return err;
@@ -183,8 +189,10 @@ static void mlx5x_dev_free_fw(struct mlx5x_dev *dev)
 		mlx5x_uctx_destroy(dev, dev->whitelist_uid);
 	dev->whitelist_uid = 0;
 	mlx5x_dm_dev_cleanup(dev);
+	kfree(dev->atomic_cap);
 	kfree(dev->roce_cap);
 	kfree(dev->hca_cap);
+	dev->atomic_cap = NULL;
 	dev->roce_cap = NULL;
 	dev->hca_cap = NULL;
 }

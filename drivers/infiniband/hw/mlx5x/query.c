@@ -6,6 +6,23 @@
 /* A WQE data segment is 16 bytes; the control segment takes one. */
 #define MLX5X_WQE_SEG_BYTES	16
 
+/*
+ * Atomics as a ConnectX reports them: compare and swap and fetch and add
+ * on 8 bytes of a QP, answered in host byte order (endianness mode 1;
+ * mode 0, big endian, is what no verbs consumer expects).
+ */
+static enum ib_atomic_cap mlx5x_atomic_cap(struct mlx5x_dev *dev)
+{
+	const void *c = dev->atomic_cap;
+	u32 ops = BIT(0) | BIT(1);	/* compare and swap, fetch and add */
+
+	if (!c || (PRM_GET(atomic_caps, c, atomic_operations) & ops) != ops ||
+	    !(PRM_GET(atomic_caps, c, atomic_size_qp) & BIT(3)) ||
+	    !PRM_GET(atomic_caps, c, atomic_req_8B_endianness_mode))
+		return IB_ATOMIC_NONE;
+	return IB_ATOMIC_HCA;
+}
+
 static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 {
 	u32 max_sge = MLX5X_CAP_GEN(dev, max_wqe_sz_rq) / MLX5X_WQE_SEG_BYTES;
@@ -35,7 +52,7 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->max_srq_sge = max_sge - 1;
 	a->max_pkeys = 1;
 	a->local_ca_ack_delay = MLX5X_CAP_GEN(dev, local_ca_ack_delay);
-	a->atomic_cap = IB_ATOMIC_NONE;
+	a->atomic_cap = mlx5x_atomic_cap(dev);
 	a->masked_atomic_cap = IB_ATOMIC_NONE;
 	a->max_ah = INT_MAX;
 	a->hca_core_clock = MLX5X_CAP_GEN(dev, device_frequency_khz);

@@ -24,6 +24,11 @@ enum {
 };
 
 #define SIM_CAP_PAGE_BYTES	PRM_UN_BYTES(hca_cap_union)
+
+/* atomic_caps: atomic_operations and atomic_size_qp bits (PRM) */
+#define SIM_ATOMIC_OPS_CMP_SWAP		BIT(0)
+#define SIM_ATOMIC_OPS_FETCH_ADD	BIT(1)
+#define SIM_ATOMIC_SIZE_8		BIT(3)
 /* cmd_hca_cap.sigerr_domain_and_sig_type of newer headers */
 #define SIM_CAP_SIGERR_DOMAIN_OFF PRM_BIT_OFF(cmd_hca_cap, reserved_at_480)
 
@@ -60,6 +65,7 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, eth_net_offloads, 1);
 	PRM_SET(cmd_hca_cap, c, roce, 1);
 	PRM_SET(cmd_hca_cap, c, rc, 1);
+	PRM_SET(cmd_hca_cap, c, atomic, 1);
 	PRM_SET(cmd_hca_cap, c, uc, 1);
 	PRM_SET(cmd_hca_cap, c, ud, 1);
 	PRM_SET(cmd_hca_cap, c, uar_4k, 1);
@@ -100,6 +106,19 @@ static void sim_caps_general(void *c)
 		MLX5_UCTX_CAP_RAW_TX | MLX5_UCTX_CAP_INTERNAL_DEV_RES);
 }
 
+/*
+ * RC atomics (dp/dp_rc.c): compare and swap and fetch and add on 8 bytes,
+ * answered in host byte order, the mode mlx5_ib asks for.
+ */
+static void sim_caps_atomic(void *c)
+{
+	PRM_SET(atomic_caps, c, atomic_operations,
+		SIM_ATOMIC_OPS_CMP_SWAP | SIM_ATOMIC_OPS_FETCH_ADD);
+	PRM_SET(atomic_caps, c, atomic_size_qp, SIM_ATOMIC_SIZE_8);
+	PRM_SET(atomic_caps, c, atomic_req_8B_endianness_mode, 1);
+	PRM_SET(atomic_caps, c, supported_atomic_req_8B_endianness_mode_1, 1);
+}
+
 static void sim_caps_roce(void *c)
 {
 	PRM_SET(roce_cap, c, l3_type, 0x3);		/* IPv4 and IPv6 */
@@ -120,7 +139,7 @@ static const struct sim_cap_page sim_cap_pages[] = {
 	{ SIM_CAP_GENERAL, sim_caps_general },
 	{ SIM_CAP_ETH_OFFLOADS, NULL },
 	{ SIM_CAP_ODP, NULL },
-	{ SIM_CAP_ATOMIC, NULL },
+	{ SIM_CAP_ATOMIC, sim_caps_atomic },
 	{ SIM_CAP_ROCE, sim_caps_roce },
 	{ SIM_CAP_NIC_FLOW_TABLE, sim_fs_caps_fill },
 	{ SIM_CAP_QOS, NULL },
