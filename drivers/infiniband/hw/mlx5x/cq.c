@@ -123,6 +123,10 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 	err = mlx5x_cq_fw_create(dev, cq, &ucmd, log_size, eqn);
 	if (err)
 		goto err_db;
+	/* completion events find it by number (mlx5x_cq_comp_event()) */
+	err = xa_err(xa_store(&dev->cqs, cq->cqn, cq, GFP_KERNEL));
+	if (err)
+		goto err_fw;
 	ibcq->cqe = (1 << log_size) - 1;
 
 	resp.cqn = cq->cqn;
@@ -132,6 +136,8 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 	return 0;
 
 err_cq:
+	xa_erase(&dev->cqs, cq->cqn);
+err_fw:
 	mlx5x_cq_fw_destroy(dev, cq);
 err_db:
 	mlx5x_ubuf_put(dev, &cq->db);
@@ -161,10 +167,17 @@ int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct mlx5x_cq *cq = to_mcq(ibcq);
 	int err;
 
-	/* a DEVX object of the context may still use it: firmware says so */
+	/*
+	 * No completion event reaches it once firmware freed its number for
+	 * another CQ: out of the table first.  A DEVX object of the context
+	 * may still use it: firmware says so, and then it stays.
+	 */
+	xa_erase(&dev->cqs, cq->cqn);
 	err = mlx5x_cq_fw_destroy(dev, cq);
-	if (err)
+	if (err) {
+		xa_store(&dev->cqs, cq->cqn, cq, GFP_KERNEL);
 		return err;
+	}
 	mlx5x_ubuf_put(dev, &cq->db);
 	mlx5x_ubuf_put(dev, &cq->buf);
 	return 0;
@@ -193,4 +206,22 @@ int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period)
 	PRM_SET(cqc, cqc, cq_period, period);
 	PRM_SET(cqc, cqc, cq_max_count, count);
 	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
+/**
+ * mlx5x_cq_comp_event() - a completion event of CQ @cqn: its handler runs
+ * @dev: the device
+ * @cqn: the CQ, a verbs one or not
+ *
+ * Called from the backend's event handler, which the CQ's destroy
+ * command waits for (the model's lock): a CQ found here is not freed
+ * before this returns.  ib_uverbs' handler queues the event on the CQ's
+ * completion channel, where ibv_get_cq_event() finds it.
+ */
+void mlx5x_cq_comp_event(struct mlx5x_dev *dev, u32 cqn)
+{
+	struct mlx5x_cq *cq = xa_load(&dev->cqs, cqn);
+
+	if (cq && cq->ib.comp_handler)
+		cq->ib.comp_handler(&cq->ib, cq->ib.cq_context);
 }

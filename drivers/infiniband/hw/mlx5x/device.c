@@ -215,6 +215,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	INIT_LIST_HEAD(&dev->uctx_list);
 	INIT_LIST_HEAD(&dev->ubuf_orphans);
 	xa_init(&dev->indirect_mkeys);
+	xa_init(&dev->cqs);
 	err = mlx5x_dev_probe_fw(dev);
 	if (err)
 		goto err_fw;

@@ -7,7 +7,9 @@
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/slab.h>
+#include <linux/mlx5/device.h>
 #include "mlx5x.h"
+#include "verbs.h"
 #include "sim_backend.h"
 #include "sim/sim.h"
 
@@ -65,8 +67,13 @@ static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 }
 
 /* The model's events go to the DEVX subscribers of the device. */
+/* The model's events: a verbs CQ's completions, then DEVX subscribers. */
 static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 {
+	if (PRM_GET(eqe, eqe, event_type) == MLX5_EVENT_TYPE_COMP)
+		mlx5x_cq_comp_event(ctx, PRM_GET(comp_event,
+						 PRM_ADDR(eqe, eqe, event_data),
+						 cq_number));
 	mlx5x_devx_event(ctx, eqe);
 }
 

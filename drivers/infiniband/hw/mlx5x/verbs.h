@@ -92,6 +92,7 @@ int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 #endif
 int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+void mlx5x_cq_comp_event(struct mlx5x_dev *dev, u32 cqn);
 int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
 
 /* mr.c */

@@ -73,6 +73,32 @@ static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
 }
 
 /*
+ * A CQE was written: an armed CQ raises a completion event, once per arm
+ * (the arm word's sequence number, which the driver moves on when it
+ * re-arms); one armed for solicited completions only for a solicited CQE
+ * or an error.
+ */
+static void sim_dp_cq_armed(struct mlx5x_sim *sim, struct sim_cq *cq,
+			    struct sim_umem *dbr,
+			    const struct sim_cqe_info *info)
+{
+	u32 word;
+
+	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
+			   SIM_CQ_DBR_ARM, &word))
+		return;
+	if (SIM_CQ_ARM_CMD(word) > SIM_CQ_ARM_SOLICITED ||
+	    (cq->dp.fired && cq->dp.sn == SIM_CQ_ARM_SN(word)))
+		return;
+	if (SIM_CQ_ARM_CMD(word) == SIM_CQ_ARM_SOLICITED && !info->solicited &&
+	    info->opcode != SIM_CQE_REQ_ERR && info->opcode != SIM_CQE_RESP_ERR)
+		return;
+	cq->dp.fired = true;
+	cq->dp.sn = SIM_CQ_ARM_SN(word);
+	sim_event_emit(sim, SIM_EV_COMP, SIM_OBJ_CQ, cq->q.obj.id, 0);
+}
+
+/*
  * Write one CQE to CQ @cqn.  A CQ whose consumer index (its doorbell
  * record) is a whole ring behind overflows: unless it ignores overruns
  * (cqc.oi) it takes no more CQEs and a CQ error event is raised.  A
@@ -127,6 +153,7 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	wmb();
 	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
+	sim_dp_cq_armed(sim, cq, dbr, info);
 }
 
 /* Scatter @p into receive WQE @wqe of RQ @rq; returns a CQE syndrome. */

@@ -24,6 +24,7 @@ struct sim_umem;
 #define SIM_DBR_SND		4
 /* A CQ's doorbell record: the consumer index, and the arm word. */
 #define SIM_CQ_DBR_CI		0
+#define SIM_CQ_DBR_ARM		4
 
 /**
  * struct sim_gather - where one piece of a packet comes from
@@ -111,6 +112,7 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
  * @wqe_counter: the WQE it completes
  * @byte_cnt: bytes received
  * @imm: immediate data or invalidated rkey, as the WQE carried it
+ * @solicited: the sender asked for a solicited event
  * @tagged: a raw RQ's receive: @flow_tag, not the QP, in sop_drop_qpn
  * @flow_tag: the flow tag of the steering entry
  * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
@@ -125,6 +127,7 @@ struct sim_cqe_info {
 	u16 wqe_counter;
 	u32 byte_cnt;
 	__be32 imm;
+	bool solicited;
 	bool tagged;
 	u32 flow_tag;
 	u8 hds_ip_ext;

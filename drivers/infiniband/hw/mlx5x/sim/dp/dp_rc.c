@@ -568,6 +568,7 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 			info.opcode = m->resp_opcode;
 			info.byte_cnt = m->w->len;
 			info.imm = m->w->imm;
+			info.solicited = m->w->solicited;
 		}
 		sim_rc_cqe(dp->sim, resp, false, &info);
 	}

@@ -7,6 +7,7 @@
  * changed.
  */
 #include "queues.h"
+#include "../dp/datapath.h"
 
 /* MODIFY_CQ's field select: what the model lets change. */
 #define SIM_CQ_MODIFY_FIELDS	(SIM_CQ_MODIFY_PERIOD | SIM_CQ_MODIFY_COUNT | \
@@ -26,6 +27,17 @@ static u8 sim_cq_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	     !SIM_CAP_GEN(sim, cq_period_start_from_cqe)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 	return PRM_STAT_OK;
+}
+
+/* Not armed until armed: the doorbell record's arm word says none yet. */
+static void sim_cq_disarm(struct mlx5x_sim *sim, u32 dbr_id, u64 dbr_addr)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_UMEM], dbr_id);
+	__be32 none = cpu_to_be32(SIM_CQ_ARM_NONE);
+
+	if (obj)
+		sim_umem_io(container_of(obj, struct sim_umem, obj),
+			    dbr_addr + SIM_CQ_DBR_ARM, &none, sizeof(none), true);
 }
 
 static u8 sim_create_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
@@ -70,6 +82,8 @@ static u8 sim_create_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		container_of(q, struct sim_cq, q)->dp.umem_id = req.umem_id;
 		container_of(q, struct sim_cq, q)->dp.umem_off = req.umem_off;
 	}
+	if (req.dbr_valid)
+		sim_cq_disarm(sim, req.dbr_id, req.dbr_addr);
 	PRM_SET(create_cq_out, ctx->out, cqn, q->obj.id);
 	return PRM_STAT_OK;
 }

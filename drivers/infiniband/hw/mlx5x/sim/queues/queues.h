@@ -101,13 +101,28 @@ struct sim_qbuf_req {
  * @pi: CQEs written
  * @error: it overflowed, or its buffer may not be written: nothing more
  *	   is written to it (a CQ error event said which)
+ * @fired: a completion event was raised for the arm sequence number @sn
+ * @sn: that number (the doorbell record's arm word, bits 29:28)
  */
 struct sim_cq_dp {
 	u32 umem_id;
 	u64 umem_off;
 	u32 pi;
 	bool error;
+	bool fired;
+	u8 sn;
 };
+
+/*
+ * The doorbell record's arm word (sn << 28 | cmd << 24 | ci) as the
+ * model leaves it at CREATE_CQ: a command no driver writes, so a CQ is
+ * not taken as armed before its first arm (libmlx5 zeroes the word, which
+ * reads as an arm).
+ */
+#define SIM_CQ_ARM_NONE		(7U << 24)
+#define SIM_CQ_ARM_CMD(w)	(((w) >> 24) & 7)
+#define SIM_CQ_ARM_SN(w)	(((w) >> 28) & 3)
+#define SIM_CQ_ARM_SOLICITED	1
 
 struct sim_cq {
 	struct sim_qobj q;
