@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
  */
 struct pair {
 	struct mt_ctx c;
+	struct ibv_comp_channel *ch;	/* the CQs' channel, or NULL */
 	struct ibv_pd *pd;
 	struct ibv_cq *cq[2];
 	struct ibv_qp *qp[2];
@@ -116,10 +118,10 @@ static int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 
 /*
  * The pair of @type, A's QP allowed @access_b on B, A retrying RNR
- * @rnr_retry.
+ * @rnr_retry; its CQs on a completion channel if @channel.
  */
-static int pair_open(struct pair *p, enum ibv_qp_type type, int access_b,
-		     uint8_t rnr_retry)
+static int pair_open_ch(struct pair *p, enum ibv_qp_type type, int access_b,
+			uint8_t rnr_retry, bool channel)
 {
 	unsigned int i;
 
@@ -136,8 +138,13 @@ static int pair_open(struct pair *p, enum ibv_qp_type type, int access_b,
 	p->mr = ibv_reg_mr(p->pd, p->buf, BUF_BYTES, ALL_ACCESS);
 	if (!CHECK(p->mr))
 		return KSFT_FAIL;
+	if (channel) {
+		p->ch = ibv_create_comp_channel(p->c.ctx);
+		if (!CHECK(p->ch))
+			return KSFT_FAIL;
+	}
 	for (i = 0; i < 2; i++) {
-		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
+		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, p->ch, 0);
 		if (!CHECK(p->cq[i]))
 			return KSFT_FAIL;
 		p->qp[i] = rc_qp(p, p->cq[i], type);
@@ -150,6 +157,12 @@ static int pair_open(struct pair *p, enum ibv_qp_type type, int access_b,
 				  rnr_retry), 0))
 		return KSFT_FAIL;
 	return KSFT_PASS;
+}
+
+static int pair_open(struct pair *p, enum ibv_qp_type type, int access_b,
+		     uint8_t rnr_retry)
+{
+	return pair_open_ch(p, type, access_b, rnr_retry, false);
 }
 
 MT_FIXTURE(pair);
@@ -169,6 +182,8 @@ MT_FIXTURE_TEARDOWN(pair)
 		if (self->cq[i])
 			CHECK_ERR(ibv_destroy_cq(self->cq[i]), 0);
 	}
+	if (self->ch)
+		CHECK_ERR(ibv_destroy_comp_channel(self->ch), 0);
 	if (self->mr)
 		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
 	if (self->pd)
@@ -208,6 +223,23 @@ MT_FIXTURE_SETUP(uc)
 }
 
 MT_FIXTURE_TEARDOWN(uc)
+{
+	pair_teardown(&self->p);
+}
+
+/* The pair with its CQs on a completion channel. */
+struct events {
+	struct pair p;
+};
+
+MT_FIXTURE(events);
+
+MT_FIXTURE_SETUP(events)
+{
+	return pair_open_ch(&self->p, IBV_QPT_RC, ALL_ACCESS, 7, true);
+}
+
+MT_FIXTURE_TEARDOWN(events)
 {
 	pair_teardown(&self->p);
 }
@@ -715,6 +747,94 @@ MT_TEST_F(uc, uc_losses_are_silent)
 	return KSFT_PASS;
 }
 
+/* The channel's next event within @ms: its CQ, or NULL (none came). */
+static struct ibv_cq *wait_event(struct pair *p, int ms)
+{
+	struct pollfd pfd = { .fd = p->ch->fd, .events = POLLIN };
+	struct ibv_cq *cq = NULL;
+	void *ctx;
+
+	if (poll(&pfd, 1, ms) != 1)
+		return NULL;
+	if (!CHECK_ERR(ibv_get_cq_event(p->ch, &cq, &ctx), 0))
+		return NULL;
+	ibv_ack_cq_events(cq, 1);
+	return cq;
+}
+
+/*
+ * ibv_req_notify_cq(3): once armed, the next CQE adds an event to the
+ * CQ's channel; an unarmed CQ adds none.  Armed for solicited
+ * completions only, a SEND without the solicited bit adds none and one
+ * with it does.
+ */
+MT_TEST_F(events, cq_events)
+{
+	struct pair *p = &self->p;
+	struct ibv_send_wr wr = { .wr_id = 50, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+	unsigned int i;
+
+	/* nothing armed: completions, no event */
+	if (!CHECK_ERR(post_recv(p, 51, 32768, 64), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[1], &wc))
+		wc_is(&wc, 51, IBV_WC_SUCCESS, IBV_WC_RECV);
+	poll_one(p->cq[0], &wc);
+	CHECK(!wait_event(p, 100));
+
+	/* armed: the next CQE, and one event for it */
+	for (i = 0; i < 2; i++)
+		if (!CHECK_ERR(ibv_req_notify_cq(p->cq[i], 0), 0))
+			return KSFT_FAIL;
+	wr.wr_id = 52;
+	if (!CHECK_ERR(post_recv(p, 53, 32768, 64), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	for (i = 0; i < 2; i++) {
+		struct ibv_cq *cq = wait_event(p, WAIT_MS);
+
+		CHECK(cq == p->cq[0] || cq == p->cq[1]);
+	}
+	CHECK(!wait_event(p, 100));
+	if (poll_one(p->cq[1], &wc))
+		wc_is(&wc, 53, IBV_WC_SUCCESS, IBV_WC_RECV);
+	poll_one(p->cq[0], &wc);
+
+	/* not re-armed: no event */
+	wr.wr_id = 54;
+	if (!CHECK_ERR(post_recv(p, 55, 32768, 64), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[1], &wc))
+		wc_is(&wc, 55, IBV_WC_SUCCESS, IBV_WC_RECV);
+	poll_one(p->cq[0], &wc);
+	CHECK(!wait_event(p, 100));
+
+	/* solicited only: a plain SEND adds none, a solicited one does */
+	if (!CHECK_ERR(ibv_req_notify_cq(p->cq[1], 1), 0))
+		return KSFT_FAIL;
+	wr.wr_id = 56;
+	if (!CHECK_ERR(post_recv(p, 57, 32768, 64), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[1], &wc))
+		wc_is(&wc, 57, IBV_WC_SUCCESS, IBV_WC_RECV);
+	poll_one(p->cq[0], &wc);
+	CHECK(!wait_event(p, 100));
+	wr.wr_id = 58;
+	wr.send_flags = IBV_SEND_SOLICITED;
+	if (!CHECK_ERR(post_recv(p, 59, 32768, 64), 0) ||
+	    !CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	CHECK_EQ(wait_event(p, WAIT_MS), p->cq[1]);
+	if (poll_one(p->cq[1], &wc))
+		wc_is(&wc, 59, IBV_WC_SUCCESS, IBV_WC_RECV);
+	poll_one(p->cq[0], &wc);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, send_recv),
 	MT_CASE_F(pair, send_imm_inline),
@@ -728,6 +848,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, recv_too_small),
 	MT_CASE_F(pair, large_messages),
 	MT_CASE_F(pair, flush_on_error),
+	MT_CASE_F(events, cq_events),
 	MT_CASE_F(uc, uc_send_write),
 	MT_CASE_F(uc, uc_losses_are_silent),
 };
