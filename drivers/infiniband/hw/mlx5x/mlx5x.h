@@ -298,6 +298,8 @@ extern const struct uapi_definition mlx5x_devx_event_fd_defs[];
 extern const struct uapi_definition mlx5x_devx_subscribe_defs[];
 /* port.c */
 extern const struct uapi_definition mlx5x_port_defs[];
+/* pd.c */
+extern const struct uapi_definition mlx5x_pd_defs[];
 /* ucontext.c */
 extern const struct uapi_definition mlx5x_ucontext_defs[];
 /* fs_anchor.c */

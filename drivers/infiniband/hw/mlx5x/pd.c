@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Protection and transport domains. */
+/*
+ * Protection and transport domains.  Also MLX5_IB_METHOD_PD_QUERY
+ * (ibv_import_pd).
+ */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/mlx5-abi.h>
+#include <rdma/mlx5_user_ioctl_cmds.h>
 #include "mlx5x.h"
+
+#define UVERBS_MODULE_NAME mlx5x_ib
+#include <rdma/uverbs_named_ioctl.h>
 
 int mlx5x_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
@@ -47,6 +54,39 @@ int mlx5x_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	PRM_SET(dealloc_pd_in, in, pd, pd->pdn);
 	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 }
+
+/*
+ * ibv_import_pd() in another process (or a second context on a dup of the
+ * same command file) learns the PD's number here: libmlx5 needs it for
+ * mlx5dv_init_obj() and DEVX objects.  The handle is looked up in the
+ * caller's own file, so only a PD it shares can be named.
+ */
+static int UVERBS_HANDLER(MLX5_IB_METHOD_PD_QUERY)(
+	struct uverbs_attr_bundle *attrs)
+{
+	struct ib_pd *ibpd = uverbs_attr_get_obj(attrs,
+						 MLX5_IB_ATTR_QUERY_PD_HANDLE);
+	u32 pdn = to_mpd(ibpd)->pdn;
+
+	return uverbs_copy_to(attrs, MLX5_IB_ATTR_QUERY_PD_RESP_PDN, &pdn,
+			      sizeof(pdn));
+}
+
+DECLARE_UVERBS_NAMED_METHOD(
+	MLX5_IB_METHOD_PD_QUERY,
+	UVERBS_ATTR_IDR(MLX5_IB_ATTR_QUERY_PD_HANDLE, UVERBS_OBJECT_PD,
+			UVERBS_ACCESS_READ, UA_MANDATORY),
+	UVERBS_ATTR_PTR_OUT(MLX5_IB_ATTR_QUERY_PD_RESP_PDN,
+			    UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
+
+ADD_UVERBS_METHODS(mlx5x_pd_methods,
+		   UVERBS_OBJECT_PD,
+		   &UVERBS_METHOD(MLX5_IB_METHOD_PD_QUERY));
+
+const struct uapi_definition mlx5x_pd_defs[] = {
+	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_PD, &mlx5x_pd_methods),
+	{}
+};
 
 /**
  * mlx5x_td_alloc() - allocate a transport domain

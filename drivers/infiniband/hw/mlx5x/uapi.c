@@ -11,6 +11,7 @@ const struct uapi_definition mlx5x_uapi_defs[] = {
 	UAPI_DEF_CHAIN(mlx5x_devx_event_fd_defs),
 	UAPI_DEF_CHAIN(mlx5x_devx_subscribe_defs),
 	UAPI_DEF_CHAIN(mlx5x_port_defs),
+	UAPI_DEF_CHAIN(mlx5x_pd_defs),
 	UAPI_DEF_CHAIN(mlx5x_ucontext_defs),
 	UAPI_DEF_CHAIN(mlx5x_uar_defs),
 	UAPI_DEF_CHAIN(mlx5x_steering_anchor_defs),
