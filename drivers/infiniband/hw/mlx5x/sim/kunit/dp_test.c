@@ -134,8 +134,8 @@ static void sk_dp_cqe_recv(struct kunit *test)
 {
 	struct sim_cqe_info info = {
 		.opcode = SIM_CQE_RESP_SEND, .qpn = 0x55, .user_index = 0x77,
-		.wqe_counter = 0x1234, .byte_cnt = 98, .flow_tag = 0xabcdef,
-		.hds_ip_ext = 6, .l4_l3_hdr_type = 0x28,
+		.wqe_counter = 0x1234, .byte_cnt = 98, .tagged = true,
+		.flow_tag = 0xabcdef, .hds_ip_ext = 6, .l4_l3_hdr_type = 0x28,
 	};
 	struct sim_cqe c;
 
@@ -151,9 +151,20 @@ static void sk_dp_cqe_recv(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.op_own, SIM_CQE_RESP_SEND << 4 | 1);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(c.rsvd0, 0, sizeof(c.rsvd0)));
 
-	info.opcode = SIM_CQE_REQ;
-	sim_cqe_fill((u8 *)&c, &info, false);
+	/* an RC receive: the QPN, and the immediate as it was sent */
+	info.tagged = false;
+	info.opcode = SIM_CQE_RESP_SEND_IMM;
+	info.imm = cpu_to_be32(0xfeed);
+	sim_cqe_fill((u8 *)&c, &info, true);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(c.sop_drop_qpn), 0x55);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(c.imm), 0xfeed);
+
+	/* a requester's: the WQE's opcode above the QPN, for libmlx5 */
+	info.opcode = SIM_CQE_REQ;
+	info.wqe_opcode = SIM_OPCODE_RDMA_READ;
+	sim_cqe_fill((u8 *)&c, &info, false);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(c.sop_drop_qpn),
+			SIM_OPCODE_RDMA_READ << 24 | 0x55);
 	KUNIT_EXPECT_EQ(test, c.op_own, SIM_CQE_REQ << 4);
 }
 
@@ -161,7 +172,7 @@ static void sk_dp_cqe_err(struct kunit *test)
 {
 	struct sim_cqe_info info = {
 		.opcode = SIM_CQE_REQ_ERR, .qpn = 0x99, .user_index = 3,
-		.wqe_counter = 17,
+		.wqe_counter = 17, .wqe_opcode = SIM_OPCODE_SEND,
 		.syndrome = SIM_CQE_SYND_LOCAL_PROT,
 	};
 	struct sim_err_cqe e;

@@ -85,12 +85,14 @@ static void sk_qp_create_rules(struct kunit *test)
 	cqn = sk_qp_setup(test, &r);
 	in = sk_qp_in(test, &r, cqn);
 	qpc = PRM_ADDR(create_qp_in, in, qpc);
-	/* RC only */
+	/* RC and UC only */
 	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UD);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UC);
-	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_ASSERT_EQ(test, sk_qp_run(test, in, &qpn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
+					   qpn), PRM_STAT_OK);
 	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_RC);
 	PRM_SET(create_qp_in, in, input_qpn, 77);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);

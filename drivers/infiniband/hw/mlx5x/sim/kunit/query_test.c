@@ -70,7 +70,7 @@ static void sk_caps_roce(struct kunit *test)
 /* Offered but empty pages answer with zeros rather than an error. */
 static void sk_caps_offered(struct kunit *test)
 {
-	static const u8 types[] = { 0x01, 0x02, 0x03, 0x20 };
+	static const u8 types[] = { 0x01, 0x02, 0x20 };
 	unsigned int i;
 	void *cap;
 
@@ -82,6 +82,25 @@ static void sk_caps_offered(struct kunit *test)
 				    PRM_STAT_OK, "type 0x%x", types[i]);
 		KUNIT_EXPECT_FALSE(test, memchr_inv(cap, 0, SK_CAP_PAGE));
 	}
+}
+
+/*
+ * Atomics as the RC engine executes them, in the mode mlx5_ib asks for:
+ * compare and swap and fetch and add, 8 bytes, host byte order.
+ */
+static void sk_caps_atomic(struct kunit *test)
+{
+	void *cap;
+
+	KUNIT_ASSERT_EQ(test, sk_query_cap(test, PRM_CAP_OPMOD(0x03, 1), false,
+					   &cap), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(atomic_caps, cap, atomic_operations),
+			0x3);
+	KUNIT_EXPECT_EQ(test, PRM_GET(atomic_caps, cap, atomic_size_qp), 0x8);
+	KUNIT_EXPECT_EQ(test,
+			PRM_GET(atomic_caps, cap, atomic_req_8B_endianness_mode),
+			1);
+	KUNIT_EXPECT_EQ(test, SIM_CAP_GEN(sk_sim(test), atomic), 1);
 }
 
 static void sk_caps_unsupported(struct kunit *test)
@@ -168,6 +187,7 @@ static struct kunit_case sk_caps_cases[] = {
 	KUNIT_CASE(sk_caps_general),
 	KUNIT_CASE(sk_caps_roce),
 	KUNIT_CASE(sk_caps_offered),
+	KUNIT_CASE(sk_caps_atomic),
 	KUNIT_CASE(sk_caps_unsupported),
 	KUNIT_CASE(sk_caps_other_function),
 	KUNIT_CASE(sk_caps_limits),
