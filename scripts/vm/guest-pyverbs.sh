@@ -16,6 +16,17 @@ gunzip -f "$work"/tests/*.gz
 sed -i 's/^POLL_CQ_TIMEOUT = 10 /POLL_CQ_TIMEOUT = 1 /' "$work/tests/utils.py"
 # and the CQ event tests would wait in ibv_get_cq_event() for ever
 rm "$work/tests/test_cq_events.py"
+# pyverbs 44 hands libibverbs its ParentDomainContext as a bare pointer
+# and keeps no reference to it.  When this test's SRQ is refused (the
+# device has no SRQs yet), the half-built resources die attribute by
+# attribute: the context first, then the parent domain, which destroys
+# its CQ, whose buffer libmlx5 frees through pyverbs' pd_free() on the
+# freed context: SIGSEGV.  Any refusal after the CQ does the same on a
+# ConnectX (Documentation/design.rst, "rdma-core's own suite").  Until
+# the device serves SRQs, skip it, saying why.
+sed -i '/^    def test_mem_align_srq_excq_rc_traffic(self):/i\
+    @unittest.skip("pyverbs 44: use after free of the ParentDomainContext once the SRQ is refused (mlx5x: no SRQs yet)")' \
+	"$work/tests/test_parent_domain.py"
 cd "$work" || exit 1
 log=$work/log
 # randrange() of floats in tests/test_device.py warns on Python 3.11;
@@ -44,9 +55,8 @@ if (($#)); then
 fi
 
 # The whole suite, module by module in unittest's (sorted) order.  When
-# Python dies by a signal (pyverbs' error paths can: a parent domain's
-# allocators after a refused QP), say so, and go on with the modules it
-# did not reach.
+# Python dies by a signal (pyverbs' error paths can, as above), say so,
+# and go on with the modules it did not reach.
 export LC_ALL=C	# the glob's order and > below: unittest's sorted()
 mods=()
 for f in tests/test_*.py; do
