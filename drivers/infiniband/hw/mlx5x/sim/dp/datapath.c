@@ -472,6 +472,53 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 	return done;
 }
 
+/* One queue's turn, up to @room WQEs: an SQ (raw) or a QP (RC, UC). */
+static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
+				unsigned int room)
+{
+	struct sim_wq *sq;
+	bool active = false;
+	unsigned int done;
+	u32 state;
+
+	if (obj->type == SIM_OBJ_QP) {
+		done = sim_dp_rc_qp(dp, container_of(obj, struct sim_qp, q.obj),
+				    room, &active);
+		dp->pass_active += active;
+		return done;
+	}
+	sq = container_of(obj, struct sim_wq, q.obj);
+	state = PRM_GET(sqc, sq->ctx, state);
+	if (state != MLX5_SQC_STATE_RDY && state != MLX5_SQC_STATE_ERR)
+		return 0;
+	dp->pass_active++;
+	return sim_dp_sq(dp, sq, room);
+}
+
+/*
+ * The queues of table @type from dp->cursor on, each its turn, while the
+ * hold's bounds allow (@done WQEs executed, @looked queues looked at).
+ * Returns true when the hold is spent: dp->cursor names where the pass
+ * goes on.
+ */
+static bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
+			unsigned int *done, unsigned int *looked)
+{
+	struct sim_obj *obj;
+	unsigned long id;
+
+	xa_for_each_start(&dp->sim->objs[type], id, obj, dp->cursor) {
+		if (*done >= SIM_DP_HOLD_WQES || *looked >= SIM_DP_HOLD_SQS) {
+			dp->cursor = id;
+			return true;
+		}
+		(*looked)++;
+		*done += sim_dp_turn(dp, obj, min_t(unsigned int, SIM_DP_BUDGET,
+						    SIM_DP_HOLD_WQES - *done));
+	}
+	return false;
+}
+
 /*
  * One hold of the model's lock: from dp->cursor on, the SQs that are
  * ready or in error, each up to SIM_DP_BUDGET WQEs, until the hold's
@@ -484,63 +531,26 @@ static void sim_dp_work(struct work_struct *work)
 {
 	struct sim_dp *dp = container_of(to_delayed_work(work), struct sim_dp,
 					 work);
-	unsigned int looked = 0, done = 0, room;
+	unsigned int looked = 0, done = 0;
 	struct mlx5x_sim *sim = dp->sim;
-	unsigned long id, delay;
+	unsigned long delay;
 	u64 start, held, now;
-	struct sim_obj *obj;
-	struct sim_wq *sq;
 	bool cut = false;
-	u32 state;
 
 	mutex_lock(&sim->lock);
 	if (dp->stopping)
 		goto out;
 	start = ktime_get_ns();
 	if (!dp->in_qps) {
-		xa_for_each_start(&sim->objs[SIM_OBJ_SQ], id, obj, dp->cursor) {
-			if (done >= SIM_DP_HOLD_WQES ||
-			    looked >= SIM_DP_HOLD_SQS) {
-				dp->cursor = id;
-				cut = true;
-				break;
-			}
-			looked++;
-			sq = container_of(obj, struct sim_wq, q.obj);
-			state = PRM_GET(sqc, sq->ctx, state);
-			if (state != MLX5_SQC_STATE_RDY &&
-			    state != MLX5_SQC_STATE_ERR)
-				continue;
-			dp->pass_active++;
-			room = min_t(unsigned int, SIM_DP_BUDGET,
-				     SIM_DP_HOLD_WQES - done);
-			done += sim_dp_sq(dp, sq, room);
-		}
+		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &done, &looked);
 		if (!cut) {
 			dp->in_qps = true;
 			dp->cursor = 0;
 		}
 	}
 	/* then the QPs, within the same bounds */
-	if (!cut) {
-		xa_for_each_start(&sim->objs[SIM_OBJ_QP], id, obj, dp->cursor) {
-			bool active = false;
-
-			if (done >= SIM_DP_HOLD_WQES ||
-			    looked >= SIM_DP_HOLD_SQS) {
-				dp->cursor = id;
-				cut = true;
-				break;
-			}
-			looked++;
-			room = min_t(unsigned int, SIM_DP_BUDGET,
-				     SIM_DP_HOLD_WQES - done);
-			done += sim_dp_rc_qp(dp, container_of(obj, struct sim_qp,
-							      q.obj),
-					     room, &active);
-			dp->pass_active += active;
-		}
-	}
+	if (!cut)
+		cut = sim_dp_walk(dp, SIM_OBJ_QP, &done, &looked);
 	dp->pass_done += done;
 	held = ktime_get_ns() - start;
 	dp->holds++;

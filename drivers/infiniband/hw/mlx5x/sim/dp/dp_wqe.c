@@ -40,6 +40,22 @@ static int sim_wqe_gather(const u8 *wqe, size_t end, size_t off,
 	return SIM_WQE_SEG;
 }
 
+/*
+ * The control segment: opcode, WQE index, size in segments, completion
+ * request.  Returns its end, in bytes from the WQE's start.
+ */
+static size_t sim_wqe_ctrl_read(const struct sim_wqe_ctrl *c, u8 *opcode,
+				u16 *index, u8 *ds, bool *signalled)
+{
+	u32 word = be32_to_cpu(c->opmod_idx_opcode);
+
+	*opcode = word & 0xff;
+	*index = (word >> 8) & 0xffff;
+	*ds = be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK;
+	*signalled = c->fm_ce_se & SIM_WQE_CTRL_CQ_UPDATE;
+	return (size_t)*ds * SIM_WQE_SEG;
+}
+
 /**
  * sim_send_wqe_parse() - read a send WQE of an Ethernet SQ
  * @wqe: its bytes, from the control segment on
@@ -56,18 +72,13 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
 	const struct sim_wqe_ctrl *c = (const void *)wqe;
 	const struct sim_wqe_eth *e;
 	size_t end, off;
-	u32 word;
 	int n;
 
 	if (len < sizeof(*c))
 		return -EINVAL;
-	word = be32_to_cpu(c->opmod_idx_opcode);
-	w->opcode = word & 0xff;
-	w->index = (word >> 8) & 0xffff;
-	w->ds = be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK;
-	w->signalled = c->fm_ce_se & SIM_WQE_CTRL_CQ_UPDATE;
+	end = sim_wqe_ctrl_read(c, &w->opcode, &w->index, &w->ds,
+				&w->signalled);
 	w->n = 0;
-	end = (size_t)w->ds * SIM_WQE_SEG;
 	if (w->opcode != SIM_OPCODE_SEND)
 		return -EOPNOTSUPP;
 	if (w->ds < 2 || end > len)
@@ -110,20 +121,15 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 	const struct sim_wqe_raddr *r;
 	const struct sim_wqe_atomic *a;
 	size_t end, off = sizeof(*c);
-	u32 word;
 	int n;
 
 	memset(w, 0, offsetof(struct sim_rc_wqe, g));
 	if (len < sizeof(*c))
 		return -EINVAL;
-	word = be32_to_cpu(c->opmod_idx_opcode);
-	w->opcode = word & 0xff;
-	w->index = (word >> 8) & 0xffff;
-	w->ds = be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK;
-	w->signalled = c->fm_ce_se & SIM_WQE_CTRL_CQ_UPDATE;
+	end = sim_wqe_ctrl_read(c, &w->opcode, &w->index, &w->ds,
+				&w->signalled);
 	w->solicited = c->fm_ce_se & SIM_WQE_CTRL_SOLICITED;
 	w->imm = c->imm;
-	end = (size_t)w->ds * SIM_WQE_SEG;
 	if (!w->ds || end > len)
 		return -EINVAL;
 	switch (w->opcode) {
