@@ -84,11 +84,16 @@ static u32 sim_qp_pdn(const struct sim_qp *qp)
 	return PRM_GET(qpc, qp->qpc, pd);
 }
 
-/* The QP's doorbell record: its umem and where in it. */
+/*
+ * The QP's doorbell record: its umem and where in it.  Only a record
+ * named by umem, which CREATE_QP checked and holds, is read.
+ */
 static struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
 				   u64 *off)
 {
 	*off = PRM_GET64(qpc, qp->qpc, dbr_addr);
+	if (!PRM_GET(qpc, qp->qpc, dbr_umem_valid))
+		return NULL;
 	return sim_dp_umem(sim, prm_get_bits(qp->qpc, SIM_QPC_DBR_UMEM_ID,
 					     32));
 }
