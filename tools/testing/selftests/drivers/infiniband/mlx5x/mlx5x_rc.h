@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * What mlx5x_rc and mlx5x_rc_errors share: a pair of connected QPs of the
+ * device (RC or UC) on one context, each with its own CQ, and a buffer
+ * registered with every access; A sends from it, B receives into it.
+ */
+#ifndef MLX5X_RC_H
+#define MLX5X_RC_H
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mlx5x_fixtures.h"
+
+#define BUF_BYTES	(64 * 1024)
+#define WAIT_MS		5000
+#define ALL_ACCESS	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
+
+/*
+ * Two RC QPs, A and B, connected to each other, each with a CQ of its
+ * own, and a buffer registered with every access; A sends from the first
+ * half, B receives into the second.
+ */
+struct pair {
+	struct mt_ctx c;
+	struct ibv_comp_channel *ch;	/* the CQs' channel, or NULL */
+	struct ibv_pd *pd;
+	struct ibv_cq *cq[2];
+	struct ibv_qp *qp[2];
+	uint8_t *buf;
+	struct ibv_mr *mr;
+	int gid;
+};
+
+static inline int find_gid(struct ibv_context *ctx)
+{
+	union ibv_gid gid;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (!ibv_query_gid(ctx, 1, i, &gid) &&
+		    (gid.global.subnet_prefix || gid.global.interface_id))
+			return i;
+	return -1;
+}
+
+static inline struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
+			    enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr a = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = 16, .max_recv_wr = 16,
+			.max_send_sge = 4, .max_recv_sge = 4,
+			.max_inline_data = 64,
+		},
+		.qp_type = type,
+	};
+
+	return ibv_create_qp(p->pd, &a);
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to @dest. */
+static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
+		      int access, uint8_t rnr_retry)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = access,
+	};
+	bool rc = qp->qp_type == IBV_QPT_RC;
+	int err;
+
+	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dest;
+	a.rq_psn = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;	/* 0.01 ms */
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.grh.sgid_index = p->gid;
+	if (ibv_query_gid(p->c.ctx, 1, p->gid, &a.ah_attr.grh.dgid))
+		return errno;
+	/* what UC has no use for, without acknowledgements */
+	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			    IBV_QP_RQ_PSN | (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+					     IBV_QP_MIN_RNR_TIMER : 0));
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = rnr_retry;
+	a.sq_psn = 1;
+	a.max_rd_atomic = 1;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+			     (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				   IBV_QP_RNR_RETRY |
+				   IBV_QP_MAX_QP_RD_ATOMIC : 0));
+}
+
+/*
+ * The pair of @type, A's QP allowed @access_b on B, A retrying RNR
+ * @rnr_retry; its CQs on a completion channel if @channel.
+ */
+static inline int pair_open_ch(struct pair *p, enum ibv_qp_type type, int access_b,
+			uint8_t rnr_retry, bool channel)
+{
+	unsigned int i;
+
+	if (!mt_ctx_open(&p->c, MT_OPEN_DEFAULT))
+		return KSFT_FAIL;
+	p->gid = find_gid(p->c.ctx);
+	if (p->gid < 0)
+		return mt_skip("no GID on port 1 (netdev down?)");
+	p->pd = ibv_alloc_pd(p->c.ctx);
+	p->buf = aligned_alloc(MT_PAGE, BUF_BYTES);
+	if (!CHECK(p->pd) || !CHECK(p->buf))
+		return KSFT_FAIL;
+	memset(p->buf, 0, BUF_BYTES);
+	p->mr = ibv_reg_mr(p->pd, p->buf, BUF_BYTES, ALL_ACCESS);
+	if (!CHECK(p->mr))
+		return KSFT_FAIL;
+	if (channel) {
+		p->ch = ibv_create_comp_channel(p->c.ctx);
+		if (!CHECK(p->ch))
+			return KSFT_FAIL;
+	}
+	for (i = 0; i < 2; i++) {
+		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, p->ch, 0);
+		if (!CHECK(p->cq[i]))
+			return KSFT_FAIL;
+		p->qp[i] = rc_qp(p, p->cq[i], type);
+		if (!CHECK(p->qp[i]))
+			return KSFT_FAIL;
+	}
+	if (!CHECK_ERR(rc_connect(p, p->qp[0], p->qp[1]->qp_num, ALL_ACCESS,
+				  rnr_retry), 0) ||
+	    !CHECK_ERR(rc_connect(p, p->qp[1], p->qp[0]->qp_num, access_b,
+				  rnr_retry), 0))
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+static inline int pair_open(struct pair *p, enum ibv_qp_type type, int access_b,
+		     uint8_t rnr_retry)
+{
+	return pair_open_ch(p, type, access_b, rnr_retry, false);
+}
+
+MT_FIXTURE(pair);
+
+MT_FIXTURE_SETUP(pair)
+{
+	return pair_open(self, IBV_QPT_RC, ALL_ACCESS, 7);
+}
+
+MT_FIXTURE_TEARDOWN(pair)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (self->qp[i])
+			CHECK_ERR(ibv_destroy_qp(self->qp[i]), 0);
+		if (self->cq[i])
+			CHECK_ERR(ibv_destroy_cq(self->cq[i]), 0);
+	}
+	if (self->ch)
+		CHECK_ERR(ibv_destroy_comp_channel(self->ch), 0);
+	if (self->mr)
+		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
+	if (self->pd)
+		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
+	free(self->buf);
+	mt_ctx_close(&self->c);
+}
+
+
+
+
+/* Poll @cq for one completion, within WAIT_MS. */
+static inline bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	long end = mt_now_ms() + WAIT_MS;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return CHECK_EQ(n, 1);
+		usleep(200);
+	} while (mt_now_ms() < end);
+	return CHECK(!"a completion within the time");
+}
+
+static inline bool wc_is(const struct ibv_wc *wc, uint64_t wr_id,
+		  enum ibv_wc_status status, enum ibv_wc_opcode opcode)
+{
+	bool ok = CHECK_EQ(wc->wr_id, wr_id) & CHECK_EQ(wc->status, status);
+
+	if (status == IBV_WC_SUCCESS)
+		ok &= CHECK_EQ(wc->opcode, opcode);
+	if (!ok)
+		mt_diag("wc: wr_id %llu status %s opcode %d",
+			(unsigned long long)wc->wr_id,
+			ibv_wc_status_str(wc->status), wc->opcode);
+	return ok;
+}
+
+static inline int post_recv(struct pair *p, uint64_t id, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)p->buf + off, .length = len,
+		.lkey = p->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(p->qp[1], &wr, &bad);
+}
+
+/* A's one-SGE WR of @len bytes at @off, posted. */
+static inline int post_send(struct pair *p, struct ibv_send_wr *wr, uint32_t off,
+		     uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)p->buf + off, .length = len,
+		.lkey = p->mr->lkey,
+	};
+	struct ibv_send_wr *bad;
+
+	wr->sg_list = &sge;
+	wr->num_sge = 1;
+	wr->send_flags |= IBV_SEND_SIGNALED;
+	return ibv_post_send(p->qp[0], wr, &bad);
+}
+
+static inline void fill(uint8_t *b, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = seed + i * 7;
+}
+
+#endif /* MLX5X_RC_H */

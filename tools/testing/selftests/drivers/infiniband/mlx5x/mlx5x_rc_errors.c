@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RC's errors between two QPs of the device, as the IBTA defines them and
+ * ibv_poll_cq(3) reports them, completing on both sides: a bad rkey,
+ * missing access rights, RNR retries exhausted (and retried without
+ * end), a receive too small, and the flush of what is left in a QP in
+ * error.  The traffic itself: mlx5x_rc.
+ */
+#define _GNU_SOURCE
+#include "mlx5x_rc.h"
+
+/* The pair with B allowing no remote access, and no RNR retry. */
+struct strict {
+	struct pair p;
+};
+
+MT_FIXTURE(strict);
+
+MT_FIXTURE_SETUP(strict)
+{
+	return pair_open(&self->p, IBV_QPT_RC, IBV_ACCESS_LOCAL_WRITE, 1);
+}
+
+MT_FIXTURE_TEARDOWN(strict)
+{
+	pair_teardown(&self->p);
+}
+
+/*
+ * A bad rkey: the requester completes with a remote access error and
+ * goes to ERR, the WR after it is flushed, and no byte moved.
+ */
+MT_TEST_F(pair, bad_rkey)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 12, .opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { (uintptr_t)self->buf + 20000,
+			     self->mr->rkey ^ 0x80 },
+	};
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	struct ibv_wc wc;
+
+	fill(self->buf, 100, 1);
+	if (!CHECK_ERR(post_send(self, &wr, 0, 100), 0))
+		return KSFT_FAIL;
+	wr.wr_id = 13;
+	wr.wr.rdma.rkey = self->mr->rkey;
+	if (!CHECK_ERR(post_send(self, &wr, 0, 100), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 12, IBV_WC_REM_ACCESS_ERR, 0);
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 13, IBV_WC_WR_FLUSH_ERR, 0);
+	CHECK(self->buf[20000] == 0 && self->buf[20099] == 0);
+	if (CHECK_ERR(ibv_query_qp(self->qp[0], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
+	return KSFT_PASS;
+}
+
+/* RDMA READ and WRITE on a QP that allows neither: remote access errors. */
+MT_TEST_F(strict, no_remote_access)
+{
+	struct pair *p = &self->p;
+	struct ibv_send_wr wr = {
+		.wr_id = 14, .opcode = IBV_WR_RDMA_READ,
+		.wr.rdma = { (uintptr_t)p->buf + 20000, p->mr->rkey },
+	};
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 14, IBV_WC_REM_ACCESS_ERR, 0);
+	return KSFT_PASS;
+}
+
+/*
+ * A SEND with no receive posted: RNR NAKs, then, rnr_retry (1) spent,
+ * the requester completes with RNR retry exceeded.
+ */
+MT_TEST_F(strict, rnr_retry_exceeded)
+{
+	struct pair *p = &self->p;
+	struct ibv_send_wr wr = { .wr_id = 15, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_send(p, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(p->cq[0], &wc))
+		wc_is(&wc, 15, IBV_WC_RNR_RETRY_EXC_ERR, 0);
+	return KSFT_PASS;
+}
+
+/* rnr_retry 7 retries without end: a receive posted later takes it. */
+MT_TEST_F(pair, rnr_waits)
+{
+	struct ibv_send_wr wr = { .wr_id = 16, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+
+	fill(self->buf, 64, 4);
+	if (!CHECK_ERR(post_send(self, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	usleep(100 * 1000);
+	CHECK_EQ(ibv_poll_cq(self->cq[0], 1, &wc), 0);
+	if (!CHECK_ERR(post_recv(self, 17, 32768, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 16, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(self->cq[1], &wc))
+		wc_is(&wc, 17, IBV_WC_SUCCESS, IBV_WC_RECV);
+	CHECK(!memcmp(self->buf + 32768, self->buf, 64));
+	return KSFT_PASS;
+}
+
+/*
+ * A SEND longer than the receive: the responder completes with a local
+ * length error, the requester with a remote invalid request error.
+ */
+MT_TEST_F(pair, recv_too_small)
+{
+	struct ibv_send_wr wr = { .wr_id = 18, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_recv(self, 19, 32768, 16), 0) ||
+	    !CHECK_ERR(post_send(self, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 18, IBV_WC_REM_INV_REQ_ERR, 0);
+	if (poll_one(self->cq[1], &wc))
+		wc_is(&wc, 19, IBV_WC_LOC_LEN_ERR, 0);
+	return KSFT_PASS;
+}
+
+/* A QP moved to ERR flushes every receive still posted, in order. */
+MT_TEST_F(pair, flush_on_error)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct ibv_wc wc;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		if (!CHECK_ERR(post_recv(self, 20 + i, 32768 + i * 64, 64), 0))
+			return KSFT_FAIL;
+	if (!CHECK_ERR(ibv_modify_qp(self->qp[1], &a, IBV_QP_STATE), 0))
+		return KSFT_FAIL;
+	for (i = 0; i < 3; i++)
+		if (poll_one(self->cq[1], &wc))
+			wc_is(&wc, 20 + i, IBV_WC_WR_FLUSH_ERR, 0);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	MT_CASE_F(pair, bad_rkey),
+	MT_CASE_F(strict, no_remote_access),
+	MT_CASE_F(strict, rnr_retry_exceeded),
+	MT_CASE_F(pair, rnr_waits),
+	MT_CASE_F(pair, recv_too_small),
+	MT_CASE_F(pair, flush_on_error),
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
