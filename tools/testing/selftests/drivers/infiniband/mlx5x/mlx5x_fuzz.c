@@ -14,7 +14,11 @@
  * page size bitmaps, offsets, lengths and access, DEVX CQs, RQs, SQs,
  * mkeys and TIRs over them, raw packet QPs, MRs and verbs flows, and
  * send and receive WQEs of random size and content written into their
- * rings, doorbell records moved and CQs polled; and, for about a
+ * rings, doorbell records moved and CQs polled; RC traffic
+ * (mlx5x_fuzz_rc.c): pairs of RC QPs connected to each other or to any
+ * QP number, WRs of every opcode over the worker's MRs and any key
+ * through libmlx5, and WQEs written by hand into their rings, with
+ * guards no write may reach; and, for about a
  * quarter of the calls (mlx5x_fuzz_fs.c), flow matchers,
  * mlx5dv flows through them (to DEVX objects, QPs, DROP, DEFAULT_MISS,
  * with tags, DEVX counters and flow actions), modify header and packet
@@ -36,7 +40,9 @@
  * data path figures (fw/datapath), then
  * "fuzz: N calls in T s, P processes, coverage C PCs" and exits 0 unless
  * a worker died by a signal or could not run, or memory a worker mapped
- * read-only (and registered without write access) was found changed.
+ * read-only (and registered without write access) or a guard
+ * (mlx5x_fuzz_rc.c) was found changed, or an RC QP in error did not
+ * complete what it held.
  * The data path runs in the model's worker thread: KCOV, which covers
  * the calls only, does not see it.
  */
@@ -74,8 +80,9 @@
 __thread struct fuzz_worker w;
 
 static const char *dev_name;
-static bool resilient;
+bool resilient;
 static unsigned int nthreads = 1;
+struct fz_pub *fz_pubs;
 
 /*
  * Shared between workers: coverage bitmap, call counters (shared_calls[0]
@@ -93,6 +100,7 @@ static const char *const group_names[FZ_GROUPS] = {
 	[FZ_UMEM] = "UMEMs",
 	[FZ_QUEUE] = "DEVX queues and mkeys over UMEMs",
 	[FZ_RAW] = "raw packet QPs, CQs, MRs, verbs flows",
+	[FZ_RC] = "RC QPs, their CQs, MRs and guards",
 };
 static unsigned long long *shared_stats;
 static uint64_t text_base, text_len;
@@ -378,6 +386,7 @@ static void ctx_close(void)
 	if (w.event_fd >= 0)
 		close(w.event_fd);
 	w.async_fd = w.event_fd = -1;
+	rc_release();
 	raw_release();
 	while (w.npds)
 		ibv_dealloc_pd(w.pds[--w.npds]);
@@ -407,11 +416,14 @@ static void *fuzz_thread(void *arg)
 		/* umems, queues over them, raw QPs and their WQEs */
 		op_umem, op_umem, op_queue, op_queue, op_queue, op_wqe,
 		op_wqe, op_raw,
+		/* RC QPs and their traffic */
+		op_rc, op_rc_post, op_rc_post,
 	};
 	struct job *j = arg;
 
 	w.async_fd = w.event_fd = w.kcov_fd = -1;
 	w.rng = j->seed | 1;
+	w.slot = j->seed % FZ_PUBS;
 	w.kcov_fd = text_len ? open("/sys/kernel/debug/kcov", O_RDWR) : -1;
 	if (w.kcov_fd >= 0 &&
 	    !ioctl(w.kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
@@ -504,6 +516,7 @@ int main(int argc, char **argv)
 	struct ibv_device **list, *dev = NULL;
 	struct timespec t0, t1;
 	int secs = 30, opt, n;
+	size_t shared;
 
 	while ((opt = getopt(argc, argv, "p:T:t:n:s:r")) != -1) {
 		switch (opt) {
@@ -544,13 +557,14 @@ int main(int argc, char **argv)
 	}
 	dev_name = strdup(ibv_get_device_name(dev));
 	text_range();
-	cover = mmap(NULL, TEXT_MAX / 8 +
-		     ((1 + FZ_GROUPS) * COUNTERS + FZ_STATS) * 8,
+	shared = TEXT_MAX / 8 + ((1 + FZ_GROUPS) * COUNTERS + FZ_STATS) * 8;
+	cover = mmap(NULL, shared + FZ_PUBS * sizeof(*fz_pubs),
 		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (cover == MAP_FAILED)
 		return 2;
 	shared_calls = (void *)(cover + TEXT_MAX / 8);
 	shared_stats = shared_calls + (1 + FZ_GROUPS) * COUNTERS;
+	fz_pubs = (void *)(cover + shared);
 	printf("fuzz: seed %llu, %u processes x %u threads, %d s, %llu calls, KCOV %s\n",
 	       (unsigned long long)seed, procs, nthreads, secs, max,
 	       text_len ? "on" : "off");
@@ -587,7 +601,26 @@ int main(int argc, char **argv)
 	printf("#   WQEs: %llu send, %llu receive, %llu doorbell records moved, %llu CQEs polled\n",
 	       shared_stats[FZ_SEND_WQES], shared_stats[FZ_RECV_WQES],
 	       shared_stats[FZ_DOORBELLS], shared_stats[FZ_CQES]);
+	printf("#   RC: %llu send WRs and %llu receives posted, %llu send WQEs written by hand; %llu completions, %llu in error, %llu CQEs polled by hand, %llu polls failed; %llu QPs drained in ERR, %llu never were; guards checked %llu times\n",
+	       shared_stats[FZ_RC_WRS], shared_stats[FZ_RC_RECVS],
+	       shared_stats[FZ_RC_RAW], shared_stats[FZ_RC_OK],
+	       shared_stats[FZ_RC_ERR], shared_stats[FZ_RC_HAND],
+	       shared_stats[FZ_RC_POLL_ERR],
+	       shared_stats[FZ_RC_DRAINS], shared_stats[FZ_RC_STUCK],
+	       shared_stats[FZ_GUARD_CHECKS]);
+	printf("#   RC completions:");
+	for (i = 0; i < 32; i++)
+		if (shared_stats[FZ_RC_WC + i])
+			printf(" %s %llu;", ibv_wc_status_str(i),
+			       shared_stats[FZ_RC_WC + i]);
+	printf("\n");
 	print_datapath(dev_name);
+	if (shared_stats[FZ_RC_STUCK] || shared_stats[FZ_GUARD_WRITTEN]) {
+		fprintf(stderr, "fuzz: %llu RC QPs did not complete, %llu guards changed\n",
+			shared_stats[FZ_RC_STUCK],
+			shared_stats[FZ_GUARD_WRITTEN]);
+		bad++;
+	}
 	if (shared_stats[FZ_RO_WRITTEN]) {
 		fprintf(stderr, "fuzz: read-only memory found changed %llu times\n",
 			shared_stats[FZ_RO_WRITTEN]);

@@ -12,7 +12,10 @@
  * memory; mlx5x_fuzz_mem.c: the memory the device reaches (UMEMs over
  * regions of every kind) and the DEVX CQs, RQs, SQs, mkeys and TIRs over
  * it; mlx5x_fuzz_wqe.c: raw packet QPs, MRs, verbs flows and PDs, and the
- * WQEs written into the send and receive rings of all of those queues.
+ * WQEs written into the send and receive rings of all of those queues;
+ * mlx5x_fuzz_rc.c: RC traffic between the worker's RC QPs, through
+ * libmlx5 and written by hand into their rings, and the guards that no
+ * write may reach.
  */
 #ifndef MLX5X_FUZZ_H
 #define MLX5X_FUZZ_H
@@ -39,6 +42,8 @@
 #define MAX_RAW		4	/* raw packet QPs */
 #define MAX_MRS		8
 #define REGIONS		4
+#define MAX_RC		6	/* RC QPs, and CQs for them */
+#define FZ_PUBS		128	/* guards published to the other workers */
 
 /**
  * struct call - one RDMA_VERBS_IOCTL call
@@ -101,6 +106,7 @@ enum fz_group {
 	FZ_UMEM,
 	FZ_QUEUE,
 	FZ_RAW,
+	FZ_RC,
 	FZ_GROUPS,
 };
 
@@ -111,7 +117,19 @@ enum fz_stat {
 	FZ_DOORBELLS,		/* doorbell records moved */
 	FZ_CQES,		/* CQEs found and consumed */
 	FZ_RO_WRITTEN,		/* read-only regions found changed */
-	FZ_STATS,
+	FZ_RC_WRS,		/* RC send WRs posted through libmlx5 */
+	FZ_RC_RECVS,		/* RC receive WRs posted, or written by hand */
+	FZ_RC_RAW,		/* RC send WQEs written by hand */
+	FZ_RC_OK,		/* RC completions (libmlx5) without error */
+	FZ_RC_ERR,		/* and in error */
+	FZ_RC_HAND,		/* RC CQEs polled by hand */
+	FZ_RC_POLL_ERR,		/* ibv_poll_cq() failures */
+	FZ_RC_DRAINS,		/* QPs moved to ERR and seen to complete all */
+	FZ_RC_STUCK,		/* QPs in ERR that did not */
+	FZ_GUARD_CHECKS,	/* guards checked */
+	FZ_GUARD_WRITTEN,	/* guards found changed */
+	FZ_RC_WC,		/* RC completions (libmlx5) by status: 32 */
+	FZ_STATS = FZ_RC_WC + 32,
 };
 
 /**
@@ -188,7 +206,90 @@ struct fz_raw {
 };
 
 /**
- * struct fz_mem - what mlx5x_fuzz_mem.c and mlx5x_fuzz_wqe.c keep
+ * struct fz_rc_cq - a CQ of RC QPs
+ * @cq: it; NULL: the slot is free
+ * @v: its ring, as poll_cq() polls it
+ * @hand: polled by hand since a QP on it went raw; libmlx5 never again
+ * @lost: libmlx5's poll failed on it once
+ * @users: QPs on it
+ * @cap: its CQEs
+ */
+struct fz_rc_cq {
+	struct ibv_cq *cq;
+	struct fz_queue v;
+	bool hand, lost;
+	unsigned int users, cap;
+};
+
+/**
+ * struct fz_rc - an RC (or UC) QP
+ * @qp: it; NULL: the slot is free
+ * @cq: its send and receive CQ, an index in fz_mem.rcq
+ * @raw: its rings are written by hand; libmlx5 never posts on it again
+ * @posted: WQEs were posted since it was last reset or drained
+ * @failed: a completion in error was seen: the QP is in ERR, most likely
+ * @clean: of a pair connected as applications do, where most WRs are
+ *	   well formed, so that traffic flows
+ * @marks: the drain's markers seen (bit 0 send, bit 1 receive)
+ * @need: CQEs it may have outstanding (its SQ's basic blocks and RQ's WQEs)
+ * @sq: its send ring as the hand writer sees it
+ * @rq: its receive ring
+ * @max_sge: its max_send_sge
+ * @max_rsge: its max_recv_sge
+ * @dest: the QP number it was last connected to
+ */
+struct fz_rc {
+	struct ibv_qp *qp;
+	unsigned int cq;
+	bool raw, posted, failed, clean;
+	uint8_t marks;
+	uint32_t need;
+	struct fz_queue sq, rq;
+	uint32_t max_sge, max_rsge, dest;
+};
+
+/**
+ * struct fz_guard - memory behind a key that must never be written
+ * @base: its first byte (NULL: none now)
+ * @len: bytes
+ * @seed: of its pattern
+ * @mr: the MR over it: in another context with every access (the
+ *	worker's QPs may not use it), or in the worker's PD with no right to
+ *	write (pinned read-only)
+ */
+struct fz_guard {
+	uint8_t *base;
+	size_t len;
+	uint8_t seed;
+	struct ibv_mr *mr;
+};
+
+/**
+ * struct fz_victim - RC traffic of the guard context, from a canary
+ * @canary: memory pinned writable, which its QPs only ever send from
+ * @cq: the CQ of both QPs
+ * @qp: two RC QPs connected to each other
+ * @rmr: the MR of @rbuf, where the SENDs land
+ * @rbuf: GUARD_BYTES
+ * @out: WRs posted and not yet completed
+ */
+struct fz_victim {
+	struct fz_guard canary;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp[2];
+	struct ibv_mr *rmr;
+	uint8_t *rbuf;
+	unsigned int out;
+};
+
+/* A guard a worker published, for the others to try (fz_pubs). */
+struct fz_pub {
+	uint64_t addr;
+	uint32_t key, len;
+};
+
+/**
+ * struct fz_mem - what mlx5x_fuzz_mem.c, _wqe.c and _rc.c keep
  *
  * The umems, queues and raw QPs are the worker's current context's; the
  * regions outlive it, to be checked and made anew once it is closed.
@@ -206,6 +307,15 @@ struct fz_mem {
 	struct fz_raw raw[MAX_RAW];
 	struct ibv_mr *mrs[MAX_MRS];
 	unsigned int nraw, nmrs;
+	struct fz_rc rc[MAX_RC];
+	struct fz_rc_cq rcq[MAX_RC];
+	struct fz_guard guard[2], work;
+	struct fz_victim victim;
+	struct ibv_context *gctx;
+	struct ibv_pd *gpd;
+	uint32_t stale[4];
+	int gid;
+	uint64_t wr_id;
 };
 
 /**
@@ -234,11 +344,15 @@ struct fuzz_worker {
 	struct fs_input fs_corpus[FS_CORPUS];
 	unsigned int nfs_corpus;
 	uint64_t rng;
+	unsigned int slot;	/* in fz_pubs */
 	enum fz_group group;	/* of the op running */
 	bool ok;	/* the last call succeeded */
 };
 
 extern __thread struct fuzz_worker w;
+extern bool resilient;
+/* shared by every worker: the guards published */
+extern struct fz_pub *fz_pubs;
 
 uint64_t rnd(void);
 unsigned int below(unsigned int n);
@@ -288,6 +402,13 @@ void op_wqe(void);
 void op_raw(void);
 void raw_release(void);
 void op_pd(void);
+bool pd_get(void);
+void mr_dereg(void);
 void print_datapath(const char *dev);
+
+/* mlx5x_fuzz_rc.c */
+void op_rc(void);
+void op_rc_post(void);
+void rc_release(void);
 
 #endif /* MLX5X_FUZZ_H */

@@ -429,6 +429,17 @@ static void mr_reg(bool rw)
 		M.mrs[M.nmrs++] = mr;
 }
 
+/* The PD of the worker's verbs objects (raw and RC QPs, MRs), made once. */
+bool pd_get(void)
+{
+	if (!M.pd) {
+		cov_start();
+		M.pd = ibv_alloc_pd(w.ctx);
+		ran(M.pd != NULL);
+	}
+	return M.pd;
+}
+
 /* A raw packet QP of random capacities on its own CQ, then to RTS. */
 static void raw_create(void)
 {
@@ -449,13 +460,8 @@ static void raw_create(void)
 		.qp = { .out = &dq }, .cq = { .out = &dc },
 	};
 
-	if (!M.pd) {
-		cov_start();
-		M.pd = ibv_alloc_pd(w.ctx);
-		ran(M.pd != NULL);
-		if (!M.pd)
-			return;
-	}
+	if (!pd_get())
+		return;
 	memset(r, 0, sizeof(*r));
 	cov_start();
 	r->ibcq = ibv_create_cq(w.ctx, below(8) ? 1 + below(512) :
@@ -506,7 +512,8 @@ static void raw_create(void)
 		mr_reg(true);
 }
 
-static void mr_dereg(void)
+/* Deregister one of the MRs, whatever WQEs still name it. */
+void mr_dereg(void)
 {
 	unsigned int i = below(M.nmrs);
 
