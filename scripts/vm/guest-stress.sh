@@ -1,11 +1,14 @@
 #!/bin/bash
 # In the guest: concurrency.  Several processes of several threads each
-# create and destroy objects on one device through every method
-# (mlx5x_fuzz -r) while the device is deleted and re-added with
-# "rdma link delete", then while the module is unloaded and reloaded.
+# create and destroy objects on one device through every method, RC
+# traffic included (mlx5x_fuzz -r), while the device is deleted and
+# re-added with "rdma link delete", then while the module is unloaded and
+# reloaded; every 2 s or so one of the processes is killed, whatever it
+# is doing, and another takes its place (-k).
 # Checks: every delete, unload and reload finishes within 60 s (no
-# deadlock), no worker dies, no user object is left in the model, the
-# kernel log has no report (lockdep included), kmemleak is quiet.
+# deadlock), no worker dies but those killed, no user object is left in
+# the model, the kernel log has no report (lockdep included), kmemleak is
+# quiet.
 # Usage: guest-stress.sh [SECONDS per phase, default 30]
 # Last line: "stress: N passed, N failed, 0 skipped".
 set -uo pipefail
@@ -27,7 +30,7 @@ dev=$MLX5X_DEV nd=$MLX5X_NETDEV
 # runs again and again
 phase() {
 	local name=$1 remove=$2 restore=$3 pid end n=0 ok=0 rc
-	"$BIN/mlx5x_fuzz" -r -p 3 -T 4 -t "$SECS" -n 100000000 >/tmp/stress.log 2>&1 &
+	"$BIN/mlx5x_fuzz" -r -k 2000 -p 3 -T 4 -t "$SECS" -n 100000000 >/tmp/stress.log 2>&1 &
 	pid=$!
 	end=$((SECONDS + SECS - 5))
 	sleep 2

@@ -31,18 +31,20 @@
  * Coverage counts distinct call sites in mlx5x's .text.
  *
  * Usage: mlx5x_fuzz [-p PROCS] [-T THREADS] [-t SECONDS] [-n CALLS]
- *		    [-s SEED] [-r]
+ *		    [-s SEED] [-r] [-k MS]
  * -T: threads per process, each with its own context; -r: the device may
  * go away and come back (the stress test): a context that fails to open
- * or sees EIO is reopened until the time is up.
+ * or sees EIO is reopened until the time is up; -k: every MS ms or so
+ * (0.5 to 1.5 times) a worker process is killed (SIGKILL), whatever it
+ * is doing, its traffic in flight, and another takes its place.
  * Stops by itself at the first bound reached; prints the calls' errnos,
  * overall and per group of methods, the WQEs written and the model's
  * data path figures (fw/datapath), then
  * "fuzz: N calls in T s, P processes, coverage C PCs" and exits 0 unless
- * a worker died by a signal or could not run, or memory a worker mapped
- * read-only (and registered without write access) or a guard
- * (mlx5x_fuzz_rc.c) was found changed, or an RC QP in error did not
- * complete what it held.
+ * a worker died by a signal (other than -k's) or could not run, or memory
+ * a worker mapped read-only (and registered without write access) or a
+ * guard (mlx5x_fuzz_rc.c) was found changed, or an RC QP in error did
+ * not complete what it held.
  * The data path runs in the model's worker thread: KCOV, which covers
  * the calls only, does not see it.
  */
@@ -56,6 +58,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -83,6 +86,7 @@ static const char *dev_name;
 bool resilient;
 static unsigned int nthreads = 1;
 struct fz_pub *fz_pubs;
+int *fz_busy;
 
 /*
  * Shared between workers: coverage bitmap, call counters (shared_calls[0]
@@ -399,6 +403,7 @@ static void ctx_close(void)
 }
 
 struct job {
+	unsigned int proc;
 	uint64_t seed;
 	time_t end;
 	unsigned long long max;
@@ -424,6 +429,7 @@ static void *fuzz_thread(void *arg)
 	w.async_fd = w.event_fd = w.kcov_fd = -1;
 	w.rng = j->seed | 1;
 	w.slot = j->seed % FZ_PUBS;
+	w.proc = j->proc;
 	w.kcov_fd = text_len ? open("/sys/kernel/debug/kcov", O_RDWR) : -1;
 	if (w.kcov_fd >= 0 &&
 	    !ioctl(w.kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
@@ -460,7 +466,8 @@ static void *fuzz_thread(void *arg)
 	return NULL;
 }
 
-static int worker(uint64_t seed, time_t end, unsigned long long max)
+static int worker(unsigned int proc, uint64_t seed, time_t end,
+		  unsigned long long max)
 {
 	struct job jobs[64];
 	pthread_t th[64];
@@ -468,7 +475,7 @@ static int worker(uint64_t seed, time_t end, unsigned long long max)
 	int rc = 0;
 
 	for (i = 0; i < n; i++) {
-		jobs[i] = (struct job){ seed * 31 + i, end, max, 2 };
+		jobs[i] = (struct job){ proc, seed * 31 + i, end, max, 2 };
 		if (pthread_create(&th[i], NULL, fuzz_thread, &jobs[i]))
 			return 2;
 	}
@@ -507,19 +514,85 @@ static void print_counts(const unsigned long long *k)
 	printf("\n");
 }
 
+/* Whether a worker process that ended by itself (@st) failed; says so. */
+static bool worker_failed(int st)
+{
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return false;
+	fprintf(stderr, "fuzz: a worker %s %d\n",
+		WIFEXITED(st) ? "exited" : "died by signal",
+		WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return true;
+}
+
+static pid_t spawn(unsigned int proc, uint64_t seed, time_t end,
+		   unsigned long long max)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(worker(proc, seed, end, max));
+	return pid < 0 ? 0 : pid;
+}
+
+/*
+ * -k: until @end, every @ms ms or so (0.5 to 1.5 times) kill one of the
+ * worker processes @pids, whatever it is doing, with the traffic it made
+ * in flight, and start another in its place.  Returns how many of those
+ * it found ended by themselves, and failed.
+ */
+static unsigned int killer(pid_t *pids, unsigned int procs, unsigned int ms,
+			   uint64_t seed, time_t end, unsigned long long max)
+{
+	unsigned int bad = 0, kills = 0, i;
+	bool busy;
+	int st;
+
+	w.rng = seed | 1;
+	while (time(NULL) + 1 < end) {
+		usleep((ms / 2 + below(ms + 1)) * 1000ULL);
+		i = below(procs);
+		if (!pids[i] || time(NULL) + 1 >= end)
+			continue;
+		busy = __atomic_load_n(&fz_busy[i % FZ_PROCS],
+				       __ATOMIC_RELAXED) > 0;
+		kill(pids[i], SIGKILL);
+		if (waitpid(pids[i], &st, 0) < 0)
+			continue;
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {
+			stat_add(FZ_KILLS, 1);
+			stat_add(FZ_KILLS_BUSY, busy);
+		} else {
+			bad += worker_failed(st);
+		}
+		__atomic_store_n(&fz_busy[i % FZ_PROCS], 0, __ATOMIC_RELAXED);
+		pids[i] = 0;
+		if (*shared_calls < max)
+			pids[i] = spawn(i, seed * 7919 + ++kills, end, max);
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long max = 100000, calls;
-	unsigned int procs = 4, i, pcs = 0, bad = 0;
+	unsigned int procs = 4, i, pcs = 0, bad = 0, kill_ms = 0;
 	const char *want = getenv("MLX5X_DEV");
 	uint64_t seed = time(NULL);
 	struct ibv_device **list, *dev = NULL;
 	struct timespec t0, t1;
-	int secs = 30, opt, n;
+	int secs = 30, opt, n, st;
 	size_t shared;
+	pid_t *pids;
+	time_t end;
 
-	while ((opt = getopt(argc, argv, "p:T:t:n:s:r")) != -1) {
+	while ((opt = getopt(argc, argv, "p:T:t:n:s:rk:")) != -1) {
 		switch (opt) {
+		case 'k':
+			kill_ms = atoi(optarg);
+			break;
 		case 'T':
 			nthreads = atoi(optarg);
 			break;
@@ -539,7 +612,7 @@ int main(int argc, char **argv)
 			seed = strtoull(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-p PROCS] [-t SECONDS] [-n CALLS] [-s SEED]\n",
+			fprintf(stderr, "usage: %s [-p PROCS] [-T THREADS] [-t SECONDS] [-n CALLS] [-s SEED] [-r] [-k MS]\n",
 				argv[0]);
 			return 2;
 		}
@@ -558,35 +631,29 @@ int main(int argc, char **argv)
 	dev_name = strdup(ibv_get_device_name(dev));
 	text_range();
 	shared = TEXT_MAX / 8 + ((1 + FZ_GROUPS) * COUNTERS + FZ_STATS) * 8;
-	cover = mmap(NULL, shared + FZ_PUBS * sizeof(*fz_pubs),
-		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (cover == MAP_FAILED)
+	cover = mmap(NULL, shared + FZ_PUBS * sizeof(*fz_pubs) +
+		     FZ_PROCS * sizeof(*fz_busy), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pids = calloc(procs ? procs : 1, sizeof(*pids));
+	if (cover == MAP_FAILED || !pids)
 		return 2;
 	shared_calls = (void *)(cover + TEXT_MAX / 8);
 	shared_stats = shared_calls + (1 + FZ_GROUPS) * COUNTERS;
 	fz_pubs = (void *)(cover + shared);
+	fz_busy = (void *)(fz_pubs + FZ_PUBS);
 	printf("fuzz: seed %llu, %u processes x %u threads, %d s, %llu calls, KCOV %s\n",
 	       (unsigned long long)seed, procs, nthreads, secs, max,
 	       text_len ? "on" : "off");
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; i < procs; i++) {
-		if (fork() == 0)
-			_exit(worker(seed * 1000003 + i, time(NULL) + secs,
-				     max));
-	}
-	for (i = 0; i < procs; i++) {
-		int st;
-
-		if (wait(&st) < 0)
-			break;
-		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-			fprintf(stderr, "fuzz: a worker %s %d\n",
-				WIFEXITED(st) ? "exited" : "died by signal",
-				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-			bad++;
-		}
-	}
+	end = time(NULL) + secs;
+	for (i = 0; i < procs; i++)
+		pids[i] = spawn(i, seed * 1000003 + i, end, max);
+	if (kill_ms)
+		bad += killer(pids, procs, kill_ms, seed, end, max);
+	for (i = 0; i < procs; i++)
+		if (pids[i] && waitpid(pids[i], &st, 0) == pids[i])
+			bad += worker_failed(st);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = 0; i < TEXT_MAX / 8; i++)
 		pcs += __builtin_popcount(cover[i]);
@@ -614,6 +681,9 @@ int main(int argc, char **argv)
 			printf(" %s %llu;", ibv_wc_status_str(i),
 			       shared_stats[FZ_RC_WC + i]);
 	printf("\n");
+	if (kill_ms)
+		printf("#   killed %llu worker processes, %llu of them holding RC QPs with WQEs posted\n",
+		       shared_stats[FZ_KILLS], shared_stats[FZ_KILLS_BUSY]);
 	print_datapath(dev_name);
 	if (shared_stats[FZ_RC_STUCK] || shared_stats[FZ_GUARD_WRITTEN]) {
 		fprintf(stderr, "fuzz: %llu RC QPs did not complete, %llu guards changed\n",
@@ -630,5 +700,6 @@ int main(int argc, char **argv)
 	       calls, t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       procs, pcs, text_len ? "" : " (no KCOV)");
 	ibv_free_device_list(list);
+	free(pids);
 	return bad ? 1 : 0;
 }

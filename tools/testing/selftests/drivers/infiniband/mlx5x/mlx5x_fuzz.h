@@ -44,6 +44,7 @@
 #define REGIONS		4
 #define MAX_RC		6	/* RC QPs, and CQs for them */
 #define FZ_PUBS		128	/* guards published to the other workers */
+#define FZ_PROCS	256	/* worker processes that count in fz_busy[] */
 
 /**
  * struct call - one RDMA_VERBS_IOCTL call
@@ -128,6 +129,8 @@ enum fz_stat {
 	FZ_RC_STUCK,		/* QPs in ERR that did not */
 	FZ_GUARD_CHECKS,	/* guards checked */
 	FZ_GUARD_WRITTEN,	/* guards found changed */
+	FZ_KILLS,		/* worker processes killed (-k) */
+	FZ_KILLS_BUSY,		/* of them holding RC QPs with WQEs posted */
 	FZ_RC_WC,		/* RC completions (libmlx5) by status: 32 */
 	FZ_STATS = FZ_RC_WC + 32,
 };
@@ -344,15 +347,16 @@ struct fuzz_worker {
 	struct fs_input fs_corpus[FS_CORPUS];
 	unsigned int nfs_corpus;
 	uint64_t rng;
-	unsigned int slot;	/* in fz_pubs */
+	unsigned int slot, proc;	/* in fz_pubs, in fz_busy */
 	enum fz_group group;	/* of the op running */
 	bool ok;	/* the last call succeeded */
 };
 
 extern __thread struct fuzz_worker w;
 extern bool resilient;
-/* shared by every worker: the guards published */
+/* shared by every worker: guards published, RC QPs busy per process */
 extern struct fz_pub *fz_pubs;
+extern int *fz_busy;
 
 uint64_t rnd(void);
 unsigned int below(unsigned int n);

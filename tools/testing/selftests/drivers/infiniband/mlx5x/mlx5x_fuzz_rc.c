@@ -153,9 +153,16 @@ static long now_ms(void)
 	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* r->posted: WQEs were posted since it was last reset or drained */
+static void busy(int n)
+{
+	__atomic_fetch_add(&fz_busy[w.proc % FZ_PROCS], n, __ATOMIC_RELAXED);
+}
+
+/* r->posted, kept in step with this process's count of such QPs */
 static void set_posted(struct fz_rc *r, bool on)
 {
+	if (r->posted != on)
+		busy(on ? 1 : -1);
 	r->posted = on;
 }
 
