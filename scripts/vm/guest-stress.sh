@@ -66,8 +66,12 @@ phase() {
 }
 
 phase link_delete "rdma link delete $dev" "rdma link add $dev type mlx5x netdev $nd"
-# a racing open may hold the module for an instant: rmmod retries
-phase rmmod "for i in \$(seq 50); do rmmod mlx5x && exit 0; sleep 0.2; done; lsmod | grep mlx5x; exit 1" "modprobe mlx5x && rdma link add $dev type mlx5x netdev $nd"
+# An open DEVX async command or event FD holds the module (their fops
+# are its own), so rmmod alone waits until the fuzzers exit: the link goes
+# first, its contexts see EIO and close, and the module is unloaded while
+# they still run.  A racing open may hold the module for an instant:
+# rmmod retries.
+phase rmmod "rdma link delete $dev; for i in \$(seq 50); do rmmod mlx5x && exit 0; sleep 0.2; done; lsmod | grep mlx5x; exit 1" "modprobe mlx5x && rdma link add $dev type mlx5x netdev $nd"
 kmemleak_check
 result "kmemleak quiet" $?
 echo "stress: $pass passed, $fail failed, 0 skipped"
