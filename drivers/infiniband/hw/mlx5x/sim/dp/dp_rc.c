@@ -163,6 +163,8 @@ static bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
 		p = &side->p[side->n++];
 		p->len = g[i].len;
 		p->inl = g[i].inl;
+		p->umem = NULL;
+		p->off = 0;
 		if (p->inl)
 			continue;
 		if (!sim_mkey_xlate_rights(sim, uid, pdn, g[i].lkey,
@@ -246,7 +248,9 @@ static int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 		else if (!sim_umem_io(s->umem, s->off + sat, dp->bounce, n,
 				      false))
 			return 1;
-		if (!sim_umem_io(d->umem, d->off + dat, dp->bounce, n, true))
+		/* inline bytes are the WQE's: never a destination */
+		if (d->inl || !sim_umem_io(d->umem, d->off + dat, dp->bounce, n,
+					   true))
 			return 2;
 		sat += n;
 		dat += n;

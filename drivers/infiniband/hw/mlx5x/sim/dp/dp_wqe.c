@@ -172,5 +172,10 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 	}
 	if (w->atomic && (w->n != 1 || w->len != sizeof(u64) || w->g[0].inl))
 		return -EINVAL;
+	/* a READ's segments are where its data lands: memory, never inline */
+	if (w->opcode == SIM_OPCODE_RDMA_READ)
+		for (n = 0; n < w->n; n++)
+			if (w->g[n].inl)
+				return -EINVAL;
 	return 0;
 }
