@@ -150,6 +150,38 @@ MT_TEST_F(pair, flush_on_error)
 	return KSFT_PASS;
 }
 
+/*
+ * An RDMA READ whose local segment is inline (IBV_SEND_INLINE): its data
+ * has nowhere to land.  It completes with a local length error, and no
+ * byte of any memory changes (the model once wrote through the last
+ * message's memory instead: another context's).
+ */
+MT_TEST_F(pair, read_inline_refused)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 60, .opcode = IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_INLINE,
+		.wr.rdma = { (uintptr_t)self->buf + 50000, self->mr->rkey },
+	};
+	struct ibv_send_wr snd = { .wr_id = 61, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+
+	/* a message first, so that the engine has memory in mind */
+	fill(self->buf, 256, 3);
+	fill(self->buf + 50000, 64, 0x41);
+	if (!CHECK_ERR(post_recv(self, 62, 32768, 256), 0) ||
+	    !CHECK_ERR(post_send(self, &snd, 0, 256), 0))
+		return KSFT_FAIL;
+	poll_one(self->cq[0], &wc);
+	poll_one(self->cq[1], &wc);
+	if (!CHECK_ERR(post_send(self, &wr, 4096, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 60, IBV_WC_LOC_LEN_ERR, 0);
+	CHECK(!memcmp(self->buf + 32768, self->buf, 256));
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, bad_rkey),
 	MT_CASE_F(strict, no_remote_access),
@@ -157,6 +189,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, rnr_waits),
 	MT_CASE_F(pair, recv_too_small),
 	MT_CASE_F(pair, flush_on_error),
+	MT_CASE_F(pair, read_inline_refused),
 };
 
 int main(void)
