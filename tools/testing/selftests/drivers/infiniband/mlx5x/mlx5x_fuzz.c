@@ -668,13 +668,13 @@ int main(int argc, char **argv)
 	printf("#   WQEs: %llu send, %llu receive, %llu doorbell records moved, %llu CQEs polled\n",
 	       shared_stats[FZ_SEND_WQES], shared_stats[FZ_RECV_WQES],
 	       shared_stats[FZ_DOORBELLS], shared_stats[FZ_CQES]);
-	printf("#   RC: %llu send WRs and %llu receives posted, %llu send WQEs written by hand; %llu completions, %llu in error, %llu CQEs polled by hand, %llu polls failed; %llu QPs drained in ERR, %llu never were; guards checked %llu times\n",
+	printf("#   RC: %llu send WRs and %llu receives posted, %llu send WQEs written by hand; %llu completions, %llu in error, %llu CQEs polled by hand, %llu polls failed; %llu QPs drained in ERR, %llu never were (%llu more on a CQ another object named); guards checked %llu times\n",
 	       shared_stats[FZ_RC_WRS], shared_stats[FZ_RC_RECVS],
 	       shared_stats[FZ_RC_RAW], shared_stats[FZ_RC_OK],
 	       shared_stats[FZ_RC_ERR], shared_stats[FZ_RC_HAND],
 	       shared_stats[FZ_RC_POLL_ERR],
 	       shared_stats[FZ_RC_DRAINS], shared_stats[FZ_RC_STUCK],
-	       shared_stats[FZ_GUARD_CHECKS]);
+	       shared_stats[FZ_RC_FOREIGN], shared_stats[FZ_GUARD_CHECKS]);
 	printf("#   RC completions:");
 	for (i = 0; i < 32; i++)
 		if (shared_stats[FZ_RC_WC + i])

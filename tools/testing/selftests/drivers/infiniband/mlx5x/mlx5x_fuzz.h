@@ -127,6 +127,7 @@ enum fz_stat {
 	FZ_RC_POLL_ERR,		/* ibv_poll_cq() failures */
 	FZ_RC_DRAINS,		/* QPs moved to ERR and seen to complete all */
 	FZ_RC_STUCK,		/* QPs in ERR that did not */
+	FZ_RC_FOREIGN,		/* or on a CQ another object named */
 	FZ_GUARD_CHECKS,	/* guards checked */
 	FZ_GUARD_WRITTEN,	/* guards found changed */
 	FZ_KILLS,		/* worker processes killed (-k) */

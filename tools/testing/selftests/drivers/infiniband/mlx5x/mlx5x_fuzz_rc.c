@@ -586,7 +586,12 @@ static void rc_cq_put(unsigned int i, bool destroy)
 	c->cq = NULL;
 }
 
-/* An RC (now and then UC) QP on CQ @cq, in a free slot. */
+/*
+ * An RC (now and then UC) QP on CQ @cq, in a free slot.  Never without a
+ * send or a receive queue: a DEVX SQ or RQ of the context may name one
+ * of its CQs (user index 0, or any), and libmlx5, which finds a CQE's QP
+ * by user index, then reads the wr_id of a queue the QP lacks (NULL).
+ */
 static struct fz_rc *rc_qp_new(int cq)
 {
 	struct ibv_qp_init_attr a = {
@@ -594,9 +599,9 @@ static struct fz_rc *rc_qp_new(int cq)
 		.sq_sig_all = !below(4),
 		.cap = {
 			.max_send_wr = below(8) ? 1 + below(64) :
-				       below(2) ? 0 : rnd() % 4096,
+				       1 + rnd() % 4096,
 			.max_recv_wr = below(8) ? 1 + below(64) :
-				       below(2) ? 0 : rnd() % 4096,
+				       1 + rnd() % 4096,
 			.max_send_sge = below(8) ? 1 + below(8) : below(64),
 			.max_recv_sge = below(8) ? 1 + below(8) : below(64),
 			.max_inline_data = below(2) ? 0 : below(4) ?
@@ -1157,21 +1162,57 @@ static int rc_state(struct fz_rc *r)
 	return a.qp_state;
 }
 
-/* The model's line for @qpn in fw/datapath, to stderr. */
-static void rc_model_line(uint32_t qpn)
+/*
+ * The first line of the model's fw/@file that starts with @want, or "";
+ * to stderr too with @show.
+ */
+static void rc_model_line(const char *file, const char *want, char *line,
+			  size_t len, bool show)
 {
-	char path[256], line[256], want[32];
+	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5x/%s/fw/datapath",
-		 ibv_get_device_name(w.ctx->device));
-	snprintf(want, sizeof(want), "qp %#x ", qpn);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5x/%s/fw/%s",
+		 ibv_get_device_name(w.ctx->device), file);
 	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, want, strlen(want)))
-			fprintf(stderr, "fuzz:   model: %s", line);
+	while (f && fgets(line, len, f))
+		if (!strncmp(line, want, strlen(want))) {
+			if (show)
+				fprintf(stderr, "fuzz:   model: %s", line);
+			fclose(f);
+			return;
+		}
 	if (f)
 		fclose(f);
+	*line = 0;
+}
+
+/*
+ * Whether only the worker's QPs on CQ @c reference it in the model (two
+ * each, its send and receive CQ), as fw/objects counts them.  A DEVX SQ,
+ * RQ or QP of the context may name any CQ of it by number (the fuzzer's
+ * do, a random one now and then), and its CQEs land there too: libmlx5
+ * then takes them for its QPs' or fails, and markers go missing that
+ * the device did complete.  Past this the CQ is the application's
+ * (mlx5dv_init_obj(), for its number), so no longer checked.
+ */
+static bool rc_cq_own(struct fz_rc_cq *c, unsigned int qps)
+{
+	struct mlx5dv_cq dc = {};
+	struct mlx5dv_obj o = { .cq = { .in = c->cq, .out = &dc } };
+	char want[32], line[128];
+	unsigned int uid, users;
+
+	c->lost = true;
+	if (mlx5dv_init_obj(&o, MLX5DV_OBJ_CQ))
+		return false;
+	snprintf(want, sizeof(want), "cq %#x ", dc.cqn);
+	rc_model_line("objects", want, line, sizeof(line), false);
+	if (sscanf(line, "cq %*x %u %u", &uid, &users) != 2)
+		return false;
+	fprintf(stderr, "fuzz:   model: cq %#x: uid %u, %u users, %u of them its QPs'\n",
+		dc.cqn, uid, users, 2 * qps);
+	return users == 2 * qps;
 }
 
 /*
@@ -1183,8 +1224,9 @@ static void rc_model_line(uint32_t qpn)
 static void rc_drain(struct fz_rc *r)
 {
 	struct fz_rc_cq *c = &M.rcq[r->cq];
-	unsigned int i, need = 0, slot = r - M.rc;
+	unsigned int i, need = 0, qps = 0, slot = r - M.rc;
 	bool unsure = c->lost;
+	char want_qp[32], line[256];
 	struct ibv_send_wr swr = {
 		.wr_id = MARK | slot << 1, .opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
@@ -1200,6 +1242,7 @@ static void rc_drain(struct fz_rc *r)
 		if (M.rc[i].qp && M.rc[i].cq == r->cq) {
 			need += M.rc[i].need;
 			unsure |= M.rc[i].raw;
+			qps++;
 		}
 	rc_poll(c);
 	r->marks = 0;
@@ -1223,10 +1266,18 @@ static void rc_drain(struct fz_rc *r)
 	}
 	if (resilient || need > c->cap || unsure || c->lost)
 		return;		/* its CQEs may have been lost: not a finding */
-	fprintf(stderr, "fuzz: FINDING: QP %#x in ERR did not complete its markers (%#x of %#x) in %d ms; state %d, send counter %#x, receive counter %#x, CQ of %u for %u\n",
+	fprintf(stderr, "fuzz: QP %#x in ERR did not complete its markers (%#x of %#x) in %d ms; state %d, send counter %#x, receive counter %#x, CQ of %u for %u\n",
 		r->qp->qp_num, r->marks & want, want, DRAIN_MS, rc_state(r),
 		be32toh(r->sq.dbr[1]), be32toh(r->sq.dbr[0]), c->cap, need);
-	rc_model_line(r->qp->qp_num);
+	snprintf(want_qp, sizeof(want_qp), "qp %#x ", r->qp->qp_num);
+	rc_model_line("datapath", want_qp, line, sizeof(line), true);
+	if (!rc_cq_own(c, qps)) {
+		fprintf(stderr, "fuzz:   another object names its CQ: not a finding\n");
+		stat_add(FZ_RC_FOREIGN, 1);
+		return;
+	}
+	fprintf(stderr, "fuzz: FINDING: QP %#x never completed\n",
+		r->qp->qp_num);
 	trace_dump();
 	stat_add(FZ_RC_STUCK, 1);
 }

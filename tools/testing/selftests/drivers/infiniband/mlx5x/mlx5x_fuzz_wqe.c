@@ -440,15 +440,22 @@ bool pd_get(void)
 	return M.pd;
 }
 
-/* A raw packet QP of random capacities on its own CQ, then to RTS. */
+/*
+ * A raw packet QP of random capacities on its own CQ, then to RTS.  Both
+ * queues at least one entry: libmlx5 polls the RC QPs' CQs
+ * (mlx5x_fuzz_rc.c), where a DEVX SQ or RQ may send CQEs of user index
+ * 0, or any; it takes them for the QP of that index, and reads the
+ * wr_id of a queue that QP lacks (NULL) if it has none.
+ */
 static void raw_create(void)
 {
 	struct fz_raw *r = &M.raw[M.nraw];
 	struct ibv_qp_init_attr a = {
 		.qp_type = IBV_QPT_RAW_PACKET,
 		.cap = {
-			.max_send_wr = below(8) ? 1 + below(256) : rnd() % 70000,
-			.max_recv_wr = below(8) ? 1 + below(256) : below(2),
+			.max_send_wr = below(8) ? 1 + below(256) :
+				       1 + rnd() % 70000,
+			.max_recv_wr = below(8) ? 1 + below(256) : 1,
 			.max_send_sge = below(8) ? 1 + below(4) : below(64),
 			.max_recv_sge = below(8) ? 1 + below(4) : below(64),
 			.max_inline_data = below(2) ? 0 : below(1024),
