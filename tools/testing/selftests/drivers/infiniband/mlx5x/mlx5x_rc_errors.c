@@ -182,6 +182,60 @@ MT_TEST_F(pair, read_inline_refused)
 	return KSFT_PASS;
 }
 
+/*
+ * The attacker of read_inline_other_user: nobody, with an RC pair of its
+ * own context, posts an inline RDMA READ; it completes with a local
+ * length error.
+ */
+static int read_inline_attacker(void *unused)
+{
+	struct pair p = {};
+	struct ibv_send_wr wr = {
+		.wr_id = 70, .opcode = IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_INLINE,
+	};
+	struct ibv_wc wc;
+	int rc = pair_open(&p, IBV_QPT_RC, ALL_ACCESS, 7);
+
+	(void)unused;
+	if (rc == KSFT_PASS) {
+		wr.wr.rdma.remote_addr = (uintptr_t)p.buf + 4096;
+		wr.wr.rdma.rkey = p.mr->rkey;
+		if (CHECK_ERR(post_send(&p, &wr, 0, 64), 0) &&
+		    poll_one(p.cq[0], &wc))
+			wc_is(&wc, 70, IBV_WC_LOC_LEN_ERR, 0);
+	}
+	pair_teardown(&p);
+	return rc;
+}
+
+/*
+ * The same READ from an unprivileged user's context, after a message of
+ * root's: no byte of root's memory changes, whichever message the
+ * engine executed last.
+ */
+MT_TEST_F(pair, read_inline_other_user)
+{
+	struct ibv_send_wr snd = { .wr_id = 71, .opcode = IBV_WR_SEND };
+	uint8_t *before = malloc(BUF_BYTES);
+	struct ibv_wc wc;
+
+	if (!CHECK(before))
+		return KSFT_FAIL;
+	fill(self->buf, BUF_BYTES / 2, 5);
+	if (CHECK_ERR(post_recv(self, 72, 32768, 4096), 0) &&
+	    CHECK_ERR(post_send(self, &snd, 0, 4096), 0)) {
+		poll_one(self->cq[0], &wc);
+		poll_one(self->cq[1], &wc);
+		memcpy(before, self->buf, BUF_BYTES);
+		CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, read_inline_attacker,
+				   NULL), KSFT_PASS);
+		CHECK(!memcmp(before, self->buf, BUF_BYTES));
+	}
+	free(before);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, bad_rkey),
 	MT_CASE_F(strict, no_remote_access),
@@ -190,6 +244,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, recv_too_small),
 	MT_CASE_F(pair, flush_on_error),
 	MT_CASE_F(pair, read_inline_refused),
+	MT_CASE_F(pair, read_inline_other_user),
 };
 
 int main(void)
