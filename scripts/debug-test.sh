@@ -68,6 +68,16 @@ else
 	faults=(--sparse --budget 300) fuzz=(-p 3 -t 60 -n 2000000) stress=40
 fi
 fail=0
+# why NAME: what a failed VM said of its failure, from its two logs (the
+# CI output is all a reader of a CI run has)
+why() {
+	{
+		grep -aE '^not ok|FINDING|^fuzz: |^#   |^run.sh: ' \
+			"build/logs/rel-$1-test.log"
+		grep -aE -A12 '(BUG|WARNING|INFO|UBSAN|kmemleak):|Oops|Call Trace' \
+			"build/logs/rel-$1-kernel.log"
+	} 2>/dev/null | head -n 60 | sed "s/^/debug-test: $1: /"
+}
 # NAME TIMEOUT SCRIPT ARGS...: nonzero when the VM failed, which also
 # sets fail (in this shell; a caller in the background has only the status)
 vm() {
@@ -75,7 +85,11 @@ vm() {
 	shift 2
 	VM_NAME="rel-$name" scripts/vm/run.sh --kver "$kver" \
 		--ko "build/obj/$kver/mlx5x.ko" --mem 3072 --timeout "$timeout" \
-		"$@" >>"$out" 2>&1 || { echo "debug-test: $name FAILED (build/logs/rel-$name-*.log)"; fail=1 rc=1; }
+		"$@" >>"$out" 2>&1 || {
+		echo "debug-test: $name FAILED (build/logs/rel-$name-*.log)"
+		why "$name"
+		fail=1 rc=1
+	}
 	grep -aE '^run.sh: ' "$out" | tail -n 1 | sed 's/^/debug-test: /'
 	return "$rc"
 }
