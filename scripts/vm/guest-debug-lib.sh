@@ -101,6 +101,19 @@ klog_bad() { dmesg | grep -cE "$BAD_KLOG"; }
 fw_user_objects() {
 	awk 'NR > 1 && $3 != 0 && $3 != 65535' "$DBG/mlx5x/${1:-$MLX5X_DEV}/fw/objects" | wc -l
 }
+# fw_settle [DEV]: wait (10 s at most) until no user context's object is
+# left.  A process's objects go when its files are released, which may
+# follow its exit: the last fput is deferred, and a DEVX command still in
+# flight holds its file until it completes.  Says how long it waited.
+fw_settle() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		(($(fw_user_objects "$@") == 0)) && break
+		sleep 0.1
+	done
+	((i)) && echo "# user objects gone after ${i}00 ms"
+	return 0
+}
 # fw_total_objects [DEV]: the model's objects but the shared uid's, which
 # the kernel makes once per anchored priority and keeps for the device's
 # life (fs_anchor.c)

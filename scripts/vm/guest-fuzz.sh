@@ -30,6 +30,7 @@ if [[ -n $pcs ]] && ((sites > 0)); then
 	awk -v p="$pcs" -v s="$sites" \
 		'BEGIN { printf "# KCOV coverage: %d of %d call sites in mlx5x.ko (%.1f%%)\n", p, s, 100 * p / s }'
 fi
+fw_settle "$MLX5X_DEV"
 left=$(fw_user_objects "$MLX5X_DEV")
 now=$(fw_total_objects "$MLX5X_DEV")
 ((left == 0 && now == base))

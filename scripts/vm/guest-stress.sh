@@ -58,6 +58,7 @@ phase() {
 	result "$name: removals and restores finished" "$ok"
 	result "$name: no worker died" "$rc"
 	dev_up "$dev" "$nd" >/dev/null 2>&1
+	fw_settle "$dev"
 	(($(fw_user_objects "$dev") == 0))
 	result "$name: no user object left" $?
 	(($(klog_bad) == bad0))
