@@ -164,6 +164,29 @@ struct sim_dp;
 
 #define SIM_COMP_VECTORS	1
 
+/* The port's RoCE address table (core/cmd_roce.c): the caps' size. */
+#define SIM_ROCE_GIDS		256
+#define SIM_GID_BYTES		16
+/* roce_addr_layout: roce_version, roce_l3_type */
+#define SIM_ROCE_V1		0
+#define SIM_ROCE_V2		2
+#define SIM_ROCE_L3_IPV4	0
+#define SIM_ROCE_L3_IPV6	1
+
+/**
+ * struct sim_roce_gid - one entry of the RoCE address table
+ * @gid: the address, as a GID (an IPv4 one mapped into IPv6)
+ * @version: SIM_ROCE_V1 or SIM_ROCE_V2
+ * @l3_type: SIM_ROCE_L3_IPV4 or SIM_ROCE_L3_IPV6
+ * @valid: @gid is not zero: the entry holds an address
+ */
+struct sim_roce_gid {
+	u8 gid[SIM_GID_BYTES];
+	u8 version;
+	u8 l3_type;
+	bool valid;
+};
+
 struct mlx5x_sim {
 	struct mutex lock;	/* serialises command execution */
 	struct mlx5x_sim_params params;
@@ -185,6 +208,7 @@ struct mlx5x_sim {
 	struct sim_flow_table *fs_root[7];	/* steering/fs_root.c */
 	struct page **memic_pages;	/* mem/cmd_memic.c: BAR windows */
 	struct sim_dp *dp;		/* dp/datapath.c */
+	struct sim_roce_gid gids[SIM_ROCE_GIDS];	/* core/cmd_roce.c */
 };
 
 /**
@@ -297,6 +321,7 @@ extern const struct sim_cmd_set sim_cq_cmds;
 extern const struct sim_cmd_set sim_wq_cmds;
 extern const struct sim_cmd_set sim_tir_cmds;
 extern const struct sim_cmd_set sim_qp_cmds;
+extern const struct sim_cmd_set sim_roce_cmds;
 extern const struct sim_cmd_set sim_fs_root_cmds;
 extern const struct sim_cmd_set sim_memic_cmds;
 
@@ -352,6 +377,9 @@ void sim_events_debugfs_init(struct mlx5x_sim *sim);
 void sim_fs_roots_drop(struct mlx5x_sim *sim);
 bool sim_shared_uid_cmd(u16 opcode);
 void sim_classify_debugfs_init(struct mlx5x_sim *sim);
+
+/* core/cmd_roce.c */
+int sim_roce_gid_find(struct mlx5x_sim *sim, const u8 *gid);
 
 /* core/objs.c */
 void sim_objs_init(struct mlx5x_sim *sim);
