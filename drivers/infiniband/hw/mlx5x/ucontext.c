@@ -33,7 +33,8 @@ static void mlx5x_fill_ucontext_resp(struct mlx5x_ucontext *uctx,
 	resp->max_srq_recv_wr = 1U << MLX5X_CAP_GEN(dev, log_max_srq_sz);
 	resp->num_ports = dev->ib.phys_port_cnt;
 	resp->cqe_version = uctx->cqe_version;
-	resp->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE;
+	resp->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE |
+			      MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
 	resp->eth_min_inline = MLX5_USER_INLINE_MODE_NONE;
 	resp->log_uar_size = PAGE_SHIFT;
 	resp->num_uars_per_page = MLX5X_CAP_GEN(dev, uar_4k) ?

@@ -119,6 +119,17 @@ int mlx5x_rc_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		   struct ib_qp_attr *attr);
 int mlx5x_rc_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
 
+/* ah.c: the port's GIDs, address handles */
+struct mlx5x_ah {
+	struct ib_ah ib;
+};
+
+int mlx5x_add_gid(const struct ib_gid_attr *attr, void **context);
+int mlx5x_del_gid(const struct ib_gid_attr *attr, void **context);
+int mlx5x_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+			 struct ib_udata *udata);
+int mlx5x_destroy_ah(struct ib_ah *ibah, u32 flags);
+
 /* qp_raw.c */
 int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		     struct ib_qp_init_attr *attr, u32 tdn);
