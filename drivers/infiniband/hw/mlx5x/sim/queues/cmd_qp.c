@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Queue pairs: RC and UC for now; their traffic is dp/dp_rc.c's.  A QP
- * names its PD, its send and receive CQs, the UAR it rings, and one
- * buffer holding the RQ then the SQ, with its doorbell record.  It is born in RST and walks the PRM's state
+ * Queue pairs: RC, UC and UD; their traffic is dp/dp_rc.c's and
+ * dp/dp_ud.c's.  A QP names its PD, its send and receive CQs, the UAR it
+ * rings, and one buffer holding the RQ then the SQ, with its doorbell record.  It is born in RST and walks the PRM's state
  * machine one command per transition; a command issued in the wrong state
  * is refused with BAD_QP_STATE, as firmware does.  QUERY_QP answers with
  * the context as created, changed by the transitions.
@@ -43,7 +43,7 @@ struct sim_qp_move {
 
 static const struct sim_qpc_field sim_qp_init_fields[] = {
 	SIM_ADS(vhca_port_num), SIM_ADS(pkey_index), SIM_QPC(rre),
-	SIM_QPC(rwe), SIM_QPC(rae), SIM_QPC(atomic_mode),
+	SIM_QPC(rwe), SIM_QPC(rae), SIM_QPC(atomic_mode), SIM_QPC(q_key),
 };
 
 static const struct sim_qpc_field sim_qp_rtr_fields[] = {
@@ -52,7 +52,7 @@ static const struct sim_qpc_field sim_qp_rtr_fields[] = {
 	SIM_ADS(pkey_index), SIM_ADS(src_addr_index), SIM_ADS(hop_limit),
 	SIM_ADS(tclass), SIM_ADS(flow_label), SIM_ADS(udp_sport),
 	SIM_ADS(dscp), SIM_ADS(eth_prio), SIM_ADS(vhca_port_num),
-	SIM_ADS(rmac_47_32), SIM_ADS(rmac_31_0),
+	SIM_ADS(rmac_47_32), SIM_ADS(rmac_31_0), SIM_QPC(q_key),
 	/* rgid_rip, a word at a time */
 	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip), 32 },
 	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip) + 32, 32 },
@@ -62,12 +62,12 @@ static const struct sim_qpc_field sim_qp_rtr_fields[] = {
 
 static const struct sim_qpc_field sim_qp_rts_fields[] = {
 	SIM_QPC(next_send_psn), SIM_QPC(log_sra_max), SIM_QPC(retry_count),
-	SIM_QPC(rnr_retry), SIM_ADS(ack_timeout),
+	SIM_QPC(rnr_retry), SIM_ADS(ack_timeout), SIM_QPC(q_key),
 };
 
 static const struct sim_qpc_field sim_qp_rts2rts_fields[] = {
 	SIM_QPC(min_rnr_nak), SIM_ADS(ack_timeout), SIM_QPC(rre),
-	SIM_QPC(rwe), SIM_QPC(rae),
+	SIM_QPC(rwe), SIM_QPC(rae), SIM_QPC(q_key),
 };
 
 /* The path names the device's one port and the only P_Key index. */
@@ -108,6 +108,23 @@ static u8 sim_qp_check_rtr(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return sim_qp_check_port(ctx, qpc);
 }
 
+/*
+ * A UD QP names no peer and no path: ready to receive once its message
+ * limit is within the caps (the path MTU it asks for is bounded by the
+ * port's when a datagram is sent).
+ */
+static u8 sim_qp_check_ud_rtr(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			      const void *qpc)
+{
+	u32 mtu = PRM_GET(qpc, qpc, mtu);
+
+	if (mtu < MLX5_QPC_MTU_256_BYTES || mtu > MLX5_QPC_MTU_4K_BYTES)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (PRM_GET(qpc, qpc, log_msg_max) > SIM_CAP_GEN(sim, log_max_msg))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	return sim_qp_check_port(ctx, qpc);
+}
+
 static u8 sim_qp_check_rts(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			   const void *qpc)
 {
@@ -136,7 +153,7 @@ static const struct sim_qp_move sim_qp_moves[] = {
 		    sim_qp_check_rts, sim_qp_rts_fields),
 	SIM_QP_MOVE(MLX5_CMD_OP_RTS2RTS_QP, SIM_QPS(RTS), RTS,
 		    sim_qp_check_rts, sim_qp_rts2rts_fields),
-	/* an RC QP's errors take it to ERR, never SQER: never reached */
+	/* RC errors take a QP to ERR; a UD send error to SQER */
 	SIM_QP_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER), RTS, NULL,
 		    sim_qp_rts2rts_fields),
 	{ .opcode = MLX5_CMD_OP_2ERR_QP, .from = SIM_QP_ANY,
@@ -171,9 +188,10 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	BUILD_BUG_ON(SIM_QPC_DBR_UMEM_ID + 32 != PRM_BIT_SZ(create_qp_in, qpc));
 	BUILD_BUG_ON(SIM_CREATE_QP_UMEM_ID + 32 >
 		     PRM_BIT_OFF(create_qp_in, wq_umem_valid));
-	/* RC and UC; no QPN of the caller's choosing; no SRQ yet */
+	/* RC, UC and UD; no QPN of the caller's choosing; no SRQ yet */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
-	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC) ||
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UD) ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
 	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN))
@@ -261,7 +279,12 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	qp = container_of(q, struct sim_qp, q);
 	if (!(mv->from & BIT(PRM_GET(qpc, qp->qpc, state))))
 		return sim_fail(ctx, PRM_STAT_BAD_QP_STATE, SIM_SYND_BAD_STATE);
-	if (mv->check) {
+	if (mv->to == MLX5_QPC_STATE_RTR &&
+	    PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_UD) {
+		status = sim_qp_check_ud_rtr(sim, ctx, qpc);
+		if (status)
+			return status;
+	} else if (mv->check) {
 		status = mv->check(sim, ctx, qpc);
 		if (status)
 			return status;
