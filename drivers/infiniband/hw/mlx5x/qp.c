@@ -124,7 +124,7 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 
 	if (!udata)
 		return -EOPNOTSUPP;
-	if (!mlx5x_qp_connected(attr->qp_type) &&
+	if (!mlx5x_qp_is_fw_qp(attr->qp_type) &&
 	    attr->qp_type != IB_QPT_RAW_PACKET)
 		return -EOPNOTSUPP;
 	if ((attr->create_flags & ~mlx5x_qp_create_flags(dev, attr)) ||
@@ -156,7 +156,7 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (err)
 		return err;
 
-	if (mlx5x_qp_connected(attr->qp_type)) {
+	if (mlx5x_qp_is_fw_qp(attr->qp_type)) {
 		err = mlx5x_ubuf_get(dev, qp->uid, ucmd.buf_addr, rq_len + sq_len,
 				     IB_ACCESS_LOCAL_WRITE, &qp->buf);
 		if (!err)
@@ -192,7 +192,7 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	return 0;
 
 err_qp:
-	if (mlx5x_qp_connected(attr->qp_type))
+	if (mlx5x_qp_is_fw_qp(attr->qp_type))
 		mlx5x_rc_destroy(dev, qp);
 	else
 		mlx5x_raw_destroy(dev, qp);
@@ -232,7 +232,7 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (mask & IB_QP_PKEY_INDEX && attr->pkey_index)
 		return -EINVAL;
 
-	if (mlx5x_qp_connected(ibqp->qp_type))
+	if (mlx5x_qp_is_fw_qp(ibqp->qp_type))
 		err = mlx5x_rc_modify(dev, qp, attr, mask, cur, next);
 	else
 		err = mlx5x_raw_modify(dev, qp, cur, next);
@@ -252,7 +252,7 @@ int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	memset(init, 0, sizeof(*init));
 	attr->qp_state = qp->state;
 	attr->port_num = qp->port;
-	if (mlx5x_qp_connected(ibqp->qp_type)) {
+	if (mlx5x_qp_is_fw_qp(ibqp->qp_type)) {
 		err = mlx5x_rc_query(dev, qp, attr);
 		if (err)
 			return err;
@@ -279,7 +279,7 @@ int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mlx5x_qp *qp = to_mqp(ibqp);
 	int err;
 
-	if (mlx5x_qp_connected(ibqp->qp_type))
+	if (mlx5x_qp_is_fw_qp(ibqp->qp_type))
 		err = mlx5x_rc_destroy(dev, qp);
 	else
 		err = mlx5x_raw_destroy(dev, qp);

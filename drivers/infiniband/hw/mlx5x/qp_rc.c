@@ -75,8 +75,7 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	PRM_SET(create_qp_in, in, uid, qp->uid);
 	PRM_SET(create_qp_in, in, wq_umem_valid, 1);
 	prm_set_bits(in, MLX5X_CREATE_QP_UMEM_ID, 32, qp->buf.id);
-	PRM_SET(qpc, qpc, st, attr->qp_type == IB_QPT_UC ? MLX5_QP_ST_UC :
-						       MLX5_QP_ST_RC);
+	PRM_SET(qpc, qpc, st, mlx5x_qp_st(attr->qp_type));
 	PRM_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	PRM_SET(qpc, qpc, pd, to_mpd(qp->ib.pd)->pdn);
 	PRM_SET(qpc, qpc, uar_page, qp->uar_index);
@@ -256,6 +255,8 @@ static int mlx5x_rc_apply(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 			return -EINVAL;
 		PRM_SET(qpc, qpc, rnr_retry, attr->rnr_retry);
 	}
+	if (qp->ib.qp_type == IB_QPT_UD)
+		mlx5x_ud_apply(attr, mask, qpc);
 	return 0;
 }
 
@@ -364,6 +365,7 @@ int mlx5x_rc_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	attr->timeout = PRM_GET(ads, path, ack_timeout);
 	attr->retry_cnt = PRM_GET(qpc, qpc, retry_count);
 	attr->rnr_retry = PRM_GET(qpc, qpc, rnr_retry);
+	attr->qkey = PRM_GET(qpc, qpc, q_key);
 out:
 	kfree(out);
 	return err;

@@ -78,6 +78,12 @@ static inline bool mlx5x_qp_connected(enum ib_qp_type type)
 	return type == IB_QPT_RC || type == IB_QPT_UC;
 }
 
+/* RC, UC and UD: one firmware QP over one buffer (qp_rc.c, qp_ud.c) */
+static inline bool mlx5x_qp_is_fw_qp(enum ib_qp_type type)
+{
+	return mlx5x_qp_connected(type) || type == IB_QPT_UD;
+}
+
 int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
 		   int access, struct mlx5x_ubuf *buf);
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);
@@ -118,6 +124,10 @@ int mlx5x_rc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 int mlx5x_rc_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		   struct ib_qp_attr *attr);
 int mlx5x_rc_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+
+/* qp_ud.c */
+u32 mlx5x_qp_st(enum ib_qp_type type);
+void mlx5x_ud_apply(const struct ib_qp_attr *attr, int mask, void *qpc);
 
 /* ah.c: the port's GIDs, address handles */
 struct mlx5x_ah {
