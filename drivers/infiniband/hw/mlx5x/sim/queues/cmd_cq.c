@@ -4,7 +4,7 @@
  * its context for doorbells (checked, not held: see sim_uar_check()), and
  * its buffer and doorbell record; QUERY_CQ
  * answers with the context as created, with the moderation MODIFY_CQ
- * changed.
+ * changed, or the size it resized the CQ to.
  */
 #include "queues.h"
 #include "../dp/datapath.h"
@@ -102,7 +102,7 @@ static u8 sim_query_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	return PRM_STAT_OK;
 }
 
-/* Moderation only: resizing a CQ is not modelled and is refused. */
+/* Moderation, or a new size (cq_resize.c). */
 static u8 sim_modify_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const void *in = ctx->in;
@@ -114,6 +114,8 @@ static u8 sim_modify_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	struct sim_cq *cq;
 	u8 status;
 
+	if (ctx->op_mod == MLX5_MODIFY_CQ_IN_OP_MOD_RESIZE_CQ)
+		return sim_cq_resize(sim, ctx);
 	if (ctx->op_mod != MLX5_MODIFY_CQ_IN_OP_MOD_MODIFY_CQ)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_OPMOD);
 	if (!sel || sel & ~SIM_CQ_MODIFY_FIELDS)

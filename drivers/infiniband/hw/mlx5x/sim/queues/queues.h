@@ -200,6 +200,7 @@ struct sim_qp {
 };
 
 /* queues.c */
+u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
 void sim_refs_drop(struct sim_refs *refs);
