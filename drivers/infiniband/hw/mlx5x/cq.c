@@ -5,8 +5,8 @@
  * and registered as UMEMs of its context (ubuf.c), the CQ is created on
  * the device's completion EQ of the vector asked for, with the context's
  * UAR for doorbells.  libmlx5 polls and arms the CQ in userspace; the
- * kernel neither polls nor arms it.  MODIFY_CQ changes moderation;
- * resizing is not offered (the op is absent: -EOPNOTSUPP).
+ * kernel neither polls nor arms it.  MODIFY_CQ changes moderation, or
+ * moves the CQ to a new buffer of another size (ibv_resize_cq).
  */
 #include <linux/log2.h>
 #include <linux/mlx5/cq.h>
@@ -109,6 +109,8 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
 	cq->uid = uctx->devx_uid;
 
+	cq->cqe_size = ucmd.cqe_size;
+	mutex_init(&cq->resize_mutex);
 	/* one entry more than asked for, to a power of two, as mlx5 does */
 	log_size = order_base_2(attr->cqe + 1);
 	err = mlx5x_ubuf_get(dev, cq->uid, ucmd.buf_addr,
@@ -206,6 +208,90 @@ int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period)
 	PRM_SET(cqc, cqc, cq_period, period);
 	PRM_SET(cqc, cqc, cq_max_count, count);
 	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
+/* MODIFY_CQ's RESIZE_CQ: the CQ to @log_size entries in buffer @buf. */
+static int mlx5x_cq_fw_resize(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
+			      unsigned int log_size,
+			      const struct mlx5x_ubuf *buf)
+{
+	u32 in[PRM_BYTES(modify_cq_in) / 4] = {};
+	u32 out[PRM_BYTES(modify_cq_out) / 4] = {};
+	void *cqc = PRM_ADDR(modify_cq_in, in, cq_context);
+
+	PRM_SET(modify_cq_in, in, opcode, MLX5_CMD_OP_MODIFY_CQ);
+	PRM_SET(modify_cq_in, in, op_mod, MLX5_MODIFY_CQ_IN_OP_MOD_RESIZE_CQ);
+	PRM_SET(modify_cq_in, in, uid, cq->uid);
+	PRM_SET(modify_cq_in, in, cqn, cq->cqn);
+	PRM_SET(modify_cq_in, in,
+		modify_field_select_resize_field_select.resize_field_select
+		.resize_field_select,
+		MLX5_RESIZE_FIELD_SELECT_RESIZE_FIELD_SELECT_LOG_CQ_SIZE);
+	PRM_SET(cqc, cqc, log_cq_size, log_size);
+	PRM_SET(modify_cq_in, in, cq_umem_valid, 1);
+	/* modify_cq_in has the umem where create_cq_in has it */
+	prm_set_bits(in, MLX5X_CREATE_CQ_UMEM_ID, 32, buf->id);
+	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
+/**
+ * mlx5x_resize_cq() - the resize_cq device operation (ibv_resize_cq)
+ * @ibcq: the CQ
+ * @entries: at least this many entries
+ * @udata: libmlx5's command: the new buffer, its CQE size
+ *
+ * The new buffer is pinned, the device moves the CQ to it (the CQEs not
+ * yet polled stay, libmlx5 copies them over), then the old buffer is
+ * released.  A size the CQ already has changes nothing, as on mlx5_ib.
+ *
+ * Return: 0, -EINVAL for a size past the device's or fewer entries than
+ * are waiting to be polled, -EOPNOTSUPP for a kernel CQ, or the errno of
+ * pinning the buffer.
+ */
+int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct mlx5x_dev *dev = to_mdev(ibcq->device);
+	struct mlx5x_cq *cq = to_mcq(ibcq);
+	struct mlx5_ib_resize_cq ucmd;
+	struct mlx5x_ubuf buf, old;
+	unsigned int log_size;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (entries < 1 ||
+	    entries >= (1 << MLX5X_CAP_GEN(dev, log_max_cq_sz)))
+		return -EINVAL;
+	if (udata->inlen < sizeof(ucmd))
+		return -EINVAL;
+	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
+		return -EFAULT;
+	if (ucmd.reserved0 || ucmd.reserved1 ||
+	    ucmd.cqe_size != cq->cqe_size)
+		return -EINVAL;
+	log_size = order_base_2(entries + 1);
+	mutex_lock(&cq->resize_mutex);
+	if (log_size == order_base_2(ibcq->cqe + 1)) {
+		err = 0;
+		goto out;
+	}
+	err = mlx5x_ubuf_get(dev, cq->uid, ucmd.buf_addr,
+			     (size_t)ucmd.cqe_size << log_size,
+			     IB_ACCESS_LOCAL_WRITE, &buf);
+	if (err)
+		goto out;
+	err = mlx5x_cq_fw_resize(dev, cq, log_size, &buf);
+	if (err) {
+		mlx5x_ubuf_put(dev, &buf);
+		goto out;
+	}
+	old = cq->buf;
+	cq->buf = buf;
+	ibcq->cqe = (1 << log_size) - 1;
+	mlx5x_ubuf_put(dev, &old);
+out:
+	mutex_unlock(&cq->resize_mutex);
+	return err;
 }
 
 /**

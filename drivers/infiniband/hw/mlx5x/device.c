@@ -93,6 +93,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.mmap = mlx5x_mmap,
 	.mmap_free = mlx5x_mmap_free,
 	.modify_cq = mlx5x_modify_cq,
+	.resize_cq = mlx5x_resize_cq,
 	.modify_qp = mlx5x_modify_qp,
 	.poll_cq = mlx5x_poll_cq,
 	.post_recv = mlx5x_post_recv,

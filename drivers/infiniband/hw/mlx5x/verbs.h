@@ -28,6 +28,8 @@ struct mlx5x_cq {
 	struct ib_cq ib;
 	u32 cqn;
 	u16 uid;
+	u16 cqe_size;
+	struct mutex resize_mutex;	/* one resize at a time: @buf */
 	struct mlx5x_ubuf buf;
 	struct mlx5x_ubuf db;
 };
@@ -98,6 +100,7 @@ int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 #endif
 int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 void mlx5x_cq_comp_event(struct mlx5x_dev *dev, u32 cqn);
 int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
 
