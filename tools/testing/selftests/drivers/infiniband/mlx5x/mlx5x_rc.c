@@ -5,7 +5,8 @@
  * ibv_modify_qp(3) describe it: SEND with and without immediate and
  * inline, RDMA WRITE with and without immediate, RDMA READ, the two
  * atomics, messages longer than a turn of the model; completion events
- * (ibv_req_notify_cq(3)); and UC, which has no acknowledgements: what
+ * (ibv_req_notify_cq(3)); a CQ resized under traffic (ibv_resize_cq(3));
+ * and UC, which has no acknowledgements: what
  * its responder cannot take is lost, silently.  RC's errors:
  * mlx5x_rc_errors.
  */
@@ -449,6 +450,77 @@ MT_TEST_F(events, cq_events)
 	return KSFT_PASS;
 }
 
+/*
+ * @n SENDs of 64 bytes from A, each into a receive of B's of its own
+ * (wr_id @id0 on), A's completions polled, B's left in its CQ.
+ */
+static bool exchange(struct pair *p, uint64_t id0, unsigned int n)
+{
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		wr.wr_id = id0 + i;
+		if (!CHECK_ERR(post_recv(p, id0 + i, 32768 + i * 64, 64), 0) ||
+		    !CHECK_ERR(post_send(p, &wr, i * 64, 64), 0) ||
+		    !poll_one(p->cq[0], &wc) ||
+		    !wc_is(&wc, id0 + i, IBV_WC_SUCCESS, IBV_WC_SEND))
+			return false;
+	}
+	return true;
+}
+
+/* B's completions @from to @n of exchange(@id0): in order, whole. */
+static bool drain(struct pair *p, uint64_t id0, unsigned int from,
+		  unsigned int n)
+{
+	struct ibv_wc wc;
+	unsigned int i;
+
+	for (i = from; i < n; i++) {
+		if (!poll_one(p->cq[1], &wc) ||
+		    !wc_is(&wc, id0 + i, IBV_WC_SUCCESS, IBV_WC_RECV) ||
+		    !CHECK_EQ(wc.byte_len, 64) ||
+		    !CHECK(!memcmp(p->buf + 32768 + i * 64, p->buf + i * 64,
+				   64)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * ibv_resize_cq(3) of a CQ whose completions are not all polled: they
+ * stay, in order, and the CQ goes on completing in its new size, past
+ * the end of its ring; a size smaller than what waits to be polled is
+ * EINVAL, and then nothing is lost.
+ */
+MT_TEST_F(pair, cq_resize)
+{
+	struct ibv_cq *cq = self->cq[1];
+	unsigned int round;
+
+	fill(self->buf, 32768, 9);
+	if (!exchange(self, 100, 5) || !drain(self, 100, 0, 2))
+		return KSFT_FAIL;
+	if (!CHECK_ERR(ibv_resize_cq(cq, 8), 0) || !CHECK(cq->cqe >= 8) ||
+	    !drain(self, 100, 2, 5))
+		return KSFT_FAIL;
+	if (!exchange(self, 200, 6))
+		return KSFT_FAIL;
+	CHECK_ERR(ibv_resize_cq(cq, 2), EINVAL);
+	if (!drain(self, 200, 0, 6))
+		return KSFT_FAIL;
+	/* smaller, then round its ring several times */
+	if (!CHECK_ERR(ibv_resize_cq(cq, 3), 0) || !CHECK(cq->cqe >= 3))
+		return KSFT_FAIL;
+	for (round = 0; round < 6; round++)
+		if (!exchange(self, 300 + round * 8, 3) ||
+		    !drain(self, 300 + round * 8, 0, 3))
+			return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, send_recv),
 	MT_CASE_F(pair, send_imm_inline),
@@ -457,6 +529,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, atomics),
 	MT_CASE_F(pair, large_messages),
 	MT_CASE_F(events, cq_events),
+	MT_CASE_F(pair, cq_resize),
 	MT_CASE_F(uc, uc_send_write),
 	MT_CASE_F(uc, uc_losses_are_silent),
 };
