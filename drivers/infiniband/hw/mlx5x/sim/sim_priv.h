@@ -37,6 +37,7 @@ enum sim_obj_type {
 	SIM_OBJ_TIR,
 	SIM_OBJ_TIS,
 	SIM_OBJ_QP,
+	SIM_OBJ_RMP,		/* an SRQ: queues/cmd_srq.c */
 	/* general objects (CREATE_GENERAL_OBJECT) */
 	SIM_OBJ_GENERAL,
 	/* signature (mem/cmd_psv.c) */
@@ -322,6 +323,7 @@ extern const struct sim_cmd_set sim_wq_cmds;
 extern const struct sim_cmd_set sim_tir_cmds;
 extern const struct sim_cmd_set sim_qp_cmds;
 extern const struct sim_cmd_set sim_roce_cmds;
+extern const struct sim_cmd_set sim_srq_cmds;
 extern const struct sim_cmd_set sim_fs_root_cmds;
 extern const struct sim_cmd_set sim_memic_cmds;
 

@@ -181,6 +181,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_MKEY] = 1U << SIM_CAP_GEN(sim, log_max_mkey);
 	sim->max_id[SIM_OBJ_CQ] = 1U << SIM_CAP_GEN(sim, log_max_cq);
 	sim->max_id[SIM_OBJ_QP] = 1U << SIM_CAP_GEN(sim, log_max_qp);
+	sim->max_id[SIM_OBJ_RMP] = 1U << SIM_CAP_GEN(sim, log_max_srq);
 	sim->max_id[SIM_OBJ_RQ] = 1U << SIM_CAP_GEN(sim, log_max_rq);
 	sim->max_id[SIM_OBJ_SQ] = 1U << SIM_CAP_GEN(sim, log_max_sq);
 	sim->max_id[SIM_OBJ_TIR] = 1U << SIM_CAP_GEN(sim, log_max_tir);

@@ -43,6 +43,7 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_TIR] = { "tir", 1, sizeof(struct sim_tir), sim_tir_release },
 	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_tis), sim_q_release },
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_qp), sim_q_release },
+	[SIM_OBJ_RMP] = { "rmp", 1, sizeof(struct sim_srq), sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
 	[SIM_OBJ_PSV] = { "psv", 1, sizeof(struct sim_psv), sim_psv_release },

@@ -26,13 +26,12 @@ static const u8 sim_wq_moves[4] = {
 #define SIM_LOG_MIN_RQ_STRIDE	4
 
 /*
- * The work queue of an RQ or SQ: its type, size and stride within the
+ * The work queue of an RQ, SQ or RMP: its type, size and stride within the
  * caps, its PD, and the buffers it needs.  @pas_off: where the create
  * mailbox's PAS array starts.
  */
-static u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
-		      const void *wq, size_t pas_off, bool sq,
-		      struct sim_refs *refs)
+u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       const void *wq, size_t pas_off, bool sq, struct sim_refs *refs)
 {
 	u32 stride = PRM_GET(wq, wq, log_wq_stride);
 	u32 type = PRM_GET(wq, wq, wq_type);

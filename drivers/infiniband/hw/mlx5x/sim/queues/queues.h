@@ -205,6 +205,25 @@ u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
 void sim_refs_drop(struct sim_refs *refs);
 u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index);
+/**
+ * struct sim_srq_dp - the data path's state of an SRQ (dp/dp_srq.c)
+ * @cc: receive WQEs taken (the doorbell record's counter says posted)
+ * @head: the WQE the next receive takes; each names the one after it
+ * @taken: receives that took a WQE of it
+ */
+struct sim_srq_dp {
+	u16 cc;
+	u16 head;
+	u64 taken;
+};
+
+/* An SRQ, made as an RMP (ISSI 1): rmpc as created, then modified. */
+struct sim_srq {
+	struct sim_qobj q;
+	struct sim_srq_dp dp;
+	u8 rmpc[PRM_BYTES(rmpc)];
+};
+
 u8 sim_raw_tx_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 u8 sim_qbuf_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 const struct sim_qbuf_req *req, struct sim_refs *refs);
@@ -218,3 +237,5 @@ void sim_tir_release(struct sim_obj *obj);
 void sim_rqt_release(struct sim_obj *obj);
 
 #endif /* MLX5X_SIM_QUEUES_H */
+u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       const void *wq, size_t pas_off, bool sq, struct sim_refs *refs);
