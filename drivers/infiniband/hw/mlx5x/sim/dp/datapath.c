@@ -472,18 +472,22 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 	return done;
 }
 
-/* One queue's turn, up to @room WQEs: an SQ (raw) or a QP (RC, UC). */
+/* One queue's turn, up to @room WQEs: an SQ (raw) or a QP (RC, UC, UD). */
 static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 				unsigned int room)
 {
+	struct sim_qp *qp;
 	struct sim_wq *sq;
 	bool active = false;
 	unsigned int done;
 	u32 state;
 
 	if (obj->type == SIM_OBJ_QP) {
-		done = sim_dp_rc_qp(dp, container_of(obj, struct sim_qp, q.obj),
-				    room, &active);
+		qp = container_of(obj, struct sim_qp, q.obj);
+		if (PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_UD)
+			done = sim_dp_ud_qp(dp, qp, room, &active);
+		else
+			done = sim_dp_rc_qp(dp, qp, room, &active);
 		dp->pass_active += active;
 		return done;
 	}

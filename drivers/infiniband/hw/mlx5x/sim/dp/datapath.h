@@ -103,6 +103,29 @@ struct sim_rc_wqe {
 int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
 
 /**
+ * struct sim_ud_av - the address vector of a UD send WQE, as read
+ * @qkey: the Q_Key of the work request
+ * @dqpn: the destination QP
+ * @sgid_index: the source GID's index in the port's table
+ * @tclass: the GRH's traffic class
+ * @hop_limit: its hop limit
+ * @flow_label: its flow label
+ * @dgid: the destination GID
+ */
+struct sim_ud_av {
+	u32 qkey;
+	u32 dqpn;
+	u8 sgid_index;
+	u8 tclass;
+	u8 hop_limit;
+	u32 flow_label;
+	u8 dgid[16];
+};
+
+int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
+		     struct sim_ud_av *av);
+
+/**
  * struct sim_cqe_info - what a CQE says
  * @opcode: SIM_CQE_* (of op_own)
  * @syndrome: of an error CQE (SIM_CQE_SYND_*)
@@ -117,6 +140,7 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
  * @flow_tag: the flow tag of the steering entry
  * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types seen
+ * @flags_rqpn: a UD receive's GRH bits, RoCE header type and source QP
  */
 struct sim_cqe_info {
 	u8 opcode;
@@ -132,6 +156,7 @@ struct sim_cqe_info {
 	u32 flow_tag;
 	u8 hds_ip_ext;
 	u8 l4_l3_hdr_type;
+	u32 flags_rqpn;
 };
 
 void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner);

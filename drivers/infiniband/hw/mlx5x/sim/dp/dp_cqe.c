@@ -37,6 +37,7 @@ void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 		c->byte_cnt = cpu_to_be32(info->byte_cnt);
 		c->hds_ip_ext = info->hds_ip_ext;
 		c->l4_l3_hdr_type = info->l4_l3_hdr_type;
+		c->flags_rqpn = cpu_to_be32(info->flags_rqpn);
 		c->imm = info->imm;
 		if (info->tagged)
 			c->sop_drop_qpn = cpu_to_be32(info->flow_tag &

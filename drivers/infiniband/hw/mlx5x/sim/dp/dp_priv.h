@@ -2,7 +2,7 @@
 /*
  * What the files of the data path share among themselves: the worker's
  * state (struct sim_dp), and the pieces of datapath.c the transport
- * engines (dp_rc.c) use.  Private to dp/.
+ * engines (dp_rc.c, dp_ud.c) use.  Private to dp/.
  */
 #ifndef MLX5X_SIM_DP_PRIV_H
 #define MLX5X_SIM_DP_PRIV_H
@@ -124,6 +124,32 @@ bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
 
 /* dp_rc.c */
 unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
+			  unsigned int budget, bool *active);
+/*
+ * What the other engines share of it: a QP's buffers and CQEs, keys
+ * resolved and bytes copied, and the receive WQE a message lands in
+ * (taken, resolved for writing, completed; flushed in ERR), from the
+ * QP's RQ or its SRQ.
+ */
+struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
+			    u64 *off);
+u64 sim_rq_bytes(const struct sim_qp *qp);
+void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
+		struct sim_cqe_info *info);
+bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
+		    const struct sim_gather *g, unsigned int n,
+		    u8 rights, struct sim_rc_side *side);
+int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
+		const struct sim_rc_side *dst, u64 skip, u64 len);
+bool sim_rq_take(struct mlx5x_sim *sim, struct sim_qp *qp, u16 *wqe);
+u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
+		    struct sim_rc_side *side);
+void sim_rq_done(struct sim_qp *qp);
+unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
+			     unsigned int budget);
+
+/* dp_ud.c */
+unsigned int sim_dp_ud_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active);
 
 #endif /* MLX5X_SIM_DP_PRIV_H */

@@ -88,8 +88,8 @@ static u32 sim_qp_pdn(const struct sim_qp *qp)
  * The QP's doorbell record: its umem and where in it.  Only a record
  * named by umem, which CREATE_QP checked and holds, is read.
  */
-static struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
-				   u64 *off)
+struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
+			    u64 *off)
 {
 	*off = PRM_GET64(qpc, qp->qpc, dbr_addr);
 	if (!PRM_GET(qpc, qp->qpc, dbr_umem_valid))
@@ -109,7 +109,7 @@ static bool sim_rq_regular(const struct sim_qp *qp)
 }
 
 /* Bytes of the RQ, which the SQ follows in the QP's buffer. */
-static u64 sim_rq_bytes(const struct sim_qp *qp)
+u64 sim_rq_bytes(const struct sim_qp *qp)
 {
 	if (!sim_rq_regular(qp))
 		return 0;
@@ -129,8 +129,24 @@ static bool sim_rq_posted(struct mlx5x_sim *sim, struct sim_qp *qp)
 	       (u16)pi != qp->dp.rq_cc;
 }
 
-static void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
-		       struct sim_cqe_info *info)
+/*
+ * Take the receive WQE a message lands in, its index in @wqe: the RQ's
+ * next.  False when none is posted.
+ */
+bool sim_rq_take(struct mlx5x_sim *sim, struct sim_qp *qp, u16 *wqe)
+{
+	*wqe = qp->dp.rq_cc;
+	return sim_rq_posted(sim, qp);
+}
+
+/* The WQE taken has completed, or been flushed. */
+void sim_rq_done(struct sim_qp *qp)
+{
+	qp->dp.rq_cc++;
+}
+
+void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
+		struct sim_cqe_info *info)
 {
 	info->qpn = qp->q.obj.id;
 	info->user_index = PRM_GET(qpc, qp->qpc, user_index);
@@ -149,9 +165,9 @@ static void sim_rc_to_err(struct mlx5x_sim *sim, struct sim_qp *qp)
  * Resolve the data segments @g of a queue of context @uid, PD @pdn for
  * @rights into @side; false when a key refuses.
  */
-static bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
-			   const struct sim_gather *g, unsigned int n,
-			   u8 rights, struct sim_rc_side *side)
+bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
+		    const struct sim_gather *g, unsigned int n,
+		    u8 rights, struct sim_rc_side *side)
 {
 	struct sim_rc_piece *p;
 	unsigned int i;
@@ -217,8 +233,8 @@ static void sim_rc_seek(const struct sim_rc_side *side, u64 skip,
  * through the bounce buffer.  Returns 0, or which side's memory refused:
  * 1 the source, 2 the destination (a page the umem's bits forbid).
  */
-static int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
-		       const struct sim_rc_side *dst, u64 skip, u64 len)
+int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
+		const struct sim_rc_side *dst, u64 skip, u64 len)
 {
 	const struct sim_rc_piece *s, *d;
 	unsigned int si, di;
@@ -264,8 +280,8 @@ static int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
  * returns 0, or the responder's error syndrome.  The caller has seen it
  * posted.
  */
-static u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
-			   struct sim_rc_side *side)
+u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
+		    struct sim_rc_side *side)
 {
 	struct mlx5x_sim *sim = dp->sim;
 	u32 stride = min_t(u32, sim_rq_stride(resp), sizeof(dp->rwqe));
@@ -588,8 +604,8 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 }
 
 /* Flush the receive WQEs of a QP in ERR: a flush CQE each. */
-static unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
-				    unsigned int budget)
+unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
+			     unsigned int budget)
 {
 	struct sim_cqe_info info = {
 		.opcode = SIM_CQE_RESP_ERR,

@@ -10,7 +10,9 @@
  *
  * A send WQE of an RC QP (sim_rc_wqe_parse()): the control segment, a
  * remote address segment for RDMA and atomics, an atomic segment for
- * atomics, then the same data segments.
+ * atomics, then the same data segments.  One of a UD QP
+ * (sim_ud_wqe_parse()): the control segment, the datagram segment (the
+ * 48-byte address vector), then the data segments.
  */
 #include "datapath.h"
 #include "wqe.h"
@@ -177,5 +179,63 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 		for (n = 0; n < w->n; n++)
 			if (w->g[n].inl)
 				return -EINVAL;
+	return 0;
+}
+
+/**
+ * sim_ud_wqe_parse() - read a send WQE of a UD QP
+ * @wqe: its bytes, from the control segment on
+ * @len: how many of them are there
+ * @w: what it says (the fields of an RC WQE that a datagram has)
+ * @av: its address vector
+ *
+ * Return: 0; -EINVAL for a WQE whose segments do not fit its size (a
+ * local length error); -EOPNOTSUPP for an opcode other than SEND, SEND
+ * with immediate and NOP (a local QP operation error).
+ */
+int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
+		     struct sim_ud_av *av)
+{
+	const struct sim_wqe_ctrl *c = (const void *)wqe;
+	const struct sim_wqe_av *a;
+	size_t end, off = sizeof(*c);
+	u32 fl;
+	int n;
+
+	memset(w, 0, offsetof(struct sim_rc_wqe, g));
+	memset(av, 0, sizeof(*av));
+	if (len < sizeof(*c))
+		return -EINVAL;
+	end = sim_wqe_ctrl_read(c, &w->opcode, &w->index, &w->ds,
+				&w->signalled);
+	w->solicited = c->fm_ce_se & SIM_WQE_CTRL_SOLICITED;
+	w->imm = c->imm;
+	if (!w->ds || end > len)
+		return -EINVAL;
+	if (w->opcode == SIM_OPCODE_NOP)
+		return 0;
+	if (w->opcode != SIM_OPCODE_SEND && w->opcode != SIM_OPCODE_SEND_IMM)
+		return -EOPNOTSUPP;
+	if (off + sizeof(*a) > end)
+		return -EINVAL;
+	a = (const void *)(wqe + off);
+	av->qkey = be32_to_cpu(a->qkey);
+	av->dqpn = be32_to_cpu(a->dqp_dct) & 0xffffff;
+	/* RoCE: every packet has a GRH, whatever bit 30 says (libmlx5: 0) */
+	fl = be32_to_cpu(a->grh_gid_fl);
+	av->sgid_index = (fl >> 20) & 0xff;
+	av->flow_label = fl & 0xfffff;
+	av->tclass = a->tclass;
+	av->hop_limit = a->hop_limit;
+	memcpy(av->dgid, a->rgid, sizeof(av->dgid));
+	off += sizeof(*a);
+	while (off < end) {
+		n = sim_wqe_gather(wqe, end, off, &w->g[w->n]);
+		if (n < 0)
+			return n;
+		w->len += w->g[w->n].len;
+		w->n++;
+		off += n;
+	}
 	return 0;
 }

@@ -73,6 +73,40 @@ struct sim_wqe_raddr {
 };
 
 /**
+ * struct sim_wqe_av - the address vector of a UD send WQE (the datagram
+ * segment), after the control segment
+ * @qkey: the Q_Key the datagram carries (the high bit set: the sending
+ *	  QP's own)
+ * @rsvd0: reserved
+ * @dqp_dct: the destination QP (23:0); bit 31 says the AV is the
+ *	     extended one, with the fields below
+ * @stat_rate_sl: static rate (7:4), the service level (RoCE: 3:1)
+ * @fl_mlid: force loopback, source path bits
+ * @rlid: the destination LID (RoCE v2: the UDP source port)
+ * @rsvd1: reserved
+ * @rmac: the destination MAC
+ * @tclass: traffic class of the GRH
+ * @hop_limit: its hop limit
+ * @grh_gid_fl: a GRH follows (bit 30, InfiniBand only: RoCE always has
+ *		one), the source GID index (27:20), the flow label (19:0)
+ * @rgid: the destination GID
+ */
+struct sim_wqe_av {
+	__be32 qkey;
+	__be32 rsvd0;
+	__be32 dqp_dct;
+	u8 stat_rate_sl;
+	u8 fl_mlid;
+	__be16 rlid;
+	u8 rsvd1[4];
+	u8 rmac[6];
+	u8 tclass;
+	u8 hop_limit;
+	__be32 grh_gid_fl;
+	u8 rgid[16];
+};
+
+/**
  * struct sim_wqe_atomic - the atomic segment, after the remote address
  * @swap_add: the value to swap in (compare and swap) or to add
  * @compare: the value compared with (compare and swap)
@@ -151,9 +185,18 @@ struct sim_wqe_data {
 #define SIM_CQE_L3_IPV6		1
 #define SIM_CQE_L3_IPV4		2
 
+/* flags_rqpn: a GRH is in the first 40 bytes; the header it was */
+#define SIM_CQE_GRH		(1U << 28)
+#define SIM_CQE_ROCE_L3_GRH	0
+#define SIM_CQE_ROCE_L3_IPV6	1
+#define SIM_CQE_ROCE_L3_IPV4	2
+#define SIM_CQE_ROCE_L3_SHIFT	24
+
 /**
  * struct sim_cqe - a 64-byte CQE of a completion without error
- * @rsvd0: what the model leaves zero (LRO, RSS hash, checksum, flags)
+ * @rsvd0: what the model leaves zero (LRO, RSS hash, checksum, SLID)
+ * @flags_rqpn: a UD receive's: GRH present (29:28), the RoCE L3 header
+ *		type (25:24, SIM_CQE_ROCE_L3_*), the source QP (23:0)
  * @hds_ip_ext: SIM_CQE_L3_OK, SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types of a received packet
  * @vlan_info: its VLAN tag (not stripped by the model)
@@ -171,7 +214,8 @@ struct sim_wqe_data {
  *	    ring the entry belongs to
  */
 struct sim_cqe {
-	u8 rsvd0[28];
+	u8 rsvd0[24];
+	__be32 flags_rqpn;
 	u8 hds_ip_ext;
 	u8 l4_l3_hdr_type;
 	__be16 vlan_info;
@@ -218,7 +262,9 @@ static_assert(offsetof(struct sim_wqe_eth, inline_hdr) == 12);
 static_assert(sizeof(struct sim_wqe_data) == 16);
 static_assert(sizeof(struct sim_wqe_raddr) == 16);
 static_assert(sizeof(struct sim_wqe_atomic) == 16);
+static_assert(sizeof(struct sim_wqe_av) == 48);
 static_assert(sizeof(struct sim_cqe) == 64);
+static_assert(offsetof(struct sim_cqe, flags_rqpn) == 24);
 static_assert(offsetof(struct sim_cqe, srqn) == 32);
 static_assert(offsetof(struct sim_cqe, imm) == 36);
 static_assert(offsetof(struct sim_cqe, byte_cnt) == 44);

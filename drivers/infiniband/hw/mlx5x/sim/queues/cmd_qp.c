@@ -2,9 +2,10 @@
 /*
  * Queue pairs: RC, UC and UD; their traffic is dp/dp_rc.c's and
  * dp/dp_ud.c's.  A QP names its PD, its send and receive CQs, the UAR it
- * rings, and one buffer holding the RQ then the SQ, with its doorbell record.  It is born in RST and walks the PRM's state
- * machine one command per transition; a command issued in the wrong state
- * is refused with BAD_QP_STATE, as firmware does.  QUERY_QP answers with
+ * rings, and one buffer holding the RQ then the SQ, with its doorbell
+ * record.  It is born in RST and walks the PRM's state machine one
+ * command per transition; a command issued in the wrong state is refused
+ * with BAD_QP_STATE, as firmware does.  QUERY_QP answers with
  * the context as created, changed by the transitions.
  */
 #include "queues.h"
