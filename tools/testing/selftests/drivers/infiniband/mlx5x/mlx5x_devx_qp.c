@@ -149,7 +149,7 @@ MT_TEST_F(mt_mq, qp_rules)
 	if (!mq_cq(q, &cq))
 		return KSFT_FAIL;
 	mq_qp_in(q, in, cq.id);
-	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 2);			/* UD */
+	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 3);			/* XRC */
 	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	/* RQ 2048 x 64 + SQ 4096 x 64: more than the umem */
 	mq_qp_in(q, in, cq.id);

@@ -272,7 +272,7 @@ MT_TEST_F(env, bad_attributes)
 
 	CHECK_ERR(ibv_query_device(e->ctx, &da), 0);
 	errno = 0;
-	CHECK(!qp_new(e, IBV_QPT_UD, 16, 16));
+	CHECK(!qp_new(e, IBV_QPT_XRC_SEND, 16, 16));
 	CHECK_ERR(errno, EOPNOTSUPP);
 	errno = 0;
 	CHECK(!qp_new(e, IBV_QPT_RAW_PACKET, da.max_qp_wr + 1, 16));

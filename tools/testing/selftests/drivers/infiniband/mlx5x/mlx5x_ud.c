@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UD QPs and address handles, as ibv_create_ah(3), ibv_post_send(3) (its
+ * UD section), ibv_poll_cq(3) and the IBTA say, between two UD QPs of the
+ * device on one context (a ConnectX carries them on its internal
+ * loopback): datagrams with and without immediate data; the 40 bytes of
+ * GRH in front of every received one (RoCE v2 over IPv4: the IPv4 header
+ * in its last 20; over IPv6: the IPv6 header; RoCE v1: the IB GRH), from
+ * every GID of the port; the source QP and GRH bit
+ * in the work completion; what a receiver drops silently (a wrong Q_Key,
+ * no such QP, a QP that is not UD); a datagram over the path MTU, a bad
+ * lkey and a receive too small completing in error; zero-length
+ * datagrams; address handles that leave nothing behind.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/ip.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mlx5x_fixtures.h"
+
+#define BUF_BYTES	(64 * 1024)
+#define WAIT_MS		5000
+#define QKEY		0x11111111U
+#define GRH_BYTES	40
+#define RECV_OFF	32768
+/* RoCE v2's headers after IPv4's, and its ICRC: UDP, BTH, DETH, ICRC */
+#define ROCE_V2_EXTRA	(8 + 12 + 8 + 4)
+#define ROCE_NEXT_BTH	0x1b
+
+/* Two UD QPs, A and B, each with its CQ; one buffer; an AH to B. */
+struct ud {
+	struct mt_ctx c;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq[2];
+	struct ibv_qp *qp[2];
+	struct ibv_ah *ah;
+	uint8_t *buf;
+	struct ibv_mr *mr;
+	struct ibv_gid_entry gid;
+	uint32_t mtu;
+};
+
+static bool gid_v4(const struct ibv_gid_entry *e)
+{
+	static const uint8_t v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(e->gid.raw, v4_prefix, sizeof(v4_prefix));
+}
+
+/* The port's first GID of @type, IPv4-mapped or not as @v4 says. */
+static bool find_gid(struct ibv_context *ctx, uint32_t type, bool v4,
+		     struct ibv_gid_entry *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		if (!ibv_query_gid_ex(ctx, 1, i, e, 0) &&
+		    e->gid_type == type && gid_v4(e) == v4)
+			return true;
+	return false;
+}
+
+static struct ibv_qp *ud_qp(struct ud *u, struct ibv_cq *cq, uint32_t qkey)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
+		.cap = {
+			.max_send_wr = 16, .max_recv_wr = 16,
+			.max_send_sge = 2, .max_recv_sge = 2,
+			.max_inline_data = 64,
+		},
+	};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey,
+	};
+	struct ibv_qp *qp = ibv_create_qp(u->pd, &ia);
+
+	if (!CHECK(qp))
+		return NULL;
+	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				     IBV_QP_PORT | IBV_QP_QKEY), 0))
+		return qp;
+	a.qp_state = IBV_QPS_RTR;
+	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE), 0))
+		return qp;
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 1;
+	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
+	return qp;
+}
+
+/* An AH from the port's GID @e to the same address. */
+static struct ibv_ah *ud_ah(struct ud *u, const struct ibv_gid_entry *e)
+{
+	struct ibv_ah_attr a = {
+		.is_global = 1, .port_num = 1,
+		.grh = {
+			.dgid = e->gid, .sgid_index = e->gid_index,
+			.hop_limit = 64, .traffic_class = 0x20,
+		},
+	};
+
+	return ibv_create_ah(u->pd, &a);
+}
+
+MT_FIXTURE(ud);
+
+MT_FIXTURE_SETUP(ud)
+{
+	struct ibv_port_attr pa;
+	unsigned int i;
+
+	if (!mt_ctx_open(&self->c, MT_OPEN_DEFAULT))
+		return KSFT_FAIL;
+	/* RoCE v2, over IPv4 where the netdev has an address */
+	if (!find_gid(self->c.ctx, IBV_GID_TYPE_ROCE_V2, true, &self->gid) &&
+	    !find_gid(self->c.ctx, IBV_GID_TYPE_ROCE_V2, false, &self->gid))
+		return mt_skip("no RoCE v2 GID on port 1");
+	if (!CHECK_ERR(ibv_query_port(self->c.ctx, 1, &pa), 0))
+		return KSFT_FAIL;
+	self->mtu = 128U << pa.active_mtu;
+	self->pd = ibv_alloc_pd(self->c.ctx);
+	self->buf = aligned_alloc(MT_PAGE, BUF_BYTES);
+	if (!CHECK(self->pd) || !CHECK(self->buf))
+		return KSFT_FAIL;
+	memset(self->buf, 0, BUF_BYTES);
+	self->mr = ibv_reg_mr(self->pd, self->buf, BUF_BYTES,
+			      IBV_ACCESS_LOCAL_WRITE);
+	if (!CHECK(self->mr))
+		return KSFT_FAIL;
+	for (i = 0; i < 2; i++) {
+		self->cq[i] = ibv_create_cq(self->c.ctx, 32, NULL, NULL, 0);
+		if (!CHECK(self->cq[i]))
+			return KSFT_FAIL;
+		self->qp[i] = ud_qp(self, self->cq[i], QKEY);
+		if (!self->qp[i] || mt_case_failures())
+			return KSFT_FAIL;
+	}
+	self->ah = ud_ah(self, &self->gid);
+	return CHECK(self->ah) ? KSFT_PASS : KSFT_FAIL;
+}
+
+MT_FIXTURE_TEARDOWN(ud)
+{
+	unsigned int i;
+
+	if (self->ah)
+		CHECK_ERR(ibv_destroy_ah(self->ah), 0);
+	for (i = 0; i < 2; i++) {
+		if (self->qp[i])
+			CHECK_ERR(ibv_destroy_qp(self->qp[i]), 0);
+		if (self->cq[i])
+			CHECK_ERR(ibv_destroy_cq(self->cq[i]), 0);
+	}
+	if (self->mr)
+		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
+	if (self->pd)
+		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
+	free(self->buf);
+	mt_ctx_close(&self->c);
+}
+
+/* Poll @cq for one completion, within WAIT_MS. */
+static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	long end = mt_now_ms() + WAIT_MS;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return CHECK_EQ(n, 1);
+		usleep(200);
+	} while (mt_now_ms() < end);
+	return CHECK(!"a completion within the time");
+}
+
+/* Nothing completes on @cq within a tenth of a second. */
+static bool poll_none(struct ibv_cq *cq)
+{
+	struct ibv_wc wc;
+
+	usleep(100 * 1000);
+	return CHECK_EQ(ibv_poll_cq(cq, 1, &wc), 0);
+}
+
+static bool wc_is(const struct ibv_wc *wc, uint64_t wr_id,
+		  enum ibv_wc_status status, enum ibv_wc_opcode opcode)
+{
+	bool ok = CHECK_EQ(wc->wr_id, wr_id) & CHECK_EQ(wc->status, status);
+
+	if (status == IBV_WC_SUCCESS)
+		ok &= CHECK_EQ(wc->opcode, opcode);
+	if (!ok)
+		mt_diag("wc: wr_id %llu status %s opcode %d",
+			(unsigned long long)wc->wr_id,
+			ibv_wc_status_str(wc->status), wc->opcode);
+	return ok;
+}
+
+/* B's receive of @len bytes at RECV_OFF. */
+static int post_recv(struct ud *u, uint64_t id, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)u->buf + RECV_OFF, .length = len,
+		.lkey = u->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(u->qp[1], &wr, &bad);
+}
+
+/* A's signalled datagram of @len bytes from offset 0, to @qpn with @qkey. */
+static int post_send(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
+		     uint32_t qpn, uint32_t qkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)u->buf, .length = len, .lkey = u->mr->lkey,
+	};
+	struct ibv_send_wr *bad;
+
+	if (!wr->opcode)
+		wr->opcode = IBV_WR_SEND;
+	wr->sg_list = &sge;
+	wr->num_sge = 1;
+	wr->send_flags |= IBV_SEND_SIGNALED;
+	if (!wr->wr.ud.ah)
+		wr->wr.ud.ah = u->ah;
+	wr->wr.ud.remote_qpn = qpn;
+	wr->wr.ud.remote_qkey = qkey;
+	return ibv_post_send(u->qp[0], wr, &bad);
+}
+
+static void fill(uint8_t *b, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = seed + i * 7;
+}
+
+/* The one's-complement sum of an IPv4 header: 0 when its checksum holds */
+static uint16_t ip_sum(const uint8_t *h, unsigned int n)
+{
+	uint32_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i += 2)
+		s += h[i] << 8 | h[i + 1];
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return ~s & 0xffff;
+}
+
+/*
+ * A sends @len bytes, B receives them behind the GRH: both complete, the
+ * receive with the byte count, source QP and flags ibv_poll_cq(3) gives.
+ */
+static bool exchange(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
+		     struct ibv_wc *rwc)
+{
+	struct ibv_wc wc;
+	bool ok;
+
+	fill(u->buf, len, len);
+	memset(u->buf + RECV_OFF, 0xee, GRH_BYTES + len + 64);
+	if (!CHECK_ERR(post_recv(u, 2, GRH_BYTES + len + 64), 0) ||
+	    !CHECK_ERR(post_send(u, wr, len, u->qp[1]->qp_num, QKEY), 0))
+		return false;
+	if (!poll_one(u->cq[0], &wc) ||
+	    !wc_is(&wc, wr->wr_id, IBV_WC_SUCCESS, IBV_WC_SEND))
+		return false;
+	if (!poll_one(u->cq[1], rwc) ||
+	    !wc_is(rwc, 2, IBV_WC_SUCCESS, IBV_WC_RECV))
+		return false;
+	ok = CHECK_EQ(rwc->byte_len, GRH_BYTES + len) &
+	     CHECK_EQ(rwc->src_qp, u->qp[0]->qp_num) &
+	     CHECK_EQ(rwc->qp_num, u->qp[1]->qp_num) &
+	     CHECK(rwc->wc_flags & IBV_WC_GRH) &
+	     CHECK(!memcmp(u->buf + RECV_OFF + GRH_BYTES, u->buf, len)) &
+	     CHECK_EQ(u->buf[RECV_OFF + GRH_BYTES + len], 0xee);
+	return ok;
+}
+
+/*
+ * The GRH of a datagram of @len bytes from and to @e, hop limit 64,
+ * traffic class 0x20: for RoCE v2 over IPv4 the IPv4 header in bytes
+ * 20..39, its checksum valid; otherwise an IPv6 header (RoCE v2: UDP
+ * next; RoCE v1: the IB GRH, a BTH next).
+ */
+static void check_grh(const uint8_t *g, const struct ibv_gid_entry *e,
+		      uint32_t len)
+{
+	bool v2 = e->gid_type == IBV_GID_TYPE_ROCE_V2;
+	struct iphdr ip;
+	uint32_t vtf;
+
+	if (v2 && gid_v4(e)) {
+		memcpy(&ip, g + 20, sizeof(ip));
+		CHECK_EQ(ip.version, 4);
+		CHECK_EQ(ip.ihl, 5);
+		CHECK_EQ(ip.tos, 0x20);
+		CHECK_EQ(ip.protocol, IPPROTO_UDP);
+		CHECK_EQ(ip.ttl, 64);
+		CHECK_EQ(ntohs(ip.tot_len), 20 + ROCE_V2_EXTRA + len);
+		CHECK(!memcmp(&ip.saddr, e->gid.raw + 12, 4));
+		CHECK(!memcmp(&ip.daddr, e->gid.raw + 12, 4));
+		CHECK_EQ(ip_sum(g + 20, 20), 0);
+		return;
+	}
+	vtf = (uint32_t)g[0] << 24 | g[1] << 16 | g[2] << 8 | g[3];
+	CHECK_EQ(vtf >> 28, 6);
+	CHECK_EQ((vtf >> 20) & 0xff, 0x20);
+	CHECK_EQ(g[6], v2 ? IPPROTO_UDP : ROCE_NEXT_BTH);
+	CHECK_EQ(g[7], 64);
+	CHECK(!memcmp(g + 8, e->gid.raw, 16));
+	CHECK(!memcmp(g + 24, e->gid.raw, 16));
+}
+
+/* A datagram, and its GRH: the IPv4 header of RoCE v2 in bytes 20..39. */
+MT_TEST_F(ud, send_recv)
+{
+	struct ibv_send_wr wr = { .wr_id = 1 };
+	struct ibv_wc wc;
+
+	if (!exchange(self, &wr, 300, &wc))
+		return KSFT_FAIL;
+	CHECK(!(wc.wc_flags & IBV_WC_WITH_IMM));
+	check_grh(self->buf + RECV_OFF, &self->gid, 300);
+	return KSFT_PASS;
+}
+
+/* SEND with immediate: the immediate data in the receive's completion. */
+MT_TEST_F(ud, send_imm)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 3, .opcode = IBV_WR_SEND_WITH_IMM,
+		.imm_data = htonl(0x12345678),
+	};
+	struct ibv_wc wc;
+
+	if (!exchange(self, &wr, 64, &wc))
+		return KSFT_FAIL;
+	if (CHECK(wc.wc_flags & IBV_WC_WITH_IMM))
+		CHECK_EQ(ntohl(wc.imm_data), 0x12345678);
+	return KSFT_PASS;
+}
+
+/* A zero-length datagram: the GRH alone, 40 bytes. */
+MT_TEST_F(ud, zero_length)
+{
+	struct ibv_send_wr wr = { .wr_id = 4 };
+	struct ibv_wc wc;
+
+	exchange(self, &wr, 0, &wc);
+	return KSFT_PASS;
+}
+
+/*
+ * From every other GID of the port: RoCE v2 over IPv6 puts the IPv6
+ * header in the GRH's place, RoCE v1 the IB GRH.
+ */
+MT_TEST_F(ud, grh_every_gid)
+{
+	struct ibv_gid_entry e;
+	unsigned int i, tested = 0;
+	struct ibv_wc wc;
+
+	for (i = 0; i < 16; i++) {
+		struct ibv_send_wr wr = { .wr_id = 5 };
+
+		if (ibv_query_gid_ex(self->c.ctx, 1, i, &e, 0) ||
+		    i == self->gid.gid_index)
+			continue;
+		tested++;
+		CHECK_ERR(ibv_destroy_ah(self->ah), 0);
+		self->ah = ud_ah(self, &e);
+		if (!CHECK(self->ah) || !exchange(self, &wr, 100, &wc))
+			return KSFT_FAIL;
+		check_grh(self->buf + RECV_OFF, &e, 100);
+	}
+	if (!tested)
+		return mt_skip("no other GID on port 1");
+	return KSFT_PASS;
+}
+
+/*
+ * A Q_Key the receiver does not have: dropped there, silently; the
+ * sender completes.  The receive WQE waits for the next datagram; a
+ * Q_Key with its high bit set stands for the sending QP's own.
+ */
+MT_TEST_F(ud, wrong_qkey)
+{
+	struct ibv_send_wr wr = { .wr_id = 8 };
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_recv(self, 9, 4096), 0) ||
+	    !CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num,
+				 QKEY + 1), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 8, IBV_WC_SUCCESS, IBV_WC_SEND);
+	poll_none(self->cq[1]);
+	wr = (struct ibv_send_wr){ .wr_id = 10 };
+	if (!CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num,
+				 0x80000000U), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 10, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(self->cq[1], &wc))
+		wc_is(&wc, 9, IBV_WC_SUCCESS, IBV_WC_RECV);
+	return KSFT_PASS;
+}
+
+/*
+ * A datagram to a QP number that does not exist, or to an RC QP: it
+ * completes at the sender and reaches nothing.
+ */
+MT_TEST_F(ud, no_such_qp)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = self->cq[1], .recv_cq = self->cq[1],
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE,
+	};
+	struct ibv_recv_wr *bad;
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)self->buf + RECV_OFF, .length = 4096,
+		.lkey = self->mr->lkey,
+	};
+	struct ibv_recv_wr rwr = { .wr_id = 11, .sg_list = &sge,
+				   .num_sge = 1 };
+	uint32_t qpns[2] = { 0xfffff0 };
+	struct ibv_qp *rc = ibv_create_qp(self->pd, &ia);
+	struct ibv_wc wc;
+	unsigned int i;
+
+	if (!CHECK(rc))
+		return KSFT_FAIL;
+	qpns[1] = rc->qp_num;
+	if (CHECK_ERR(ibv_modify_qp(rc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0) &&
+	    CHECK_ERR(ibv_post_recv(rc, &rwr, &bad), 0) &&
+	    CHECK_ERR(post_recv(self, 12, 4096), 0)) {
+		for (i = 0; i < 2; i++) {
+			struct ibv_send_wr wr = { .wr_id = 13 + i };
+
+			if (!CHECK_ERR(post_send(self, &wr, 64, qpns[i], QKEY),
+				       0))
+				break;
+			if (poll_one(self->cq[0], &wc))
+				wc_is(&wc, 13 + i, IBV_WC_SUCCESS,
+				      IBV_WC_SEND);
+		}
+		poll_none(self->cq[1]);
+	}
+	CHECK_ERR(ibv_destroy_qp(rc), 0);
+	return KSFT_PASS;
+}
+
+/*
+ * A datagram larger than the path MTU: a local length error, and the
+ * QP's send queue in error (SQE), where the WR behind it is flushed;
+ * back to RTS, it sends again.  Nothing reached the receiver.
+ */
+MT_TEST_F(ud, over_mtu)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS };
+	struct ibv_send_wr wr = { .wr_id = 15 };
+	struct ibv_qp_init_attr ia;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_recv(self, 16, 8192), 0) ||
+	    !CHECK_ERR(post_send(self, &wr, self->mtu + 1,
+				 self->qp[1]->qp_num, QKEY), 0))
+		return KSFT_FAIL;
+	wr = (struct ibv_send_wr){ .wr_id = 17 };
+	if (!CHECK_ERR(post_send(self, &wr, 8, self->qp[1]->qp_num, QKEY), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 15, IBV_WC_LOC_LEN_ERR, 0);
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 17, IBV_WC_WR_FLUSH_ERR, 0);
+	poll_none(self->cq[1]);
+	if (CHECK_ERR(ibv_query_qp(self->qp[0], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_SQE);
+	a.qp_state = IBV_QPS_RTS;
+	if (!CHECK_ERR(ibv_modify_qp(self->qp[0], &a, IBV_QP_STATE), 0))
+		return KSFT_FAIL;
+	/* the MTU itself fits */
+	wr = (struct ibv_send_wr){ .wr_id = 18 };
+	if (!CHECK_ERR(post_send(self, &wr, self->mtu, self->qp[1]->qp_num,
+				 QKEY), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 18, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(self->cq[1], &wc) &&
+	    wc_is(&wc, 16, IBV_WC_SUCCESS, IBV_WC_RECV))
+		CHECK_EQ(wc.byte_len, GRH_BYTES + self->mtu);
+	return KSFT_PASS;
+}
+
+/* A bad lkey: a local protection error at the sender, nothing arrives. */
+MT_TEST_F(ud, bad_lkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)self->buf, .length = 64,
+		.lkey = self->mr->lkey ^ 0x80,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 19, .opcode = IBV_WR_SEND, .sg_list = &sge,
+		.num_sge = 1, .send_flags = IBV_SEND_SIGNALED,
+		.wr.ud = { self->ah, self->qp[1]->qp_num, QKEY },
+	};
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_recv(self, 20, 4096), 0) ||
+	    !CHECK_ERR(ibv_post_send(self->qp[0], &wr, &bad), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 19, IBV_WC_LOC_PROT_ERR, 0);
+	poll_none(self->cq[1]);
+	return KSFT_PASS;
+}
+
+/*
+ * A receive too small for the GRH and the payload: a local length error
+ * at the receiver, which goes to ERR; the sender completes.
+ */
+MT_TEST_F(ud, recv_too_small)
+{
+	struct ibv_send_wr wr = { .wr_id = 21 };
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_recv(self, 22, GRH_BYTES + 63), 0) ||
+	    !CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num, QKEY), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 21, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (poll_one(self->cq[1], &wc))
+		wc_is(&wc, 22, IBV_WC_LOC_LEN_ERR, 0);
+	if (CHECK_ERR(ibv_query_qp(self->qp[1], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
+	return KSFT_PASS;
+}
+
+/* The Q_Key a QP was given is the one ibv_query_qp() reports. */
+MT_TEST_F(ud, query_qkey)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (CHECK_ERR(ibv_query_qp(self->qp[1], &a, IBV_QP_QKEY, &ia), 0))
+		CHECK_EQ(a.qkey, QKEY);
+	CHECK_EQ(ia.qp_type, IBV_QPT_UD);
+	return KSFT_PASS;
+}
+
+/*
+ * Address handles are the software's: many created and destroyed leave
+ * no firmware object behind; one without a GRH is refused on RoCE.
+ */
+MT_TEST_F(ud, ah_no_leak)
+{
+	struct ibv_ah_attr nogrh = { .port_num = 1, .dlid = 1 };
+	int before = mt_sim() ? mt_fw_total() : 0;
+	struct ibv_ah *ah;
+	unsigned int i;
+
+	for (i = 0; i < 200; i++) {
+		ah = ud_ah(self, &self->gid);
+		if (!CHECK(ah))
+			break;
+		CHECK_ERR(ibv_destroy_ah(ah), 0);
+	}
+	if (mt_sim())
+		CHECK_EQ(mt_fw_total(), before);
+	ah = ibv_create_ah(self->pd, &nogrh);
+	if (!CHECK(!ah))
+		ibv_destroy_ah(ah);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	MT_CASE_F(ud, send_recv),
+	MT_CASE_F(ud, send_imm),
+	MT_CASE_F(ud, zero_length),
+	MT_CASE_F(ud, grh_every_gid),
+	MT_CASE_F(ud, wrong_qkey),
+	MT_CASE_F(ud, no_such_qp),
+	MT_CASE_F(ud, over_mtu),
+	MT_CASE_F(ud, bad_lkey),
+	MT_CASE_F(ud, recv_too_small),
+	MT_CASE_F(ud, query_qkey),
+	MT_CASE_F(ud, ah_no_leak),
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
