@@ -359,6 +359,7 @@ enum sim_event_type {
 	SIM_EV_WQ_INVAL_REQ_ERROR	= 0x10,
 	SIM_EV_WQ_ACCESS_ERROR		= 0x11,
 	SIM_EV_SRQ_LAST_WQE		= 0x13,
+	SIM_EV_SRQ_RQ_LIMIT		= 0x14,
 };
 
 #define SIM_PORT_CHANGE_DOWN	1

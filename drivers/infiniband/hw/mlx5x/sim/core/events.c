@@ -71,6 +71,7 @@ static const struct sim_event sim_events[] = {
 	{ SIM_EV_WQ_INVAL_REQ_ERROR, SIM_EVL_QUEUE, SIM_EV_QUEUES, BIT(0) },
 	{ SIM_EV_WQ_ACCESS_ERROR, SIM_EVL_QUEUE, SIM_EV_QUEUES, BIT(0) },
 	{ SIM_EV_SRQ_LAST_WQE, SIM_EVL_QUEUE, BIT(SIM_OBJ_QP), BIT(0) },
+	{ SIM_EV_SRQ_RQ_LIMIT, SIM_EVL_QUEUE, BIT(SIM_OBJ_RMP), BIT(0) },
 };
 
 static const struct sim_event *sim_event_find(unsigned int type)

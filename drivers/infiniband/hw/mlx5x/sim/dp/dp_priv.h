@@ -131,6 +131,31 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
  * (taken, resolved for writing, completed; flushed in ERR), from the
  * QP's RQ or its SRQ.
  */
+/**
+ * struct sim_rq_at - where a receive WQE keeps its data segments
+ * @umem: the buffer
+ * @off: the first data segment's offset in it
+ * @len: the bytes of data segments
+ * @uid: the context whose keys they must be
+ * @pdn: and the PD
+ */
+struct sim_rq_at {
+	struct sim_umem *umem;
+	u64 off;
+	u32 len;
+	u16 uid;
+	u32 pdn;
+};
+
+struct sim_srq;
+
+/* dp_srq.c */
+struct sim_srq *sim_dp_srq(struct mlx5x_sim *sim, const struct sim_qp *qp);
+bool sim_dp_srq_take(struct mlx5x_sim *sim, struct sim_qp *qp);
+bool sim_dp_srq_at(struct mlx5x_sim *sim, const struct sim_qp *qp,
+		   struct sim_rq_at *at);
+void sim_dp_srq_last_wqe(struct mlx5x_sim *sim, struct sim_qp *qp);
+
 struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
 			    u64 *off);
 u64 sim_rq_bytes(const struct sim_qp *qp);

@@ -131,18 +131,55 @@ static bool sim_rq_posted(struct mlx5x_sim *sim, struct sim_qp *qp)
 
 /*
  * Take the receive WQE a message lands in, its index in @wqe: the RQ's
- * next.  False when none is posted.
+ * next, or one of the SRQ's, which the QP holds until the message
+ * completes (dp_srq.c).  False when none is posted.
  */
 bool sim_rq_take(struct mlx5x_sim *sim, struct sim_qp *qp, u16 *wqe)
 {
-	*wqe = qp->dp.rq_cc;
-	return sim_rq_posted(sim, qp);
+	if (sim_rq_regular(qp)) {
+		*wqe = qp->dp.rq_cc;
+		return sim_rq_posted(sim, qp);
+	}
+	if (!sim_dp_srq_take(sim, qp))
+		return false;
+	*wqe = qp->dp.srq_wqe;
+	return true;
 }
 
 /* The WQE taken has completed, or been flushed. */
 void sim_rq_done(struct sim_qp *qp)
 {
-	qp->dp.rq_cc++;
+	if (sim_rq_regular(qp))
+		qp->dp.rq_cc++;
+	else
+		qp->dp.srq_held = false;
+}
+
+/* What a QP in ERR flushes: its RQ's WQEs, or the one it holds of an SRQ. */
+static bool sim_rq_flushable(struct mlx5x_sim *sim, struct sim_qp *qp,
+			     u16 *wqe)
+{
+	if (sim_rq_regular(qp))
+		return sim_rq_take(sim, qp, wqe);
+	*wqe = qp->dp.srq_wqe;
+	return qp->dp.srq_held;
+}
+
+/* Where the receive WQE the QP took keeps its data segments. */
+static bool sim_rq_at(struct mlx5x_sim *sim, struct sim_qp *qp,
+		      struct sim_rq_at *at)
+{
+	u32 n = BIT(PRM_GET(qpc, qp->qpc, log_rq_size));
+
+	if (!sim_rq_regular(qp))
+		return sim_dp_srq_at(sim, qp, at);
+	at->umem = sim_dp_umem(sim, qp->dp.buf_umem);
+	at->off = qp->dp.buf_off + (u64)(qp->dp.rq_cc & (n - 1)) *
+				   sim_rq_stride(qp);
+	at->len = min_t(u32, sim_rq_stride(qp), SIM_DP_MAX_RQ_WQE);
+	at->uid = qp->q.obj.uid;
+	at->pdn = sim_qp_pdn(qp);
+	return at->umem;
 }
 
 void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
@@ -276,27 +313,23 @@ int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 }
 
 /*
- * The responder's next receive WQE, resolved for writing into @side;
- * returns 0, or the responder's error syndrome.  The caller has seen it
- * posted.
+ * The responder's receive WQE, resolved for writing into @side; returns
+ * 0, or the responder's error syndrome.  The caller has taken it
+ * (sim_rq_take()): the RQ's next, or the one it holds of its SRQ.
  */
 u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
 		    struct sim_rc_side *side)
 {
 	struct mlx5x_sim *sim = dp->sim;
-	u32 stride = min_t(u32, sim_rq_stride(resp), sizeof(dp->rwqe));
-	u32 n = BIT(PRM_GET(qpc, resp->qpc, log_rq_size));
 	struct sim_gather *g = dp->rc_scatter;
 	const struct sim_wqe_data *d;
-	struct sim_umem *buf;
+	struct sim_rq_at at;
 	unsigned int i, k = 0;
 
-	buf = sim_dp_umem(sim, resp->dp.buf_umem);
-	if (!buf || !sim_umem_io(buf, resp->dp.buf_off +
-				 (u64)(resp->dp.rq_cc & (n - 1)) * stride,
-				 dp->rwqe, stride, false))
+	if (!sim_rq_at(sim, resp, &at) ||
+	    !sim_umem_io(at.umem, at.off, dp->rwqe, at.len, false))
 		return SIM_CQE_SYND_LOCAL_PROT;
-	for (i = 0; i + SIM_WQE_SEG <= stride; i += SIM_WQE_SEG) {
+	for (i = 0; i + SIM_WQE_SEG <= at.len; i += SIM_WQE_SEG) {
 		d = (const void *)(dp->rwqe + i);
 		if (be32_to_cpu(d->lkey) == SIM_INVALID_LKEY)
 			break;
@@ -306,8 +339,8 @@ u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
 			.len = be32_to_cpu(d->byte_count),
 		};
 	}
-	if (!sim_rc_resolve(sim, resp->q.obj.uid, sim_qp_pdn(resp), g, k,
-			    SIM_MKEY_LOCAL_WRITE, side))
+	if (!sim_rc_resolve(sim, at.uid, at.pdn, g, k, SIM_MKEY_LOCAL_WRITE,
+			    side))
 		return SIM_CQE_SYND_LOCAL_PROT;
 	return 0;
 }
@@ -344,11 +377,10 @@ static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
 	int bad;
 
 	/* the receive WQE a message started in stays until it ends */
-	if (!m->off && !sim_rq_posted(dp->sim, m->resp)) {
+	if (!sim_rq_take(dp->sim, m->resp, &m->resp_wqe)) {
 		sim_rc_rnr(dp, m);
 		return;
 	}
-	m->resp_wqe = m->resp->dp.rq_cc;
 	m->resp_opcode = m->w->opcode == SIM_OPCODE_SEND_IMM ?
 			 SIM_CQE_RESP_SEND_IMM : SIM_CQE_RESP_SEND;
 	m->resp_synd = sim_rc_recv_wqe(dp, m->resp, dst);
@@ -388,13 +420,12 @@ static void sim_rc_write(struct sim_dp *dp, struct sim_rc_msg *m,
 		return;
 	}
 	if (w->opcode == SIM_OPCODE_RDMA_WRITE_IMM) {
-		if (!m->off && !sim_rq_posted(dp->sim, m->resp)) {
+		if (!sim_rq_take(dp->sim, m->resp, &m->resp_wqe)) {
 			sim_rc_rnr(dp, m);
 			return;
 		}
 		/* it takes a receive WQE, whose buffers it leaves alone */
 		m->recv = !m->more;
-		m->resp_wqe = m->resp->dp.rq_cc;
 		m->resp_opcode = SIM_CQE_RESP_WR_IMM;
 	}
 	bad = sim_rc_copy(dp, src, dst, m->off, m->n);
@@ -584,7 +615,7 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 	struct sim_qp *resp = m->resp;
 
 	if (m->recv) {
-		resp->dp.rq_cc++;
+		sim_rq_done(resp);
 		info.wqe_counter = m->resp_wqe;
 		if (m->resp_synd) {
 			info.opcode = SIM_CQE_RESP_ERR;
@@ -613,11 +644,15 @@ unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
 	};
 	unsigned int done = 0;
 
-	while (done < budget && sim_rq_posted(dp->sim, qp)) {
-		info.wqe_counter = qp->dp.rq_cc++;
+	while (done < budget &&
+	       sim_rq_flushable(dp->sim, qp, &info.wqe_counter)) {
+		sim_rq_done(qp);
 		sim_rc_cqe(dp->sim, qp, false, &info);
 		done++;
 	}
+	/* on an SRQ, the QP has taken its last WQE */
+	if (done < budget)
+		sim_dp_srq_last_wqe(dp->sim, qp);
 	return done;
 }
 

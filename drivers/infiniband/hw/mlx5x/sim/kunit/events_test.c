@@ -309,6 +309,7 @@ static void sk_ev_caps(struct kunit *test)
 {
 	static const enum sim_obj_type kinds[] = {
 		SIM_OBJ_CQ, SIM_OBJ_QP, SIM_OBJ_RQ, SIM_OBJ_SQ, SIM_OBJ_PD,
+		SIM_OBJ_RMP,
 	};
 	u32 ids[SIM_OBJ_NTYPES] = {};
 	u16 uid = sk_new_uctx(test);

@@ -189,13 +189,14 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	BUILD_BUG_ON(SIM_QPC_DBR_UMEM_ID + 32 != PRM_BIT_SZ(create_qp_in, qpc));
 	BUILD_BUG_ON(SIM_CREATE_QP_UMEM_ID + 32 >
 		     PRM_BIT_OFF(create_qp_in, wq_umem_valid));
-	/* RC, UC and UD; no QPN of the caller's choosing; no SRQ yet */
+	/* RC, UC and UD; no QPN of the caller's choosing */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UD) ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
-	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN))
+	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN &&
+	     rq_type != SIM_QPC_RQ_SRQ))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (log_sq > max_log || log_rq > max_log ||
 	    SIM_RQ_WQE_BYTES(stride) > SIM_CAP_GEN(sim, max_wqe_sz_rq))
@@ -213,6 +214,10 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (!status)
 		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_CQ,
 				       PRM_GET(qpc, qpc, cqn_rcv));
+	/* on an SRQ (an RMP of the same context), held while the QP lives */
+	if (!status && rq_type == SIM_QPC_RQ_SRQ)
+		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_RMP,
+				       PRM_GET(qpc, qpc, srqn_rmpn_xrqn));
 	if (!status)
 		status = sim_uar_check(sim, ctx, PRM_GET(qpc, qpc, uar_page));
 	if (!status)
@@ -301,6 +306,8 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.rq_cc = 0;
 		qp->dp.msg_off = 0;
 		qp->dp.rnr_tries = 0;
+		qp->dp.srq_held = false;
+		qp->dp.last_wqe = false;
 	}
 	/* the data path sends from RTS and flushes in ERR */
 	if (mv->to == MLX5_QPC_STATE_RTS || mv->to == MLX5_QPC_STATE_ERR)

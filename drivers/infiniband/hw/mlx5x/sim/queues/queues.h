@@ -181,6 +181,9 @@ struct sim_rqt {
  * @rnr_tries: RNR NAKs the WQE at @sq_cc has met
  * @rnr_until: when it may be tried again (ktime ns)
  * @messages: messages sent
+ * @srq_wqe: on an SRQ, the receive WQE the message being received took
+ * @srq_held: @srq_wqe is held: it completes, or is flushed, with the QP
+ * @last_wqe: on an SRQ, the QP in ERR has raised LAST_WQE_REACHED
  */
 struct sim_qp_dp {
 	u32 buf_umem;
@@ -191,6 +194,9 @@ struct sim_qp_dp {
 	u8 rnr_tries;
 	u64 rnr_until;
 	u64 messages;
+	u16 srq_wqe;
+	bool srq_held;
+	bool last_wqe;
 };
 
 struct sim_qp {
