@@ -34,7 +34,8 @@
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 #include "../steering/classify.h"
 #include "datapath.h"
 #include "../mem/mkey.h"
@@ -524,6 +525,35 @@ static bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
 }
 
 /*
+ * The worker's scheduling class, set by the worker itself (@again: it
+ * runs again at once).  It sleeps in the real-time class, so that a pass
+ * a doorbell or the quick poll's timer asks for runs at once, ahead of
+ * the processes that spin on their CQs (a time-sharing worker waited
+ * for them to give the CPU up: milliseconds under a ping-pong).  Busy
+ * for longer than SIM_DP_RT_NS without a break, it goes down to the
+ * time-sharing class, so that no traffic, however much of it a context
+ * posts, takes the CPU from other processes for longer than that.
+ */
+static void sim_dp_class(struct sim_dp *dp, bool again)
+{
+	u64 now = ktime_get_ns();
+
+	if (!again) {
+		dp->burst_ns = 0;
+		if (!dp->rt) {
+			sched_set_fifo_low(current);
+			dp->rt = true;
+		}
+	} else if (!dp->burst_ns) {
+		dp->burst_ns = now;
+	} else if (dp->rt && now - dp->burst_ns > SIM_DP_RT_NS) {
+		sched_set_normal(current, 0);
+		dp->rt = false;
+		dp->demotions++;
+	}
+}
+
+/*
  * One hold of the model's lock: from dp->cursor on, the SQs that are
  * ready or in error, each up to SIM_DP_BUDGET WQEs, until the hold's
  * bounds are reached (the pass goes on in the next hold, at once) or
@@ -531,19 +561,20 @@ static bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
  * serve is followed by another: at once if it did work, a jiffy later if
  * it did none; once none is ready the worker stops until sim_dp_kick().
  */
-static void sim_dp_work(struct work_struct *work)
+static void sim_dp_work(struct kthread_work *work)
 {
-	struct sim_dp *dp = container_of(to_delayed_work(work), struct sim_dp,
-					 work);
+	struct sim_dp *dp = container_of(work, struct sim_dp, work.work);
 	unsigned int looked = 0, done = 0;
 	struct mlx5x_sim *sim = dp->sim;
+	bool cut = false, again = false;
 	unsigned long delay;
 	u64 start, held, now;
-	bool cut = false;
 
 	mutex_lock(&sim->lock);
-	if (dp->stopping)
-		goto out;
+	if (dp->stopping) {
+		mutex_unlock(&sim->lock);
+		return;
+	}
 	start = ktime_get_ns();
 	if (!dp->in_qps) {
 		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &done, &looked);
@@ -561,7 +592,8 @@ static void sim_dp_work(struct work_struct *work)
 	dp->ns += held;
 	dp->max_hold_ns = max(dp->max_hold_ns, held);
 	if (cut) {
-		queue_delayed_work(system_wq, &dp->work, 0);
+		kthread_queue_delayed_work(dp->kw, &dp->work, 0);
+		again = true;
 		goto out;
 	}
 	dp->passes++;
@@ -572,7 +604,8 @@ static void sim_dp_work(struct work_struct *work)
 	if (!dp->pass_active) {
 		/* nothing ready: the worker stops until sim_dp_kick() */
 	} else if (dp->pass_done) {
-		queue_delayed_work(system_wq, &dp->work, 0);
+		kthread_queue_delayed_work(dp->kw, &dp->work, 0);
+		again = true;
 	} else if (now - dp->last_busy_ns < SIM_DP_QUICK_NS) {
 		/* traffic a moment ago: look again soon, asleep meanwhile */
 		hrtimer_start(&dp->timer, ns_to_ktime(SIM_DP_POLL_NS),
@@ -580,7 +613,7 @@ static void sim_dp_work(struct work_struct *work)
 		dp->quick_polls++;
 	} else {
 		delay = 1;
-		queue_delayed_work(system_wq, &dp->work, delay);
+		kthread_queue_delayed_work(dp->kw, &dp->work, delay);
 	}
 	dp->cursor = 0;
 	dp->in_qps = false;
@@ -588,6 +621,7 @@ static void sim_dp_work(struct work_struct *work)
 	dp->pass_done = 0;
 out:
 	mutex_unlock(&sim->lock);
+	sim_dp_class(dp, again);
 }
 
 /**
@@ -598,7 +632,7 @@ void sim_dp_kick(struct mlx5x_sim *sim)
 {
 	lockdep_assert_held(&sim->lock);
 	if (sim->dp && !sim->dp->stopping)
-		mod_delayed_work(system_wq, &sim->dp->work, 0);
+		kthread_mod_delayed_work(sim->dp->kw, &sim->dp->work, 0);
 }
 
 /* The quick poll's timer: the pass runs in the worker, as every pass. */
@@ -606,7 +640,7 @@ static enum hrtimer_restart sim_dp_timer(struct hrtimer *t)
 {
 	struct sim_dp *dp = container_of(t, struct sim_dp, timer);
 
-	mod_delayed_work(system_wq, &dp->work, 0);
+	kthread_mod_delayed_work(dp->kw, &dp->work, 0);
 	return HRTIMER_NORESTART;
 }
 
@@ -614,7 +648,7 @@ static enum hrtimer_restart sim_dp_timer(struct hrtimer *t)
  * sim_dp_init() - give the model its data path
  * @sim: the model
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, or -ENOMEM (or another errno of its thread's creation).
  */
 int sim_dp_init(struct mlx5x_sim *sim)
 {
@@ -623,7 +657,17 @@ int sim_dp_init(struct mlx5x_sim *sim)
 	if (!dp)
 		return -ENOMEM;
 	dp->sim = sim;
-	INIT_DELAYED_WORK(&dp->work, sim_dp_work);
+	dp->kw = kthread_create_worker(0, "mlx5x_dp");
+	if (IS_ERR(dp->kw)) {
+		int err = PTR_ERR(dp->kw);
+
+		kfree(dp);
+		return err;
+	}
+	/* real-time while it waits for work: sim_dp_class() */
+	sched_set_fifo_low(dp->kw->task);
+	dp->rt = true;
+	kthread_init_delayed_work(&dp->work, sim_dp_work);
 	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	dp->timer.function = sim_dp_timer;
 	sim->dp = dp;
@@ -648,7 +692,8 @@ void sim_dp_fini(struct mlx5x_sim *sim)
 	 * queued the work before it is cancelled, so the work goes last.
 	 */
 	hrtimer_cancel(&dp->timer);
-	cancel_delayed_work_sync(&dp->work);
+	kthread_cancel_delayed_work_sync(&dp->work);
+	kthread_destroy_worker(dp->kw);
 	sim->dp = NULL;
 	kfree(dp);
 }
@@ -658,6 +703,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  * carried traffic or dropped some:
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
  *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N quick_polls N
+ *   demotions N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
  *   qp 0x14 messages N sq_cc N rq_cc N
@@ -672,11 +718,11 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
 		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks,
-		   dp->quick_polls);
+		   dp->quick_polls, dp->demotions);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);
 		seq_printf(m, "rq 0x%x packets %llu out_of_buffer %llu\n",

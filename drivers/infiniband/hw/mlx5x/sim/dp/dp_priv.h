@@ -8,7 +8,7 @@
 #define MLX5X_SIM_DP_PRIV_H
 
 #include <linux/hrtimer.h>
-#include <linux/workqueue.h>
+#include <linux/kthread.h>
 #include "datapath.h"
 
 /* WQEs one SQ may execute in one pass. */
@@ -28,6 +28,8 @@
  */
 #define SIM_DP_POLL_NS		(20 * NSEC_PER_USEC)
 #define SIM_DP_QUICK_NS		(20 * NSEC_PER_MSEC)
+/* Busy for longer than this at once, the worker shares the CPU fairly. */
+#define SIM_DP_RT_NS		(2 * NSEC_PER_MSEC)
 /* Largest receive WQE read: the profile's max_wqe_sz_rq bounds it. */
 #define SIM_DP_MAX_RQ_WQE	1024
 /*
@@ -66,10 +68,14 @@ struct sim_rc_side {
 /**
  * struct sim_dp - the data path of one device
  * @sim: the model
+ * @kw: the thread the worker runs on
  * @work: the polling worker
  * @timer: wakes it for a quick poll
  * @last_busy_ns: when a pass last did work
  * @quick_polls: passes the timer started
+ * @rt: the worker's thread is in the real-time class
+ * @burst_ns: since when it has run without a break, or 0
+ * @demotions: times it went down to the time-sharing class
  * @stopping: the device goes away: the worker runs no more
  * @cursor: the SQ (or QP) number the next hold of the pass starts at
  * @in_qps: the pass is past the SQs, among the QPs
@@ -97,9 +103,12 @@ struct sim_rc_side {
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
-	struct delayed_work work;
+	struct kthread_worker *kw;
+	struct kthread_delayed_work work;
 	struct hrtimer timer;
 	u64 last_busy_ns, quick_polls;
+	bool rt;
+	u64 burst_ns, demotions;
 	bool stopping;
 	unsigned long cursor;
 	bool in_qps;
