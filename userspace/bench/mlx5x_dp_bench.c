@@ -7,7 +7,9 @@
  * QP 15 unsignalled sends and a signalled one per round, one CQ for all).
  * Prints the median, the 99th percentile and the worst of each, the
  * sends A posted, and the data path's longest hold of the model's lock
- * (debugfs fw/datapath, when readable).
+ * (debugfs fw/datapath, when readable).  Then A stops sending and keeps
+ * its QPs ready: what the idle device costs, the worker's passes and
+ * the time they took, a second.
  *
  * Each side runs for SECS seconds (at most 200000 commands).
  *
@@ -103,7 +105,8 @@ err:
 
 /*
  * Context A: NQPS QPs kept busy until killed.  Writes the number of QPs
- * it made to @ready, and counts the sends it posts in @posted.
+ * it made to @ready, and counts the sends it posts in @posted[0]; once
+ * @posted[1] is set, it posts no more and sleeps, its QPs still ready.
  */
 static void load(struct ibv_device *dev, int nqps, int ready,
 		 uint64_t *posted)
@@ -130,6 +133,8 @@ static void load(struct ibv_device *dev, int nqps, int ready,
 	if (write(ready, &n, sizeof(n)) != sizeof(n) || !n)
 		_exit(1);
 	for (;;) {
+		while (__atomic_load_n(&posted[1], __ATOMIC_RELAXED))
+			pause();
 		for (i = 0; i < n; i++) {
 			for (j = 0; j < BURST; j++) {
 				wr.send_flags = IBV_SEND_INLINE |
@@ -152,8 +157,8 @@ static void load(struct ibv_device *dev, int nqps, int ready,
 	}
 }
 
-/* The data path's figures, from debugfs: its longest hold, in us. */
-static double max_hold_us(const char *dev)
+/* A figure of the data path's line in debugfs (@key "max_hold_ns"...). */
+static double dp_figure(const char *dev, const char *key)
 {
 	char path[256], line[512], *p;
 	double v = -1;
@@ -165,12 +170,33 @@ static double max_hold_us(const char *dev)
 	if (!f)
 		return -1;
 	if (fgets(line, sizeof(line), f)) {
-		p = strstr(line, "max_hold_ns ");
+		p = strstr(line, key);
 		if (p)
-			v = strtod(p + strlen("max_hold_ns "), NULL) / 1e3;
+			v = strtod(p + strlen(key), NULL);
 	}
 	fclose(f);
 	return v;
+}
+
+/* What the device costs a second while A's QPs are ready and idle. */
+static void idle_cost(const char *dev, int made, uint64_t *posted)
+{
+	double p0, b0, p1, b1, t0, t;
+
+	__atomic_store_n(&posted[1], 1, __ATOMIC_RELAXED);
+	sleep(1);	/* the last sends complete, the quick polls end */
+	p0 = dp_figure(dev, "passes ");
+	b0 = dp_figure(dev, "busy_ns ");
+	t0 = bench_now_ns();
+	sleep(3);
+	t = (bench_now_ns() - t0) / 1e9;
+	p1 = dp_figure(dev, "passes ");
+	b1 = dp_figure(dev, "busy_ns ");
+	if (p0 < 0 || b0 < 0)
+		return;
+	printf("idle, %d QPs ready: %.0f passes/s, %.1f us/s in them (%.4f%% of a CPU)\n",
+	       made, (p1 - p0) / t, (b1 - b0) / t / 1e3,
+	       (b1 - b0) / t / 1e9 * 100);
 }
 
 int main(int argc, char **argv)
@@ -227,6 +253,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = (bench_now_ns() - t0) / 1e9;
+	idle_cost(ibv_get_device_name(dev), made, posted);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	{
@@ -237,7 +264,7 @@ int main(int argc, char **argv)
 	}
 	printf("A posted %.0f sends/s meanwhile; longest data path hold: %.1f us\n",
 	       __atomic_load_n(posted, __ATOMIC_RELAXED) / t0,
-	       max_hold_us(ibv_get_device_name(dev)));
+	       dp_figure(ibv_get_device_name(dev), "max_hold_ns ") / 1e3);
 	ibv_close_device(ctx);
 	return 0;
 }
