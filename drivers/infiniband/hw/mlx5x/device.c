@@ -73,6 +73,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.create_cq = mlx5x_create_cq,
 	.create_flow = mlx5x_create_flow,
 	.create_qp = mlx5x_create_qp,
+	.create_srq = mlx5x_create_srq,
 	.create_user_ah = mlx5x_create_user_ah,
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
@@ -85,6 +86,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.destroy_flow = mlx5x_destroy_flow,
 	.destroy_flow_action = mlx5x_destroy_flow_action,
 	.destroy_qp = mlx5x_destroy_qp,
+	.destroy_srq = mlx5x_destroy_srq,
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
 	.get_dma_mr = mlx5x_get_dma_mr,
@@ -95,6 +97,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.modify_cq = mlx5x_modify_cq,
 	.resize_cq = mlx5x_resize_cq,
 	.modify_qp = mlx5x_modify_qp,
+	.modify_srq = mlx5x_modify_srq,
 	.poll_cq = mlx5x_poll_cq,
 	.post_recv = mlx5x_post_recv,
 	.post_send = mlx5x_post_send,
@@ -102,6 +105,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.query_pkey = mlx5x_query_pkey,
 	.query_port = mlx5x_query_port,
 	.query_qp = mlx5x_query_qp,
+	.query_srq = mlx5x_query_srq,
 	.query_ucontext = mlx5x_query_ucontext,
 	.read_counters = mlx5x_read_counters,
 	.reg_dm_mr = mlx5x_reg_dm_mr,
@@ -113,6 +117,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_cq, mlx5x_cq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mlx5x_pd, ib),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mlx5x_qp, ib),
+	INIT_RDMA_OBJ_SIZE(ib_srq, mlx5x_srq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ucontext, ib),
 };
 
@@ -222,6 +227,8 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	INIT_LIST_HEAD(&dev->ubuf_orphans);
 	xa_init(&dev->indirect_mkeys);
 	xa_init(&dev->cqs);
+	xa_init(&dev->srqs);
+	xa_init(&dev->qps);
 	err = mlx5x_dev_probe_fw(dev);
 	if (err)
 		goto err_fw;

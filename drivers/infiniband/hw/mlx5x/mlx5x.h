@@ -96,6 +96,8 @@ struct mlx5x_dev {
 	struct list_head ubuf_orphans;	/* ubuf.c: umems firmware kept */
 	struct xarray indirect_mkeys;	/* devx_mkey.c */
 	struct xarray cqs;		/* cq.c: verbs CQs by number */
+	struct xarray srqs;		/* srq.c: SRQs by number, for events */
+	struct xarray qps;		/* qp_rc.c: QPs of firmware, for events */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */
 };

@@ -128,7 +128,10 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	    attr->qp_type != IB_QPT_RAW_PACKET)
 		return -EOPNOTSUPP;
 	if ((attr->create_flags & ~mlx5x_qp_create_flags(dev, attr)) ||
-	    attr->srq || attr->rwq_ind_tbl || attr->xrcd)
+	    attr->rwq_ind_tbl || attr->xrcd)
+		return -EOPNOTSUPP;
+	/* an SRQ takes the place of the RQ, which libmlx5 leaves out */
+	if (attr->srq && attr->qp_type == IB_QPT_RAW_PACKET)
 		return -EOPNOTSUPP;
 	if (attr->qp_type == IB_QPT_RAW_PACKET && !capable(CAP_NET_RAW))
 		return -EPERM;
@@ -140,6 +143,8 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
 	err = mlx5x_qp_init(qp, uctx, &ucmd);
 	qp->create_flags = attr->create_flags;
+	if (!err && attr->srq && qp->rq_wqe_cnt)
+		err = -EINVAL;
 	if (!err)
 		err = mlx5x_qp_check_flags(qp, attr->qp_type);
 	if (!err)

@@ -52,6 +52,17 @@ static const struct mlx5x_rc_move *mlx5x_rc_move_of(enum ib_qp_state cur,
 	return NULL;
 }
 
+static int mlx5x_rc_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp)
+{
+	u32 in[PRM_BYTES(destroy_qp_in) / 4] = {};
+	u32 out[PRM_BYTES(destroy_qp_out) / 4] = {};
+
+	PRM_SET(destroy_qp_in, in, opcode, MLX5_CMD_OP_DESTROY_QP);
+	PRM_SET(destroy_qp_in, in, uid, qp->uid);
+	PRM_SET(destroy_qp_in, in, qpn, qp->qpn);
+	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
 /**
  * mlx5x_rc_create() - create the firmware QP of an RC QP
  * @dev: the device
@@ -87,7 +98,10 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		PRM_SET(qpc, qpc, log_sq_size, ilog2(qp->sq_wqe_cnt));
 	else
 		PRM_SET(qpc, qpc, no_sq, 1);
-	if (qp->rq_wqe_cnt) {
+	if (attr->srq) {
+		PRM_SET(qpc, qpc, rq_type, MLX5_SRQ_RQ);
+		PRM_SET(qpc, qpc, srqn_rmpn_xrqn, to_msrq(attr->srq)->srqn);
+	} else if (qp->rq_wqe_cnt) {
 		PRM_SET(qpc, qpc, rq_type, MLX5_NON_ZERO_RQ);
 		PRM_SET(qpc, qpc, log_rq_size, ilog2(qp->rq_wqe_cnt));
 		PRM_SET(qpc, qpc, log_rq_stride, qp->rq_wqe_shift - 4);
@@ -103,7 +117,11 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		return err;
 	qp->qpn = PRM_GET(create_qp_out, out, qpn);
 	qp->ib.qp_num = qp->qpn;
-	return 0;
+	/* its events find it by number (mlx5x_srq_event()) */
+	err = xa_err(xa_store(&dev->qps, qp->qpn, qp, GFP_KERNEL));
+	if (err)
+		mlx5x_rc_fw_destroy(dev, qp);
+	return err;
 }
 
 /**
@@ -115,13 +133,14 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
  */
 int mlx5x_rc_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp)
 {
-	u32 in[PRM_BYTES(destroy_qp_in) / 4] = {};
-	u32 out[PRM_BYTES(destroy_qp_out) / 4] = {};
+	int err;
 
-	PRM_SET(destroy_qp_in, in, opcode, MLX5_CMD_OP_DESTROY_QP);
-	PRM_SET(destroy_qp_in, in, uid, qp->uid);
-	PRM_SET(destroy_qp_in, in, qpn, qp->qpn);
-	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+	/* no event reaches it once it is out of the table */
+	xa_erase(&dev->qps, qp->qpn);
+	err = mlx5x_rc_fw_destroy(dev, qp);
+	if (err)
+		xa_store(&dev->qps, qp->qpn, qp, GFP_KERNEL);
+	return err;
 }
 
 static int mlx5x_rc_fw_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,

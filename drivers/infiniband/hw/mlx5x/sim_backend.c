@@ -67,13 +67,17 @@ static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 }
 
 /* The model's events go to the DEVX subscribers of the device. */
-/* The model's events: a verbs CQ's completions, then DEVX subscribers. */
+/*
+ * The model's events: a verbs CQ's completions, an SRQ's (and a QP's on
+ * one), then DEVX subscribers.
+ */
 static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 {
 	if (PRM_GET(eqe, eqe, event_type) == MLX5_EVENT_TYPE_COMP)
 		mlx5x_cq_comp_event(ctx, PRM_GET(comp_event,
 						 PRM_ADDR(eqe, eqe, event_data),
 						 cq_number));
+	mlx5x_srq_event(ctx, eqe);
 	mlx5x_devx_event(ctx, eqe);
 }
 

@@ -63,6 +63,33 @@ struct mlx5x_qp {
 	struct mlx5x_raw_qp raw;
 };
 
+/**
+ * struct mlx5x_srq - a shared receive queue, an RMP of firmware (srq.c)
+ * @ib: the core's SRQ
+ * @uid: its context
+ * @srqn: the RMP
+ * @max: WQEs of the buffer, a power of two
+ * @max_gs: data segments a WQE holds
+ * @wqe_shift: log2 of a WQE's bytes
+ * @buf: the WQEs
+ * @db: the doorbell record
+ */
+struct mlx5x_srq {
+	struct ib_srq ib;
+	u16 uid;
+	u32 srqn;
+	u32 max;
+	u32 max_gs;
+	u32 wqe_shift;
+	struct mlx5x_ubuf buf;
+	struct mlx5x_ubuf db;
+};
+
+static inline struct mlx5x_srq *to_msrq(struct ib_srq *ib)
+{
+	return container_of(ib, struct mlx5x_srq, ib);
+}
+
 static inline struct mlx5x_cq *to_mcq(struct ib_cq *ib)
 {
 	return container_of(ib, struct mlx5x_cq, ib);
@@ -142,6 +169,15 @@ int mlx5x_del_gid(const struct ib_gid_attr *attr, void **context);
 int mlx5x_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 			 struct ib_udata *udata);
 int mlx5x_destroy_ah(struct ib_ah *ibah, u32 flags);
+
+/* srq.c */
+int mlx5x_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+		     struct ib_udata *udata);
+int mlx5x_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		     enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mlx5x_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mlx5x_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+void mlx5x_srq_event(struct mlx5x_dev *dev, const void *eqe);
 
 /* qp_raw.c */
 int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
