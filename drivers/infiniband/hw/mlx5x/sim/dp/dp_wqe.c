@@ -105,6 +105,27 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
 	return 0;
 }
 
+/*
+ * The control segment of a message's WQE (RC, UC, UD) into @w, the rest
+ * of @w cleared.  Returns its end, in bytes from the WQE's start, or 0
+ * when the segments do not fit @len.
+ */
+static size_t sim_msg_ctrl_read(const u8 *wqe, size_t len,
+				struct sim_rc_wqe *w)
+{
+	const struct sim_wqe_ctrl *c = (const void *)wqe;
+	size_t end;
+
+	memset(w, 0, offsetof(struct sim_rc_wqe, g));
+	if (len < sizeof(*c))
+		return 0;
+	end = sim_wqe_ctrl_read(c, &w->opcode, &w->index, &w->ds,
+				&w->signalled);
+	w->solicited = c->fm_ce_se & SIM_WQE_CTRL_SOLICITED;
+	w->imm = c->imm;
+	return w->ds && end <= len ? end : 0;
+}
+
 /**
  * sim_rc_wqe_parse() - read a send WQE of an RC QP
  * @wqe: its bytes, from the control segment on
@@ -119,20 +140,13 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w)
  */
 int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 {
-	const struct sim_wqe_ctrl *c = (const void *)wqe;
 	const struct sim_wqe_raddr *r;
 	const struct sim_wqe_atomic *a;
-	size_t end, off = sizeof(*c);
+	size_t end, off = sizeof(struct sim_wqe_ctrl);
 	int n;
 
-	memset(w, 0, offsetof(struct sim_rc_wqe, g));
-	if (len < sizeof(*c))
-		return -EINVAL;
-	end = sim_wqe_ctrl_read(c, &w->opcode, &w->index, &w->ds,
-				&w->signalled);
-	w->solicited = c->fm_ce_se & SIM_WQE_CTRL_SOLICITED;
-	w->imm = c->imm;
-	if (!w->ds || end > len)
+	end = sim_msg_ctrl_read(wqe, len, w);
+	if (!end)
 		return -EINVAL;
 	switch (w->opcode) {
 	case SIM_OPCODE_NOP:
@@ -196,21 +210,14 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 		     struct sim_ud_av *av)
 {
-	const struct sim_wqe_ctrl *c = (const void *)wqe;
+	size_t end, off = sizeof(struct sim_wqe_ctrl);
 	const struct sim_wqe_av *a;
-	size_t end, off = sizeof(*c);
 	u32 fl;
 	int n;
 
-	memset(w, 0, offsetof(struct sim_rc_wqe, g));
 	memset(av, 0, sizeof(*av));
-	if (len < sizeof(*c))
-		return -EINVAL;
-	end = sim_wqe_ctrl_read(c, &w->opcode, &w->index, &w->ds,
-				&w->signalled);
-	w->solicited = c->fm_ce_se & SIM_WQE_CTRL_SOLICITED;
-	w->imm = c->imm;
-	if (!w->ds || end > len)
+	end = sim_msg_ctrl_read(wqe, len, w);
+	if (!end)
 		return -EINVAL;
 	if (w->opcode == SIM_OPCODE_NOP)
 		return 0;
