@@ -85,8 +85,8 @@ static void sk_qp_create_rules(struct kunit *test)
 	cqn = sk_qp_setup(test, &r);
 	in = sk_qp_in(test, &r, cqn);
 	qpc = PRM_ADDR(create_qp_in, in, qpc);
-	/* RC and UC only */
-	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UD);
+	/* RC, UC and UD only */
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_XRC);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UC);
