@@ -788,3 +788,33 @@ void mt_pkt_ipv4_finish(struct mt_pkt *p, unsigned int ip)
 	h[10] = c >> 8;
 	h[11] = c;
 }
+
+/* Poll @cq for one completion, within @ms. */
+bool mt_poll_one(struct ibv_cq *cq, struct ibv_wc *wc, long ms)
+{
+	long end = mt_now_ms() + ms;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return CHECK_EQ(n, 1);
+		usleep(200);
+	} while (mt_now_ms() < end);
+	return CHECK(!"a completion within the time");
+}
+
+/* @wc completes @wr_id with @status, and @opcode if it succeeded. */
+bool mt_wc_is(const struct ibv_wc *wc, uint64_t wr_id,
+	      enum ibv_wc_status status, enum ibv_wc_opcode opcode)
+{
+	bool ok = CHECK_EQ(wc->wr_id, wr_id) & CHECK_EQ(wc->status, status);
+
+	if (status == IBV_WC_SUCCESS)
+		ok &= CHECK_EQ(wc->opcode, opcode);
+	if (!ok)
+		mt_diag("wc: wr_id %llu status %s opcode %d",
+			(unsigned long long)wc->wr_id,
+			ibv_wc_status_str(wc->status), wc->opcode);
+	return ok;
+}

@@ -194,4 +194,9 @@ void mt_pkt_l4(struct mt_pkt *p, bool tcp, uint16_t sport, uint16_t dport);
 void mt_pkt_ipv4_finish(struct mt_pkt *p, unsigned int ip);
 uint16_t mt_ip_csum(const uint8_t *h, unsigned int len);
 
+/* Completions: one polled within @ms, and what it says */
+bool mt_poll_one(struct ibv_cq *cq, struct ibv_wc *wc, long ms);
+bool mt_wc_is(const struct ibv_wc *wc, uint64_t wr_id,
+	      enum ibv_wc_status status, enum ibv_wc_opcode opcode);
+
 #endif /* MLX5X_FIXTURES_H */

@@ -195,30 +195,13 @@ MT_FIXTURE_TEARDOWN(pair)
 /* Poll @cq for one completion, within WAIT_MS. */
 static inline bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 {
-	long end = mt_now_ms() + WAIT_MS;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return CHECK_EQ(n, 1);
-		usleep(200);
-	} while (mt_now_ms() < end);
-	return CHECK(!"a completion within the time");
+	return mt_poll_one(cq, wc, WAIT_MS);
 }
 
 static inline bool wc_is(const struct ibv_wc *wc, uint64_t wr_id,
 		  enum ibv_wc_status status, enum ibv_wc_opcode opcode)
 {
-	bool ok = CHECK_EQ(wc->wr_id, wr_id) & CHECK_EQ(wc->status, status);
-
-	if (status == IBV_WC_SUCCESS)
-		ok &= CHECK_EQ(wc->opcode, opcode);
-	if (!ok)
-		mt_diag("wc: wr_id %llu status %s opcode %d",
-			(unsigned long long)wc->wr_id,
-			ibv_wc_status_str(wc->status), wc->opcode);
-	return ok;
+	return mt_wc_is(wc, wr_id, status, opcode);
 }
 
 static inline int post_recv(struct pair *p, uint64_t id, uint32_t off, uint32_t len)

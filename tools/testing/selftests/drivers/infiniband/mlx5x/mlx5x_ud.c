@@ -162,21 +162,6 @@ MT_FIXTURE_TEARDOWN(ud)
 	mt_ctx_close(&self->c);
 }
 
-/* Poll @cq for one completion, within WAIT_MS. */
-static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	long end = mt_now_ms() + WAIT_MS;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n)
-			return CHECK_EQ(n, 1);
-		usleep(200);
-	} while (mt_now_ms() < end);
-	return CHECK(!"a completion within the time");
-}
-
 /* Nothing completes on @cq within a tenth of a second. */
 static bool poll_none(struct ibv_cq *cq)
 {
@@ -184,20 +169,6 @@ static bool poll_none(struct ibv_cq *cq)
 
 	usleep(100 * 1000);
 	return CHECK_EQ(ibv_poll_cq(cq, 1, &wc), 0);
-}
-
-static bool wc_is(const struct ibv_wc *wc, uint64_t wr_id,
-		  enum ibv_wc_status status, enum ibv_wc_opcode opcode)
-{
-	bool ok = CHECK_EQ(wc->wr_id, wr_id) & CHECK_EQ(wc->status, status);
-
-	if (status == IBV_WC_SUCCESS)
-		ok &= CHECK_EQ(wc->opcode, opcode);
-	if (!ok)
-		mt_diag("wc: wr_id %llu status %s opcode %d",
-			(unsigned long long)wc->wr_id,
-			ibv_wc_status_str(wc->status), wc->opcode);
-	return ok;
 }
 
 /* B's receive of @len bytes at RECV_OFF. */
@@ -242,19 +213,6 @@ static void fill(uint8_t *b, size_t n, uint8_t seed)
 		b[i] = seed + i * 7;
 }
 
-/* The one's-complement sum of an IPv4 header: 0 when its checksum holds */
-static uint16_t ip_sum(const uint8_t *h, unsigned int n)
-{
-	uint32_t s = 0;
-	unsigned int i;
-
-	for (i = 0; i < n; i += 2)
-		s += h[i] << 8 | h[i + 1];
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return ~s & 0xffff;
-}
-
 /*
  * A sends @len bytes, B receives them behind the GRH: both complete, the
  * receive with the byte count, source QP and flags ibv_poll_cq(3) gives.
@@ -270,11 +228,11 @@ static bool exchange(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
 	if (!CHECK_ERR(post_recv(u, 2, GRH_BYTES + len + 64), 0) ||
 	    !CHECK_ERR(post_send(u, wr, len, u->qp[1]->qp_num, QKEY), 0))
 		return false;
-	if (!poll_one(u->cq[0], &wc) ||
-	    !wc_is(&wc, wr->wr_id, IBV_WC_SUCCESS, IBV_WC_SEND))
+	if (!mt_poll_one(u->cq[0], &wc, WAIT_MS) ||
+	    !mt_wc_is(&wc, wr->wr_id, IBV_WC_SUCCESS, IBV_WC_SEND))
 		return false;
-	if (!poll_one(u->cq[1], rwc) ||
-	    !wc_is(rwc, 2, IBV_WC_SUCCESS, IBV_WC_RECV))
+	if (!mt_poll_one(u->cq[1], rwc, WAIT_MS) ||
+	    !mt_wc_is(rwc, 2, IBV_WC_SUCCESS, IBV_WC_RECV))
 		return false;
 	ok = CHECK_EQ(rwc->byte_len, GRH_BYTES + len) &
 	     CHECK_EQ(rwc->src_qp, u->qp[0]->qp_num) &
@@ -308,7 +266,7 @@ static void check_grh(const uint8_t *g, const struct ibv_gid_entry *e,
 		CHECK_EQ(ntohs(ip.tot_len), 20 + ROCE_V2_EXTRA + len);
 		CHECK(!memcmp(&ip.saddr, e->gid.raw + 12, 4));
 		CHECK(!memcmp(&ip.daddr, e->gid.raw + 12, 4));
-		CHECK_EQ(ip_sum(g + 20, 20), 0);
+		CHECK_EQ(mt_ip_csum(g + 20, 20), 0);
 		return;
 	}
 	vtf = (uint32_t)g[0] << 24 | g[1] << 16 | g[2] << 8 | g[3];
@@ -401,17 +359,17 @@ MT_TEST_F(ud, wrong_qkey)
 	    !CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num,
 				 QKEY + 1), 0))
 		return KSFT_FAIL;
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 8, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 8, IBV_WC_SUCCESS, IBV_WC_SEND);
 	poll_none(self->cq[1]);
 	wr = (struct ibv_send_wr){ .wr_id = 10 };
 	if (!CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num,
 				 0x80000000U), 0))
 		return KSFT_FAIL;
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 10, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (poll_one(self->cq[1], &wc))
-		wc_is(&wc, 9, IBV_WC_SUCCESS, IBV_WC_RECV);
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 10, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (mt_poll_one(self->cq[1], &wc, WAIT_MS))
+		mt_wc_is(&wc, 9, IBV_WC_SUCCESS, IBV_WC_RECV);
 	return KSFT_PASS;
 }
 
@@ -456,9 +414,9 @@ MT_TEST_F(ud, no_such_qp)
 			if (!CHECK_ERR(post_send(self, &wr, 64, qpns[i], QKEY),
 				       0))
 				break;
-			if (poll_one(self->cq[0], &wc))
-				wc_is(&wc, 13 + i, IBV_WC_SUCCESS,
-				      IBV_WC_SEND);
+			if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+				mt_wc_is(&wc, 13 + i, IBV_WC_SUCCESS,
+					 IBV_WC_SEND);
 		}
 		poll_none(self->cq[1]);
 	}
@@ -485,10 +443,10 @@ MT_TEST_F(ud, over_mtu)
 	wr = (struct ibv_send_wr){ .wr_id = 17 };
 	if (!CHECK_ERR(post_send(self, &wr, 8, self->qp[1]->qp_num, QKEY), 0))
 		return KSFT_FAIL;
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 15, IBV_WC_LOC_LEN_ERR, 0);
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 17, IBV_WC_WR_FLUSH_ERR, 0);
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 15, IBV_WC_LOC_LEN_ERR, 0);
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 17, IBV_WC_WR_FLUSH_ERR, 0);
 	poll_none(self->cq[1]);
 	if (CHECK_ERR(ibv_query_qp(self->qp[0], &a, IBV_QP_STATE, &ia), 0))
 		CHECK_EQ(a.qp_state, IBV_QPS_SQE);
@@ -500,10 +458,10 @@ MT_TEST_F(ud, over_mtu)
 	if (!CHECK_ERR(post_send(self, &wr, self->mtu, self->qp[1]->qp_num,
 				 QKEY), 0))
 		return KSFT_FAIL;
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 18, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (poll_one(self->cq[1], &wc) &&
-	    wc_is(&wc, 16, IBV_WC_SUCCESS, IBV_WC_RECV))
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 18, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (mt_poll_one(self->cq[1], &wc, WAIT_MS) &&
+	    mt_wc_is(&wc, 16, IBV_WC_SUCCESS, IBV_WC_RECV))
 		CHECK_EQ(wc.byte_len, GRH_BYTES + self->mtu);
 	return KSFT_PASS;
 }
@@ -526,8 +484,8 @@ MT_TEST_F(ud, bad_lkey)
 	if (!CHECK_ERR(post_recv(self, 20, 4096), 0) ||
 	    !CHECK_ERR(ibv_post_send(self->qp[0], &wr, &bad), 0))
 		return KSFT_FAIL;
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 19, IBV_WC_LOC_PROT_ERR, 0);
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 19, IBV_WC_LOC_PROT_ERR, 0);
 	poll_none(self->cq[1]);
 	return KSFT_PASS;
 }
@@ -546,10 +504,10 @@ MT_TEST_F(ud, recv_too_small)
 	if (!CHECK_ERR(post_recv(self, 22, GRH_BYTES + 63), 0) ||
 	    !CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num, QKEY), 0))
 		return KSFT_FAIL;
-	if (poll_one(self->cq[0], &wc))
-		wc_is(&wc, 21, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (poll_one(self->cq[1], &wc))
-		wc_is(&wc, 22, IBV_WC_LOC_LEN_ERR, 0);
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 21, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (mt_poll_one(self->cq[1], &wc, WAIT_MS))
+		mt_wc_is(&wc, 22, IBV_WC_LOC_LEN_ERR, 0);
 	if (CHECK_ERR(ibv_query_qp(self->qp[1], &a, IBV_QP_STATE, &ia), 0))
 		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
 	return KSFT_PASS;
