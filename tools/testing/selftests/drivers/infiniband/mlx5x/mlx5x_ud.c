@@ -10,10 +10,12 @@
  * in the work completion; what a receiver drops silently (a wrong Q_Key,
  * no such QP, a QP that is not UD); a datagram over the path MTU, a bad
  * lkey and a receive too small completing in error; zero-length
- * datagrams; address handles that leave nothing behind.
+ * datagrams; address handles that leave nothing behind, and are made on
+ * a PD of the caller's own context only.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/ip.h>
 #include <stdlib.h>
 #include <string.h>
@@ -550,6 +552,40 @@ MT_TEST_F(ud, ah_no_leak)
 	return KSFT_PASS;
 }
 
+/*
+ * An AH is made on a PD of the caller's own context: the fixture's PD
+ * handed, by its handle, to a context that has none is refused there,
+ * and nothing is made.
+ */
+MT_TEST_F(ud, ah_other_context)
+{
+	struct ibv_context *other = ibv_open_device(self->c.ctx->device);
+	struct ibv_context *mine = self->pd->context;
+	struct ibv_ah_attr a = {
+		.is_global = 1, .port_num = 1,
+		.grh = {
+			.dgid = self->gid.gid,
+			.sgid_index = self->gid.gid_index, .hop_limit = 64,
+		},
+	};
+	struct ibv_ah *ah;
+
+	if (!CHECK(other))
+		return KSFT_FAIL;
+	/* libmlx5 sends the command on the PD's context: the other one */
+	self->pd->context = other;
+	errno = 0;
+	ah = ibv_create_ah(self->pd, &a);
+	self->pd->context = mine;
+	/* ib_core: no such handle in that context */
+	if (!CHECK(!ah))
+		ibv_destroy_ah(ah);
+	else
+		CHECK_ERR(errno, ENOENT);
+	CHECK_ERR(ibv_close_device(other), 0);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(ud, send_recv),
 	MT_CASE_F(ud, send_imm),
@@ -562,6 +598,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(ud, recv_too_small),
 	MT_CASE_F(ud, query_qkey),
 	MT_CASE_F(ud, ah_no_leak),
+	MT_CASE_F(ud, ah_other_context),
 };
 
 int main(void)
