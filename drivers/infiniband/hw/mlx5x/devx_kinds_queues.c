@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * DEVX kinds of the queues and transport objects: CQ, RQ, SQ, RQT, TIR,
- * TIS and QP, with their query and modify commands (every QP state
+ * TIS, QP and RMP (an SRQ), with their query and modify commands (every QP state
  * transition is a modify).  A queue's buffers come from the process: the
  * kernel sets the umem_valid bits of their create mailboxes, so firmware
  * reads the buffer and doorbell fields as umem ids and offsets, never as
@@ -18,6 +18,7 @@ enum {
 	KIND_TIR,
 	KIND_TIS,
 	KIND_QP,
+	KIND_RMP,
 	KIND_MAX,
 };
 
@@ -57,6 +58,12 @@ static const struct mlx5x_devx_kind mlx5x_queue_kinds[KIND_MAX] = {
 			  MLX5X_FORCE(MLX5X_FIELD(create_qp_in, wq_umem_valid),
 				      MLX5X_FIELD(create_qp_in,
 						  qpc.dbr_umem_valid))),
+	[KIND_RMP] = QKIND("rmp", MLX5_CMD_OP_CREATE_RMP,
+			   MLX5_CMD_OP_DESTROY_RMP, rmp, rmpn,
+			   MLX5X_FORCE(MLX5X_FIELD(create_rmp_in,
+						   ctx.wq.wq_umem_valid),
+				       MLX5X_FIELD(create_rmp_in,
+						   ctx.wq.dbr_umem_valid))),
 };
 
 /* A command typ_in of kind k naming the object by its field fld. */
@@ -85,6 +92,8 @@ static const struct mlx5x_devx_op mlx5x_queue_ops[] = {
 	QOP(MLX5_CMD_OP_SQERR2RTS_QP, KIND_QP, true, sqerr2rts_qp_in, qpn),
 	QOP(MLX5_CMD_OP_2ERR_QP, KIND_QP, true, qp_2err_in, qpn),
 	QOP(MLX5_CMD_OP_2RST_QP, KIND_QP, true, qp_2rst_in, qpn),
+	QOP(MLX5_CMD_OP_QUERY_RMP, KIND_RMP, false, query_rmp_in, rmpn),
+	QOP(MLX5_CMD_OP_MODIFY_RMP, KIND_RMP, true, modify_rmp_in, rmpn),
 };
 
 const struct mlx5x_devx_kind_set mlx5x_devx_queue_kinds = {
