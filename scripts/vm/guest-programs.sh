@@ -143,6 +143,7 @@ one ibv_uc_pingpong pingpong ibv_uc_pingpong -n "$ITERS"
 # its datagrams fit the port's MTU (1024 on a 1500-byte netdev), not
 # its default 2048 bytes
 one ibv_ud_pingpong pingpong ibv_ud_pingpong -s 1024 -n "$ITERS"
+one ibv_srq_pingpong pingpong ibv_srq_pingpong -n "$ITERS"
 one ib_send_bw bw ib_send_bw -s 65536 -n "$ITERS"
 one ib_write_bw bw ib_write_bw -s 65536 -n "$ITERS"
 one ib_read_bw bw ib_read_bw -s 65536 -n "$ITERS"
