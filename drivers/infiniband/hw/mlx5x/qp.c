@@ -99,13 +99,15 @@ static int mlx5x_qp_init(struct mlx5x_qp *qp, struct mlx5x_ucontext *uctx,
 
 /*
  * The create flags a QP of @attr's type may ask for: blocking its own
- * multicast loopback, on RAW_PACKET QPs (their TIR's self_lb_block),
- * when the device can (block_lb_mc), as mlx5_ib grants it.
+ * multicast loopback, on RAW_PACKET QPs (their TIR's self_lb_block) and
+ * UD QPs (qpc.block_lb_mc), when the device can (block_lb_mc), as
+ * mlx5_ib grants it.
  */
 static u32 mlx5x_qp_create_flags(struct mlx5x_dev *dev,
 				 const struct ib_qp_init_attr *attr)
 {
-	if (attr->qp_type == IB_QPT_RAW_PACKET &&
+	if ((attr->qp_type == IB_QPT_RAW_PACKET ||
+	     attr->qp_type == IB_QPT_UD) &&
 	    MLX5X_CAP_GEN(dev, block_lb_mc))
 		return IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK;
 	return 0;
