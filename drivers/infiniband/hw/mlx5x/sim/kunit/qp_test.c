@@ -97,8 +97,10 @@ static void sk_qp_create_rules(struct kunit *test)
 	PRM_SET(create_qp_in, in, input_qpn, 77);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	PRM_SET(create_qp_in, in, input_qpn, 0);
+	/* on an SRQ that is not there (srq_test.c: one that is) */
 	PRM_SET(qpc, qpc, rq_type, SIM_QPC_RQ_SRQ);
-	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);
+	SK_EXPECT_FAIL(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_RESOURCE,
+		       SIM_SYND_NO_OBJECT);
 	PRM_SET(qpc, qpc, rq_type, SIM_QPC_RQ_REGULAR);
 	PRM_SET(qpc, qpc, state, MLX5_QPC_STATE_RTS);
 	KUNIT_EXPECT_EQ(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM);

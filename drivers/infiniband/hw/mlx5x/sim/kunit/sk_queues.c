@@ -121,7 +121,7 @@ u8 sk_create_cq(struct kunit *test, const struct sk_q *r, u32 *cqn)
 			   PRM_BYTES(create_cq_out), cqn);
 }
 
-static void sk_wq_fill(void *wq, const struct sk_q *r, u32 stride)
+void sk_wq_fill(void *wq, const struct sk_q *r, u32 stride)
 {
 	PRM_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	PRM_SET(wq, wq, pd, r->pd);

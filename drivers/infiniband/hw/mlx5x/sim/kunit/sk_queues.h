@@ -47,6 +47,8 @@ u8 sk_q_query(struct kunit *test, u16 opcode, u16 uid, u32 id, void *out,
 /* The users count of an object, as the table has it. */
 unsigned int sk_users(struct kunit *test, enum sim_obj_type type, u32 id);
 
+/* A cyclic work queue of 16 WQEs of 1 << @stride bytes, in the umem. */
+void sk_wq_fill(void *wq, const struct sk_q *r, u32 stride);
 void *sk_cq_in(struct kunit *test, const struct sk_q *r);
 u8 sk_create_cq(struct kunit *test, const struct sk_q *r, u32 *cqn);
 void *sk_rq_in(struct kunit *test, const struct sk_q *r, u32 cqn);
