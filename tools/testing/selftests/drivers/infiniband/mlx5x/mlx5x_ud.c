@@ -3,10 +3,10 @@
  * UD QPs and address handles, as ibv_create_ah(3), ibv_post_send(3) (its
  * UD section), ibv_poll_cq(3) and the IBTA say, between two UD QPs of the
  * device on one context (a ConnectX carries them on its internal
- * loopback): datagrams with and without immediate data; the 40 bytes of
- * GRH in front of every received one (RoCE v2 over IPv4: the IPv4 header
- * in its last 20; over IPv6: the IPv6 header; RoCE v1: the IB GRH), from
- * every GID of the port; the source QP and GRH bit
+ * loopback): datagrams with and without immediate data, into an RQ or an
+ * SRQ; the 40 bytes of GRH in front of every received one (RoCE v2 over
+ * IPv4: the IPv4 header in its last 20; over IPv6: the IPv6 header; RoCE
+ * v1: the IB GRH), from every GID of the port; the source QP and GRH bit
  * in the work completion; what a receiver drops silently (a wrong Q_Key,
  * no such QP, a QP that is not UD); a datagram over the path MTU, a bad
  * lkey and a receive too small completing in error; zero-length
@@ -64,13 +64,16 @@ static bool find_gid(struct ibv_context *ctx, uint32_t type, bool v4,
 	return false;
 }
 
-static struct ibv_qp *ud_qp(struct ud *u, struct ibv_cq *cq, uint32_t qkey)
+/* A UD QP in RTS, receiving into its own RQ or into @srq. */
+static struct ibv_qp *ud_qp(struct ud *u, struct ibv_cq *cq, uint32_t qkey,
+			    struct ibv_srq *srq)
 {
 	struct ibv_qp_init_attr ia = {
 		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
+		.srq = srq,
 		.cap = {
-			.max_send_wr = 16, .max_recv_wr = 16,
-			.max_send_sge = 2, .max_recv_sge = 2,
+			.max_send_wr = 16, .max_recv_wr = srq ? 0 : 16,
+			.max_send_sge = 2, .max_recv_sge = srq ? 0 : 2,
 			.max_inline_data = 64,
 		},
 	};
@@ -136,7 +139,7 @@ MT_FIXTURE_SETUP(ud)
 		self->cq[i] = ibv_create_cq(self->c.ctx, 32, NULL, NULL, 0);
 		if (!CHECK(self->cq[i]))
 			return KSFT_FAIL;
-		self->qp[i] = ud_qp(self, self->cq[i], QKEY);
+		self->qp[i] = ud_qp(self, self->cq[i], QKEY, NULL);
 		if (!self->qp[i] || mt_case_failures())
 			return KSFT_FAIL;
 	}
@@ -344,6 +347,53 @@ MT_TEST_F(ud, grh_every_gid)
 	}
 	if (!tested)
 		return mt_skip("no other GID on port 1");
+	return KSFT_PASS;
+}
+
+/*
+ * A UD QP on an SRQ takes its datagrams from the SRQ's WQEs, the GRH
+ * first, as from an RQ of its own.
+ */
+MT_TEST_F(ud, srq_recv)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct ibv_send_wr wr = { .wr_id = 30 };
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)self->buf + RECV_OFF, .length = 4096,
+		.lkey = self->mr->lkey,
+	};
+	struct ibv_recv_wr rwr = { .wr_id = 31, .sg_list = &sge,
+				   .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+	struct ibv_qp *qp = NULL;
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+
+	srq = ibv_create_srq(self->pd, &sa);
+	if (!srq && errno == EOPNOTSUPP)
+		return mt_skip("no SRQs");
+	if (!CHECK(srq))
+		return KSFT_FAIL;
+	qp = ud_qp(self, self->cq[1], QKEY, srq);
+	fill(self->buf, 200, 9);
+	if (qp && !mt_case_failures() &&
+	    CHECK_ERR(ibv_post_srq_recv(srq, &rwr, &bad), 0) &&
+	    CHECK_ERR(post_send(self, &wr, 200, qp->qp_num, QKEY), 0)) {
+		if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+			mt_wc_is(&wc, 30, IBV_WC_SUCCESS, IBV_WC_SEND);
+		if (mt_poll_one(self->cq[1], &wc, WAIT_MS) &&
+		    mt_wc_is(&wc, 31, IBV_WC_SUCCESS, IBV_WC_RECV)) {
+			CHECK_EQ(wc.qp_num, qp->qp_num);
+			CHECK_EQ(wc.src_qp, self->qp[0]->qp_num);
+			CHECK_EQ(wc.byte_len, GRH_BYTES + 200);
+			CHECK(!memcmp(self->buf + RECV_OFF + GRH_BYTES,
+				      self->buf, 200));
+			check_grh(self->buf + RECV_OFF, &self->gid, 200);
+		}
+	}
+	if (qp)
+		CHECK_ERR(ibv_destroy_qp(qp), 0);
+	CHECK_ERR(ibv_destroy_srq(srq), 0);
 	return KSFT_PASS;
 }
 
@@ -591,6 +641,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(ud, send_imm),
 	MT_CASE_F(ud, zero_length),
 	MT_CASE_F(ud, grh_every_gid),
+	MT_CASE_F(ud, srq_recv),
 	MT_CASE_F(ud, wrong_qkey),
 	MT_CASE_F(ud, no_such_qp),
 	MT_CASE_F(ud, over_mtu),
