@@ -8,7 +8,7 @@
  * IPv4: the IPv4 header in its last 20; over IPv6: the IPv6 header; RoCE
  * v1: the IB GRH), from every GID of the port; the source QP and GRH bit
  * in the work completion; what a receiver drops silently (a wrong Q_Key,
- * no such QP, a QP that is not UD); a datagram over the path MTU, a bad
+ * no receive posted, no such QP, a QP that is not UD); a datagram over the path MTU, a bad
  * lkey and a receive too small completing in error; zero-length
  * datagrams; address handles that leave nothing behind, and are made on
  * a PD of the caller's own context only.
@@ -426,6 +426,26 @@ MT_TEST_F(ud, wrong_qkey)
 }
 
 /*
+ * No receive WQE posted: UD has no RNR, the datagram is dropped at the
+ * receiver and the sender completes; a receive posted afterwards waits
+ * for the next one.
+ */
+MT_TEST_F(ud, no_recv_dropped)
+{
+	struct ibv_send_wr wr = { .wr_id = 32 };
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num, QKEY), 0))
+		return KSFT_FAIL;
+	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+		mt_wc_is(&wc, 32, IBV_WC_SUCCESS, IBV_WC_SEND);
+	if (!CHECK_ERR(post_recv(self, 33, 4096), 0))
+		return KSFT_FAIL;
+	poll_none(self->cq[1]);
+	return KSFT_PASS;
+}
+
+/*
  * A datagram to a QP number that does not exist, or to an RC QP: it
  * completes at the sender and reaches nothing.
  */
@@ -643,6 +663,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(ud, grh_every_gid),
 	MT_CASE_F(ud, srq_recv),
 	MT_CASE_F(ud, wrong_qkey),
+	MT_CASE_F(ud, no_recv_dropped),
 	MT_CASE_F(ud, no_such_qp),
 	MT_CASE_F(ud, over_mtu),
 	MT_CASE_F(ud, bad_lkey),
