@@ -54,8 +54,9 @@ static struct ibv_srq *make_srq(struct ibv_pd *pd, uint32_t wr, uint32_t sge,
 	return srq;
 }
 
-static struct ibv_qp *srq_qp(struct ibv_pd *pd, struct ibv_cq *scq,
-			     struct ibv_cq *rcq, struct ibv_srq *srq)
+static struct ibv_qp *type_qp(struct ibv_pd *pd, struct ibv_cq *scq,
+			      struct ibv_cq *rcq, struct ibv_srq *srq,
+			      enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr a = {
 		.send_cq = scq,
@@ -65,10 +66,16 @@ static struct ibv_qp *srq_qp(struct ibv_pd *pd, struct ibv_cq *scq,
 			.max_send_wr = 16, .max_send_sge = 1,
 			.max_recv_wr = srq ? 0 : 1, .max_recv_sge = 1,
 		},
-		.qp_type = IBV_QPT_RC,
+		.qp_type = type,
 	};
 
 	return ibv_create_qp(pd, &a);
+}
+
+static struct ibv_qp *srq_qp(struct ibv_pd *pd, struct ibv_cq *scq,
+			     struct ibv_cq *rcq, struct ibv_srq *srq)
+{
+	return type_qp(pd, scq, rcq, srq, IBV_QPT_RC);
 }
 
 MT_FIXTURE(srqs);
@@ -537,6 +544,101 @@ MT_TEST_F(srqs, other_context)
 }
 
 /*
+ * UC and UD QPs receive through an SRQ too: the next WQE, in order after
+ * the RC QPs' (a UD receive with the 40-byte GRH before the payload).
+ */
+MT_TEST_F(srqs, uc_and_ud)
+{
+	struct pair *p = &self->p;
+	struct ibv_qp *uc[2] = {}, *ud[2] = {};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+				 .qkey = 0x1234 };
+	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED,
+				  .num_sge = 1 };
+	struct ibv_sge sge = { .addr = (uintptr_t)p->buf, .length = 64,
+			       .lkey = p->mr->lkey };
+	struct ibv_send_wr *bad;
+	struct ibv_ah *ah = NULL;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	fill(p->buf, 64, 6);
+	wr.sg_list = &sge;
+	for (i = 0; i < 2; i++) {
+		uc[i] = type_qp(p->pd, self->scq, self->rcq,
+				i ? self->srq : NULL, IBV_QPT_UC);
+		ud[i] = type_qp(p->pd, self->scq, self->rcq,
+				i ? self->srq : NULL, IBV_QPT_UD);
+		if (!CHECK(uc[i]) || !CHECK(ud[i]))
+			goto out;
+	}
+	if (!CHECK_ERR(rc_connect(p, uc[0], uc[1]->qp_num, 0, 0), 0) ||
+	    !CHECK_ERR(rc_connect(p, uc[1], uc[0]->qp_num, 0, 0), 0))
+		goto out;
+	for (i = 0; i < 2; i++) {
+		a.qp_state = IBV_QPS_INIT;
+		if (!CHECK_ERR(ibv_modify_qp(ud[i], &a, IBV_QP_STATE |
+					     IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+					     IBV_QP_QKEY), 0))
+			goto out;
+		a.qp_state = IBV_QPS_RTR;
+		if (!CHECK_ERR(ibv_modify_qp(ud[i], &a, IBV_QP_STATE), 0))
+			goto out;
+		a.qp_state = IBV_QPS_RTS;
+		if (!CHECK_ERR(ibv_modify_qp(ud[i], &a, IBV_QP_STATE |
+					     IBV_QP_SQ_PSN), 0))
+			goto out;
+	}
+	aa.grh.sgid_index = p->gid;
+	aa.grh.hop_limit = 64;
+	if (!CHECK_ERR(ibv_query_gid(p->c.ctx, 1, p->gid, &aa.grh.dgid), 0))
+		goto out;
+	ah = ibv_create_ah(p->pd, &aa);
+	if (!CHECK(ah) ||
+	    !CHECK_ERR(post_srq(self, 1, 0, 128, p->mr->lkey), 0) ||
+	    !CHECK_ERR(post_srq(self, 2, 128, 128, p->mr->lkey), 0))
+		goto out;
+
+	wr.wr_id = 10;
+	if (CHECK_ERR(ibv_post_send(uc[0], &wr, &bad), 0) &&
+	    poll_one(self->scq, &wc) &&
+	    wc_is(&wc, 10, IBV_WC_SUCCESS, IBV_WC_SEND) &&
+	    poll_one(self->rcq, &wc) &&
+	    wc_is(&wc, 1, IBV_WC_SUCCESS, IBV_WC_RECV)) {
+		CHECK_EQ(wc.qp_num, uc[1]->qp_num);
+		CHECK_EQ(wc.byte_len, 64);
+		CHECK(!memcmp(p->buf + RECV_OFF, p->buf, 64));
+	}
+
+	wr.wr_id = 11;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = ud[1]->qp_num;
+	wr.wr.ud.remote_qkey = 0x1234;
+	if (CHECK_ERR(ibv_post_send(ud[0], &wr, &bad), 0) &&
+	    poll_one(self->scq, &wc) &&
+	    wc_is(&wc, 11, IBV_WC_SUCCESS, IBV_WC_SEND) &&
+	    poll_one(self->rcq, &wc) &&
+	    wc_is(&wc, 2, IBV_WC_SUCCESS, IBV_WC_RECV)) {
+		CHECK_EQ(wc.qp_num, ud[1]->qp_num);
+		CHECK_EQ(wc.src_qp, ud[0]->qp_num);
+		CHECK_EQ(wc.byte_len, 40 + 64);
+		CHECK(!memcmp(p->buf + RECV_OFF + 128 + 40, p->buf, 64));
+	}
+out:
+	if (ah)
+		CHECK_ERR(ibv_destroy_ah(ah), 0);
+	for (i = 0; i < 2; i++) {
+		if (uc[i])
+			CHECK_ERR(ibv_destroy_qp(uc[i]), 0);
+		if (ud[i])
+			CHECK_ERR(ibv_destroy_qp(ud[i]), 0);
+	}
+	return KSFT_PASS;
+}
+
+/*
  * In the model, the SRQ is an RMP of the context, held by the QPs on it;
  * destroyed, it is gone.
  */
@@ -621,6 +723,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(srqs, destroy_busy),
 	MT_CASE_F(srqs, sizes),
 	MT_CASE_F(srqs, other_context),
+	MT_CASE_F(srqs, uc_and_ud),
 	MT_CASE_F(srqs, fw_rmp, .flags = MT_NEEDS_MODEL),
 	MT_CASE_ON(mt_mq_fixture, devx_rmp),
 };
