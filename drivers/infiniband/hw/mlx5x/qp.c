@@ -50,8 +50,9 @@ static int mlx5x_qp_check_sizes(struct mlx5x_dev *dev,
 	    (ucmd->rq_wqe_count && !is_power_of_2(ucmd->rq_wqe_count)) ||
 	    ucmd->sq_wqe_count > max || ucmd->rq_wqe_count > max)
 		return -EINVAL;
+	/* a QP on an SRQ has no RQ: what it asked for receives is moot */
 	if (attr->cap.max_send_wr > ucmd->sq_wqe_count ||
-	    attr->cap.max_recv_wr > ucmd->rq_wqe_count)
+	    (!attr->srq && attr->cap.max_recv_wr > ucmd->rq_wqe_count))
 		return -EINVAL;
 	if (ucmd->rq_wqe_count &&
 	    (ucmd->rq_wqe_shift < 4 || ucmd->rq_wqe_shift > 16 ||

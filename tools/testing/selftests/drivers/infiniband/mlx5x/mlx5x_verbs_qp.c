@@ -590,6 +590,36 @@ MT_TEST_F(env, create_flags)
 	return KSFT_PASS;
 }
 
+/*
+ * ibv_create_qp(3): max_recv_wr and max_recv_sge are ignored for a QP
+ * associated with an SRQ.  An RC QP on an SRQ, its receive capabilities
+ * set as rdma-core's own tests set them, is created.
+ */
+MT_TEST_F(env, srq_ignores_recv_caps)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 16,
+						  .max_sge = 1 } };
+	struct mt_verbs_env *e = &self->e;
+	struct ibv_qp_init_attr init = {
+		.send_cq = e->cq, .recv_cq = e->cq,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 64,
+			 .max_send_sge = 1, .max_recv_sge = 4 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct ibv_qp *qp;
+
+	init.srq = ibv_create_srq(e->pd, &sa);
+	if (!init.srq && errno == EOPNOTSUPP && !mt_sim())
+		return mt_skip("no SRQs on this device");
+	if (!CHECK(init.srq))
+		return KSFT_FAIL;
+	qp = ibv_create_qp(e->pd, &init);
+	if (CHECK(qp))
+		CHECK_ERR(ibv_destroy_qp(qp), 0);
+	CHECK_ERR(ibv_destroy_srq(init.srq), 0);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(env, raw_lifecycle),
 	MT_CASE_F(env_nodevx, raw_lifecycle_nodevx, .flags = MT_NEEDS_MODEL),
@@ -600,6 +630,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(env, rc),
 	MT_CASE_F(env, query_caps),
 	MT_CASE_F(env, create_flags),
+	MT_CASE_F(env, srq_ignores_recv_caps),
 	MT_CASE_F(env, fault_injection, .flags = MT_NEEDS_MODEL),
 	MT_CASE(sigkill, .flags = MT_NEEDS_MODEL),
 };
