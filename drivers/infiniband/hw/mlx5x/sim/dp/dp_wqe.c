@@ -126,6 +126,26 @@ static size_t sim_msg_ctrl_read(const u8 *wqe, size_t len,
 	return w->ds && end <= len ? end : 0;
 }
 
+/*
+ * The data and inline segments of a message's WQE, from @off to @end,
+ * into @w's pieces and length.  Returns 0 or -EINVAL.
+ */
+static int sim_msg_gather(const u8 *wqe, size_t end, size_t off,
+			  struct sim_rc_wqe *w)
+{
+	int n;
+
+	while (off < end) {
+		n = sim_wqe_gather(wqe, end, off, &w->g[w->n]);
+		if (n < 0)
+			return n;
+		w->len += w->g[w->n].len;
+		w->n++;
+		off += n;
+	}
+	return 0;
+}
+
 /**
  * sim_rc_wqe_parse() - read a send WQE of an RC QP
  * @wqe: its bytes, from the control segment on
@@ -178,13 +198,10 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 		w->compare = be64_to_cpu(a->compare);
 		off += sizeof(*a);
 	}
-	while (off < end && w->opcode != SIM_OPCODE_NOP) {
-		n = sim_wqe_gather(wqe, end, off, &w->g[w->n]);
-		if (n < 0)
+	if (w->opcode != SIM_OPCODE_NOP) {
+		n = sim_msg_gather(wqe, end, off, w);
+		if (n)
 			return n;
-		w->len += w->g[w->n].len;
-		w->n++;
-		off += n;
 	}
 	if (w->atomic && (w->n != 1 || w->len != sizeof(u64) || w->g[0].inl))
 		return -EINVAL;
@@ -213,7 +230,6 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 	size_t end, off = sizeof(struct sim_wqe_ctrl);
 	const struct sim_wqe_av *a;
 	u32 fl;
-	int n;
 
 	memset(av, 0, sizeof(*av));
 	end = sim_msg_ctrl_read(wqe, len, w);
@@ -235,14 +251,5 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 	av->tclass = a->tclass;
 	av->hop_limit = a->hop_limit;
 	memcpy(av->dgid, a->rgid, sizeof(av->dgid));
-	off += sizeof(*a);
-	while (off < end) {
-		n = sim_wqe_gather(wqe, end, off, &w->g[w->n]);
-		if (n < 0)
-			return n;
-		w->len += w->g[w->n].len;
-		w->n++;
-		off += n;
-	}
-	return 0;
+	return sim_msg_gather(wqe, end, off + sizeof(*a), w);
 }
