@@ -632,6 +632,19 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 	if (m->resp_synd || m->req_synd == SIM_CQE_SYND_REMOTE_ACCESS ||
 	    m->req_synd == SIM_CQE_SYND_REMOTE_INVAL_REQ)
 		sim_rc_to_err(dp->sim, resp);
+	/*
+	 * and when no CQE of its own says why (the request consumed no
+	 * receive WQE), an affiliated asynchronous error does (IBTA
+	 * 11.6.3.1): a local access violation, or an invalid request
+	 */
+	if (m->recv)
+		return;
+	if (m->req_synd == SIM_CQE_SYND_REMOTE_ACCESS)
+		sim_event_emit(dp->sim, SIM_EV_WQ_ACCESS_ERROR, SIM_OBJ_QP,
+			       resp->q.obj.id, 0);
+	else if (m->req_synd == SIM_CQE_SYND_REMOTE_INVAL_REQ)
+		sim_event_emit(dp->sim, SIM_EV_WQ_INVAL_REQ_ERROR, SIM_OBJ_QP,
+			       resp->q.obj.id, 0);
 }
 
 /* Flush the receive WQEs of a QP in ERR: a flush CQE each. */
