@@ -311,3 +311,28 @@ void mlx5x_cq_comp_event(struct mlx5x_dev *dev, u32 cqn)
 	if (cq && cq->ib.comp_handler)
 		cq->ib.comp_handler(&cq->ib, cq->ib.cq_context);
 }
+
+/**
+ * mlx5x_cq_event() - a CQ error of a verbs CQ: IB_EVENT_CQ_ERR
+ * @dev: the device
+ * @eqe: the model's event (any type: others are not this function's)
+ *
+ * A CQ overrun, or a CQ buffer the device may not write, takes the CQ to
+ * error; ib_uverbs' handler queues the event for ibv_get_async_event().
+ * Called as mlx5x_cq_comp_event() is: the CQ is not freed meanwhile.
+ */
+void mlx5x_cq_event(struct mlx5x_dev *dev, const void *eqe)
+{
+	struct ib_event ev = { .device = &dev->ib, .event = IB_EVENT_CQ_ERR };
+	struct mlx5x_cq *cq;
+
+	if (PRM_GET(eqe, eqe, event_type) != MLX5_EVENT_TYPE_CQ_ERROR)
+		return;
+	cq = xa_load(&dev->cqs, PRM_GET(cq_error, PRM_ADDR(eqe, eqe,
+							   event_data),
+					cqn));
+	if (!cq || !cq->ib.event_handler)
+		return;
+	ev.element.cq = &cq->ib;
+	cq->ib.event_handler(&ev, cq->ib.cq_context);
+}

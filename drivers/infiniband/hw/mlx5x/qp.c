@@ -298,3 +298,46 @@ int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mlx5x_ubuf_put(dev, &qp->db);
 	return 0;
 }
+
+/* The affiliated asynchronous errors of a QP, as mlx5_ib reports them. */
+static enum ib_event_type mlx5x_qp_error_event(u8 type)
+{
+	switch (type) {
+	case MLX5_EVENT_TYPE_WQ_CATAS_ERROR:
+		return IB_EVENT_QP_FATAL;
+	case MLX5_EVENT_TYPE_WQ_INVAL_REQ_ERROR:
+		return IB_EVENT_QP_REQ_ERR;
+	case MLX5_EVENT_TYPE_WQ_ACCESS_ERROR:
+		return IB_EVENT_QP_ACCESS_ERR;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * mlx5x_qp_event() - an asynchronous error of a verbs QP to its handler
+ * @dev: the device
+ * @eqe: the model's event (any type: others are not this function's)
+ *
+ * A responder that found an access violation or an invalid request with
+ * no receive WQE to report it in (IBTA 11.6.3.1), or a QP whose work
+ * queue broke: ib_uverbs' handler queues the event for
+ * ibv_get_async_event().  The QP is found by number under the model's
+ * lock, which its destroy command takes: it is not freed meanwhile.
+ */
+void mlx5x_qp_event(struct mlx5x_dev *dev, const void *eqe)
+{
+	const void *data = PRM_ADDR(eqe, eqe, event_data);
+	struct ib_event ev = { .device = &dev->ib };
+	struct mlx5x_qp *qp;
+
+	ev.event = mlx5x_qp_error_event(PRM_GET(eqe, eqe, event_type));
+	if (!ev.event ||
+	    PRM_GET(qp_events, data, type) != MLX5_EVENT_QUEUE_TYPE_QP)
+		return;
+	qp = xa_load(&dev->qps, PRM_GET(qp_events, data, qpn_rqn_sqn));
+	if (!qp || !qp->ib.event_handler)
+		return;
+	ev.element.qp = &qp->ib;
+	qp->ib.event_handler(&ev, qp->ib.qp_context);
+}

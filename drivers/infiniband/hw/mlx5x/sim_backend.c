@@ -66,10 +66,9 @@ static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 	mlx5x_sim_port_change(to_sim(dev), up);
 }
 
-/* The model's events go to the DEVX subscribers of the device. */
 /*
  * The model's events: a verbs CQ's completions, an SRQ's (and a QP's on
- * one), then DEVX subscribers.
+ * one), a verbs QP's and CQ's errors, then DEVX subscribers.
  */
 static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 {
@@ -78,6 +77,8 @@ static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 						 PRM_ADDR(eqe, eqe, event_data),
 						 cq_number));
 	mlx5x_srq_event(ctx, eqe);
+	mlx5x_qp_event(ctx, eqe);
+	mlx5x_cq_event(ctx, eqe);
 	mlx5x_devx_event(ctx, eqe);
 }
 

@@ -127,9 +127,11 @@ int mlx5x_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 #endif
 int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
-int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 void mlx5x_cq_comp_event(struct mlx5x_dev *dev, u32 cqn);
+void mlx5x_cq_event(struct mlx5x_dev *dev, const void *eqe);
+void mlx5x_qp_event(struct mlx5x_dev *dev, const void *eqe);
 int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
+int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 
 /* mr.c */
 struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
