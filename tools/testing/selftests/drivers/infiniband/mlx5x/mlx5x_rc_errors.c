@@ -4,7 +4,8 @@
  * ibv_poll_cq(3) reports them, completing on both sides: a bad rkey,
  * missing access rights, RNR retries exhausted (and retried without
  * end), a receive too small, and the flush of what is left in a QP in
- * error.  The traffic itself: mlx5x_rc.
+ * error; the asynchronous errors of a responder and of a CQ overrun.  The
+ * traffic itself: mlx5x_rc.
  */
 #define _GNU_SOURCE
 #include "mlx5x_rc.h"
@@ -183,6 +184,76 @@ MT_TEST_F(pair, read_inline_refused)
 }
 
 /*
+ * An RDMA WRITE the responder refuses (a bad rkey) consumes no receive
+ * WQE: no CQE of the responder's says why it failed.  An affiliated
+ * asynchronous error does (IBTA 11.6.3.1): IBV_EVENT_QP_ACCESS_ERR,
+ * through ibv_get_async_event(3), and the responder is in ERR.
+ */
+MT_TEST_F(pair, responder_access_event)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 80, .opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { (uintptr_t)self->buf + 20000,
+			     self->mr->rkey ^ 0x80 },
+	};
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_send(self, &wr, 0, 64), 0))
+		return KSFT_FAIL;
+	if (poll_one(self->cq[0], &wc))
+		wc_is(&wc, 80, IBV_WC_REM_ACCESS_ERR, 0);
+	CHECK_EQ(mt_wait_event(self->c.ctx, IBV_EVENT_QP_ACCESS_ERR, WAIT_MS,
+			       NULL), 0);
+	if (CHECK_ERR(ibv_query_qp(self->qp[1], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
+	return KSFT_PASS;
+}
+
+/*
+ * A CQ that takes more completions than it holds, none polled, overruns:
+ * IBV_EVENT_CQ_ERR (ibv_get_async_event(3)).  A QP connected to no QP
+ * completes its first send with a retry error and flushes the others:
+ * four completions for a CQ of two.
+ */
+MT_TEST_F(pair, cq_overrun_event)
+{
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND };
+	struct ibv_cq *cq = ibv_create_cq(self->c.ctx, 1, NULL, NULL, 0);
+	struct ibv_qp *qp = cq ? rc_qp(self, cq, IBV_QPT_RC) : NULL;
+	unsigned int i;
+
+	if (!CHECK(cq) || !CHECK(qp))
+		goto out;
+	if (cq->cqe > 3) {
+		mt_diag("a CQ of %d entries for 1", cq->cqe);
+		goto out;
+	}
+	if (!CHECK_ERR(rc_connect(self, qp, 0xfffffe, ALL_ACCESS, 0), 0))
+		goto out;
+	for (i = 0; i < 4; i++) {
+		struct ibv_sge sge = { (uintptr_t)self->buf, 8,
+				       self->mr->lkey };
+		struct ibv_send_wr *bad;
+
+		wr.wr_id = 90 + i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		CHECK_ERR(ibv_post_send(qp, &wr, &bad), 0);
+	}
+	CHECK_EQ(mt_wait_event(self->c.ctx, IBV_EVENT_CQ_ERR, 3 * WAIT_MS,
+			       NULL), 0);
+out:
+	if (qp)
+		CHECK_ERR(ibv_destroy_qp(qp), 0);
+	if (cq)
+		CHECK_ERR(ibv_destroy_cq(cq), 0);
+	return KSFT_PASS;
+}
+
+/*
  * The attacker of read_inline_other_user: nobody, with an RC pair of its
  * own context, posts an inline RDMA READ; it completes with a local
  * length error.
@@ -245,6 +316,8 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, flush_on_error),
 	MT_CASE_F(pair, read_inline_refused),
 	MT_CASE_F(pair, read_inline_other_user),
+	MT_CASE_F(pair, responder_access_event),
+	MT_CASE_F(pair, cq_overrun_event),
 };
 
 int main(void)

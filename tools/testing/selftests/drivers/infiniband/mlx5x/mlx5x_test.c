@@ -305,8 +305,14 @@ int mt_wait_event(struct ibv_context *ctx, enum ibv_event_type type,
 			return errno ? -errno : -EIO;
 		}
 		got = ev.event_type;
-		mt_diag("async event %s (port %d)", ibv_event_type_str(got),
-			ev.element.port_num);
+		if (got == IBV_EVENT_PORT_ACTIVE || got == IBV_EVENT_PORT_ERR ||
+		    got == IBV_EVENT_LID_CHANGE || got == IBV_EVENT_PKEY_CHANGE ||
+		    got == IBV_EVENT_GID_CHANGE || got == IBV_EVENT_SM_CHANGE ||
+		    got == IBV_EVENT_CLIENT_REREGISTER)
+			mt_diag("async event %s (port %d)",
+				ibv_event_type_str(got), ev.element.port_num);
+		else
+			mt_diag("async event %s", ibv_event_type_str(got));
 		if (got == type && port)
 			*port = ev.element.port_num;
 		ibv_ack_async_event(&ev);
