@@ -286,10 +286,13 @@ static void sk_cq_modify_query(struct kunit *test)
 	/* what was not selected is as created */
 	KUNIT_EXPECT_EQ(test, PRM_GET(cqc, cqc, log_cq_size), 4);
 
-	/* resize is not modelled; unknown or no fields are refused */
+	/* a resize names its new buffer by umem; unknown or no fields */
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn,
 					   MLX5_MODIFY_CQ_IN_OP_MOD_RESIZE_CQ,
 					   SIM_CQ_RESIZE_LOG_SIZE, 0, 0),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_NOT_UMEM);
+	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn, 2, 1, 1, 1),
 			PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OPMOD);
 	KUNIT_EXPECT_EQ(test, sk_cq_modify(test, r.uid, cqn, 0, BIT(5), 1, 1),
@@ -304,6 +307,41 @@ static void sk_cq_modify_query(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
 					   cqn), PRM_STAT_OK);
 	sk_q_fini(test, &r);
+}
+
+/*
+ * Resizes the model refuses: a size past log_max_cq_sz, a buffer past
+ * the umem's end, a field select beyond the resize's, a umem of another
+ * context (which then holds no reference).  The resize itself, over
+ * pages of memory: dp_run_test.c.
+ */
+static void sk_cq_resize_refused(struct kunit *test)
+{
+	struct sk_q r, other;
+	u32 cqn;
+
+	sk_q_init(test, &r);
+	sk_q_init(test, &other);
+	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_cq_resize(test, r.uid, cqn,
+					   SIM_CQ_RESIZE_LOG_SIZE, 24, r.umem,
+					   0), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);
+	KUNIT_EXPECT_EQ(test, sk_cq_resize(test, r.uid, cqn,
+					   SIM_CQ_RESIZE_LOG_SIZE, 6, r.umem,
+					   SK_Q_BYTES - 4096),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_cq_resize(test, r.uid, cqn, BIT(5), 6,
+					   r.umem, 8192), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
+	KUNIT_EXPECT_NE(test, sk_cq_resize(test, r.uid, cqn,
+					   SIM_CQ_RESIZE_LOG_SIZE, 6,
+					   other.umem, 8192), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_UMEM, other.umem), 0);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
+					   cqn), PRM_STAT_OK);
+	sk_q_fini(test, &r);
+	sk_q_fini(test, &other);
 }
 
 /* Another context can neither reach this CQ nor build on it. */
@@ -400,6 +438,7 @@ static struct kunit_case sk_cq_cases[] = {
 	KUNIT_CASE(sk_cq_caps),
 	KUNIT_CASE(sk_cq_eq_uar),
 	KUNIT_CASE(sk_cq_modify_query),
+	KUNIT_CASE(sk_cq_resize_refused),
 	KUNIT_CASE(sk_cq_isolation),
 	KUNIT_CASE(sk_cq_busy),
 	KUNIT_CASE(sk_cq_fault),

@@ -684,10 +684,38 @@ static void sk_run_exit(struct kunit *test)
 	sk_run_dir = NULL;
 }
 
+/*
+ * A CQ resized: the resize CQE (opcode 5) lands in the old ring where
+ * the next CQE would have gone (slot 0, the first pass's owner bit), and
+ * the CQ takes its new size and buffer (page 2 on).
+ */
+static void sk_run_cq_resize(struct kunit *test)
+{
+	struct sk_run *d = sk_run_new(test);
+	void *out = SK_MBOX(test, query_cq_out);
+	const void *cqc = PRM_ADDR(query_cq_out, out, cq_context);
+	u32 cqn = sk_run_cq(test, d, d->r.umem);
+
+	KUNIT_EXPECT_EQ(test, sk_cq_resize(test, d->r.uid, cqn,
+					   SIM_CQ_RESIZE_LOG_SIZE, 6,
+					   d->r.umem, 2 * PAGE_SIZE),
+			PRM_STAT_OK);
+	/* slot 0 of the old ring: its op_own byte, last of its 64 */
+	KUNIT_EXPECT_EQ(test, d->mem[63], 0x50);
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_CQ, d->r.uid,
+					 cqn, out, PRM_BYTES(query_cq_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(cqc, cqc, log_cq_size), 6);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ,
+					   d->r.uid, cqn), PRM_STAT_OK);
+	sk_run_free(test, d);
+}
+
 static struct kunit_case sk_run_cases[] = {
 	KUNIT_CASE(sk_run_big_wqe),
 	KUNIT_CASE(sk_run_cq_ro),
 	KUNIT_CASE(sk_run_cq_overrun),
+	KUNIT_CASE(sk_run_cq_resize),
 	KUNIT_CASE(sk_run_holds),
 	KUNIT_CASE(sk_run_hold_sqs),
 	{}

@@ -345,3 +345,27 @@ u32 sk_qp_state(struct kunit *test, u16 uid, u32 qpn)
 			PRM_STAT_OK);
 	return PRM_GET(qpc, PRM_ADDR(query_qp_out, out, qpc), state);
 }
+
+/* MODIFY_CQ's RESIZE_CQ to @log entries at @off of umem @umem. */
+u8 sk_cq_resize(struct kunit *test, u16 uid, u32 cqn, u32 sel, u32 log,
+		u32 umem, u64 off)
+{
+	void *in = SK_MBOX(test, modify_cq_in);
+	void *out = SK_MBOX(test, modify_cq_out);
+	void *cqc = PRM_ADDR(modify_cq_in, in, cq_context);
+
+	PRM_SET(modify_cq_in, in, opcode, MLX5_CMD_OP_MODIFY_CQ);
+	PRM_SET(modify_cq_in, in, uid, uid);
+	PRM_SET(modify_cq_in, in, op_mod, MLX5_MODIFY_CQ_IN_OP_MOD_RESIZE_CQ);
+	PRM_SET(modify_cq_in, in, cqn, cqn);
+	PRM_SET(modify_cq_in, in, modify_field_select_resize_field_select
+		.resize_field_select.resize_field_select, sel);
+	PRM_SET(cqc, cqc, log_cq_size, log);
+	PRM_SET(modify_cq_in, in, cq_umem_valid, 1);
+	/* where create_cq_in has them */
+	prm_set_bits(in, SIM_CREATE_CQ_UMEM_ID, 32, umem);
+	prm_set_bits(in, SIM_CREATE_CQ_UMEM_OFFSET, 32, off >> 32);
+	prm_set_bits(in, SIM_CREATE_CQ_UMEM_OFFSET + 32, 32, (u32)off);
+	return sk_exec(test, in, PRM_BYTES(modify_cq_in), out,
+		       PRM_BYTES(modify_cq_out));
+}

@@ -46,6 +46,8 @@ u8 sk_q_query(struct kunit *test, u16 opcode, u16 uid, u32 id, void *out,
 	      size_t outlen);
 /* The users count of an object, as the table has it. */
 unsigned int sk_users(struct kunit *test, enum sim_obj_type type, u32 id);
+u8 sk_cq_resize(struct kunit *test, u16 uid, u32 cqn, u32 sel, u32 log,
+		u32 umem, u64 off);
 
 /* A cyclic work queue of 16 WQEs of 1 << @stride bytes, in the umem. */
 void sk_wq_fill(void *wq, const struct sk_q *r, u32 stride);
