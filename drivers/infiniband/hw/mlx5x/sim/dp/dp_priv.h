@@ -131,15 +131,6 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
 		     u32 nbb, u16 bb);
 
-/* dp_rc.c */
-unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
-			  unsigned int budget, bool *active);
-/*
- * What the other engines share of it: a QP's buffers and CQEs, keys
- * resolved and bytes copied, and the receive WQE a message lands in
- * (taken, resolved for writing, completed; flushed in ERR), from the
- * QP's RQ or its SRQ.
- */
 /**
  * struct sim_rq_at - where a receive WQE keeps its data segments
  * @umem: the buffer
@@ -165,6 +156,15 @@ bool sim_dp_srq_at(struct mlx5x_sim *sim, const struct sim_qp *qp,
 		   struct sim_rq_at *at);
 void sim_dp_srq_last_wqe(struct mlx5x_sim *sim, struct sim_qp *qp);
 
+/* dp_rc.c */
+unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
+			  unsigned int budget, bool *active);
+/*
+ * What the other engines share of it: a QP's buffers and CQEs, keys
+ * resolved and bytes copied, and the receive WQE a message lands in
+ * (taken, resolved for writing, completed; flushed in ERR), from the
+ * QP's RQ or its SRQ.
+ */
 struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
 			    u64 *off);
 u64 sim_rq_bytes(const struct sim_qp *qp);

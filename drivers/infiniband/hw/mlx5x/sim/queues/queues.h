@@ -205,12 +205,6 @@ struct sim_qp {
 	u8 qpc[PRM_BYTES(qpc)];
 };
 
-/* queues.c */
-u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
-u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
-		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
-void sim_refs_drop(struct sim_refs *refs);
-u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index);
 /**
  * struct sim_srq_dp - the data path's state of an SRQ (dp/dp_srq.c)
  * @cc: receive WQEs taken (the doorbell record's counter says posted)
@@ -230,6 +224,12 @@ struct sim_srq {
 	u8 rmpc[PRM_BYTES(rmpc)];
 };
 
+/* queues.c */
+u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
+u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		 struct sim_refs *refs, enum sim_obj_type type, u32 id);
+void sim_refs_drop(struct sim_refs *refs);
+u8 sim_uar_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 index);
 u8 sim_raw_tx_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 u8 sim_qbuf_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 const struct sim_qbuf_req *req, struct sim_refs *refs);
@@ -239,9 +239,9 @@ u8 sim_q_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 u8 sim_q_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		enum sim_obj_type type, u32 id, struct sim_qobj **qp);
 void sim_q_release(struct sim_obj *obj);
+u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+	       const void *wq, size_t pas_off, bool sq, struct sim_refs *refs);
 void sim_tir_release(struct sim_obj *obj);
 void sim_rqt_release(struct sim_obj *obj);
 
 #endif /* MLX5X_SIM_QUEUES_H */
-u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
-	       const void *wq, size_t pas_off, bool sq, struct sim_refs *refs);
