@@ -156,15 +156,33 @@ bool sim_dp_srq_at(struct mlx5x_sim *sim, const struct sim_qp *qp,
 		   struct sim_rq_at *at);
 void sim_dp_srq_last_wqe(struct mlx5x_sim *sim, struct sim_qp *qp);
 
+#define SIM_QP_ST(s)		MLX5_QPC_STATE_##s
+
+static inline u32 sim_qp_state(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, state);
+}
+
+static inline u32 sim_qp_pdn(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, pd);
+}
+
 /* dp_rc.c */
 unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active);
+
 /*
- * What the other engines share of it: a QP's buffers and CQEs, keys
- * resolved and bytes copied, and the receive WQE a message lands in
- * (taken, resolved for writing, completed; flushed in ERR), from the
- * QP's RQ or its SRQ.
+ * dp_qp.c: what the QP engines share: a QP's buffers and CQEs, keys
+ * resolved and bytes copied, the receive WQE a message lands in (taken,
+ * resolved for writing, completed; flushed in ERR), from the QP's RQ or
+ * its SRQ, and a QP's turn, each engine's send WQEs through @one.
  */
+typedef unsigned int (*sim_dp_sq_one_fn)(struct sim_dp *dp, struct sim_qp *qp,
+					 struct sim_umem *buf, u32 nbb);
+unsigned int sim_dp_qp_turn(struct sim_dp *dp, struct sim_qp *qp,
+			    unsigned int budget, bool *active,
+			    sim_dp_sq_one_fn one);
 struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
 			    u64 *off);
 u64 sim_rq_bytes(const struct sim_qp *qp);

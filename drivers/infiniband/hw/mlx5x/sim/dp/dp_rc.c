@@ -43,7 +43,6 @@
 #include "dp_priv.h"
 #include "wqe.h"
 
-#define SIM_QP_ST(s)		MLX5_QPC_STATE_##s
 /* rnr_retry 7: retry without end */
 #define SIM_RNR_FOREVER		7
 /* Bytes of a message one turn copies, and what counts as a WQE's work. */
@@ -74,158 +73,11 @@ struct sim_rc_msg {
 	u16 resp_wqe;		/* which receive WQE */
 };
 
-static u32 sim_qp_state(const struct sim_qp *qp)
-{
-	return PRM_GET(qpc, qp->qpc, state);
-}
-
-static u32 sim_qp_pdn(const struct sim_qp *qp)
-{
-	return PRM_GET(qpc, qp->qpc, pd);
-}
-
-/*
- * The QP's doorbell record: its umem and where in it.  Only a record
- * named by umem, which CREATE_QP checked and holds, is read.
- */
-struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
-			    u64 *off)
-{
-	*off = PRM_GET64(qpc, qp->qpc, dbr_addr);
-	if (!PRM_GET(qpc, qp->qpc, dbr_umem_valid))
-		return NULL;
-	return sim_dp_umem(sim, prm_get_bits(qp->qpc, SIM_QPC_DBR_UMEM_ID,
-					     32));
-}
-
-static u32 sim_rq_stride(const struct sim_qp *qp)
-{
-	return SIM_WQE_SEG << PRM_GET(qpc, qp->qpc, log_rq_stride);
-}
-
-static bool sim_rq_regular(const struct sim_qp *qp)
-{
-	return PRM_GET(qpc, qp->qpc, rq_type) == SIM_QPC_RQ_REGULAR;
-}
-
-/* Bytes of the RQ, which the SQ follows in the QP's buffer. */
-u64 sim_rq_bytes(const struct sim_qp *qp)
-{
-	if (!sim_rq_regular(qp))
-		return 0;
-	return (u64)sim_rq_stride(qp) << PRM_GET(qpc, qp->qpc, log_rq_size);
-}
-
-/* Receive WQEs posted and not consumed (the doorbell record's count). */
-static bool sim_rq_posted(struct mlx5x_sim *sim, struct sim_qp *qp)
-{
-	struct sim_umem *dbr;
-	u64 off;
-	u32 pi;
-
-	dbr = sim_rc_dbr(sim, qp, &off);
-	return sim_rq_regular(qp) && dbr &&
-	       sim_umem_rd32(dbr, off + SIM_DBR_RCV, &pi) &&
-	       (u16)pi != qp->dp.rq_cc;
-}
-
-/*
- * Take the receive WQE a message lands in, its index in @wqe: the RQ's
- * next, or one of the SRQ's, which the QP holds until the message
- * completes (dp_srq.c).  False when none is posted.
- */
-bool sim_rq_take(struct mlx5x_sim *sim, struct sim_qp *qp, u16 *wqe)
-{
-	if (sim_rq_regular(qp)) {
-		*wqe = qp->dp.rq_cc;
-		return sim_rq_posted(sim, qp);
-	}
-	if (!sim_dp_srq_take(sim, qp))
-		return false;
-	*wqe = qp->dp.srq_wqe;
-	return true;
-}
-
-/* The WQE taken has completed, or been flushed. */
-void sim_rq_done(struct sim_qp *qp)
-{
-	if (sim_rq_regular(qp))
-		qp->dp.rq_cc++;
-	else
-		qp->dp.srq_held = false;
-}
-
-/* What a QP in ERR flushes: its RQ's WQEs, or the one it holds of an SRQ. */
-static bool sim_rq_flushable(struct mlx5x_sim *sim, struct sim_qp *qp,
-			     u16 *wqe)
-{
-	if (sim_rq_regular(qp))
-		return sim_rq_take(sim, qp, wqe);
-	*wqe = qp->dp.srq_wqe;
-	return qp->dp.srq_held;
-}
-
-/* Where the receive WQE the QP took keeps its data segments. */
-static bool sim_rq_at(struct mlx5x_sim *sim, struct sim_qp *qp,
-		      struct sim_rq_at *at)
-{
-	u32 n = BIT(PRM_GET(qpc, qp->qpc, log_rq_size));
-
-	if (!sim_rq_regular(qp))
-		return sim_dp_srq_at(sim, qp, at);
-	at->umem = sim_dp_umem(sim, qp->dp.buf_umem);
-	at->off = qp->dp.buf_off + (u64)(qp->dp.rq_cc & (n - 1)) *
-				   sim_rq_stride(qp);
-	at->len = min_t(u32, sim_rq_stride(qp), SIM_DP_MAX_RQ_WQE);
-	at->uid = qp->q.obj.uid;
-	at->pdn = sim_qp_pdn(qp);
-	return at->umem;
-}
-
-void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
-		struct sim_cqe_info *info)
-{
-	info->qpn = qp->q.obj.id;
-	info->user_index = PRM_GET(qpc, qp->qpc, user_index);
-	sim_dp_cqe(sim, send ? PRM_GET(qpc, qp->qpc, cqn_snd) :
-			       PRM_GET(qpc, qp->qpc, cqn_rcv), info);
-}
-
 /* A QP meets an error: it goes to ERR, where what is left is flushed. */
 static void sim_rc_to_err(struct mlx5x_sim *sim, struct sim_qp *qp)
 {
 	PRM_SET(qpc, qp->qpc, state, SIM_QP_ST(ERR));
 	sim_dp_kick(sim);
-}
-
-/*
- * Resolve the data segments @g of a queue of context @uid, PD @pdn for
- * @rights into @side; false when a key refuses.
- */
-bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
-		    const struct sim_gather *g, unsigned int n,
-		    u8 rights, struct sim_rc_side *side)
-{
-	struct sim_rc_piece *p;
-	unsigned int i;
-
-	side->n = 0;
-	for (i = 0; i < n; i++) {
-		if (!g[i].len && !g[i].inl)
-			continue;
-		p = &side->p[side->n++];
-		p->len = g[i].len;
-		p->inl = g[i].inl;
-		p->umem = NULL;
-		p->off = 0;
-		if (p->inl)
-			continue;
-		if (!sim_mkey_xlate_rights(sim, uid, pdn, g[i].lkey,
-					   g[i].addr, g[i].len, rights,
-					   &p->umem, &p->off))
-			return false;
-	}
-	return true;
 }
 
 /* One remote range [@va, @va + @len) of @key, for @rights of @resp. */
@@ -254,95 +106,6 @@ static u64 sim_rc_room(const struct sim_rc_side *side)
 	for (i = 0; i < side->n; i++)
 		room += side->p[i].len;
 	return room;
-}
-
-/* The piece of @side that byte @skip falls in, and where in it. */
-static void sim_rc_seek(const struct sim_rc_side *side, u64 skip,
-			unsigned int *i, u32 *at)
-{
-	for (*i = 0; *i < side->n && skip >= side->p[*i].len; (*i)++)
-		skip -= side->p[*i].len;
-	*at = *i < side->n ? skip : 0;
-}
-
-/*
- * Copy the message's bytes [@skip, @skip + @len) from @src to @dst
- * through the bounce buffer.  Returns 0, or which side's memory refused:
- * 1 the source, 2 the destination (a page the umem's bits forbid).
- */
-int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
-		const struct sim_rc_side *dst, u64 skip, u64 len)
-{
-	const struct sim_rc_piece *s, *d;
-	unsigned int si, di;
-	u32 sat, dat, n;
-
-	sim_rc_seek(src, skip, &si, &sat);
-	sim_rc_seek(dst, skip, &di, &dat);
-	while (len) {
-		while (si < src->n && sat == src->p[si].len) {
-			si++;
-			sat = 0;
-		}
-		while (di < dst->n && dat == dst->p[di].len) {
-			di++;
-			dat = 0;
-		}
-		if (si == src->n)
-			return 1;
-		if (di == dst->n)
-			return 2;
-		s = &src->p[si];
-		d = &dst->p[di];
-		n = min3((u64)(s->len - sat), (u64)(d->len - dat), len);
-		n = min_t(u32, n, sizeof(dp->bounce));
-		if (s->inl)
-			memcpy(dp->bounce, s->inl + sat, n);
-		else if (!sim_umem_io(s->umem, s->off + sat, dp->bounce, n,
-				      false))
-			return 1;
-		/* inline bytes are the WQE's: never a destination */
-		if (d->inl || !sim_umem_io(d->umem, d->off + dat, dp->bounce, n,
-					   true))
-			return 2;
-		sat += n;
-		dat += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/*
- * The responder's receive WQE, resolved for writing into @side; returns
- * 0, or the responder's error syndrome.  The caller has taken it
- * (sim_rq_take()): the RQ's next, or the one it holds of its SRQ.
- */
-u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
-		    struct sim_rc_side *side)
-{
-	struct mlx5x_sim *sim = dp->sim;
-	struct sim_gather *g = dp->rc_scatter;
-	const struct sim_wqe_data *d;
-	struct sim_rq_at at;
-	unsigned int i, k = 0;
-
-	if (!sim_rq_at(sim, resp, &at) ||
-	    !sim_umem_io(at.umem, at.off, dp->rwqe, at.len, false))
-		return SIM_CQE_SYND_LOCAL_PROT;
-	for (i = 0; i + SIM_WQE_SEG <= at.len; i += SIM_WQE_SEG) {
-		d = (const void *)(dp->rwqe + i);
-		if (be32_to_cpu(d->lkey) == SIM_INVALID_LKEY)
-			break;
-		g[k++] = (struct sim_gather){
-			.lkey = be32_to_cpu(d->lkey),
-			.addr = be64_to_cpu(d->addr),
-			.len = be32_to_cpu(d->byte_count),
-		};
-	}
-	if (!sim_rc_resolve(sim, at.uid, at.pdn, g, k, SIM_MKEY_LOCAL_WRITE,
-			    side))
-		return SIM_CQE_SYND_LOCAL_PROT;
-	return 0;
 }
 
 /*
@@ -647,32 +410,11 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 			       resp->q.obj.id, 0);
 }
 
-/* Flush the receive WQEs of a QP in ERR: a flush CQE each. */
-unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
-			     unsigned int budget)
-{
-	struct sim_cqe_info info = {
-		.opcode = SIM_CQE_RESP_ERR,
-		.syndrome = SIM_CQE_SYND_WR_FLUSH,
-	};
-	unsigned int done = 0;
-
-	while (done < budget &&
-	       sim_rq_flushable(dp->sim, qp, &info.wqe_counter)) {
-		sim_rq_done(qp);
-		sim_rc_cqe(dp->sim, qp, false, &info);
-		done++;
-	}
-	/* on an SRQ, the QP has taken its last WQE */
-	if (done < budget)
-		sim_dp_srq_last_wqe(dp->sim, qp);
-	return done;
-}
-
 /*
  * Execute (RTS), or flush (ERR), the send WQE at the SQ's consumer index,
  * or the next turn of its message.  Returns the work done in units of a
- * WQE (a turn's bytes count too), or 0 when the WQE waits (RNR).
+ * WQE (a turn's bytes count too), or 0 when the WQE waits (RNR: until
+ * its timer runs out).
  */
 static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 				  struct sim_umem *buf, u32 nbb)
@@ -683,6 +425,8 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	unsigned int units;
 	int parsed;
 
+	if (!flush && qp->dp.rnr_tries && ktime_get_ns() < qp->dp.rnr_until)
+		return 0;
 	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));
 	if (!sim_dp_read_wqe(dp, buf, qp->dp.buf_off + sim_rq_bytes(qp), nbb,
 			     qp->dp.sq_cc))
@@ -752,35 +496,10 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active)
 {
-	struct mlx5x_sim *sim = dp->sim;
-	u32 state = sim_qp_state(qp), pi, nbb;
-	struct sim_umem *buf, *dbr;
-	unsigned int done = 0, n;
-	u64 dbr_off;
+	u32 state = sim_qp_state(qp);
 
 	if (!qp->dp.buf_umem ||
 	    (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(ERR)))
 		return 0;
-	buf = sim_dp_umem(sim, qp->dp.buf_umem);
-	dbr = sim_rc_dbr(sim, qp, &dbr_off);
-	if (!buf || !dbr)
-		return 0;
-	*active = true;
-	if (state == SIM_QP_ST(ERR))
-		done = sim_rc_flush_rq(dp, qp, budget);
-	if (PRM_GET(qpc, qp->qpc, no_sq))
-		return done;
-	nbb = BIT(PRM_GET(qpc, qp->qpc, log_sq_size));
-	while (done < budget &&
-	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
-	       (u16)pi != qp->dp.sq_cc) {
-		if (sim_qp_state(qp) == SIM_QP_ST(RTS) && qp->dp.rnr_tries &&
-		    ktime_get_ns() < qp->dp.rnr_until)
-			break;
-		n = sim_rc_sq_one(dp, qp, buf, nbb);
-		if (!n)
-			break;
-		done += n;
-	}
-	return done;
+	return sim_dp_qp_turn(dp, qp, budget, active, sim_rc_sq_one);
 }

@@ -43,7 +43,6 @@
 #include "dp_priv.h"
 #include "wqe.h"
 
-#define SIM_QP_ST(s)		MLX5_QPC_STATE_##s
 /* The GRH at the front of every UD receive buffer. */
 #define SIM_UD_GRH		40
 /* The IPv4 header of RoCE v2 sits in its last 20 bytes. */
@@ -73,11 +72,6 @@ struct sim_ud_msg {
 	u32 resp_synd;		/* the receiver's */
 	u32 flags_rqpn;		/* the receiver's CQE: GRH, type, source */
 };
-
-static u32 sim_ud_state(const struct sim_qp *qp)
-{
-	return PRM_GET(qpc, qp->qpc, state);
-}
 
 /* The largest datagram @qp may send: the port's path MTU, or its own. */
 static u32 sim_ud_mtu(struct mlx5x_sim *sim, const struct sim_qp *qp)
@@ -142,7 +136,7 @@ static struct sim_qp *sim_ud_peer(struct mlx5x_sim *sim, u32 qpn, u32 qkey)
 	if (!obj)
 		return NULL;
 	qp = container_of(obj, struct sim_qp, q.obj);
-	state = sim_ud_state(qp);
+	state = sim_qp_state(qp);
 	if (PRM_GET(qpc, qp->qpc, st) != MLX5_QPC_ST_UD || !qp->dp.buf_umem ||
 	    (state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
 	     state != SIM_QP_ST(SQER) && state != SIM_QP_ST(SQD)) ||
@@ -245,11 +239,14 @@ static void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m)
 	sim_rc_cqe(dp->sim, resp, false, &info);
 }
 
-/* Execute (RTS), or flush (SQER, ERR), the send WQE at the consumer index. */
-static void sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
-			  struct sim_umem *buf, u32 nbb)
+/*
+ * Execute (RTS), or flush (SQER, ERR), the send WQE at the consumer
+ * index.  Returns 1: a WQE done.
+ */
+static unsigned int sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
+				  struct sim_umem *buf, u32 nbb)
 {
-	bool flush = sim_ud_state(qp) != SIM_QP_ST(RTS);
+	bool flush = sim_qp_state(qp) != SIM_QP_ST(RTS);
 	struct sim_cqe_info info = {};
 	struct sim_ud_msg m = {};
 	struct sim_ud_av av = {};
@@ -287,9 +284,10 @@ static void sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	} else if (dp->rc.signalled) {
 		info.opcode = SIM_CQE_REQ;
 	} else {
-		return;
+		return 1;
 	}
 	sim_rc_cqe(dp->sim, qp, true, &info);
+	return 1;
 }
 
 /**
@@ -307,31 +305,11 @@ static void sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 unsigned int sim_dp_ud_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active)
 {
-	struct mlx5x_sim *sim = dp->sim;
-	u32 state = sim_ud_state(qp), pi, nbb;
-	struct sim_umem *buf, *dbr;
-	unsigned int done = 0;
-	u64 dbr_off;
+	u32 state = sim_qp_state(qp);
 
 	if (!qp->dp.buf_umem ||
 	    (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(SQER) &&
 	     state != SIM_QP_ST(ERR)))
 		return 0;
-	buf = sim_dp_umem(sim, qp->dp.buf_umem);
-	dbr = sim_rc_dbr(sim, qp, &dbr_off);
-	if (!buf || !dbr)
-		return 0;
-	*active = true;
-	if (state == SIM_QP_ST(ERR))
-		done = sim_rc_flush_rq(dp, qp, budget);
-	if (PRM_GET(qpc, qp->qpc, no_sq))
-		return done;
-	nbb = BIT(PRM_GET(qpc, qp->qpc, log_sq_size));
-	while (done < budget &&
-	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
-	       (u16)pi != qp->dp.sq_cc) {
-		sim_ud_sq_one(dp, qp, buf, nbb);
-		done++;
-	}
-	return done;
+	return sim_dp_qp_turn(dp, qp, budget, active, sim_ud_sq_one);
 }
