@@ -14,7 +14,7 @@
  *   mt_run_child()       a function run in a child (mt_drop_cap())
  *   mt_imkey_*()         the kernel's table of indirect mkeys
  *   mt_classify()        the model's classifier: where a packet goes
- *   struct mt_pkt        a packet built up header by header
+ *   struct mt_pkt        a packet built up header by header (mlx5x_pkt.c)
  *
  * Each open function fills what it gets to and checks each step
  * (CHECK()); its close frees what is there, checks that every free
