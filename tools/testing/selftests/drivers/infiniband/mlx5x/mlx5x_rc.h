@@ -114,6 +114,26 @@ static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 }
 
 /*
+ * What every pair stands on: its context, the port's GID, a PD, and a
+ * zeroed buffer of @bytes registered with every access.
+ */
+static inline int pair_mem_open(struct pair *p, size_t bytes)
+{
+	if (!mt_ctx_open(&p->c, MT_OPEN_DEFAULT))
+		return KSFT_FAIL;
+	p->gid = find_gid(p->c.ctx);
+	if (p->gid < 0)
+		return mt_skip("no GID on port 1 (netdev down?)");
+	p->pd = ibv_alloc_pd(p->c.ctx);
+	p->buf = aligned_alloc(MT_PAGE, bytes);
+	if (!CHECK(p->pd) || !CHECK(p->buf))
+		return KSFT_FAIL;
+	memset(p->buf, 0, bytes);
+	p->mr = ibv_reg_mr(p->pd, p->buf, bytes, ALL_ACCESS);
+	return CHECK(p->mr) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
  * The pair of @type, A's QP allowed @access_b on B, A retrying RNR
  * @rnr_retry; its CQs on a completion channel if @channel.
  */
@@ -121,20 +141,10 @@ static inline int pair_open_ch(struct pair *p, enum ibv_qp_type type, int access
 			uint8_t rnr_retry, bool channel)
 {
 	unsigned int i;
+	int rc = pair_mem_open(p, BUF_BYTES);
 
-	if (!mt_ctx_open(&p->c, MT_OPEN_DEFAULT))
-		return KSFT_FAIL;
-	p->gid = find_gid(p->c.ctx);
-	if (p->gid < 0)
-		return mt_skip("no GID on port 1 (netdev down?)");
-	p->pd = ibv_alloc_pd(p->c.ctx);
-	p->buf = aligned_alloc(MT_PAGE, BUF_BYTES);
-	if (!CHECK(p->pd) || !CHECK(p->buf))
-		return KSFT_FAIL;
-	memset(p->buf, 0, BUF_BYTES);
-	p->mr = ibv_reg_mr(p->pd, p->buf, BUF_BYTES, ALL_ACCESS);
-	if (!CHECK(p->mr))
-		return KSFT_FAIL;
+	if (rc != KSFT_PASS)
+		return rc;
 	if (channel) {
 		p->ch = ibv_create_comp_channel(p->c.ctx);
 		if (!CHECK(p->ch))

@@ -83,24 +83,15 @@ MT_FIXTURE(srqs);
 MT_FIXTURE_SETUP(srqs)
 {
 	struct pair *p = &self->p;
+	int rc = pair_mem_open(p, SBUF);
 	unsigned int i;
 
-	if (!mt_ctx_open(&p->c, MT_OPEN_DEFAULT))
-		return KSFT_FAIL;
-	p->gid = find_gid(p->c.ctx);
-	if (p->gid < 0)
-		return mt_skip("no GID on port 1 (netdev down?)");
-	p->pd = ibv_alloc_pd(p->c.ctx);
-	p->buf = aligned_alloc(MT_PAGE, SBUF);
-	if (!CHECK(p->pd) || !CHECK(p->buf))
-		return KSFT_FAIL;
-	memset(p->buf, 0, SBUF);
-	p->mr = ibv_reg_mr(p->pd, p->buf, SBUF, ALL_ACCESS);
+	if (rc != KSFT_PASS)
+		return rc;
 	self->scq = ibv_create_cq(p->c.ctx, 64, NULL, NULL, 0);
 	self->rcq = ibv_create_cq(p->c.ctx, 64, NULL, NULL, 0);
 	self->srq = make_srq(p->pd, SRQ_WR, 2, &self->max_wr);
-	if (!CHECK(p->mr) || !CHECK(self->scq) || !CHECK(self->rcq) ||
-	    !CHECK(self->srq))
+	if (!CHECK(self->scq) || !CHECK(self->rcq) || !CHECK(self->srq))
 		return KSFT_FAIL;
 	for (i = 0; i < NQP; i++) {
 		self->a[i] = srq_qp(p->pd, self->scq, self->scq, NULL);
