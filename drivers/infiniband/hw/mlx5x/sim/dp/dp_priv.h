@@ -200,6 +200,10 @@ void sim_rq_done(struct sim_qp *qp);
 unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
 			     unsigned int budget);
 
+/* dp_umr.c: the UMR WQE (memory windows), remote invalidation */
+u32 sim_dp_umr(struct sim_dp *dp, struct sim_qp *qp);
+bool sim_dp_mw_invalidate(struct mlx5x_sim *sim, struct sim_qp *qp, u32 key);
+
 /* dp_ud.c */
 unsigned int sim_dp_ud_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active);

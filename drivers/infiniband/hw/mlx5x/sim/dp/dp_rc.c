@@ -10,7 +10,8 @@
  *
  * What is modelled: SEND (with immediate), RDMA WRITE (with immediate),
  * RDMA READ, compare and swap and fetch and add on 8 bytes in host byte
- * order (the endianness mode mlx5_ib asks of a ConnectX), NOP; the
+ * order (the endianness mode mlx5_ib asks of a ConnectX), NOP, the UMR
+ * WQE of a memory window's bind or invalidation (dp_umr.c); the
  * responder's access rights (qpc.rre, rwe, rae) and its keys' rights, PD
  * and range; receive WQEs and their lengths; RNR NAKs with the
  * responder's min_rnr_nak timer and the requester's rnr_retry (7:
@@ -435,6 +436,8 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		parsed = sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
 	if (flush)
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
+	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)
+		m.req_synd = sim_dp_umr(dp, qp);	/* dp_umr.c */
 	else if (parsed == -EOPNOTSUPP)
 		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 	else if (parsed)

@@ -32,6 +32,7 @@
 #define SIM_OPCODE_RDMA_READ		0x10
 #define SIM_OPCODE_ATOMIC_CS		0x11
 #define SIM_OPCODE_ATOMIC_FA		0x12
+#define SIM_OPCODE_UMR			0x25
 
 /**
  * struct sim_wqe_ctrl - the control segment that starts a send WQE
@@ -170,6 +171,7 @@ struct sim_wqe_data {
 #define SIM_CQE_SYND_LOCAL_QP_OP	0x02
 #define SIM_CQE_SYND_LOCAL_PROT		0x04
 #define SIM_CQE_SYND_WR_FLUSH		0x05
+#define SIM_CQE_SYND_MW_BIND		0x06
 #define SIM_CQE_SYND_REMOTE_INVAL_REQ	0x12
 #define SIM_CQE_SYND_REMOTE_ACCESS	0x13
 #define SIM_CQE_SYND_REMOTE_OP		0x14

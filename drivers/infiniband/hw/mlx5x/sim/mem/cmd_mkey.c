@@ -15,15 +15,29 @@
 #include "mkey.h"
 #include "crypto.h"
 
-void sim_mkey_release(struct sim_obj *obj)
+/**
+ * sim_mkey_drop_entries() - an indirect mkey lets go of its entries
+ * @mkey: the mkey; it has none afterwards
+ */
+void sim_mkey_drop_entries(struct sim_mkey *mkey)
 {
-	struct sim_mkey *mkey = container_of(obj, struct sim_mkey, obj);
 	struct sim_mkey_ent *ent = mkey->ent;
 	u32 i;
 
 	for (i = 0; i < mkey->nent; i++)
 		sim_obj_put(ent[i].obj);
-	kvfree(ent);
+	if (ent != &mkey->umr_ent)
+		kvfree(ent);
+	mkey->ent = NULL;
+	mkey->nent = 0;
+	mkey->mw = false;
+}
+
+void sim_mkey_release(struct sim_obj *obj)
+{
+	struct sim_mkey *mkey = container_of(obj, struct sim_mkey, obj);
+
+	sim_mkey_drop_entries(mkey);
 	if (mkey->umem)
 		sim_obj_put(&mkey->umem->obj);
 	sim_obj_put(mkey->dm);

@@ -66,8 +66,12 @@ struct sim_mkey_ent {
  *	referenced
  * @crypto_configured: a crypto mkey (crypto_en) has had its crypto BSF
  *	(DEK, tweak, data unit) written by a UMR WQE.  Created false; the
- *	model runs no UMR yet, so it stays false and every access through a
- *	crypto mkey is refused (sim_mkey_access()).
+ *	model's UMR binds memory windows only, so it stays false and every
+ *	access through a crypto mkey is refused (sim_mkey_access()).
+ * @mw: a memory window bound by a UMR WQE (dp/dp_umr.c): its one entry
+ *	is the MR the bind named, of which an access through the window
+ *	needs only the local rights its remote ones stand on
+ * @umr_ent: the entry a UMR WQE wrote (@ent then points here)
  */
 struct sim_mkey {
 	struct sim_obj obj;
@@ -81,6 +85,8 @@ struct sim_mkey {
 	u64 umem_off;
 	struct sim_obj *dm;
 	bool crypto_configured;
+	bool mw;
+	struct sim_mkey_ent umr_ent;
 };
 
 static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
@@ -155,6 +161,25 @@ struct sim_mkey_access {
 };
 
 #define SIM_MKEY_ANY_PD		U32_MAX
+
+/*
+ * What an access through a bound memory window needs of the MR beneath
+ * (IBTA 10.6.7.2): remote read stands on local read, remote write and
+ * atomics on local write.
+ */
+static inline unsigned int sim_mkey_mw_rights(unsigned int rights)
+{
+	unsigned int local = 0;
+
+	if (rights & (SIM_MKEY_LOCAL_READ | SIM_MKEY_REMOTE_READ))
+		local |= SIM_MKEY_LOCAL_READ;
+	if (rights & (SIM_MKEY_LOCAL_WRITE | SIM_MKEY_REMOTE_WRITE |
+		      SIM_MKEY_ATOMIC))
+		local |= SIM_MKEY_LOCAL_WRITE;
+	return local;
+}
+
+void sim_mkey_drop_entries(struct sim_mkey *mkey);
 
 u32 sim_mkey_access(struct mlx5x_sim *sim, const struct sim_mkey_access *acc);
 const char *sim_mkey_access_verdict(u32 syndrome);

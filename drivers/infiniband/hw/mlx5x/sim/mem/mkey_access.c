@@ -6,7 +6,10 @@
  * the access rights asked for, is not a crypto mkey whose crypto BSF no
  * UMR has written, and covers [va, va + len).  An indirect mkey is walked
  * through its KLM or KSM entries, each of which must pass the same checks
- * on its own part, down to the direct mkeys that hold the bytes.
+ * on its own part, down to the direct mkeys that hold the bytes.  Below a
+ * bound memory window, the MR must grant the local rights the access's
+ * stand on (sim_mkey_mw_rights()): a window grants remote access to an MR
+ * that itself grants none.
  *
  * sim_mkey_access() is the one entry point: the data path (a QP's WQE
  * scatter/gather entries, an RDMA READ or WRITE's rkey) calls it with
@@ -65,8 +68,15 @@ static u32 sim_mkey_walk_entries(struct mlx5x_sim *sim,
 	u32 log_page = PRM_GET(mkc, mkey->mkc, log_page_size);
 	u64 pos = 0, piece, size, inner;
 	const struct sim_mkey_ent *ent;
+	struct sim_mkey_access mw;
 	u32 i, synd;
 
+	/* a window's MR is reached with the local rights of the access */
+	if (mkey->mw) {
+		mw = *acc;
+		mw.rights = sim_mkey_mw_rights(acc->rights);
+		acc = &mw;
+	}
 	for (i = 0; i < mkey->nent && len; i++, pos += size) {
 		ent = &mkey->ent[i];
 		size = ksm ? BIT_ULL(log_page) : be32_to_cpu(ent->klm.bcount);
