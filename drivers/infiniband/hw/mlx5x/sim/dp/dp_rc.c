@@ -8,7 +8,8 @@
  * IBTA specifies them for RC, the bytes copied between the two sides'
  * memory through their keys, and a CQE on each side that completes.
  *
- * What is modelled: SEND (with immediate), RDMA WRITE (with immediate),
+ * What is modelled: SEND (with immediate, with invalidate: dp_umr.c frees
+ * the window), RDMA WRITE (with immediate),
  * RDMA READ, compare and swap and fetch and add on 8 bytes in host byte
  * order (the endianness mode mlx5_ib asks of a ConnectX), NOP, the UMR
  * WQE of a memory window's bind or invalidation (dp_umr.c); the
@@ -147,6 +148,8 @@ static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
 	}
 	m->resp_opcode = m->w->opcode == SIM_OPCODE_SEND_IMM ?
 			 SIM_CQE_RESP_SEND_IMM : SIM_CQE_RESP_SEND;
+	if (m->w->opcode == SIM_OPCODE_SEND_INVAL)
+		m->resp_opcode = SIM_CQE_RESP_SEND_INV;
 	m->resp_synd = sim_rc_recv_wqe(dp, m->resp, dst);
 	if (!m->resp_synd && sim_rc_room(dst) < m->w->len)
 		m->resp_synd = SIM_CQE_SYND_LOCAL_LENGTH;
@@ -162,6 +165,17 @@ static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
 	}
 	/* the receive WQE completes at the message's end, or its error */
 	m->recv = !m->more || m->resp_synd;
+	/*
+	 * A SEND with invalidate frees the responder's window at its end
+	 * (dp_umr.c); a key it may not invalidate is an invalid request.
+	 */
+	if (m->recv && !m->resp_synd &&
+	    m->w->opcode == SIM_OPCODE_SEND_INVAL &&
+	    !sim_dp_mw_invalidate(dp->sim, m->resp, be32_to_cpu(m->w->imm))) {
+		m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
+		m->req_synd = SIM_CQE_SYND_REMOTE_INVAL_REQ;
+		return;
+	}
 	/* the requester hears of the responder's error in its NAK */
 	if (m->resp_synd == SIM_CQE_SYND_LOCAL_LENGTH)
 		m->req_synd = SIM_CQE_SYND_REMOTE_INVAL_REQ;
@@ -348,6 +362,7 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 	switch (w->opcode) {
 	case SIM_OPCODE_SEND:
 	case SIM_OPCODE_SEND_IMM:
+	case SIM_OPCODE_SEND_INVAL:
 	case SIM_OPCODE_RDMA_WRITE:
 	case SIM_OPCODE_RDMA_WRITE_IMM:
 		if (!sim_rc_resolve(dp->sim, req->q.obj.uid, sim_qp_pdn(req),
@@ -355,11 +370,11 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 			m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
 			return;
 		}
-		if (w->opcode == SIM_OPCODE_SEND ||
-		    w->opcode == SIM_OPCODE_SEND_IMM)
-			sim_rc_send(dp, m, src);
-		else
+		if (w->opcode == SIM_OPCODE_RDMA_WRITE ||
+		    w->opcode == SIM_OPCODE_RDMA_WRITE_IMM)
 			sim_rc_write(dp, m, src);
+		else
+			sim_rc_send(dp, m, src);
 		break;
 	case SIM_OPCODE_RDMA_READ:
 		sim_rc_read(dp, m);

@@ -172,6 +172,7 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 	case SIM_OPCODE_NOP:
 	case SIM_OPCODE_SEND:
 	case SIM_OPCODE_SEND_IMM:
+	case SIM_OPCODE_SEND_INVAL:	/* the rkey to invalidate in imm */
 		break;
 	case SIM_OPCODE_RDMA_WRITE:
 	case SIM_OPCODE_RDMA_WRITE_IMM:
