@@ -6,7 +6,9 @@
  * the PD, with the access rights asked for; the key is the mkey index and
  * an 8-bit variant that rolls with each registration, as in mlx5.  MRs
  * over device memory are made in dm_mr.c; deregistration is the same for
- * all.  No on-demand paging, memory windows or rereg.
+ * all.  An MR that allows IB_ACCESS_MW_BIND is made like any other: the
+ * mkey context has no bind right, and a ConnectX checks none (mw.c).  No
+ * on-demand paging or rereg.
  */
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
@@ -14,15 +16,21 @@
 
 /* The umem fields 6.1's mlx5_ifc.h leaves reserved in create_mkey_in. */
 #define MLX5X_MKEY_UMEM_ID	PRM_BIT_OFF(create_mkey_in, reserved_at_320)
-#define MLX5X_MKEY_QPN_NONE	0xffffff
 
 #define MLX5X_MR_ACCESS		(IB_ACCESS_LOCAL_WRITE |		\
 				 IB_ACCESS_REMOTE_WRITE |		\
 				 IB_ACCESS_REMOTE_READ |		\
 				 IB_ACCESS_REMOTE_ATOMIC |		\
+				 IB_ACCESS_MW_BIND |			\
 				 IB_ACCESS_RELAXED_ORDERING)
 
 static atomic_t mlx5x_mkey_variant = ATOMIC_INIT(0);
+
+/* The 8-bit tag of the next key made: MRs' and windows' alike. */
+u8 mlx5x_mkey_variant_next(void)
+{
+	return atomic_inc_return(&mlx5x_mkey_variant);
+}
 
 static int mlx5x_mr_fw_create(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 			      u32 pdn, u64 iova, u64 len, int access, u8 key,
@@ -96,7 +104,7 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	err = mlx5x_ubuf_get(dev, mr->uid, start, length, access, &mr->buf);
 	if (err)
 		goto err_free;
-	key = atomic_inc_return(&mlx5x_mkey_variant);
+	key = mlx5x_mkey_variant_next();
 	err = mlx5x_mr_fw_create(dev, mr, to_mpd(pd)->pdn, iova, length,
 				 access, key, &index);
 	if (err)

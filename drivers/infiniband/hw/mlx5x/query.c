@@ -58,7 +58,9 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->hca_core_clock = MLX5X_CAP_GEN(dev, device_frequency_khz);
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
-			      IB_DEVICE_RC_RNR_NAK_GEN;
+			      IB_DEVICE_RC_RNR_NAK_GEN |
+			      IB_DEVICE_MEM_WINDOW |	/* mw.c */
+			      IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	if (dev->fs)	/* ibv_create_flow: fs_verbs.c */
 		a->device_cap_flags |= IB_DEVICE_MANAGED_FLOW_STEERING;
 	a->kernel_cap_flags = dev->backend->user_unreg ?

@@ -137,6 +137,24 @@ int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
 int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+u8 mlx5x_mkey_variant_next(void);
+
+#define MLX5X_MKEY_QPN_NONE	0xffffff
+
+/* mw.c: a memory window, one mkey of firmware (@mkey: index << 8 | tag) */
+struct mlx5x_mw {
+	struct ib_mw ib;
+	u32 mkey;
+	u16 uid;
+};
+
+static inline struct mlx5x_mw *to_mmw(struct ib_mw *ib)
+{
+	return container_of(ib, struct mlx5x_mw, ib);
+}
+
+int mlx5x_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int mlx5x_dealloc_mw(struct ib_mw *ibmw);
 
 /* qp.c */
 int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
