@@ -40,6 +40,8 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_qp_sz, 15);
 	PRM_SET(cmd_hca_cap, c, log_max_qp, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_srq, 16);
+	PRM_SET(cmd_hca_cap, c, xrc, 1);
+	PRM_SET(cmd_hca_cap, c, log_max_xrcd, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_cq_sz, 22);
 	PRM_SET(cmd_hca_cap, c, log_max_cq, 16);
 	PRM_SET(cmd_hca_cap, c, cq_moderation, 1);
@@ -182,6 +184,9 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_CQ] = 1U << SIM_CAP_GEN(sim, log_max_cq);
 	sim->max_id[SIM_OBJ_QP] = 1U << SIM_CAP_GEN(sim, log_max_qp);
 	sim->max_id[SIM_OBJ_RMP] = 1U << SIM_CAP_GEN(sim, log_max_srq);
+	sim->max_id[SIM_OBJ_XRCD] = 1U << SIM_CAP_GEN(sim, log_max_xrcd);
+	sim->max_id[SIM_OBJ_XRC_SRQ] = SIM_XRC_SRQN_BASE +
+		(1U << SIM_CAP_GEN(sim, log_max_srq)) - 1;
 	sim->max_id[SIM_OBJ_RQ] = 1U << SIM_CAP_GEN(sim, log_max_rq);
 	sim->max_id[SIM_OBJ_SQ] = 1U << SIM_CAP_GEN(sim, log_max_sq);
 	sim->max_id[SIM_OBJ_TIR] = 1U << SIM_CAP_GEN(sim, log_max_tir);

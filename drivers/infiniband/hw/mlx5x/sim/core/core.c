@@ -31,6 +31,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_qp_cmds,
 	&sim_roce_cmds,
 	&sim_srq_cmds,
+	&sim_xrc_cmds,
 	&sim_fs_root_cmds,
 	&sim_memic_cmds,
 };

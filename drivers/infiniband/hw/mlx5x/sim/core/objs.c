@@ -44,6 +44,11 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_TIS] = { "tis", 1, sizeof(struct sim_tis), sim_q_release },
 	[SIM_OBJ_QP] = { "qp", 1, sizeof(struct sim_qp), sim_q_release },
 	[SIM_OBJ_RMP] = { "rmp", 1, sizeof(struct sim_srq), sim_q_release },
+	/* the kernel's XRCDs are shared, as an XRCD is between processes */
+	[SIM_OBJ_XRCD] = { "xrcd", 1, sizeof(struct sim_obj), .shared = true },
+	/* numbered apart from the RMPs: one SRQ number space */
+	[SIM_OBJ_XRC_SRQ] = { "xrc_srq", SIM_XRC_SRQN_BASE, sizeof(struct sim_srq),
+			      sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
 	[SIM_OBJ_PSV] = { "psv", 1, sizeof(struct sim_psv), sim_psv_release },

@@ -189,6 +189,9 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	BUILD_BUG_ON(SIM_QPC_DBR_UMEM_ID + 32 != PRM_BIT_SZ(create_qp_in, qpc));
 	BUILD_BUG_ON(SIM_CREATE_QP_UMEM_ID + 32 >
 		     PRM_BIT_OFF(create_qp_in, wq_umem_valid));
+	/* XRC initiators and targets: cmd_xrc.c */
+	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_XRC)
+		return sim_create_xrc_qp(sim, ctx);
 	/* RC, UC and UD; no QPN of the caller's choosing */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&

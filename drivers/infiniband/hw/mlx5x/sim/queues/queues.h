@@ -217,11 +217,18 @@ struct sim_srq_dp {
 	u64 taken;
 };
 
-/* An SRQ, made as an RMP (ISSI 1): rmpc as created, then modified. */
+/*
+ * An SRQ, made as an RMP (ISSI 1): rmpc as created, then modified.  An
+ * XRC SRQ (queues/cmd_xrc.c) keeps its work queue in @rmpc too, and the
+ * XRC domain, the CQ and the user index its receives complete with.
+ */
 struct sim_srq {
 	struct sim_qobj q;
 	struct sim_srq_dp dp;
 	u8 rmpc[PRM_BYTES(rmpc)];
+	u32 xrcd;
+	u32 cqn;
+	u32 user_index;
 };
 
 /* queues.c */
@@ -243,5 +250,8 @@ u8 sim_wq_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	       const void *wq, size_t pas_off, bool sq, struct sim_refs *refs);
 void sim_tir_release(struct sim_obj *obj);
 void sim_rqt_release(struct sim_obj *obj);
+
+/* cmd_xrc.c */
+u8 sim_create_xrc_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 
 #endif /* MLX5X_SIM_QUEUES_H */
