@@ -20,7 +20,8 @@
  * ConnectX and taking the QPs they concern to ERR, where every WQE left
  * is flushed.  A message is not cut into packets on the loopback (no
  * PSN, no path MTU is visible there); a peer that is missing or not
- * ready to receive is a transport retry error at once.  The wire is not
+ * ready to receive is tried again when the ACK timer runs out, until
+ * the retries run out (a transport retry error).  The wire is not
  * reached: a message always goes to a QP of this device.
  *
  * UC is RC without acknowledgements: SEND and RDMA WRITE only (READ and
@@ -131,6 +132,27 @@ static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
 	if (m->req->dp.rnr_tries < U8_MAX)
 		m->req->dp.rnr_tries++;
 	m->req->dp.rnr_until = ktime_get_ns() + sim_rnr_ns[code & 31];
+	m->rnr = true;
+}
+
+/*
+ * No peer answers (none, or not ready to receive): the requester's ACK
+ * timer (4.096 us << ack_timeout) runs out and it sends again,
+ * retry_count times, then fails with a transport retry error.  A timeout
+ * of 0, which the IBTA calls infinite, is not waited for: the error
+ * comes at once.
+ */
+static void sim_rc_no_ack(struct sim_rc_msg *m)
+{
+	struct sim_qp *req = m->req;
+	u32 t = PRM_GET(qpc, req->qpc, primary_address_path.ack_timeout);
+
+	if (!t || req->dp.rnr_tries >= PRM_GET(qpc, req->qpc, retry_count)) {
+		m->req_synd = SIM_CQE_SYND_TRANSPORT_RETRY;
+		return;
+	}
+	req->dp.rnr_tries++;
+	req->dp.rnr_until = ktime_get_ns() + (4096ULL << min(t, 20U));
 	m->rnr = true;
 }
 
@@ -356,7 +378,7 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 	m->resp = sim_rc_peer(dp->sim, req);
 	if (!m->resp) {
 		if (!m->uc)
-			m->req_synd = SIM_CQE_SYND_TRANSPORT_RETRY;
+			sim_rc_no_ack(m);
 		return;
 	}
 	switch (w->opcode) {

@@ -178,7 +178,7 @@ struct sim_rqt {
  * @sq_cc: basic blocks of the SQ consumed
  * @rq_cc: receive WQEs consumed
  * @msg_off: bytes of the message at @sq_cc copied in its earlier turns
- * @rnr_tries: RNR NAKs the WQE at @sq_cc has met
+ * @rnr_tries: RNR NAKs (or ACK timeouts) the WQE at @sq_cc has met
  * @rnr_until: when it may be tried again (ktime ns)
  * @messages: messages sent
  * @srq_wqe: on an SRQ, the receive WQE the message being received took

@@ -32,9 +32,9 @@ struct mw {
 
 MT_FIXTURE(mw);
 
-static int mw_open(struct mw *self, int access)
+static int mw_open_type(struct mw *self, enum ibv_qp_type type, int access)
 {
-	int rc = pair_open(&self->p, IBV_QPT_RC, ALL_ACCESS, 7);
+	int rc = pair_open(&self->p, type, ALL_ACCESS, 7);
 
 	if (rc != KSFT_PASS)
 		return rc;
@@ -48,6 +48,11 @@ static int mw_open(struct mw *self, int access)
 	self->mw[1] = ibv_alloc_mw(self->p.pd, IBV_MW_TYPE_2);
 	return CHECK(self->mw[0]) && CHECK(self->mw[1]) ? KSFT_PASS :
 							  KSFT_FAIL;
+}
+
+static int mw_open(struct mw *self, int access)
+{
+	return mw_open_type(self, IBV_QPT_RC, access);
 }
 
 MT_FIXTURE_SETUP(mw)
@@ -86,6 +91,23 @@ MT_FIXTURE_SETUP(bare)
 }
 
 MT_FIXTURE_TEARDOWN(bare)
+{
+	mw_close(&self->m);
+}
+
+/* The same on UC QPs. */
+struct ucmw {
+	struct mw m;
+};
+
+MT_FIXTURE(ucmw);
+
+MT_FIXTURE_SETUP(ucmw)
+{
+	return mw_open_type(&self->m, IBV_QPT_UC, IBV_ACCESS_LOCAL_WRITE);
+}
+
+MT_FIXTURE_TEARDOWN(ucmw)
 {
 	mw_close(&self->m);
 }
@@ -155,6 +177,24 @@ static uint32_t bind2_win(struct mw *m, int access)
 			    at(m, WIN_OFF), WIN_LEN, access), IBV_WC_SUCCESS))
 		return 0;
 	return rkey;
+}
+
+/* IBV_WR_LOCAL_INV of @key on @qp (B's, or A's): its CQE's status. */
+static int local_inv(struct mw *m, struct ibv_qp *qp, uint32_t key)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 102, .opcode = IBV_WR_LOCAL_INV,
+		.send_flags = IBV_SEND_SIGNALED, .invalidate_rkey = key,
+	}, *bad;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(ibv_post_send(qp, &wr, &bad), 0) ||
+	    !poll_one(qp == m->p.qp[0] ? m->p.cq[0] : m->p.cq[1], &wc) ||
+	    !CHECK_EQ(wc.wr_id, 102))
+		return -1;
+	if (wc.status == IBV_WC_SUCCESS)
+		CHECK_EQ(wc.opcode, IBV_WC_LOCAL_INV);
+	return wc.status;
 }
 
 /*
@@ -321,11 +361,6 @@ MT_TEST_F(mw, type1_old_key)
  */
 MT_TEST_F(mw, type2_local_inv)
 {
-	struct ibv_send_wr inv = {
-		.wr_id = 102, .opcode = IBV_WR_LOCAL_INV,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	struct ibv_wc wc;
 	uint32_t key = bind2_win(self, REMOTE_ALL);
 
 	if (!key)
@@ -334,11 +369,7 @@ MT_TEST_F(mw, type2_local_inv)
 	CHECK_EQ(rdma(self, IBV_WR_RDMA_WRITE, key, at(self, WIN_OFF), 128),
 		 IBV_WC_SUCCESS);
 	CHECK(!memcmp(self->p.buf + WIN_OFF, self->p.buf, 128));
-	inv.invalidate_rkey = key;
-	if (!CHECK_ERR(ibv_post_send(self->p.qp[1], &inv, &bad), 0))
-		return KSFT_FAIL;
-	if (poll_one(self->p.cq[1], &wc))
-		wc_is(&wc, 102, IBV_WC_SUCCESS, IBV_WC_LOCAL_INV);
+	CHECK_EQ(local_inv(self, self->p.qp[1], key), IBV_WC_SUCCESS);
 	CHECK_EQ(rdma(self, IBV_WR_RDMA_WRITE, key, at(self, WIN_OFF), 8),
 		 IBV_WC_REM_ACCESS_ERR);
 	return KSFT_PASS;
@@ -347,19 +378,10 @@ MT_TEST_F(mw, type2_local_inv)
 /* Invalidated, the type 2 window is free: bound again, with a new key. */
 MT_TEST_F(mw, type2_rebind_after_inv)
 {
-	struct ibv_send_wr inv = {
-		.wr_id = 102, .opcode = IBV_WR_LOCAL_INV,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	struct ibv_wc wc;
 	uint32_t key = bind2_win(self, REMOTE_ALL), again;
 
-	if (!key)
-		return KSFT_FAIL;
-	inv.invalidate_rkey = key;
-	if (!CHECK_ERR(ibv_post_send(self->p.qp[1], &inv, &bad), 0) ||
-	    !poll_one(self->p.cq[1], &wc) ||
-	    !wc_is(&wc, 102, IBV_WC_SUCCESS, IBV_WC_LOCAL_INV))
+	if (!key || !CHECK_EQ(local_inv(self, self->p.qp[1], key),
+			      IBV_WC_SUCCESS))
 		return KSFT_FAIL;
 	again = ibv_inc_rkey(key);
 	if (!CHECK_EQ(bind2(self, self->p.qp[1], self->mw[1], self->rmr,
@@ -450,20 +472,11 @@ MT_TEST_F(mw, type2_bind_in_use)
  */
 MT_TEST_F(mw, type2_inv_other_qp)
 {
-	struct ibv_send_wr inv = {
-		.wr_id = 107, .opcode = IBV_WR_LOCAL_INV,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	struct ibv_wc wc;
 	uint32_t key = bind2_win(self, REMOTE_ALL);
 
 	if (!key)
 		return KSFT_FAIL;
-	inv.invalidate_rkey = key;
-	if (!CHECK_ERR(ibv_post_send(self->p.qp[0], &inv, &bad), 0))
-		return KSFT_FAIL;
-	if (poll_one(self->p.cq[0], &wc))
-		wc_is(&wc, 107, IBV_WC_MW_BIND_ERR, 0);
+	CHECK_EQ(local_inv(self, self->p.qp[0], key), IBV_WC_MW_BIND_ERR);
 	return KSFT_PASS;
 }
 
@@ -602,6 +615,36 @@ MT_TEST_F_PARTS(foreign, foreign_bind)
 	return KSFT_PASS;
 }
 
+/*
+ * UC binds windows too (IBTA 10.6.7: memory windows on RC and UC): A
+ * writes through a type 1 and a type 2 window of B's UC QP.
+ */
+MT_TEST_F(ucmw, uc_bind_write)
+{
+	struct mw *m = &self->m;
+	unsigned int i;
+	uint32_t key;
+
+	if (!CHECK_EQ(bind1(m, m->mw[0], WIN_OFF, WIN_LEN,
+			    IBV_ACCESS_REMOTE_WRITE), IBV_WC_SUCCESS))
+		return KSFT_FAIL;
+	fill(m->p.buf, 100, 11);
+	CHECK_EQ(rdma(m, IBV_WR_RDMA_WRITE, m->mw[0]->rkey,
+		      at(m, WIN_OFF + 8), 100), IBV_WC_SUCCESS);
+	key = bind2_win(m, IBV_ACCESS_REMOTE_WRITE);
+	if (!key)
+		return KSFT_FAIL;
+	CHECK_EQ(rdma(m, IBV_WR_RDMA_WRITE, key, at(m, WIN_OFF + 1000), 50),
+		 IBV_WC_SUCCESS);
+	/* UC completes once sent: the bytes land at B soon after */
+	for (i = 0; i < 1000 && memcmp(m->p.buf + WIN_OFF + 1000, m->p.buf, 50);
+	     i++)
+		usleep(1000);
+	CHECK(!memcmp(m->p.buf + WIN_OFF + 8, m->p.buf, 100));
+	CHECK(!memcmp(m->p.buf + WIN_OFF + 1000, m->p.buf, 50));
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(mw, caps_and_types),
 	MT_CASE_F(mw, type1_read_write_atomic),
@@ -618,6 +661,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(mw, dealloc_bound),
 	MT_CASE_F_PARTS(bare, bad_bind, 4),
 	MT_CASE_F_PARTS(foreign, foreign_bind, 3),
+	MT_CASE_F(ucmw, uc_bind_write),
 };
 
 int main(void)
