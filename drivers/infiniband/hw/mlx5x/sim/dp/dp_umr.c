@@ -24,7 +24,7 @@
  * has of it: a window's context and one KLM.  The other UMRs of a
  * ConnectX (mlx5dv_wr_mkey_configure()'s signature and crypto BSFs, MTT
  * and KSM translations, a translation offset) are a local QP operation
- * error until they are modelled next to sim_umr_window().
+ * error until they are modelled next to sim_umr_window_check().
  *
  * Every refusal of a window operation is the error CQE a ConnectX
  * writes, MW_BIND_ERR (libmlx5: IBV_WC_MW_BIND_ERR), and the mkey is left
