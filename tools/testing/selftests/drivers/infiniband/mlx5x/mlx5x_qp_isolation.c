@@ -32,7 +32,8 @@
 /*
  * One user's UD traffic: a context, PD, buffer and MR (in @p), a send
  * and a receive CQ, two UD QPs (u[0] sends, u[1] receives into its RQ),
- * an SRQ with NSRQ UD QPs on it, and an AH to the port's own GID.
+ * an SRQ with NSRQ UD QPs on it, and an AH to the port's own GID; and,
+ * once side_pd2() made them, a second PD with an MR over the buffer.
  */
 struct side {
 	struct pair p;
@@ -41,6 +42,8 @@ struct side {
 	struct ibv_srq *srq;
 	struct ibv_qp *on[NSRQ];
 	struct ibv_ah *ah;
+	struct ibv_pd *pd2;
+	struct ibv_mr *mr2;
 };
 
 /* A UD QP in RTS with @qkey, on @srq if not NULL. */
@@ -118,8 +121,22 @@ static void side_close(struct side *s)
 		CHECK_ERR(ibv_destroy_cq(s->rcq), 0);
 	if (s->scq)
 		CHECK_ERR(ibv_destroy_cq(s->scq), 0);
+	/* after the QPs, whose WQEs may name it */
+	if (s->mr2)
+		CHECK_ERR(ibv_dereg_mr(s->mr2), 0);
+	if (s->pd2)
+		CHECK_ERR(ibv_dealloc_pd(s->pd2), 0);
 	/* the pair's teardown frees the MR, PD, buffer and context */
 	pair_teardown(&s->p);
+}
+
+/* A second PD of @s's context, and an MR of it over @s's buffer. */
+static bool side_pd2(struct side *s)
+{
+	s->pd2 = ibv_alloc_pd(s->p.c.ctx);
+	s->mr2 = s->pd2 ? ibv_reg_mr(s->pd2, s->p.buf, SBUF, ALL_ACCESS) :
+		 NULL;
+	return CHECK(s->mr2);
 }
 
 /*
@@ -288,23 +305,15 @@ static int recv_refused(struct side *a, uint64_t id, void *addr,
 static int recv_foreign_lkey(void *arg)
 {
 	struct victim *v = arg;
-	struct ibv_mr *mr2 = NULL;
-	struct ibv_pd *pd2 = NULL;
 	struct side a = {};
 	int rc = side_open(&a);
 
 	if (rc == KSFT_PASS) {
 		recv_refused(&a, 10, v->s.p.buf + ROFF, v->s.p.mr->lkey);
-		pd2 = ibv_alloc_pd(a.p.c.ctx);
-		mr2 = pd2 ? ibv_reg_mr(pd2, a.p.buf, SBUF, ALL_ACCESS) : NULL;
-		if (CHECK(mr2))
-			recv_refused(&a, 20, a.p.buf + ROFF, mr2->lkey);
+		if (side_pd2(&a))
+			recv_refused(&a, 20, a.p.buf + ROFF, a.mr2->lkey);
 		CHECK(a.p.buf[ROFF] == 0 && a.p.buf[ROFF + GRH] == 0);
 	}
-	if (mr2)
-		CHECK_ERR(ibv_dereg_mr(mr2), 0);
-	if (pd2)
-		CHECK_ERR(ibv_dealloc_pd(pd2), 0);
 	side_close(&a);
 	return rc;
 }
@@ -324,8 +333,6 @@ MT_TEST_F(victim, ud_recv_foreign_lkey)
 static int srq_foreign_lkeys(void *arg)
 {
 	struct victim *v = arg;
-	struct ibv_mr *mr2 = NULL;
-	struct ibv_pd *pd2 = NULL;
 	struct side a = {};
 	struct ibv_wc wc;
 	unsigned int i;
@@ -333,13 +340,11 @@ static int srq_foreign_lkeys(void *arg)
 
 	if (rc != KSFT_PASS)
 		goto out;
-	pd2 = ibv_alloc_pd(a.p.c.ctx);
-	mr2 = pd2 ? ibv_reg_mr(pd2, a.p.buf, SBUF, ALL_ACCESS) : NULL;
 	fill(a.p.buf, 64, 3);
-	if (!CHECK(mr2) ||
+	if (!side_pd2(&a) ||
 	    !CHECK_ERR(post_srq(a.srq, 30, v->s.p.buf + ROFF, 1024,
 				v->s.p.mr->lkey), 0) ||
-	    !CHECK_ERR(post_srq(a.srq, 31, a.p.buf + ROFF, 1024, mr2->lkey),
+	    !CHECK_ERR(post_srq(a.srq, 31, a.p.buf + ROFF, 1024, a.mr2->lkey),
 		       0) ||
 	    !CHECK_ERR(post_srq(a.srq, 32, a.p.buf + ROFF + 1024, 1024,
 				a.p.mr->lkey), 0))
@@ -356,16 +361,6 @@ static int srq_foreign_lkeys(void *arg)
 	CHECK(a.p.buf[ROFF] == 0 && a.p.buf[ROFF + GRH] == 0);
 	CHECK(!memcmp(a.p.buf + ROFF + 1024 + GRH, a.p.buf, 64));
 out:
-	/* the QPs on the SRQ go before the MR their WQEs named */
-	for (i = 0; i < NSRQ; i++) {
-		if (a.on[i])
-			CHECK_ERR(ibv_destroy_qp(a.on[i]), 0);
-		a.on[i] = NULL;
-	}
-	if (mr2)
-		CHECK_ERR(ibv_dereg_mr(mr2), 0);
-	if (pd2)
-		CHECK_ERR(ibv_dealloc_pd(pd2), 0);
 	side_close(&a);
 	return rc;
 }
