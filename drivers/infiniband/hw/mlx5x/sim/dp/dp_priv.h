@@ -204,6 +204,14 @@ unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
 u32 sim_dp_umr(struct sim_dp *dp, struct sim_qp *qp);
 bool sim_dp_mw_invalidate(struct mlx5x_sim *sim, struct sim_qp *qp, u32 key);
 
+/* dp_xrc.c: XRC initiators and targets, the XRC SRQ a message is for */
+bool sim_dp_xrc(const struct sim_qp *qp);
+bool sim_dp_xrc_tgt(const struct sim_qp *qp);
+struct sim_srq *sim_dp_xrc_srq(struct mlx5x_sim *sim, const struct sim_qp *qp);
+u32 sim_dp_xrc_target(struct mlx5x_sim *sim, struct sim_qp *tgt, u32 srqn);
+void sim_dp_resp_keys(struct mlx5x_sim *sim, const struct sim_qp *resp,
+		      u16 *uid, u32 *pdn);
+
 /* dp_ud.c */
 unsigned int sim_dp_ud_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active);

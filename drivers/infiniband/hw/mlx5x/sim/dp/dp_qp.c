@@ -113,10 +113,21 @@ static bool sim_rq_at(struct mlx5x_sim *sim, struct sim_qp *qp,
 	return at->umem;
 }
 
+/*
+ * A CQE of @qp's; an XRC target's receive completes in its XRC SRQ's CQ,
+ * with the SRQ's user index.
+ */
 void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 		struct sim_cqe_info *info)
 {
+	struct sim_srq *srq = send ? NULL : sim_dp_xrc_srq(sim, qp);
+
 	info->qpn = qp->q.obj.id;
+	if (srq) {
+		info->user_index = srq->user_index;
+		sim_dp_cqe(sim, srq->cqn, info);
+		return;
+	}
 	info->user_index = PRM_GET(qpc, qp->qpc, user_index);
 	sim_dp_cqe(sim, send ? PRM_GET(qpc, qp->qpc, cqn_snd) :
 			       PRM_GET(qpc, qp->qpc, cqn_rcv), info);

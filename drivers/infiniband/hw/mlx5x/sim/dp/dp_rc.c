@@ -24,6 +24,9 @@
  * the retries run out (a transport retry error).  The wire is not
  * reached: a message always goes to a QP of this device.
  *
+ * XRC is RC from an initiator to a target that receives into the XRC
+ * SRQ each WQE names (dp_xrc.c).
+ *
  * UC is RC without acknowledgements: SEND and RDMA WRITE only (READ and
  * atomics are a local QP operation error); the requester completes once
  * it sent; what the responder cannot take (no receive WQE, too small a
@@ -89,6 +92,8 @@ static bool sim_rc_remote(struct mlx5x_sim *sim, struct sim_qp *resp,
 			  struct sim_rc_side *side)
 {
 	struct sim_gather g = { .lkey = key, .addr = va, .len = len };
+	u32 pdn;
+	u16 uid;
 
 	/* a zero-length RDMA names no key: nothing is checked */
 	if (!len) {
@@ -97,8 +102,8 @@ static bool sim_rc_remote(struct mlx5x_sim *sim, struct sim_qp *resp,
 	}
 	if (len > U32_MAX)
 		return false;
-	return sim_rc_resolve(sim, resp->q.obj.uid, sim_qp_pdn(resp), &g, 1,
-			      rights, side);
+	sim_dp_resp_keys(sim, resp, &uid, &pdn);
+	return sim_rc_resolve(sim, uid, pdn, &g, 1, rights, side);
 }
 
 static u64 sim_rc_room(const struct sim_rc_side *side)
@@ -344,7 +349,8 @@ static struct sim_qp *sim_rc_peer(struct mlx5x_sim *sim, struct sim_qp *req)
 	 * drops what reaches it: the requester's retries run out.
 	 */
 	if ((state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
-	     state != SIM_QP_ST(SQD)) || !peer->dp.buf_umem ||
+	     state != SIM_QP_ST(SQD)) ||
+	    (!peer->dp.buf_umem && !sim_dp_xrc_tgt(peer)) ||
 	    PRM_GET(qpc, peer->qpc, remote_qpn) != req->q.obj.id ||
 	    PRM_GET(qpc, peer->qpc, st) != PRM_GET(qpc, req->qpc, st))
 		return NULL;
@@ -380,6 +386,17 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		if (!m->uc)
 			sim_rc_no_ack(m);
 		return;
+	}
+	if (sim_dp_xrc(req)) {
+		m->req_synd = sim_dp_xrc_target(dp->sim, m->resp, w->xrc_srqn);
+		/* no target: no answer, and nothing of the responder's */
+		if (m->req_synd == SIM_CQE_SYND_TRANSPORT_RETRY) {
+			m->resp = NULL;
+			m->req_synd = 0;
+			sim_rc_no_ack(m);
+		}
+		if (m->req_synd || m->rnr)
+			return;
 	}
 	switch (w->opcode) {
 	case SIM_OPCODE_SEND:
@@ -470,7 +487,9 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 			     qp->dp.sq_cc))
 		parsed = -EINVAL;
 	else
-		parsed = sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+		parsed = sim_dp_xrc(qp) ?
+			 sim_xrc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc) :
+			 sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
 	if (flush)
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)
@@ -537,7 +556,16 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active)
 {
 	u32 state = sim_qp_state(qp);
+	unsigned int done;
 
+	/* an XRC target sends nothing; in ERR it flushes the WQE it holds */
+	if (sim_dp_xrc_tgt(qp)) {
+		if (state != SIM_QP_ST(ERR))
+			return 0;
+		done = sim_rc_flush_rq(dp, qp, budget);
+		*active = done >= budget;
+		return done;
+	}
 	if (!qp->dp.buf_umem ||
 	    (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(ERR)))
 		return 0;

@@ -47,6 +47,9 @@ struct sim_srq *sim_dp_srq(struct mlx5x_sim *sim, const struct sim_qp *qp)
 {
 	struct sim_obj *obj;
 
+	/* an XRC target's is the one its message names (dp_xrc.c) */
+	if (sim_dp_xrc(qp))
+		return sim_dp_xrc_srq(sim, qp);
 	if (PRM_GET(qpc, qp->qpc, rq_type) != SIM_QPC_RQ_SRQ)
 		return NULL;
 	obj = xa_load(&sim->objs[SIM_OBJ_RMP],

@@ -10,7 +10,9 @@
  *
  * A send WQE of an RC QP (sim_rc_wqe_parse()): the control segment, a
  * remote address segment for RDMA and atomics, an atomic segment for
- * atomics, then the same data segments.  One of a UD QP
+ * atomics, then the same data segments; an XRC initiator's has its XRC
+ * segment (the XRC SRQ) between the control segment and the rest
+ * (sim_xrc_wqe_parse()).  One of a UD QP
  * (sim_ud_wqe_parse()): the control segment, the datagram segment (the
  * 48-byte address vector), then the data segments.
  */
@@ -146,28 +148,17 @@ static int sim_msg_gather(const u8 *wqe, size_t end, size_t off,
 	return 0;
 }
 
-/**
- * sim_rc_wqe_parse() - read a send WQE of an RC QP
- * @wqe: its bytes, from the control segment on
- * @len: how many of them are there
- * @w: what it says
- *
- * Return: 0; -EINVAL for a WQE whose segments do not fit its size, or an
- * atomic whose local buffer is not 8 bytes (a local length error);
- * -EOPNOTSUPP for an opcode the model does not execute (a local QP
- * operation error).  @w->opcode, @w->index and @w->ds are set as soon as
- * the control segment is read, for the error CQE.
+/*
+ * What follows the control segment of an RC WQE (and the XRC segment of
+ * an XRC initiator's), from @off to @end, into @w.
  */
-int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
+static int sim_rc_wqe_rest(const u8 *wqe, size_t end, size_t off,
+			   struct sim_rc_wqe *w)
 {
 	const struct sim_wqe_raddr *r;
 	const struct sim_wqe_atomic *a;
-	size_t end, off = sizeof(struct sim_wqe_ctrl);
 	int n;
 
-	end = sim_msg_ctrl_read(wqe, len, w);
-	if (!end)
-		return -EINVAL;
 	switch (w->opcode) {
 	case SIM_OPCODE_NOP:
 	case SIM_OPCODE_SEND:
@@ -212,6 +203,50 @@ int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 			if (w->g[n].inl)
 				return -EINVAL;
 	return 0;
+}
+
+/**
+ * sim_rc_wqe_parse() - read a send WQE of an RC QP
+ * @wqe: its bytes, from the control segment on
+ * @len: how many of them are there
+ * @w: what it says
+ *
+ * Return: 0; -EINVAL for a WQE whose segments do not fit its size, or an
+ * atomic whose local buffer is not 8 bytes (a local length error);
+ * -EOPNOTSUPP for an opcode the model does not execute (a local QP
+ * operation error).  @w->opcode, @w->index and @w->ds are set as soon as
+ * the control segment is read, for the error CQE.
+ */
+int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
+{
+	size_t end = sim_msg_ctrl_read(wqe, len, w);
+
+	if (!end)
+		return -EINVAL;
+	return sim_rc_wqe_rest(wqe, end, sizeof(struct sim_wqe_ctrl), w);
+}
+
+/**
+ * sim_xrc_wqe_parse() - read a send WQE of an XRC initiator
+ * @wqe: its bytes, from the control segment on
+ * @len: how many of them are there
+ * @w: what it says; @w->xrc_srqn is the XRC SRQ the message is for
+ *
+ * The XRC segment follows the control segment; the rest is an RC WQE's.
+ *
+ * Return: as sim_rc_wqe_parse().
+ */
+int sim_xrc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
+{
+	const struct sim_wqe_xrc *x;
+	size_t end = sim_msg_ctrl_read(wqe, len, w);
+	size_t off = sizeof(struct sim_wqe_ctrl);
+
+	if (!end || off + sizeof(*x) > end)
+		return -EINVAL;
+	x = (const void *)(wqe + off);
+	w->xrc_srqn = be32_to_cpu(x->xrc_srqn) & 0xffffff;
+	return sim_rc_wqe_rest(wqe, end, off + sizeof(*x), w);
 }
 
 /**

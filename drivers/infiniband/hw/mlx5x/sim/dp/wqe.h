@@ -61,6 +61,17 @@ struct sim_wqe_ctrl {
 #define SIM_WQE_CTRL_SOLICITED	BIT(1)
 
 /**
+ * struct sim_wqe_xrc - the XRC segment of an XRC initiator's WQE, after
+ * the control segment (libmlx5's struct mlx5_wqe_xrc_seg)
+ * @xrc_srqn: the XRC SRQ of the target the message is for (24 bits)
+ * @rsvd: reserved
+ */
+struct sim_wqe_xrc {
+	__be32 xrc_srqn;
+	u8 rsvd[12];
+};
+
+/**
  * struct sim_wqe_raddr - the remote address segment of an RDMA or atomic
  * WQE, after the control segment
  * @raddr: the address in the responder's memory key
@@ -262,6 +273,7 @@ static_assert(sizeof(struct sim_wqe_ctrl) == 16);
 static_assert(sizeof(struct sim_wqe_eth) == 16);
 static_assert(offsetof(struct sim_wqe_eth, inline_hdr) == 12);
 static_assert(sizeof(struct sim_wqe_data) == 16);
+static_assert(sizeof(struct sim_wqe_xrc) == 16);
 static_assert(sizeof(struct sim_wqe_raddr) == 16);
 static_assert(sizeof(struct sim_wqe_atomic) == 16);
 static_assert(sizeof(struct sim_wqe_av) == 48);

@@ -184,6 +184,7 @@ struct sim_rqt {
  * @srq_wqe: on an SRQ, the receive WQE the message being received took
  * @srq_held: @srq_wqe is held: it completes, or is flushed, with the QP
  * @last_wqe: on an SRQ, the QP in ERR has raised LAST_WQE_REACHED
+ * @xrc_srqn: an XRC target: the XRC SRQ its message is for
  */
 struct sim_qp_dp {
 	u32 buf_umem;
@@ -197,6 +198,7 @@ struct sim_qp_dp {
 	u16 srq_wqe;
 	bool srq_held;
 	bool last_wqe;
+	u32 xrc_srqn;
 };
 
 struct sim_qp {
