@@ -408,6 +408,11 @@ void op_raw(void);
 void raw_release(void);
 void op_pd(void);
 bool pd_get(void);
+struct mlx5dv_qp;
+struct mlx5dv_cq;
+void qp_rings(const struct mlx5dv_qp *dq, uint32_t qpn, struct fz_queue *sq,
+	      struct fz_queue *rq);
+void cq_ring(const struct mlx5dv_cq *dc, struct fz_queue *cq);
 void mr_dereg(void);
 void print_datapath(const char *dev);
 

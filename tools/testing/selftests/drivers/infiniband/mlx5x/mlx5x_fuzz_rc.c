@@ -251,17 +251,7 @@ static struct fz_rc *rc_qp_new(int cq)
 	r->max_sge = a.cap.max_send_sge;
 	r->max_rsge = a.cap.max_recv_sge;
 	r->need = dq.sq.wqe_cnt + dq.rq.wqe_cnt;
-	r->sq = (struct fz_queue){
-		.kind = QK_SQ, .id = r->qp->qp_num, .log_stride = 6,
-		.log_n = log2u(dq.sq.wqe_cnt), .dbr = (uint32_t *)dq.dbrec,
-		.ring = dq.sq.wqe_cnt ? dq.sq.buf : NULL,
-	};
-	r->rq = (struct fz_queue){
-		.kind = QK_RQ, .id = r->qp->qp_num,
-		.log_n = log2u(dq.rq.wqe_cnt), .log_stride = log2u(dq.rq.stride),
-		.dbr = (uint32_t *)dq.dbrec,
-		.ring = dq.rq.wqe_cnt ? dq.rq.buf : NULL,
-	};
+	qp_rings(&dq, r->qp->qp_num, &r->sq, &r->rq);
 	note("qp %#x: %s on cq %u, sq %u bbs, rq %u x %u bytes, sge %u/%u",
 	     r->qp->qp_num, a.qp_type == IBV_QPT_RC ? "RC" : "UC", cq,
 	     dq.sq.wqe_cnt, dq.rq.wqe_cnt, dq.rq.stride, r->max_sge,

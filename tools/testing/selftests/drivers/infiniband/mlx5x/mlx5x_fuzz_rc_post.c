@@ -42,8 +42,8 @@ static bool good_key(bool remote, bool strict, uint32_t *key, uint64_t *addr,
  * a DEVX mkey (another PD), a key that names nothing; lengths of zero,
  * 8, the MR's, up to BIG, any; addresses inside, at the end, past.
  */
-static void pick_key(bool remote, int good, uint32_t *key, uint64_t *addr,
-		     uint32_t *len)
+void pick_key(bool remote, int good, uint32_t *key, uint64_t *addr,
+	      uint32_t *len)
 {
 	struct fz_queue *q = pick_queue(QK_MKEY);
 	unsigned int r = below(16);
@@ -272,6 +272,40 @@ void rc_post_recv(struct fz_rc *r)
 		set_posted(r, true);
 }
 
+/**
+ * wqe_segs() - a send WQE's data and inline segments, by hand
+ * @b: the WQE (WQE_MAX bytes)
+ * @off: where the first goes
+ * @k: how many, at most: they stop at the largest WQE's end
+ * @good: their keys mostly of the worker's MRs (pick_key())
+ * @atomic: an atomic's: no inline data, its one segment mostly 8 bytes
+ *
+ * Return: the offset after the last.
+ */
+unsigned int wqe_segs(uint8_t *b, unsigned int off, unsigned int k,
+		      bool good, bool atomic)
+{
+	uint32_t key, len, n, room;
+	uint64_t addr;
+
+	for (; k && off + SEG <= MAX_DS * SEG; k--) {
+		room = MAX_DS * SEG - off - 4;
+		if (!atomic && !below(4)) {	/* inline data */
+			n = below(4) ? below(128) : below(room + 1);
+			put32(b + off, INLINE_SEG | (below(16) ? n : rnd()));
+			fill(b + off + 4, n);
+			off += (4 + n + SEG - 1) / SEG * SEG;
+			continue;
+		}
+		pick_key(false, good, &key, &addr, &len);
+		put32(b + off, atomic && below(4) ? 8 : len);
+		put32(b + off + 4, key);
+		put64(b + off + 8, addr);
+		off += SEG;
+	}
+	return off;
+}
+
 /*
  * A send WQE of an RC QP, by hand, at @b (WQE_MAX bytes): of any opcode,
  * mostly those the model executes; a remote address segment and an
@@ -285,7 +319,7 @@ static unsigned int rc_wqe(uint8_t *b, uint16_t idx, uint32_t qpn)
 		OP_WRITE_IMM, OP_READ, OP_READ, OP_CS, OP_FA, OP_SEND_INVAL,
 		OP_UMR,
 	};
-	unsigned int off = SEG, ds, k, n, room;
+	unsigned int off = SEG, ds, k;
 	bool atomic, good = below(2);
 	uint32_t key, len;
 	uint64_t addr;
@@ -311,21 +345,7 @@ static unsigned int rc_wqe(uint8_t *b, uint16_t idx, uint32_t qpn)
 		off += SEG;
 	}
 	k = atomic && below(4) ? 1 : below(4) ? below(5) : below(MAX_DS);
-	for (; k && off + SEG <= MAX_DS * SEG; k--) {
-		room = MAX_DS * SEG - off - 4;
-		if (!atomic && !below(4)) {	/* inline data */
-			n = below(4) ? below(128) : below(room + 1);
-			put32(b + off, INLINE_SEG | (below(16) ? n : rnd()));
-			fill(b + off + 4, n);
-			off += (4 + n + SEG - 1) / SEG * SEG;
-			continue;
-		}
-		pick_key(false, good, &key, &addr, &len);
-		put32(b + off, atomic && below(4) ? 8 : len);
-		put32(b + off + 4, key);
-		put64(b + off + 8, addr);
-		off += SEG;
-	}
+	off = wqe_segs(b, off, k, good, atomic);
 	ds = off / SEG;
 	if (!below(8))
 		ds = below(MAX_DS + 1);
@@ -425,12 +445,7 @@ void rc_go_raw(struct fz_rc *r)
 			;
 		if (mlx5dv_init_obj(&o, MLX5DV_OBJ_CQ))
 			return;
-		c->v = (struct fz_queue){
-			.kind = QK_CQ, .log_n = log2u(dc.cqe_cnt),
-			.log_stride = log2u(dc.cqe_size), .ring = dc.buf,
-			.dbr = (uint32_t *)dc.dbrec,
-			.pi = be32toh(dc.dbrec[0]) & 0xffffff,
-		};
+		cq_ring(&dc, &c->v);
 		c->hand = true;
 	}
 	r->raw = true;

@@ -440,6 +440,46 @@ bool pd_get(void)
 	return M.pd;
 }
 
+/**
+ * qp_rings() - a QP's rings as the hand writers see them
+ * @dq: what mlx5dv_init_obj() said of the QP
+ * @qpn: its number
+ * @sq: filled in: its send ring (NULL ring: none)
+ * @rq: and its receive ring
+ */
+void qp_rings(const struct mlx5dv_qp *dq, uint32_t qpn, struct fz_queue *sq,
+	      struct fz_queue *rq)
+{
+	*sq = (struct fz_queue){
+		.kind = QK_SQ, .id = qpn, .log_stride = 6,
+		.log_n = log2u(dq->sq.wqe_cnt), .dbr = (uint32_t *)dq->dbrec,
+		.ring = dq->sq.wqe_cnt ? dq->sq.buf : NULL,
+	};
+	*rq = (struct fz_queue){
+		.kind = QK_RQ, .id = qpn,
+		.log_n = log2u(dq->rq.wqe_cnt),
+		.log_stride = log2u(dq->rq.stride),
+		.dbr = (uint32_t *)dq->dbrec,
+		.ring = dq->rq.wqe_cnt ? dq->rq.buf : NULL,
+	};
+}
+
+/**
+ * cq_ring() - a CQ's ring, polled by hand (poll_cq()) from where its
+ * consumer index stands
+ * @dc: what mlx5dv_init_obj() said of the CQ
+ * @cq: filled in
+ */
+void cq_ring(const struct mlx5dv_cq *dc, struct fz_queue *cq)
+{
+	*cq = (struct fz_queue){
+		.kind = QK_CQ, .log_n = log2u(dc->cqe_cnt),
+		.log_stride = log2u(dc->cqe_size), .ring = dc->buf,
+		.dbr = (uint32_t *)dc->dbrec,
+		.pi = be32toh(dc->dbrec[0]) & 0xffffff,
+	};
+}
+
 /*
  * A raw packet QP of random capacities on its own CQ, then to RTS.  Both
  * queues at least one entry: libmlx5 polls the RC QPs' CQs
@@ -491,22 +531,8 @@ static void raw_create(void)
 		ran(!ibv_destroy_cq(r->ibcq));
 		return;
 	}
-	r->sq = (struct fz_queue){
-		.kind = QK_SQ, .id = r->qp->qp_num, .log_stride = 6,
-		.log_n = log2u(dq.sq.wqe_cnt), .dbr = (uint32_t *)dq.dbrec,
-		.ring = dq.sq.wqe_cnt ? dq.sq.buf : NULL,
-	};
-	r->rq = (struct fz_queue){
-		.kind = QK_RQ, .id = r->qp->qp_num,
-		.log_n = log2u(dq.rq.wqe_cnt), .log_stride = log2u(dq.rq.stride),
-		.dbr = (uint32_t *)dq.dbrec,
-		.ring = dq.rq.wqe_cnt ? dq.rq.buf : NULL,
-	};
-	r->cq = (struct fz_queue){
-		.kind = QK_CQ, .log_n = log2u(dc.cqe_cnt),
-		.log_stride = log2u(dc.cqe_size), .ring = dc.buf,
-		.dbr = (uint32_t *)dc.dbrec,
-	};
+	qp_rings(&dq, r->qp->qp_num, &r->sq, &r->rq);
+	cq_ring(&dc, &r->cq);
 	M.nraw++;
 	raw_move(r, IBV_QPS_INIT);
 	if (below(8))
