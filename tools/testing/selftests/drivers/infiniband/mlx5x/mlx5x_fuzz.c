@@ -390,6 +390,7 @@ static void ctx_close(void)
 	if (w.event_fd >= 0)
 		close(w.event_fd);
 	w.async_fd = w.event_fd = -1;
+	ud_release();
 	rc_release();
 	raw_release();
 	while (w.npds)
@@ -423,6 +424,8 @@ static void *fuzz_thread(void *arg)
 		op_wqe, op_raw,
 		/* RC QPs and their traffic */
 		op_rc, op_rc_post, op_rc_post,
+		/* UD QPs, an SRQ and their traffic */
+		op_ud, op_ud_post,
 	};
 	struct job *j = arg;
 
@@ -675,6 +678,10 @@ int main(int argc, char **argv)
 	       shared_stats[FZ_RC_POLL_ERR],
 	       shared_stats[FZ_RC_DRAINS], shared_stats[FZ_RC_STUCK],
 	       shared_stats[FZ_RC_FOREIGN], shared_stats[FZ_GUARD_CHECKS]);
+	printf("#   UD: %llu send WRs posted, %llu send WQEs written by hand, %llu receives posted or written (RQ and SRQ); %llu completions polled, %llu sends and %llu receives without error\n",
+	       shared_stats[FZ_UD_WRS], shared_stats[FZ_UD_RAW],
+	       shared_stats[FZ_UD_RECVS], shared_stats[FZ_UD_CQES],
+	       shared_stats[FZ_UD_SENT], shared_stats[FZ_UD_DELIVERED]);
 	printf("#   RC completions:");
 	for (i = 0; i < 32; i++)
 		if (shared_stats[FZ_RC_WC + i])

@@ -132,6 +132,12 @@ enum fz_stat {
 	FZ_GUARD_WRITTEN,	/* guards found changed */
 	FZ_KILLS,		/* worker processes killed (-k) */
 	FZ_KILLS_BUSY,		/* of them holding RC QPs with WQEs posted */
+	FZ_UD_WRS,		/* UD send WRs posted through libmlx5 */
+	FZ_UD_RECVS,		/* UD and SRQ receives, posted or by hand */
+	FZ_UD_RAW,		/* UD send WQEs written by hand */
+	FZ_UD_CQES,		/* UD completions polled */
+	FZ_UD_SENT,		/* of them (libmlx5) sends without error */
+	FZ_UD_DELIVERED,	/* and receives without error */
 	FZ_RC_WC,		/* RC completions (libmlx5) by status: 32 */
 	FZ_STATS = FZ_RC_WC + 32,
 };
@@ -420,5 +426,10 @@ void print_datapath(const char *dev);
 void op_rc(void);
 void op_rc_post(void);
 void rc_release(void);
+
+/* mlx5x_fuzz_ud.c */
+void op_ud(void);
+void op_ud_post(void);
+void ud_release(void);
 
 #endif /* MLX5X_FUZZ_H */

@@ -5,7 +5,8 @@
  * fuzzer calls), mlx5x_fuzz_rc_post.c (work requests through libmlx5,
  * WQEs written by hand into a raw QP's rings, the keys they name) and
  * mlx5x_fuzz_rc_check.c (the checks: guards, drains, the victim pair,
- * and the trace printed with a finding).
+ * and the trace printed with a finding); and with mlx5x_fuzz_ud.c (UD
+ * traffic and an SRQ), which names the same keys (pick_key()).
  */
 #ifndef MLX5X_FUZZ_RC_H
 #define MLX5X_FUZZ_RC_H
