@@ -89,6 +89,7 @@ void mlx5x_sim_set_event_handler(struct mlx5x_sim *sim,
 				 mlx5x_sim_event_fn fn, void *ctx);
 
 void mlx5x_sim_port_change(struct mlx5x_sim *sim, bool up);
+void mlx5x_sim_doorbell(struct mlx5x_sim *sim);
 
 int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       const void *bytes, size_t len, char *trace, size_t size);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Identity queries: adapter (vendor) and NIC vport context (GUIDs, MAC). */
+/*
+ * Identity queries: adapter (vendor), NIC vport context (GUIDs, MAC) and
+ * the special contexts (the reserved lkey).
+ */
 #include <linux/string.h>
 #include "../sim_priv.h"
+#include "../dp/datapath.h"
 
 #define SIM_IEEE_VENDOR_ID	0x0002c9
 #define SIM_PCI_VENDOR_ID	0x15b3
@@ -38,12 +42,29 @@ static u8 sim_query_nic_vport_context(struct mlx5x_sim *sim,
 	return PRM_STAT_OK;
 }
 
+/*
+ * The keys every function has without making them: the reserved lkey,
+ * with which the kernel's own queues name their buffers by the address
+ * the device reaches them at (mlx5_core reads it at load).  No dump-fill
+ * or null mkey: the caps that would advertise them are clear.
+ */
+static u8 sim_query_special_contexts(struct mlx5x_sim *sim,
+				     struct sim_cmd_ctx *ctx)
+{
+	PRM_SET(query_special_contexts_out, ctx->out, resd_lkey,
+		SIM_RESD_LKEY);
+	return PRM_STAT_OK;
+}
+
 static const struct sim_cmd sim_vport_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_QUERY_ADAPTER, "QUERY_ADAPTER", query_adapter_in,
 		query_adapter_out, true, sim_query_adapter),
 	SIM_CMD(MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT, "QUERY_NIC_VPORT_CONTEXT",
 		query_nic_vport_context_in, query_nic_vport_context_out,
 		true, sim_query_nic_vport_context),
+	SIM_CMD(MLX5_CMD_OP_QUERY_SPECIAL_CONTEXTS, "QUERY_SPECIAL_CONTEXTS",
+		query_special_contexts_in, query_special_contexts_out, true,
+		sim_query_special_contexts),
 };
 
 const struct sim_cmd_set sim_vport_cmds = {

@@ -154,6 +154,8 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	wmb();
 	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
+	/* the CQE is there before the arm is read: a driver arms, then looks */
+	smp_mb();
 	sim_dp_cq_armed(sim, cq, dbr, info);
 }
 
@@ -485,11 +487,12 @@ static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 
 	if (obj->type == SIM_OBJ_QP) {
 		qp = container_of(obj, struct sim_qp, q.obj);
-		if (PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_UD)
+		if (sim_qp_datagram(qp))
 			done = sim_dp_ud_qp(dp, qp, room, &active);
 		else
 			done = sim_dp_rc_qp(dp, qp, room, &active);
-		dp->pass_active += active;
+		/* the kernel's QPs ring mlx5x_sim_doorbell(): no polling */
+		dp->pass_active += active && !sim_qp_rlky(qp);
 		return done;
 	}
 	sq = container_of(obj, struct sim_wq, q.obj);
@@ -633,6 +636,24 @@ void sim_dp_kick(struct mlx5x_sim *sim)
 	lockdep_assert_held(&sim->lock);
 	if (sim->dp && !sim->dp->stopping)
 		kthread_mod_delayed_work(sim->dp->kw, &sim->dp->work, 0);
+}
+
+/**
+ * mlx5x_sim_doorbell() - the kernel rang a doorbell of one of its queues
+ * @sim: the model
+ *
+ * The store to a UAR page that a process makes is not seen (its page is
+ * memory), so the worker polls the doorbell records of processes' QPs;
+ * the kernel's queues ring this instead, from any context (ib_mad posts
+ * under a spinlock), and are not polled.  The caller's QP keeps the data
+ * path alive: a device's QPs are gone before its data path stops.
+ */
+void mlx5x_sim_doorbell(struct mlx5x_sim *sim)
+{
+	struct sim_dp *dp = sim->dp;
+
+	if (dp && !READ_ONCE(dp->stopping))
+		kthread_mod_delayed_work(dp->kw, &dp->work, 0);
 }
 
 /* The quick poll's timer: the pass runs in the worker, as every pass. */

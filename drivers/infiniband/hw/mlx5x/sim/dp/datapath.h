@@ -18,6 +18,12 @@ struct sim_umem;
 #define SIM_WQE_MAX_GATHER	SIM_WQE_MAX_DS
 /* What a data segment with this lkey says: the scatter list ends. */
 #define SIM_INVALID_LKEY	0x100
+/*
+ * The reserved lkey (QUERY_SPECIAL_CONTEXTS' resd_lkey): addresses as the
+ * device reaches them, no mkey.  Its index, 0, is one no mkey has; only a
+ * QP the kernel created with qpc.rlky may name it.
+ */
+#define SIM_RESD_LKEY		0x00000080
 
 /* The counters of a doorbell record (two big-endian 32-bit words). */
 #define SIM_DBR_RCV		0

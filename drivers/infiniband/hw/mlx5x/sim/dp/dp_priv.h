@@ -48,12 +48,14 @@ struct sim_qp;
 /**
  * struct sim_rc_piece - one data segment of a message, resolved
  * @inl: its bytes inside the WQE (inline), else NULL
- * @umem: the umem that holds them
+ * @kva: its bytes by the reserved lkey: where the device reaches them
+ * @umem: else the umem that holds them
  * @off: where they start in it
  * @len: how many
  */
 struct sim_rc_piece {
 	const u8 *inl;
+	u8 *kva;
 	struct sim_umem *umem;
 	u64 off;
 	u32 len;
@@ -138,6 +140,7 @@ bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
  * @len: the bytes of data segments
  * @uid: the context whose keys they must be
  * @pdn: and the PD
+ * @rlky: the reserved lkey may name memory (a kernel QP's own RQ)
  */
 struct sim_rq_at {
 	struct sim_umem *umem;
@@ -145,6 +148,7 @@ struct sim_rq_at {
 	u32 len;
 	u16 uid;
 	u32 pdn;
+	bool rlky;
 };
 
 struct sim_srq;
@@ -191,6 +195,9 @@ void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
 		    const struct sim_gather *g, unsigned int n,
 		    u8 rights, struct sim_rc_side *side);
+bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
+			 const struct sim_gather *g, unsigned int n,
+			 u8 rights, struct sim_rc_side *side);
 int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 		const struct sim_rc_side *dst, u64 skip, u64 len);
 bool sim_rq_take(struct mlx5x_sim *sim, struct sim_qp *qp, u16 *wqe);

@@ -10,6 +10,8 @@
  * Every byte goes through sim_mkey_xlate_rights() (the key's owner, PD,
  * rights and range) and sim_umem_io() (the umem's page bits).
  */
+#include <linux/mm.h>
+#include <linux/overflow.h>
 #include "../mem/mkey.h"
 #include "../queues/queues.h"
 #include "dp_priv.h"
@@ -110,6 +112,7 @@ static bool sim_rq_at(struct mlx5x_sim *sim, struct sim_qp *qp,
 	at->len = min_t(u32, sim_rq_stride(qp), SIM_DP_MAX_RQ_WQE);
 	at->uid = qp->q.obj.uid;
 	at->pdn = sim_qp_pdn(qp);
+	at->rlky = sim_qp_rlky(qp);
 	return at->umem;
 }
 
@@ -134,12 +137,34 @@ void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 }
 
 /*
- * Resolve the data segments @g of a queue of context @uid, PD @pdn for
- * @rights into @side; false when a key refuses.
+ * A range named by the reserved lkey: on the simulated device (virtual
+ * DMA) the address is the kernel's mapping of the bytes, and every page
+ * of the range must be one of its memory.  Returns the bytes, or NULL.
  */
-bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
-		    const struct sim_gather *g, unsigned int n,
-		    u8 rights, struct sim_rc_side *side)
+static u8 *sim_rc_resd_range(u64 addr, u32 len)
+{
+	u64 last, pg;
+
+	if (check_add_overflow(addr, (u64)len - 1, &last))
+		return NULL;
+	for (pg = addr & PAGE_MASK; pg <= last; pg += PAGE_SIZE) {
+		if (!virt_addr_valid((void *)(uintptr_t)pg))
+			return NULL;
+		if (pg + PAGE_SIZE < pg)
+			break;
+	}
+	return (u8 *)(uintptr_t)addr;
+}
+
+/*
+ * Resolve the data segments @g of a queue of context @uid, PD @pdn for
+ * @rights into @side; false when a key refuses.  With @rlky (a QP the
+ * kernel made so), the reserved lkey names memory by address; else it
+ * is a key like any other, and no mkey has it.
+ */
+bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
+			 const struct sim_gather *g, unsigned int n,
+			 u8 rights, struct sim_rc_side *side)
 {
 	struct sim_rc_piece *p;
 	unsigned int i;
@@ -152,15 +177,30 @@ bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
 		p->len = g[i].len;
 		p->inl = g[i].inl;
 		p->umem = NULL;
+		p->kva = NULL;
 		p->off = 0;
 		if (p->inl)
 			continue;
+		if (rlky && g[i].lkey == SIM_RESD_LKEY) {
+			p->kva = sim_rc_resd_range(g[i].addr, g[i].len);
+			if (!p->kva)
+				return false;
+			continue;
+		}
 		if (!sim_mkey_xlate_rights(sim, uid, pdn, g[i].lkey,
 					   g[i].addr, g[i].len, rights,
 					   &p->umem, &p->off))
 			return false;
 	}
 	return true;
+}
+
+/* The same for a queue of a process's: no reserved lkey. */
+bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
+		    const struct sim_gather *g, unsigned int n,
+		    u8 rights, struct sim_rc_side *side)
+{
+	return sim_rc_resolve_rlky(sim, uid, pdn, false, g, n, rights, side);
 }
 
 /* The piece of @side that byte @skip falls in, and where in it. */
@@ -205,12 +245,18 @@ int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 		n = min_t(u32, n, sizeof(dp->bounce));
 		if (s->inl)
 			memcpy(dp->bounce, s->inl + sat, n);
+		else if (s->kva)
+			memcpy(dp->bounce, s->kva + sat, n);
 		else if (!sim_umem_io(s->umem, s->off + sat, dp->bounce, n,
 				      false))
 			return 1;
 		/* inline bytes are the WQE's: never a destination */
-		if (d->inl || !sim_umem_io(d->umem, d->off + dat, dp->bounce, n,
-					   true))
+		if (d->inl)
+			return 2;
+		if (d->kva)
+			memcpy(d->kva + dat, dp->bounce, n);
+		else if (!sim_umem_io(d->umem, d->off + dat, dp->bounce, n,
+				      true))
 			return 2;
 		sat += n;
 		dat += n;
@@ -230,7 +276,7 @@ u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
 	struct mlx5x_sim *sim = dp->sim;
 	struct sim_gather *g = dp->rc_scatter;
 	const struct sim_wqe_data *d;
-	struct sim_rq_at at;
+	struct sim_rq_at at = {};
 	unsigned int i, k = 0;
 
 	if (!sim_rq_at(sim, resp, &at) ||
@@ -246,8 +292,8 @@ u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
 			.len = be32_to_cpu(d->byte_count),
 		};
 	}
-	if (!sim_rc_resolve(sim, at.uid, at.pdn, g, k, SIM_MKEY_LOCAL_WRITE,
-			    side))
+	if (!sim_rc_resolve_rlky(sim, at.uid, at.pdn, at.rlky, g, k,
+				 SIM_MKEY_LOCAL_WRITE, side))
 		return SIM_CQE_SYND_LOCAL_PROT;
 	return 0;
 }

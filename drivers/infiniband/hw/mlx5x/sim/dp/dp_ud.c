@@ -33,6 +33,11 @@
  * flushed and its receive queue still works; in ERR both are flushed.
  * The receive WQE is taken through dp_rc.c's functions, which find it in
  * the QP's RQ or its SRQ.
+ *
+ * The kernel's QP1 (the MAD layer's GSI QP) is a datagram QP too: a
+ * datagram to QP number 1 goes to it, whatever its own number, and one
+ * it sends arrives from source QP 1.  Its WQEs may name memory by the
+ * reserved lkey (qpc.rlky, which only the kernel may set).
  */
 #include <linux/in.h>
 #include <linux/ip.h>
@@ -43,6 +48,8 @@
 #include "dp_priv.h"
 #include "wqe.h"
 
+/* The QP number every port's QP1 answers to. */
+#define SIM_GSI_QPN		1
 /* The GRH at the front of every UD receive buffer. */
 #define SIM_UD_GRH		40
 /* The IPv4 header of RoCE v2 sits in its last 20 bytes. */
@@ -129,15 +136,22 @@ static u32 sim_ud_grh(const struct sim_roce_gid *sgid,
  */
 static struct sim_qp *sim_ud_peer(struct mlx5x_sim *sim, u32 qpn, u32 qkey)
 {
-	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_QP], qpn);
+	struct sim_obj *obj;
 	struct sim_qp *qp;
 	u32 state;
 
-	if (!obj)
+	if (qpn == SIM_GSI_QPN) {
+		qp = sim_gsi_qp(sim);
+	} else {
+		obj = xa_load(&sim->objs[SIM_OBJ_QP], qpn);
+		qp = obj ? container_of(obj, struct sim_qp, q.obj) : NULL;
+		if (qp && PRM_GET(qpc, qp->qpc, st) != MLX5_QPC_ST_UD)
+			qp = NULL;
+	}
+	if (!qp)
 		return NULL;
-	qp = container_of(obj, struct sim_qp, q.obj);
 	state = sim_qp_state(qp);
-	if (PRM_GET(qpc, qp->qpc, st) != MLX5_QPC_ST_UD || !qp->dp.buf_umem ||
+	if (!qp->dp.buf_umem ||
 	    (state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
 	     state != SIM_QP_ST(SQER) && state != SIM_QP_ST(SQD)) ||
 	    PRM_GET(qpc, qp->qpc, q_key) != qkey)
@@ -177,8 +191,9 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 		m->req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
 		return;
 	}
-	if (!sim_rc_resolve(sim, req->q.obj.uid, PRM_GET(qpc, req->qpc, pd),
-			    w->g, w->n, SIM_MKEY_LOCAL_READ, src)) {
+	if (!sim_rc_resolve_rlky(sim, req->q.obj.uid, sim_qp_pdn(req),
+				 sim_qp_rlky(req), w->g, w->n,
+				 SIM_MKEY_LOCAL_READ, src)) {
 		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
 		return;
 	}
@@ -193,7 +208,8 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	m->resp = resp;
 	l3 = sim_ud_grh(sgid, av, w->len, grh);
 	m->flags_rqpn = SIM_CQE_GRH | l3 << SIM_CQE_ROCE_L3_SHIFT |
-			req->q.obj.id;
+			(PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
+			 SIM_GSI_QPN : req->q.obj.id);
 	m->resp_synd = sim_rc_recv_wqe(dp, resp, dst);
 	if (m->resp_synd)
 		return;

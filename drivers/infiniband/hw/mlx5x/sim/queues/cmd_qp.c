@@ -163,6 +163,41 @@ static const struct sim_qp_move sim_qp_moves[] = {
 	  .to = MLX5_QPC_STATE_RST },
 };
 
+/**
+ * sim_gsi_qp() - the port's QP1, if the kernel made one
+ * @sim: the model, its lock held
+ *
+ * Return: the QP, or NULL.  QP number 1 on the wire is this QP, whatever
+ * its own number (which is never 1: numbers are the model's).
+ */
+struct sim_qp *sim_gsi_qp(struct mlx5x_sim *sim)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_QP], sim->gsi_qpn);
+	struct sim_qp *qp;
+
+	if (!sim->gsi_qpn || !obj)
+		return NULL;
+	qp = container_of(obj, struct sim_qp, q.obj);
+	return PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_QP1 ? qp : NULL;
+}
+
+/*
+ * What only the kernel may ask for: QP1 (one on the port: the MAD
+ * layer's), and the reserved lkey (rlky), with which a WQE names memory
+ * by the address the device reaches it at.
+ */
+static u8 sim_qp_check_kernel(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			      const void *qpc)
+{
+	bool gsi = PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_QP1;
+
+	if (ctx->uid && (gsi || PRM_GET(qpc, qpc, rlky)))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (gsi && sim_gsi_qp(sim))
+		return sim_fail(ctx, PRM_STAT_BAD_RES_STATE, SIM_SYND_IN_USE);
+	return PRM_STAT_OK;
+}
+
 static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const void *qpc = PRM_ADDR(create_qp_in, ctx->in, qpc);
@@ -192,15 +227,19 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	/* XRC initiators and targets: cmd_xrc.c */
 	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_XRC)
 		return sim_create_xrc_qp(sim, ctx);
-	/* RC, UC and UD; no QPN of the caller's choosing */
+	/* RC, UC, UD and the kernel's QP1; no QPN of the caller's choosing */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&
-	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UD) ||
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UD &&
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_QP1) ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
 	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN &&
 	     rq_type != SIM_QPC_RQ_SRQ))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	status = sim_qp_check_kernel(sim, ctx, qpc);
+	if (status)
+		return status;
 	if (log_sq > max_log || log_rq > max_log ||
 	    SIM_RQ_WQE_BYTES(stride) > SIM_CAP_GEN(sim, max_wqe_sz_rq))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
@@ -238,6 +277,8 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.buf_umem = req.umem_id;
 		qp->dp.buf_off = req.umem_off;
 	}
+	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_QP1)
+		sim->gsi_qpn = q->obj.id;
 	PRM_SET(create_qp_out, ctx->out, qpn, q->obj.id);
 	return PRM_STAT_OK;
 }
@@ -288,8 +329,7 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	qp = container_of(q, struct sim_qp, q);
 	if (!(mv->from & BIT(PRM_GET(qpc, qp->qpc, state))))
 		return sim_fail(ctx, PRM_STAT_BAD_QP_STATE, SIM_SYND_BAD_STATE);
-	if (mv->to == MLX5_QPC_STATE_RTR &&
-	    PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_UD) {
+	if (mv->to == MLX5_QPC_STATE_RTR && sim_qp_datagram(qp)) {
 		status = sim_qp_check_ud_rtr(sim, ctx, qpc);
 		if (status)
 			return status;

@@ -233,6 +233,22 @@ struct sim_srq {
 	u32 user_index;
 };
 
+/* A datagram QP: UD, or the kernel's QP1, which is UD on the wire. */
+static inline bool sim_qp_datagram(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_UD ||
+	       PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_QP1;
+}
+
+/* Whether @qp's WQEs may name memory by the reserved lkey: the kernel's. */
+static inline bool sim_qp_rlky(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, rlky);
+}
+
+/* cmd_qp.c */
+struct sim_qp *sim_gsi_qp(struct mlx5x_sim *sim);
+
 /* queues.c */
 u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 u8 sim_refs_take(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
