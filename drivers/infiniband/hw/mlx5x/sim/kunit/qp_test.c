@@ -6,6 +6,7 @@
  * QUERY_QP then returns.
  */
 #include "sk_queues.h"
+#include "../dp/datapath.h"
 
 static u8 sk_qp_run(struct kunit *test, const void *in, u32 *qpn)
 {
@@ -462,6 +463,60 @@ static void sk_qp_transition_checks(struct kunit *test)
 	sk_qp_teardown(test, &r, cqn);
 }
 
+/*
+ * What only the kernel may make: QP1 (one on the device: the MAD layer's)
+ * and a QP that names memory by the reserved lkey (rlky), which
+ * QUERY_SPECIAL_CONTEXTS reports.
+ */
+static void sk_qp_kernel_only(struct kunit *test)
+{
+	u32 sin[PRM_BYTES(query_special_contexts_in) / 4] = {};
+	void *sout = SK_MBOX(test, query_special_contexts_out);
+	struct sk_q r, k;
+	u32 cqn, qpn;
+	void *in, *qpc;
+
+	cqn = sk_qp_setup(test, &r);
+	in = sk_qp_in(test, &r, cqn);
+	qpc = PRM_ADDR(create_qp_in, in, qpc);
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_QP1);
+	SK_EXPECT_FAIL(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_UD);
+	PRM_SET(qpc, qpc, rlky, 1);
+	SK_EXPECT_FAIL(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	sk_qp_teardown(test, &r, cqn);
+
+	sk_q_init_cap(test, &k, SK_Q_KERNEL);
+	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &k, &cqn), PRM_STAT_OK);
+	in = sk_qp_in(test, &k, cqn);
+	qpc = PRM_ADDR(create_qp_in, in, qpc);
+	PRM_SET(qpc, qpc, st, MLX5_QPC_ST_QP1);
+	PRM_SET(qpc, qpc, rlky, 1);
+	KUNIT_ASSERT_EQ(test, sk_qp_run(test, in, &qpn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_sim(test)->gsi_qpn, qpn);
+	SK_EXPECT_FAIL(test, sk_qp_run(test, in, NULL), PRM_STAT_BAD_RES_STATE,
+		       SIM_SYND_IN_USE);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, 0,
+					   qpn), PRM_STAT_OK);
+	/* the port's QP1 gone, the kernel may make it again */
+	KUNIT_ASSERT_EQ(test, sk_qp_run(test, in, &qpn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, 0,
+					   qpn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, 0,
+					   cqn), PRM_STAT_OK);
+	sk_q_fini(test, &k);
+
+	PRM_SET(query_special_contexts_in, sin, opcode,
+		MLX5_CMD_OP_QUERY_SPECIAL_CONTEXTS);
+	KUNIT_ASSERT_EQ(test, sk_exec(test, sin, sizeof(sin), sout,
+				      PRM_BYTES(query_special_contexts_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_special_contexts_out, sout,
+				      resd_lkey), SIM_RESD_LKEY);
+}
+
 static struct kunit_case sk_qp_cases[] = {
 	KUNIT_CASE(sk_qp_create_query_destroy),
 	KUNIT_CASE(sk_qp_create_rules),
@@ -469,6 +524,7 @@ static struct kunit_case sk_qp_cases[] = {
 	KUNIT_CASE(sk_qp_walk),
 	KUNIT_CASE(sk_qp_state_table),
 	KUNIT_CASE(sk_qp_transition_checks),
+	KUNIT_CASE(sk_qp_kernel_only),
 	{}
 };
 
