@@ -17,8 +17,6 @@
 
 /* Firmware pages are 4 KiB; log_page_size counts from there. */
 #define MLX5X_ADAPTER_PAGE_SHIFT	12
-#define MLX5X_MTT_READ			BIT(0)
-#define MLX5X_MTT_WRITE			BIT(1)
 
 struct mlx5x_devx_umem {
 	struct mlx5x_dev *dev;

@@ -151,6 +151,10 @@ struct mlx5x_ubuf {
 	u16 uid;
 };
 
+/* The access bits of a umem's page (mtt.rd_en, mtt.wr_en). */
+#define MLX5X_MTT_READ		BIT(0)
+#define MLX5X_MTT_WRITE		BIT(1)
+
 /**
  * struct mlx5x_mr - a memory region: one mkey of firmware
  * @ib: the core's MR
@@ -286,6 +290,8 @@ extern const struct uapi_definition mlx5x_uapi_defs[];
 /* The tree's branches, each defined beside its object's methods: */
 /* uar.c */
 extern const struct uapi_definition mlx5x_uar_defs[];
+int mlx5x_uar_alloc(struct mlx5x_dev *dev, u16 uid, u32 *index);
+int mlx5x_uar_free(struct mlx5x_dev *dev, u16 uid, u32 index);
 /* devx_cmd.c */
 extern const struct uapi_definition mlx5x_devx_defs[];
 /* devx_obj.c */

@@ -12,7 +12,7 @@
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>
 
-static int mlx5x_uar_alloc(struct mlx5x_dev *dev, u16 uid, u32 *index)
+int mlx5x_uar_alloc(struct mlx5x_dev *dev, u16 uid, u32 *index)
 {
 	u32 in[PRM_BYTES(alloc_uar_in) / 4] = {};
 	u32 out[PRM_BYTES(alloc_uar_out) / 4] = {};
@@ -24,6 +24,18 @@ static int mlx5x_uar_alloc(struct mlx5x_dev *dev, u16 uid, u32 *index)
 	if (!err)
 		*index = PRM_GET(alloc_uar_out, out, uar);
 	return err;
+}
+
+/* DEALLOC_UAR of @index, of context @uid (0: the kernel's). */
+int mlx5x_uar_free(struct mlx5x_dev *dev, u16 uid, u32 index)
+{
+	u32 in[PRM_BYTES(dealloc_uar_in) / 4] = {};
+	u32 out[PRM_BYTES(dealloc_uar_out) / 4] = {};
+
+	PRM_SET(dealloc_uar_in, in, opcode, MLX5_CMD_OP_DEALLOC_UAR);
+	PRM_SET(dealloc_uar_in, in, uid, uid);
+	PRM_SET(dealloc_uar_in, in, uar, index);
+	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 }
 
 static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(

@@ -16,38 +16,59 @@
 #include "verbs.h"
 
 #define MLX5X_UBUF_PAGE_SHIFT	12	/* firmware's page unit */
-#define MLX5X_UBUF_MTT_READ	BIT(0)	/* mtt.rd_en */
-#define MLX5X_UBUF_MTT_WRITE	BIT(1)	/* mtt.wr_en */
+
+/**
+ * mlx5x_umem_in() - a CREATE_UMEM mailbox, its page list to be filled in
+ * @uid: the context the umem will belong to (0: the kernel)
+ * @nmtt: its pages, each PAGE_SIZE
+ * @page_offset: where its first byte sits in the first page
+ * @inlen: the mailbox's length
+ * @mtt: where the caller writes the pages' addresses, each with its
+ *	 access bits (MLX5X_MTT_READ, MLX5X_MTT_WRITE)
+ *
+ * Return: the mailbox (kvfree() it), or NULL.
+ */
+void *mlx5x_umem_in(u16 uid, size_t nmtt, u32 page_offset, size_t *inlen,
+		    __be64 **mtt)
+{
+	void *in, *um;
+
+	*inlen = PRM_BYTES(create_umem_in) + nmtt * PRM_BYTES(mtt);
+	in = kvzalloc(*inlen, GFP_KERNEL);
+	if (!in)
+		return NULL;
+	um = PRM_ADDR(create_umem_in, in, umem);
+	PRM_SET(create_umem_in, in, opcode, MLX5_CMD_OP_CREATE_UMEM);
+	PRM_SET(create_umem_in, in, uid, uid);
+	PRM_SET64(umem, um, num_of_mtt, nmtt);
+	PRM_SET(umem, um, log_page_size, PAGE_SHIFT - MLX5X_UBUF_PAGE_SHIFT);
+	PRM_SET(umem, um, page_offset, page_offset);
+	*mtt = PRM_ADDR(umem, um, mtt);
+	return in;
+}
 
 static int mlx5x_ubuf_register(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf)
 {
 	u32 out[PRM_BYTES(create_umem_out) / 4] = {};
 	struct ib_block_iter biter;
 	size_t nmtt, inlen, i = 0;
-	void *in, *um;
 	__be64 *mtt;
 	u64 flags;
+	void *in;
 	int err;
 
 	nmtt = ib_umem_num_dma_blocks(buf->umem, PAGE_SIZE);
-	inlen = PRM_BYTES(create_umem_in) + nmtt * PRM_BYTES(mtt);
-	in = kvzalloc(inlen, GFP_KERNEL);
+	in = mlx5x_umem_in(buf->uid, nmtt, ib_umem_offset(buf->umem), &inlen,
+			   &mtt);
 	if (!in)
 		return -ENOMEM;
-	um = PRM_ADDR(create_umem_in, in, umem);
-	PRM_SET(create_umem_in, in, opcode, MLX5_CMD_OP_CREATE_UMEM);
-	PRM_SET(create_umem_in, in, uid, buf->uid);
-	PRM_SET64(umem, um, num_of_mtt, nmtt);
-	PRM_SET(umem, um, log_page_size, PAGE_SHIFT - MLX5X_UBUF_PAGE_SHIFT);
-	PRM_SET(umem, um, page_offset, ib_umem_offset(buf->umem));
 	/*
 	 * The device may write only what was pinned writable: the umem is
 	 * the context's, and any of its objects may name it, so a read-only
 	 * MR's pages must not become writable through another object.
 	 */
-	flags = MLX5X_UBUF_MTT_READ |
-		(buf->umem->writable ? MLX5X_UBUF_MTT_WRITE : 0);
-	mtt = PRM_ADDR(umem, um, mtt);
+	flags = MLX5X_MTT_READ |
+		(buf->umem->writable ? MLX5X_MTT_WRITE : 0);
 	rdma_umem_for_each_dma_block(buf->umem, &biter, PAGE_SIZE)
 		mtt[i++] = cpu_to_be64(rdma_block_iter_dma_address(&biter) |
 				       flags);

@@ -266,20 +266,16 @@ void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry)
 {
 	struct mlx5x_dev *dev = to_mdev(entry->ucontext->device);
 	struct mlx5x_uar_entry *ue = to_uar_entry(entry);
-	u32 in[PRM_BYTES(dealloc_uar_in) / 4] = {};
-	u32 out[PRM_BYTES(dealloc_uar_out) / 4] = {};
+	int err;
 
 	if (to_mmap_entry(entry)->type != MLX5X_MMAP_UAR) {
 		mlx5x_dm_mmap_free(to_mmap_entry(entry));
 		return;
 	}
-	PRM_SET(dealloc_uar_in, in, opcode, MLX5_CMD_OP_DEALLOC_UAR);
-	PRM_SET(dealloc_uar_in, in, uid, ue->uid);
-	PRM_SET(dealloc_uar_in, in, uar, ue->index);
-	if (mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out)))
-		ibdev_err(&dev->ib, "DEALLOC_UAR 0x%x failed: status 0x%x syndrome 0x%x\n",
-			  ue->index, prm_out_status(out),
-			  prm_out_syndrome(out));
+	err = mlx5x_uar_free(dev, ue->uid, ue->index);
+	if (err)
+		ibdev_err(&dev->ib, "DEALLOC_UAR 0x%x failed: %d\n",
+			  ue->index, err);
 	kfree(ue);
 }
 

@@ -113,6 +113,8 @@ static inline bool mlx5x_qp_is_fw_qp(enum ib_qp_type type)
 	return mlx5x_qp_connected(type) || type == IB_QPT_UD;
 }
 
+void *mlx5x_umem_in(u16 uid, size_t nmtt, u32 page_offset, size_t *inlen,
+		    __be64 **mtt);
 int mlx5x_ubuf_get(struct mlx5x_dev *dev, u16 uid, u64 addr, size_t len,
 		   int access, struct mlx5x_ubuf *buf);
 void mlx5x_ubuf_put(struct mlx5x_dev *dev, struct mlx5x_ubuf *buf);
