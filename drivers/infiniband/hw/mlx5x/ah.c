@@ -11,13 +11,14 @@
  * a UD send WQE carries itself.  It asks the kernel (when the context
  * says it may, MLX5_USER_CMDS_SUPP_UHW_CREATE_AH) only for what it cannot
  * know, the destination MAC ib_core resolved for the destination GID.
+ * A kernel consumer's AH keeps the vector its WQEs carry (kqp.c).
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/mlx5-abi.h>
-#include "verbs.h"
+#include "kverbs.h"
 
 /* roce_addr_layout's roce_version and roce_l3_type */
 #define MLX5X_ROCE_V1		0
@@ -95,6 +96,39 @@ int mlx5x_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	resp.response_length = len;
 	ether_addr_copy(resp.dmac, ah->roce.dmac);
 	return ib_copy_to_udata(udata, &resp, len);
+}
+
+/*
+ * A kernel consumer's AH (ib_cm's, for QP1): the address vector its send
+ * WQEs carry, built here as libmlx5 builds a process's; the work
+ * request adds the Q_Key and destination QP.  ib_core may ask from
+ * atomic context: nothing here sleeps.
+ */
+int mlx5x_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		    struct ib_udata *udata)
+{
+	const struct rdma_ah_attr *attr = init->ah_attr;
+	struct mlx5x_ah *ah = container_of(ibah, struct mlx5x_ah, ib);
+	const struct ib_global_route *grh;
+	u32 fl;
+
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE ||
+	    !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+		return -EINVAL;
+	grh = rdma_ah_read_grh(attr);
+	memset(&ah->av, 0, sizeof(ah->av));
+	ether_addr_copy(ah->av.rmac, attr->roce.dmac);
+	ah->av.tclass = grh->traffic_class;
+	ah->av.hop_limit = grh->hop_limit;
+	ah->av.stat_rate_sl = (rdma_ah_get_sl(attr) & 7) << 1;
+	ah->av.grh_gid_fl = cpu_to_be32(BIT(30) | grh->sgid_index << 20 |
+					grh->flow_label);
+	memcpy(ah->av.rgid, grh->dgid.raw, sizeof(ah->av.rgid));
+	fl = grh->flow_label ? grh->flow_label :
+	     rdma_calc_flow_label(1, 1);
+	ah->av.udp_sport = cpu_to_be16(rdma_flow_label_to_udp_sport(fl));
+	ah->kernel = true;
+	return 0;
 }
 
 int mlx5x_destroy_ah(struct ib_ah *ibah, u32 flags)

@@ -6,12 +6,13 @@
  * the device's completion EQ of the vector asked for, with the context's
  * UAR for doorbells.  libmlx5 polls and arms the CQ in userspace; the
  * kernel neither polls nor arms it.  MODIFY_CQ changes moderation, or
- * moves the CQ to a new buffer of another size (ibv_resize_cq).
+ * moves the CQ to a new buffer of another size (ibv_resize_cq).  A
+ * kernel consumer's CQ is kcq.c's.
  */
 #include <linux/log2.h>
 #include <linux/mlx5/cq.h>
 #include <rdma/mlx5-abi.h>
-#include "verbs.h"
+#include "kverbs.h"
 
 static int mlx5x_cq_read_ucmd(struct ib_udata *udata,
 			      struct mlx5_ib_create_cq *ucmd)
@@ -41,9 +42,19 @@ static int mlx5x_cq_read_ucmd(struct ib_udata *udata,
 	return 0;
 }
 
-static int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
-			      const struct mlx5_ib_create_cq *ucmd,
-			      unsigned int log_size, u32 eqn)
+/**
+ * mlx5x_cq_fw_create() - CREATE_CQ for a verbs CQ
+ * @dev: the device
+ * @cq: the CQ; its uid says whose, its number is set
+ * @pl: where its CQEs and doorbell record are, its UAR and CQE size
+ * @log_size: log2 of its entries
+ * @eqn: the EQ of its completion events
+ *
+ * Return: 0 or the errno of the command.
+ */
+int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
+		       const struct mlx5x_cq_place *pl, unsigned int log_size,
+		       u32 eqn)
 {
 	u32 in[PRM_BYTES(create_cq_in) / 4] = {};
 	u32 out[PRM_BYTES(create_cq_out) / 4] = {};
@@ -53,22 +64,23 @@ static int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
 	PRM_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
 	PRM_SET(create_cq_in, in, uid, cq->uid);
 	PRM_SET(create_cq_in, in, cq_umem_valid, 1);
-	prm_set_bits(in, MLX5X_CREATE_CQ_UMEM_ID, 32, cq->buf.id);
-	PRM_SET(cqc, cqc, cqe_sz, ucmd->cqe_size == 128 ?
+	prm_set_bits(in, MLX5X_CREATE_CQ_UMEM_ID, 32, pl->buf_id);
+	PRM_SET(cqc, cqc, cqe_sz, pl->cqe_size == 128 ?
 		MLX5_CQC_CQE_SZ_128_BYTES : MLX5_CQC_CQE_SZ_64_BYTES);
 	PRM_SET(cqc, cqc, log_cq_size, log_size);
-	PRM_SET(cqc, cqc, uar_page, ucmd->uar_page_index);
+	PRM_SET(cqc, cqc, uar_page, pl->uar);
 	PRM_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
 	PRM_SET(cqc, cqc, log_page_size, PAGE_SHIFT - 12);
 	PRM_SET(cqc, cqc, dbr_umem_valid, 1);
-	prm_set_bits(cqc, MLX5X_CQC_DBR_UMEM_ID, 32, cq->db.id);
+	prm_set_bits(cqc, MLX5X_CQC_DBR_UMEM_ID, 32, pl->db_id);
+	PRM_SET64(cqc, cqc, dbr_addr, pl->db_off);
 	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 	if (!err)
 		cq->cqn = PRM_GET(create_cq_out, out, cqn);
 	return err;
 }
 
-static int mlx5x_cq_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_cq *cq)
+int mlx5x_cq_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_cq *cq)
 {
 	u32 in[PRM_BYTES(destroy_cq_in) / 4] = {};
 	u32 out[PRM_BYTES(destroy_cq_out) / 4] = {};
@@ -88,18 +100,19 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 	struct mlx5_ib_create_cq ucmd = {};
 	struct mlx5x_ucontext *uctx;
 	struct mlx5x_cq *cq = to_mcq(ibcq);
+	struct mlx5x_cq_place pl;
 	unsigned int log_size;
 	u32 eqn;
 	int err;
 
-	/* kernel consumers are not served: nothing would poll for them */
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (attr->flags)
 		return -EOPNOTSUPP;
 	if (attr->cqe <= 0 ||
 	    attr->cqe >= (1 << MLX5X_CAP_GEN(dev, log_max_cq_sz)))
 		return -EINVAL;
+	/* a kernel consumer's: the driver polls it (kcq.c) */
+	if (!udata)
+		return mlx5x_kcq_create(dev, cq, attr);
 	err = mlx5x_cq_read_ucmd(udata, &ucmd);
 	if (err)
 		return err;
@@ -122,7 +135,13 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 			     IB_ACCESS_LOCAL_WRITE, &cq->db);
 	if (err)
 		goto err_buf;
-	err = mlx5x_cq_fw_create(dev, cq, &ucmd, log_size, eqn);
+	pl = (struct mlx5x_cq_place){
+		.buf_id = cq->buf.id,
+		.db_id = cq->db.id,
+		.uar = ucmd.uar_page_index,
+		.cqe_size = ucmd.cqe_size,
+	};
+	err = mlx5x_cq_fw_create(dev, cq, &pl, log_size, eqn);
 	if (err)
 		goto err_db;
 	/* completion events find it by number (mlx5x_cq_comp_event()) */
@@ -174,6 +193,10 @@ int mlx5x_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	 * another CQ: out of the table first.  A DEVX object of the context
 	 * may still use it: firmware says so, and then it stays.
 	 */
+	if (cq->k) {
+		mlx5x_kcq_destroy(dev, cq);
+		return 0;
+	}
 	xa_erase(&dev->cqs, cq->cqn);
 	err = mlx5x_cq_fw_destroy(dev, cq);
 	if (err) {
@@ -308,7 +331,12 @@ void mlx5x_cq_comp_event(struct mlx5x_dev *dev, u32 cqn)
 {
 	struct mlx5x_cq *cq = xa_load(&dev->cqs, cqn);
 
-	if (cq && cq->ib.comp_handler)
+	if (!cq)
+		return;
+	/* the next arm names the next event (a process's: libmlx5 counts) */
+	if (cq->k)
+		WRITE_ONCE(cq->k->arm_sn, cq->k->arm_sn + 1);
+	if (cq->ib.comp_handler)
 		cq->ib.comp_handler(&cq->ib, cq->ib.cq_context);
 }
 

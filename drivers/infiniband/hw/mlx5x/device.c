@@ -9,7 +9,7 @@
 #include "fs_verbs.h"
 #include "fs_dv.h"
 #include "fs.h"
-#include "verbs.h"
+#include "kverbs.h"
 
 DEFINE_MUTEX(mlx5x_devices_lock);
 LIST_HEAD(mlx5x_devices);
@@ -20,42 +20,15 @@ static void mlx5x_dealloc_driver(struct ib_device *ib)
 }
 
 /*
- * ib_core gives a device to its kernel clients only if it has these kernel
- * verbs (ib_device_check_mandatory() sets kverbs_provider).  Without them
- * no client but ib_uverbs ever sees the device: rdma_cm then resolves no
- * address to it (-ENODEV).  There are no kernel CQs or QPs yet (create_cq
- * and create_qp refuse a kernel consumer), so nothing is ever posted,
- * polled or armed here, and no DMA MR: a kernel PD gets no local lkey.
- * The MAD layer therefore cannot open QP1 and ib_cm does not attach;
- * rdma_cm resolves addresses and routes, which need only the GID table.
+ * ib_core gives a device to its kernel clients only if it has the kernel
+ * verbs (ib_device_check_mandatory() sets kverbs_provider); without them
+ * rdma_cm resolves no address to it (-ENODEV).  Kernel CQs and the GSI
+ * QP are kverbs.c's; a kernel PD's local_dma_lkey is the reserved lkey,
+ * so no DMA MR is offered (nor the unsafe global rkey).
  */
 static struct ib_mr *mlx5x_get_dma_mr(struct ib_pd *pd, int access)
 {
 	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int mlx5x_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int mlx5x_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int mlx5x_poll_cq(struct ib_cq *cq, int num_entries, struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mlx5x_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
 }
 
 static const struct ib_device_ops mlx5x_dev_ops = {
@@ -71,6 +44,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.alloc_ucontext = mlx5x_alloc_ucontext,
 	.dealloc_dm = mlx5x_dealloc_dm,
 	.dealloc_mw = mlx5x_dealloc_mw,
+	.create_ah = mlx5x_create_ah,
 	.create_counters = mlx5x_create_counters,
 	.create_cq = mlx5x_create_cq,
 	.create_flow = mlx5x_create_flow,
@@ -244,6 +218,9 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	err = mlx5x_fs_anchors_init(dev);
 	if (err)
 		goto err_fw;
+	err = mlx5x_kverbs_init(dev);
+	if (err)
+		goto err_fw;
 
 	ib->node_type = RDMA_NODE_IB_CA;
 	ib->phys_port_cnt = 1;
@@ -274,6 +251,7 @@ err_list:
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
 err_fw:
+	mlx5x_kverbs_cleanup(dev);
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);
 	mlx5x_devx_events_cleanup(dev);
@@ -290,6 +268,7 @@ void mlx5x_dev_release(struct mlx5x_dev *dev)
 	mutex_lock(&mlx5x_devices_lock);
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
+	mlx5x_kverbs_cleanup(dev);
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);
 	mlx5x_dev_free_fw(dev);

@@ -65,6 +65,7 @@ struct mlx5x_backend_ops {
 	unsigned int (*comp_vectors)(struct mlx5x_dev *dev);
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
+	void (*doorbell)(struct mlx5x_dev *dev);
 	void (*release)(struct mlx5x_dev *dev);
 	bool user_unreg;
 };
@@ -98,6 +99,8 @@ struct mlx5x_dev {
 	struct xarray cqs;		/* cq.c: verbs CQs by number */
 	struct xarray srqs;		/* srq.c: SRQs by number, for events */
 	struct xarray qps;		/* qp_rc.c: QPs of firmware, for events */
+	u32 kuar;			/* kverbs.c: the kernel queues' UAR */
+	bool kverbs;			/* kernel CQs and QP1 are offered */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */
 };

@@ -12,10 +12,9 @@
 #include <linux/log2.h>
 #include <linux/mlx5/qp.h>
 #include <rdma/mlx5-abi.h>
-#include "verbs.h"
+#include "kverbs.h"
 
 #define MLX5X_INVALID_BFREG		BIT(31)
-#define MLX5X_UIDX_MASK			GENMASK(23, 0)
 #define MLX5X_QP_FLAGS_IGNORED		(MLX5_QP_FLAG_SCATTER_CQE |	\
 					 MLX5_QP_FLAG_ALLOW_SCATTER_CQE)
 #define MLX5X_QP_FLAGS_RAW		(MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC | \
@@ -125,8 +124,9 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	size_t rq_len, sq_len;
 	int err;
 
+	/* a kernel consumer's: the MAD layer's QP1 (kqp.c) */
 	if (!udata)
-		return -EOPNOTSUPP;
+		return mlx5x_kqp_create(dev, qp, attr);
 	if (!mlx5x_qp_is_fw_qp(attr->qp_type) &&
 	    attr->qp_type != IB_QPT_RAW_PACKET)
 		return -EOPNOTSUPP;
@@ -287,12 +287,16 @@ int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mlx5x_qp *qp = to_mqp(ibqp);
 	int err;
 
-	if (mlx5x_qp_is_fw_qp(ibqp->qp_type))
+	if (mlx5x_qp_is_fw_qp(ibqp->qp_type) || qp->k)
 		err = mlx5x_rc_destroy(dev, qp);
 	else
 		err = mlx5x_raw_destroy(dev, qp);
 	if (err)
 		return err;
+	if (qp->k) {
+		mlx5x_kqp_destroy(dev, qp);
+		return 0;
+	}
 	mlx5x_ubuf_put(dev, &qp->raw.sq_buf);
 	mlx5x_ubuf_put(dev, &qp->buf);
 	mlx5x_ubuf_put(dev, &qp->db);

@@ -9,7 +9,7 @@
 #include <linux/etherdevice.h>
 #include <linux/log2.h>
 #include <linux/mlx5/qp.h>
-#include "verbs.h"
+#include "kverbs.h"
 
 struct mlx5x_rc_move {
 	enum ib_qp_state cur;
@@ -85,7 +85,8 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	PRM_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
 	PRM_SET(create_qp_in, in, uid, qp->uid);
 	PRM_SET(create_qp_in, in, wq_umem_valid, 1);
-	prm_set_bits(in, MLX5X_CREATE_QP_UMEM_ID, 32, qp->buf.id);
+	prm_set_bits(in, MLX5X_CREATE_QP_UMEM_ID, 32,
+		     qp->k ? qp->k->buf.id : qp->buf.id);
 	PRM_SET(qpc, qpc, st, mlx5x_qp_st(attr->qp_type));
 	PRM_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	PRM_SET(qpc, qpc, pd, to_mpd(qp->ib.pd)->pdn);
@@ -111,7 +112,15 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		PRM_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 	}
 	PRM_SET(qpc, qpc, dbr_umem_valid, 1);
-	prm_set_bits(qpc, MLX5X_QPC_DBR_UMEM_ID, 32, qp->db.id);
+	if (qp->k) {
+		/* a kernel QP's: rings and record in one buffer (kqp.c) */
+		prm_set_bits(qpc, MLX5X_QPC_DBR_UMEM_ID, 32, qp->k->buf.id);
+		PRM_SET64(qpc, qpc, dbr_addr,
+			  (u8 *)qp->k->dbr - (u8 *)qp->k->buf.va);
+		PRM_SET(qpc, qpc, rlky, 1);
+	} else {
+		prm_set_bits(qpc, MLX5X_QPC_DBR_UMEM_ID, 32, qp->db.id);
+	}
 	err = mlx5x_cmd_run(dev, in, PRM_BYTES(create_qp_in), out,
 			    sizeof(out));
 	kfree(in);
@@ -276,7 +285,7 @@ static int mlx5x_rc_apply(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 			return -EINVAL;
 		PRM_SET(qpc, qpc, rnr_retry, attr->rnr_retry);
 	}
-	if (qp->ib.qp_type == IB_QPT_UD)
+	if (qp->ib.qp_type == IB_QPT_UD || qp->ib.qp_type == IB_QPT_GSI)
 		mlx5x_ud_apply(attr, mask, qpc);
 	return 0;
 }

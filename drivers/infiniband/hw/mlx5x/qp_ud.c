@@ -23,6 +23,8 @@ u32 mlx5x_qp_st(enum ib_qp_type type)
 		return MLX5_QP_ST_UC;
 	case IB_QPT_UD:
 		return MLX5_QP_ST_UD;
+	case IB_QPT_GSI:
+		return MLX5_QP_ST_QP1;
 	default:
 		return MLX5_QP_ST_RC;
 	}

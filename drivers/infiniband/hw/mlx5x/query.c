@@ -67,6 +67,9 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 			      IBK_ALLOW_USER_UNREG : 0;
 	if (MLX5X_CAP_GEN(dev, block_lb_mc))	/* RAW_PACKET QPs: qp.c */
 		a->kernel_cap_flags |= IBK_BLOCK_MULTICAST_LOOPBACK;
+	/* kernel PDs take the reserved lkey (kverbs.c) */
+	if (dev->kverbs)
+		a->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
 }
 
 int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,

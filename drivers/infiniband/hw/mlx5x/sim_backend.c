@@ -66,6 +66,12 @@ static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 	mlx5x_sim_port_change(to_sim(dev), up);
 }
 
+/* The kernel's queues ring their doorbells here (kverbs.c). */
+static void mlx5x_sim_backend_doorbell(struct mlx5x_dev *dev)
+{
+	mlx5x_sim_doorbell(to_sim(dev));
+}
+
 /*
  * The model's events: a verbs CQ's completions, an SRQ's (and a QP's on
  * one), a verbs QP's and CQ's errors, then DEVX subscribers.
@@ -105,6 +111,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,
+	.doorbell = mlx5x_sim_backend_doorbell,
 	.release = mlx5x_sim_backend_release,
 	.user_unreg = true,
 };

@@ -6,6 +6,7 @@
 #ifndef MLX5X_VERBS_H
 #define MLX5X_VERBS_H
 
+#include <linux/mlx5/qp.h>
 #include "mlx5x.h"
 
 /*
@@ -32,7 +33,22 @@ struct mlx5x_cq {
 	struct mutex resize_mutex;	/* one resize at a time: @buf */
 	struct mlx5x_ubuf buf;
 	struct mlx5x_ubuf db;
+	struct mlx5x_kcq *k;		/* a kernel consumer's (kcq.c) */
 };
+
+/* Where a CQ's CQEs and doorbell record are, for CREATE_CQ (cq.c). */
+struct mlx5x_cq_place {
+	u32 buf_id;
+	u32 db_id;
+	u64 db_off;
+	u32 uar;
+	u16 cqe_size;
+};
+
+int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
+		       const struct mlx5x_cq_place *pl, unsigned int log_size,
+		       u32 eqn);
+int mlx5x_cq_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_cq *cq);
 
 /* The RQ, SQ, TIR and TIS of a RAW_PACKET QP; 0: not (or no longer) made. */
 struct mlx5x_raw_qp {
@@ -44,6 +60,9 @@ struct mlx5x_raw_qp {
 	u8 sq_state;		/* MLX5_SQC_STATE_* */
 	struct mlx5x_ubuf sq_buf;
 };
+
+/* A QP's user index: 24 bits, all set when it has none. */
+#define MLX5X_UIDX_MASK		GENMASK(23, 0)
 
 struct mlx5x_qp {
 	struct ib_qp ib;
@@ -61,6 +80,7 @@ struct mlx5x_qp {
 	struct mlx5x_ubuf buf;
 	struct mlx5x_ubuf db;
 	struct mlx5x_raw_qp raw;
+	struct mlx5x_kqp *k;	/* a kernel consumer's (kqp.c) */
 };
 
 /**
@@ -110,7 +130,8 @@ static inline bool mlx5x_qp_connected(enum ib_qp_type type)
 /* RC, UC and UD: one firmware QP over one buffer (qp_rc.c, qp_ud.c) */
 static inline bool mlx5x_qp_is_fw_qp(enum ib_qp_type type)
 {
-	return mlx5x_qp_connected(type) || type == IB_QPT_UD;
+	return mlx5x_qp_connected(type) || type == IB_QPT_UD ||
+	       type == IB_QPT_GSI;
 }
 
 void *mlx5x_umem_in(u16 uid, size_t nmtt, u32 page_offset, size_t *inlen,
@@ -182,8 +203,14 @@ u32 mlx5x_qp_st(enum ib_qp_type type);
 void mlx5x_ud_apply(const struct ib_qp_attr *attr, int mask, void *qpc);
 
 /* ah.c: the port's GIDs, address handles */
+/*
+ * An address handle.  A process's AH is libmlx5's (it builds the address
+ * vector itself); a kernel consumer's keeps the vector its WQEs carry.
+ */
 struct mlx5x_ah {
 	struct ib_ah ib;
+	bool kernel;
+	struct mlx5_av av;
 };
 
 int mlx5x_add_gid(const struct ib_gid_attr *attr, void **context);
