@@ -87,7 +87,7 @@ MT_TEST_F(mt_mq, cq_umem_too_small)
 	mt_set(in, MT_FIELD(PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF + 32, 32),
 	       MQ_BYTES);
 	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
-	CHECK_EQ(mt_fw_count("cq", -1), 0);
+	CHECK_EQ(mt_fw_count("cq", q->uid), 0);
 	return KSFT_PASS;
 }
 
@@ -109,7 +109,7 @@ MT_TEST_F(mt_mq, cq_rules)
 	mq_cq_in(q, in);
 	mt_set(in, CQ_UMEM_ID, q->umem->umem_id + 1000);
 	mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE, SYND_NO_OBJECT);
-	CHECK_EQ(mt_fw_count("cq", -1), 0);
+	CHECK_EQ(mt_fw_count("cq", q->uid), 0);
 	return KSFT_PASS;
 }
 
@@ -150,7 +150,7 @@ MT_TEST_F(mt_mq, umem_valid_forced_by_kernel)
 		mt_set(in, CQ_DBR_UMEM_ID, 0);
 		mq_refused(q, in, sizeof(in), MT_STAT_BAD_RESOURCE,
 			   SYND_NO_OBJECT);
-		CHECK_EQ(mt_fw_count("cq", -1), 0);
+		CHECK_EQ(mt_fw_count("cq", q->uid), 0);
 	}
 	/* the same for an RQ and an SQ */
 	if (mt_sim()) {

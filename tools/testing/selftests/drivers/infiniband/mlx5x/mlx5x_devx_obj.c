@@ -318,7 +318,7 @@ MT_TEST_F(mt_ctx, umem_register_deregister)
 		CHECK(!mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES, 0));
 		CHECK(errno != 0);
 		CHECK_EQ(mt_fw_fail_opcode(-1), 0);
-		CHECK_EQ(mt_fw_count("umem", -1), 0);
+		CHECK_EQ(mt_fw_count("umem", self->uid), 0);
 	}
 	/* left for ibv_close_device() to tear down */
 	CHECK(mlx5dv_devx_umem_reg(ctx, buf, UMEM_BYTES, 0));

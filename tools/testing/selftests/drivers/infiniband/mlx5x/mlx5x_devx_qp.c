@@ -160,7 +160,7 @@ MT_TEST_F(mt_mq, qp_rules)
 	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_LOG_RQ_STRIDE, 6);
 	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_CAP);
-	CHECK_EQ(mt_fw_count("qp", -1), 0);
+	CHECK_EQ(mt_fw_count("qp", q->uid), 0);
 
 	if (!mq_qp(q, cq.id, &qp))
 		return KSFT_FAIL;
