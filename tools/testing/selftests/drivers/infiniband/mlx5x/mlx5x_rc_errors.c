@@ -307,6 +307,81 @@ MT_TEST_F(pair, read_inline_other_user)
 	return KSFT_PASS;
 }
 
+/* The model's reserved lkey (sim/dp/datapath.h): the kernel QPs' own. */
+#define MODEL_RESD_LKEY		0x80
+
+/* The address of kernel symbol @name, as root reads /proc/kallsyms. */
+static uint64_t kernel_symbol(const char *name)
+{
+	char line[256], sym[128], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	fclose(f);
+	return found;
+}
+
+/*
+ * The attacker of resd_lkey_other_user: nobody, with an RC pair of its
+ * own context, sends 64 bytes from the kernel's linux_banner named by
+ * the reserved lkey; a process's QP has no reserved lkey (only the
+ * kernel sets qpc.rlky), so the key is no key: a local protection
+ * error, and nothing arrives.
+ */
+static int resd_lkey_attacker(void *arg)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = 80, .opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_sge sge = {
+		.addr = *(uint64_t *)arg, .length = 64,
+		.lkey = MODEL_RESD_LKEY,
+	};
+	struct ibv_send_wr *bad;
+	struct pair p = {};
+	struct ibv_wc wc;
+	int rc = pair_open(&p, IBV_QPT_RC, ALL_ACCESS, 7);
+
+	if (rc == KSFT_PASS) {
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		memset(p.buf, 0, 4096);
+		if (CHECK_ERR(post_recv(&p, 81, 0, 4096), 0) &&
+		    CHECK_ERR(ibv_post_send(p.qp[0], &wr, &bad), 0) &&
+		    poll_one(p.cq[0], &wc))
+			wc_is(&wc, 80, IBV_WC_LOC_PROT_ERR, 0);
+		CHECK(!memmem(p.buf, 4096, "Linux", 5));
+	}
+	pair_teardown(&p);
+	return rc;
+}
+
+/*
+ * The reserved lkey names memory by the address the device reaches it
+ * at: the kernel's QP1 posts its MADs so.  From a process's QP it must
+ * reach nothing: an unprivileged user sends from the kernel's own
+ * version string with it.
+ */
+MT_TEST_F(pair, resd_lkey_other_user)
+{
+	uint64_t banner = kernel_symbol("linux_banner");
+
+	(void)self;
+	if (!banner)
+		return mt_skip("no address for linux_banner in /proc/kallsyms");
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, resd_lkey_attacker, &banner),
+		 KSFT_PASS);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, bad_rkey),
 	MT_CASE_F(strict, no_remote_access),
@@ -316,6 +391,8 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, flush_on_error),
 	MT_CASE_F(pair, read_inline_refused),
 	MT_CASE_F(pair, read_inline_other_user),
+	MT_CASE_F(pair, resd_lkey_other_user,
+		  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 	MT_CASE_F(pair, responder_access_event),
 	MT_CASE_F(pair, cq_overrun_event),
 };
