@@ -1,7 +1,8 @@
 #!/bin/bash
 # In the guest: the RDMA programs users run, from Debian's packages
-# (ibverbs-utils, perftest), server and client on one device over
-# 127.0.0.1, each pair with a bound on its time: on a simulated device
+# (ibverbs-utils, perftest, rdmacm-utils), server and client on one
+# device (over 127.0.0.1, or rdma_cm on the device's own address), each
+# pair with a bound on its time: on a simulated device
 # (each must run to the end: a test) and on rxe on a second dummy netdev
 # (for comparison only), one figure a program side by side.
 # Usage: guest-programs.sh [ITERATIONS, default 200]
@@ -21,6 +22,7 @@ setup() {
 	modprobe dummy || return 1
 	ip link add dp0 type dummy && ip link set dp0 up &&
 		ip addr add 192.168.90.1/24 dev dp0 || return 1
+	modprobe rdma_ucm	# rdma_cm's character device, for rdmacm-utils
 	modprobe mlx5x && rdma link add mlx5x_p type mlx5x netdev dp0 ||
 		return 1
 	ip link add dp1 type dummy && ip link set dp1 up &&
@@ -132,6 +134,66 @@ one() {
 	printf '# figure %-22s mlx5x %-16s rxe %s\n' "$name" "${a:-?}" "${b:-?}"
 }
 
+# cm_listening: wait (10 s at most) until an rdma_cm id listens
+cm_listening() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		rdma resource show cm_id 2>/dev/null | grep -q 'state LISTEN' &&
+			return
+		sleep 0.1
+	done
+}
+
+# cm_run ADDR SERVER ARGS... -- CLIENT ARGS...: an rdmacm-utils pair on
+# the device that has ADDR (the word ADDR in the arguments stands for
+# it); the client's time in $ms; status 0 when both ended well in time
+cm_run() {
+	local addr=$1 s rc t0 a scmd=() ccmd=()
+	shift
+	while [[ $1 != -- ]]; do scmd+=("${1//ADDR/$addr}"); shift; done
+	shift
+	for a in "$@"; do ccmd+=("${a//ADDR/$addr}"); done
+	timeout "$BOUND" "${scmd[@]}" >"$dir/s" 2>&1 &
+	s=$!
+	cm_listening
+	t0=$(date +%s%N)
+	timeout "$BOUND" "${ccmd[@]}" >"$dir/c" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	wait "$s" || rc=$((rc ? rc : 1))
+	return "$rc"
+}
+
+# cm_one NAME SERVER ARGS... -- CLIENT ARGS...: on mlx5x (a test), then
+# on rxe; the figure is the client's time from start to end
+cm_one() {
+	local name=$1 a b
+	shift
+	if ! command -v "$1" >/dev/null; then
+		echo "ok - $name # SKIP $1 is not installed"
+		skip=$((skip + 1))
+		return
+	fi
+	if cm_run 192.168.90.1 "$@"; then
+		a="$ms ms"
+		echo "ok - $name"
+		pass=$((pass + 1))
+	else
+		show_failure "$name"
+		echo "not ok - $name"
+		fail=$((fail + 1))
+		a=failed
+	fi
+	if ((!rxe)); then
+		b=none
+	elif cm_run 192.168.91.1 "$@"; then
+		b="$ms ms"
+	else
+		b=failed
+	fi
+	printf '# figure %-22s mlx5x %-16s rxe %s\n' "$name" "$a" "$b"
+}
+
 if ! setup; then
 	cleanup
 	echo "not ok - setup"
@@ -151,6 +213,12 @@ one ib_atomic_bw bw ib_atomic_bw -n "$ITERS"
 one ib_send_lat lat ib_send_lat -n "$ITERS"
 one ib_write_lat lat ib_write_lat -n "$ITERS"
 one ib_read_lat lat ib_read_lat -n "$ITERS"
+# rdma_cm: connections through the device's QP1 (ib_cm's MADs)
+cm_one rping rping -s -a ADDR -C 20 -- rping -c -a ADDR -C 20 -v
+cm_one ucmatose ucmatose -b ADDR -- ucmatose -s ADDR
+cm_one udaddy udaddy -b ADDR -- udaddy -s ADDR
+cm_one rdma_server/client rdma_server -s ADDR -p 7471 -- \
+	rdma_client -s ADDR -p 7471
 cleanup
 echo "programs: $pass passed, $fail failed, $skip skipped"
 ((fail == 0))
