@@ -15,15 +15,9 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <errno.h>
 #include <netinet/ip.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include "mlx5x_fixtures.h"
+#include "mlx5x_rc.h"
 
-#define BUF_BYTES	(64 * 1024)
-#define WAIT_MS		5000
 #define QKEY		0x11111111U
 #define GRH_BYTES	40
 #define RECV_OFF	32768
@@ -31,15 +25,13 @@
 #define ROCE_V2_EXTRA	(8 + 12 + 8 + 4)
 #define ROCE_NEXT_BTH	0x1b
 
-/* Two UD QPs, A and B, each with its CQ; one buffer; an AH to B. */
+/*
+ * Two UD QPs, A and B, each with its CQ, and one buffer: a pair's, whose
+ * open and teardown are the RC tests'; an AH to B.
+ */
 struct ud {
-	struct mt_ctx c;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq[2];
-	struct ibv_qp *qp[2];
+	struct pair p;
 	struct ibv_ah *ah;
-	uint8_t *buf;
-	struct ibv_mr *mr;
 	struct ibv_gid_entry gid;
 	uint32_t mtu;
 };
@@ -52,7 +44,7 @@ static bool gid_v4(const struct ibv_gid_entry *e)
 }
 
 /* The port's first GID of @type, IPv4-mapped or not as @v4 says. */
-static bool find_gid(struct ibv_context *ctx, uint32_t type, bool v4,
+static bool ud_find_gid(struct ibv_context *ctx, uint32_t type, bool v4,
 		     struct ibv_gid_entry *e)
 {
 	unsigned int i;
@@ -80,7 +72,7 @@ static struct ibv_qp *ud_qp(struct ud *u, struct ibv_cq *cq, uint32_t qkey,
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey,
 	};
-	struct ibv_qp *qp = ibv_create_qp(u->pd, &ia);
+	struct ibv_qp *qp = ibv_create_qp(u->p.pd, &ia);
 
 	if (!CHECK(qp))
 		return NULL;
@@ -107,7 +99,7 @@ static struct ibv_ah *ud_ah(struct ud *u, const struct ibv_gid_entry *e)
 		},
 	};
 
-	return ibv_create_ah(u->pd, &a);
+	return ibv_create_ah(u->p.pd, &a);
 }
 
 MT_FIXTURE(ud);
@@ -115,32 +107,26 @@ MT_FIXTURE(ud);
 MT_FIXTURE_SETUP(ud)
 {
 	struct ibv_port_attr pa;
+	int rc = pair_mem_open(&self->p, BUF_BYTES);
 	unsigned int i;
 
-	if (!mt_ctx_open(&self->c, MT_OPEN_DEFAULT))
-		return KSFT_FAIL;
+	if (rc != KSFT_PASS)
+		return rc;
 	/* RoCE v2, over IPv4 where the netdev has an address */
-	if (!find_gid(self->c.ctx, IBV_GID_TYPE_ROCE_V2, true, &self->gid) &&
-	    !find_gid(self->c.ctx, IBV_GID_TYPE_ROCE_V2, false, &self->gid))
+	if (!ud_find_gid(self->p.c.ctx, IBV_GID_TYPE_ROCE_V2, true,
+			 &self->gid) &&
+	    !ud_find_gid(self->p.c.ctx, IBV_GID_TYPE_ROCE_V2, false,
+			 &self->gid))
 		return mt_skip("no RoCE v2 GID on port 1");
-	if (!CHECK_ERR(ibv_query_port(self->c.ctx, 1, &pa), 0))
+	if (!CHECK_ERR(ibv_query_port(self->p.c.ctx, 1, &pa), 0))
 		return KSFT_FAIL;
 	self->mtu = 128U << pa.active_mtu;
-	self->pd = ibv_alloc_pd(self->c.ctx);
-	self->buf = aligned_alloc(MT_PAGE, BUF_BYTES);
-	if (!CHECK(self->pd) || !CHECK(self->buf))
-		return KSFT_FAIL;
-	memset(self->buf, 0, BUF_BYTES);
-	self->mr = ibv_reg_mr(self->pd, self->buf, BUF_BYTES,
-			      IBV_ACCESS_LOCAL_WRITE);
-	if (!CHECK(self->mr))
-		return KSFT_FAIL;
 	for (i = 0; i < 2; i++) {
-		self->cq[i] = ibv_create_cq(self->c.ctx, 32, NULL, NULL, 0);
-		if (!CHECK(self->cq[i]))
+		self->p.cq[i] = ibv_create_cq(self->p.c.ctx, 32, NULL, NULL, 0);
+		if (!CHECK(self->p.cq[i]))
 			return KSFT_FAIL;
-		self->qp[i] = ud_qp(self, self->cq[i], QKEY, NULL);
-		if (!self->qp[i] || mt_case_failures())
+		self->p.qp[i] = ud_qp(self, self->p.cq[i], QKEY, NULL);
+		if (!self->p.qp[i] || mt_case_failures())
 			return KSFT_FAIL;
 	}
 	self->ah = ud_ah(self, &self->gid);
@@ -149,22 +135,9 @@ MT_FIXTURE_SETUP(ud)
 
 MT_FIXTURE_TEARDOWN(ud)
 {
-	unsigned int i;
-
 	if (self->ah)
 		CHECK_ERR(ibv_destroy_ah(self->ah), 0);
-	for (i = 0; i < 2; i++) {
-		if (self->qp[i])
-			CHECK_ERR(ibv_destroy_qp(self->qp[i]), 0);
-		if (self->cq[i])
-			CHECK_ERR(ibv_destroy_cq(self->cq[i]), 0);
-	}
-	if (self->mr)
-		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
-	if (self->pd)
-		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
-	free(self->buf);
-	mt_ctx_close(&self->c);
+	pair_teardown(&self->p);
 }
 
 /* Nothing completes on @cq within a tenth of a second. */
@@ -177,24 +150,25 @@ static bool poll_none(struct ibv_cq *cq)
 }
 
 /* B's receive of @len bytes at RECV_OFF. */
-static int post_recv(struct ud *u, uint64_t id, uint32_t len)
+static int ud_post_recv(struct ud *u, uint64_t id, uint32_t len)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)u->buf + RECV_OFF, .length = len,
-		.lkey = u->mr->lkey,
+		.addr = (uintptr_t)u->p.buf + RECV_OFF, .length = len,
+		.lkey = u->p.mr->lkey,
 	};
 	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
 	struct ibv_recv_wr *bad;
 
-	return ibv_post_recv(u->qp[1], &wr, &bad);
+	return ibv_post_recv(u->p.qp[1], &wr, &bad);
 }
 
 /* A's signalled datagram of @len bytes from offset 0, to @qpn with @qkey. */
-static int post_send(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
+static int ud_post_send(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
 		     uint32_t qpn, uint32_t qkey)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)u->buf, .length = len, .lkey = u->mr->lkey,
+		.addr = (uintptr_t)u->p.buf, .length = len,
+		.lkey = u->p.mr->lkey,
 	};
 	struct ibv_send_wr *bad;
 
@@ -207,15 +181,7 @@ static int post_send(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
 		wr->wr.ud.ah = u->ah;
 	wr->wr.ud.remote_qpn = qpn;
 	wr->wr.ud.remote_qkey = qkey;
-	return ibv_post_send(u->qp[0], wr, &bad);
-}
-
-static void fill(uint8_t *b, size_t n, uint8_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b[i] = seed + i * 7;
+	return ibv_post_send(u->p.qp[0], wr, &bad);
 }
 
 /*
@@ -228,23 +194,23 @@ static bool exchange(struct ud *u, struct ibv_send_wr *wr, uint32_t len,
 	struct ibv_wc wc;
 	bool ok;
 
-	fill(u->buf, len, len);
-	memset(u->buf + RECV_OFF, 0xee, GRH_BYTES + len + 64);
-	if (!CHECK_ERR(post_recv(u, 2, GRH_BYTES + len + 64), 0) ||
-	    !CHECK_ERR(post_send(u, wr, len, u->qp[1]->qp_num, QKEY), 0))
+	fill(u->p.buf, len, len);
+	memset(u->p.buf + RECV_OFF, 0xee, GRH_BYTES + len + 64);
+	if (!CHECK_ERR(ud_post_recv(u, 2, GRH_BYTES + len + 64), 0) ||
+	    !CHECK_ERR(ud_post_send(u, wr, len, u->p.qp[1]->qp_num, QKEY), 0))
 		return false;
-	if (!mt_poll_one(u->cq[0], &wc, WAIT_MS) ||
+	if (!mt_poll_one(u->p.cq[0], &wc, WAIT_MS) ||
 	    !mt_wc_is(&wc, wr->wr_id, IBV_WC_SUCCESS, IBV_WC_SEND))
 		return false;
-	if (!mt_poll_one(u->cq[1], rwc, WAIT_MS) ||
+	if (!mt_poll_one(u->p.cq[1], rwc, WAIT_MS) ||
 	    !mt_wc_is(rwc, 2, IBV_WC_SUCCESS, IBV_WC_RECV))
 		return false;
 	ok = CHECK_EQ(rwc->byte_len, GRH_BYTES + len) &
-	     CHECK_EQ(rwc->src_qp, u->qp[0]->qp_num) &
-	     CHECK_EQ(rwc->qp_num, u->qp[1]->qp_num) &
+	     CHECK_EQ(rwc->src_qp, u->p.qp[0]->qp_num) &
+	     CHECK_EQ(rwc->qp_num, u->p.qp[1]->qp_num) &
 	     CHECK(rwc->wc_flags & IBV_WC_GRH) &
-	     CHECK(!memcmp(u->buf + RECV_OFF + GRH_BYTES, u->buf, len)) &
-	     CHECK_EQ(u->buf[RECV_OFF + GRH_BYTES + len], 0xee);
+	     CHECK(!memcmp(u->p.buf + RECV_OFF + GRH_BYTES, u->p.buf, len)) &
+	     CHECK_EQ(u->p.buf[RECV_OFF + GRH_BYTES + len], 0xee);
 	return ok;
 }
 
@@ -292,7 +258,7 @@ MT_TEST_F(ud, send_recv)
 	if (!exchange(self, &wr, 300, &wc))
 		return KSFT_FAIL;
 	CHECK(!(wc.wc_flags & IBV_WC_WITH_IMM));
-	check_grh(self->buf + RECV_OFF, &self->gid, 300);
+	check_grh(self->p.buf + RECV_OFF, &self->gid, 300);
 	return KSFT_PASS;
 }
 
@@ -335,7 +301,7 @@ MT_TEST_F(ud, grh_every_gid)
 	for (i = 0; i < 16; i++) {
 		struct ibv_send_wr wr = { .wr_id = 5 };
 
-		if (ibv_query_gid_ex(self->c.ctx, 1, i, &e, 0) ||
+		if (ibv_query_gid_ex(self->p.c.ctx, 1, i, &e, 0) ||
 		    i == self->gid.gid_index)
 			continue;
 		tested++;
@@ -343,7 +309,7 @@ MT_TEST_F(ud, grh_every_gid)
 		self->ah = ud_ah(self, &e);
 		if (!CHECK(self->ah) || !exchange(self, &wr, 100, &wc))
 			return KSFT_FAIL;
-		check_grh(self->buf + RECV_OFF, &e, 100);
+		check_grh(self->p.buf + RECV_OFF, &e, 100);
 	}
 	if (!tested)
 		return mt_skip("no other GID on port 1");
@@ -359,8 +325,8 @@ MT_TEST_F(ud, srq_recv)
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
 	struct ibv_send_wr wr = { .wr_id = 30 };
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)self->buf + RECV_OFF, .length = 4096,
-		.lkey = self->mr->lkey,
+		.addr = (uintptr_t)self->p.buf + RECV_OFF, .length = 4096,
+		.lkey = self->p.mr->lkey,
 	};
 	struct ibv_recv_wr rwr = { .wr_id = 31, .sg_list = &sge,
 				   .num_sge = 1 };
@@ -369,26 +335,26 @@ MT_TEST_F(ud, srq_recv)
 	struct ibv_srq *srq;
 	struct ibv_wc wc;
 
-	srq = ibv_create_srq(self->pd, &sa);
+	srq = ibv_create_srq(self->p.pd, &sa);
 	if (!srq && errno == EOPNOTSUPP)
 		return mt_skip("no SRQs");
 	if (!CHECK(srq))
 		return KSFT_FAIL;
-	qp = ud_qp(self, self->cq[1], QKEY, srq);
-	fill(self->buf, 200, 9);
+	qp = ud_qp(self, self->p.cq[1], QKEY, srq);
+	fill(self->p.buf, 200, 9);
 	if (qp && !mt_case_failures() &&
 	    CHECK_ERR(ibv_post_srq_recv(srq, &rwr, &bad), 0) &&
-	    CHECK_ERR(post_send(self, &wr, 200, qp->qp_num, QKEY), 0)) {
-		if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	    CHECK_ERR(ud_post_send(self, &wr, 200, qp->qp_num, QKEY), 0)) {
+		if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 			mt_wc_is(&wc, 30, IBV_WC_SUCCESS, IBV_WC_SEND);
-		if (mt_poll_one(self->cq[1], &wc, WAIT_MS) &&
+		if (mt_poll_one(self->p.cq[1], &wc, WAIT_MS) &&
 		    mt_wc_is(&wc, 31, IBV_WC_SUCCESS, IBV_WC_RECV)) {
 			CHECK_EQ(wc.qp_num, qp->qp_num);
-			CHECK_EQ(wc.src_qp, self->qp[0]->qp_num);
+			CHECK_EQ(wc.src_qp, self->p.qp[0]->qp_num);
 			CHECK_EQ(wc.byte_len, GRH_BYTES + 200);
-			CHECK(!memcmp(self->buf + RECV_OFF + GRH_BYTES,
-				      self->buf, 200));
-			check_grh(self->buf + RECV_OFF, &self->gid, 200);
+			CHECK(!memcmp(self->p.buf + RECV_OFF + GRH_BYTES,
+				      self->p.buf, 200));
+			check_grh(self->p.buf + RECV_OFF, &self->gid, 200);
 		}
 	}
 	if (qp)
@@ -407,20 +373,20 @@ MT_TEST_F(ud, wrong_qkey)
 	struct ibv_send_wr wr = { .wr_id = 8 };
 	struct ibv_wc wc;
 
-	if (!CHECK_ERR(post_recv(self, 9, 4096), 0) ||
-	    !CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num,
+	if (!CHECK_ERR(ud_post_recv(self, 9, 4096), 0) ||
+	    !CHECK_ERR(ud_post_send(self, &wr, 64, self->p.qp[1]->qp_num,
 				 QKEY + 1), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 8, IBV_WC_SUCCESS, IBV_WC_SEND);
-	poll_none(self->cq[1]);
+	poll_none(self->p.cq[1]);
 	wr = (struct ibv_send_wr){ .wr_id = 10 };
-	if (!CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num,
+	if (!CHECK_ERR(ud_post_send(self, &wr, 64, self->p.qp[1]->qp_num,
 				 0x80000000U), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 10, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (mt_poll_one(self->cq[1], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[1], &wc, WAIT_MS))
 		mt_wc_is(&wc, 9, IBV_WC_SUCCESS, IBV_WC_RECV);
 	return KSFT_PASS;
 }
@@ -435,13 +401,14 @@ MT_TEST_F(ud, no_recv_dropped)
 	struct ibv_send_wr wr = { .wr_id = 32 };
 	struct ibv_wc wc;
 
-	if (!CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num, QKEY), 0))
+	if (!CHECK_ERR(ud_post_send(self, &wr, 64, self->p.qp[1]->qp_num,
+				    QKEY), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 32, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (!CHECK_ERR(post_recv(self, 33, 4096), 0))
+	if (!CHECK_ERR(ud_post_recv(self, 33, 4096), 0))
 		return KSFT_FAIL;
-	poll_none(self->cq[1]);
+	poll_none(self->p.cq[1]);
 	return KSFT_PASS;
 }
 
@@ -452,7 +419,7 @@ MT_TEST_F(ud, no_recv_dropped)
 MT_TEST_F(ud, no_such_qp)
 {
 	struct ibv_qp_init_attr ia = {
-		.send_cq = self->cq[1], .recv_cq = self->cq[1],
+		.send_cq = self->p.cq[1], .recv_cq = self->p.cq[1],
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 1, .max_recv_wr = 4,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
@@ -463,13 +430,13 @@ MT_TEST_F(ud, no_such_qp)
 	};
 	struct ibv_recv_wr *bad;
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)self->buf + RECV_OFF, .length = 4096,
-		.lkey = self->mr->lkey,
+		.addr = (uintptr_t)self->p.buf + RECV_OFF, .length = 4096,
+		.lkey = self->p.mr->lkey,
 	};
 	struct ibv_recv_wr rwr = { .wr_id = 11, .sg_list = &sge,
 				   .num_sge = 1 };
 	uint32_t qpns[2] = { 0xfffff0 };
-	struct ibv_qp *rc = ibv_create_qp(self->pd, &ia);
+	struct ibv_qp *rc = ibv_create_qp(self->p.pd, &ia);
 	struct ibv_wc wc;
 	unsigned int i;
 
@@ -479,18 +446,18 @@ MT_TEST_F(ud, no_such_qp)
 	if (CHECK_ERR(ibv_modify_qp(rc, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 				    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0) &&
 	    CHECK_ERR(ibv_post_recv(rc, &rwr, &bad), 0) &&
-	    CHECK_ERR(post_recv(self, 12, 4096), 0)) {
+	    CHECK_ERR(ud_post_recv(self, 12, 4096), 0)) {
 		for (i = 0; i < 2; i++) {
 			struct ibv_send_wr wr = { .wr_id = 13 + i };
 
-			if (!CHECK_ERR(post_send(self, &wr, 64, qpns[i], QKEY),
-				       0))
+			if (!CHECK_ERR(ud_post_send(self, &wr, 64, qpns[i],
+						    QKEY), 0))
 				break;
-			if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+			if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 				mt_wc_is(&wc, 13 + i, IBV_WC_SUCCESS,
 					 IBV_WC_SEND);
 		}
-		poll_none(self->cq[1]);
+		poll_none(self->p.cq[1]);
 	}
 	CHECK_ERR(ibv_destroy_qp(rc), 0);
 	return KSFT_PASS;
@@ -508,31 +475,32 @@ MT_TEST_F(ud, over_mtu)
 	struct ibv_qp_init_attr ia;
 	struct ibv_wc wc;
 
-	if (!CHECK_ERR(post_recv(self, 16, 8192), 0) ||
-	    !CHECK_ERR(post_send(self, &wr, self->mtu + 1,
-				 self->qp[1]->qp_num, QKEY), 0))
+	if (!CHECK_ERR(ud_post_recv(self, 16, 8192), 0) ||
+	    !CHECK_ERR(ud_post_send(self, &wr, self->mtu + 1,
+				 self->p.qp[1]->qp_num, QKEY), 0))
 		return KSFT_FAIL;
 	wr = (struct ibv_send_wr){ .wr_id = 17 };
-	if (!CHECK_ERR(post_send(self, &wr, 8, self->qp[1]->qp_num, QKEY), 0))
+	if (!CHECK_ERR(ud_post_send(self, &wr, 8, self->p.qp[1]->qp_num,
+				    QKEY), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 15, IBV_WC_LOC_LEN_ERR, 0);
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 17, IBV_WC_WR_FLUSH_ERR, 0);
-	poll_none(self->cq[1]);
-	if (CHECK_ERR(ibv_query_qp(self->qp[0], &a, IBV_QP_STATE, &ia), 0))
+	poll_none(self->p.cq[1]);
+	if (CHECK_ERR(ibv_query_qp(self->p.qp[0], &a, IBV_QP_STATE, &ia), 0))
 		CHECK_EQ(a.qp_state, IBV_QPS_SQE);
 	a.qp_state = IBV_QPS_RTS;
-	if (!CHECK_ERR(ibv_modify_qp(self->qp[0], &a, IBV_QP_STATE), 0))
+	if (!CHECK_ERR(ibv_modify_qp(self->p.qp[0], &a, IBV_QP_STATE), 0))
 		return KSFT_FAIL;
 	/* the MTU itself fits */
 	wr = (struct ibv_send_wr){ .wr_id = 18 };
-	if (!CHECK_ERR(post_send(self, &wr, self->mtu, self->qp[1]->qp_num,
+	if (!CHECK_ERR(ud_post_send(self, &wr, self->mtu, self->p.qp[1]->qp_num,
 				 QKEY), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 18, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (mt_poll_one(self->cq[1], &wc, WAIT_MS) &&
+	if (mt_poll_one(self->p.cq[1], &wc, WAIT_MS) &&
 	    mt_wc_is(&wc, 16, IBV_WC_SUCCESS, IBV_WC_RECV))
 		CHECK_EQ(wc.byte_len, GRH_BYTES + self->mtu);
 	return KSFT_PASS;
@@ -542,23 +510,23 @@ MT_TEST_F(ud, over_mtu)
 MT_TEST_F(ud, bad_lkey)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)self->buf, .length = 64,
-		.lkey = self->mr->lkey ^ 0x80,
+		.addr = (uintptr_t)self->p.buf, .length = 64,
+		.lkey = self->p.mr->lkey ^ 0x80,
 	};
 	struct ibv_send_wr wr = {
 		.wr_id = 19, .opcode = IBV_WR_SEND, .sg_list = &sge,
 		.num_sge = 1, .send_flags = IBV_SEND_SIGNALED,
-		.wr.ud = { self->ah, self->qp[1]->qp_num, QKEY },
+		.wr.ud = { self->ah, self->p.qp[1]->qp_num, QKEY },
 	};
 	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
 
-	if (!CHECK_ERR(post_recv(self, 20, 4096), 0) ||
-	    !CHECK_ERR(ibv_post_send(self->qp[0], &wr, &bad), 0))
+	if (!CHECK_ERR(ud_post_recv(self, 20, 4096), 0) ||
+	    !CHECK_ERR(ibv_post_send(self->p.qp[0], &wr, &bad), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 19, IBV_WC_LOC_PROT_ERR, 0);
-	poll_none(self->cq[1]);
+	poll_none(self->p.cq[1]);
 	return KSFT_PASS;
 }
 
@@ -573,14 +541,15 @@ MT_TEST_F(ud, recv_too_small)
 	struct ibv_qp_init_attr ia;
 	struct ibv_wc wc;
 
-	if (!CHECK_ERR(post_recv(self, 22, GRH_BYTES + 63), 0) ||
-	    !CHECK_ERR(post_send(self, &wr, 64, self->qp[1]->qp_num, QKEY), 0))
+	if (!CHECK_ERR(ud_post_recv(self, 22, GRH_BYTES + 63), 0) ||
+	    !CHECK_ERR(ud_post_send(self, &wr, 64, self->p.qp[1]->qp_num,
+				    QKEY), 0))
 		return KSFT_FAIL;
-	if (mt_poll_one(self->cq[0], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[0], &wc, WAIT_MS))
 		mt_wc_is(&wc, 21, IBV_WC_SUCCESS, IBV_WC_SEND);
-	if (mt_poll_one(self->cq[1], &wc, WAIT_MS))
+	if (mt_poll_one(self->p.cq[1], &wc, WAIT_MS))
 		mt_wc_is(&wc, 22, IBV_WC_LOC_LEN_ERR, 0);
-	if (CHECK_ERR(ibv_query_qp(self->qp[1], &a, IBV_QP_STATE, &ia), 0))
+	if (CHECK_ERR(ibv_query_qp(self->p.qp[1], &a, IBV_QP_STATE, &ia), 0))
 		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
 	return KSFT_PASS;
 }
@@ -591,7 +560,7 @@ MT_TEST_F(ud, query_qkey)
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
 
-	if (CHECK_ERR(ibv_query_qp(self->qp[1], &a, IBV_QP_QKEY, &ia), 0))
+	if (CHECK_ERR(ibv_query_qp(self->p.qp[1], &a, IBV_QP_QKEY, &ia), 0))
 		CHECK_EQ(a.qkey, QKEY);
 	CHECK_EQ(ia.qp_type, IBV_QPT_UD);
 	return KSFT_PASS;
@@ -616,7 +585,7 @@ MT_TEST_F(ud, ah_no_leak)
 	}
 	if (mt_sim())
 		CHECK_EQ(mt_fw_total(), before);
-	ah = ibv_create_ah(self->pd, &nogrh);
+	ah = ibv_create_ah(self->p.pd, &nogrh);
 	if (!CHECK(!ah))
 		ibv_destroy_ah(ah);
 	return KSFT_PASS;
@@ -629,8 +598,8 @@ MT_TEST_F(ud, ah_no_leak)
  */
 MT_TEST_F(ud, ah_other_context)
 {
-	struct ibv_context *other = ibv_open_device(self->c.ctx->device);
-	struct ibv_context *mine = self->pd->context;
+	struct ibv_context *other = ibv_open_device(self->p.c.ctx->device);
+	struct ibv_context *mine = self->p.pd->context;
 	struct ibv_ah_attr a = {
 		.is_global = 1, .port_num = 1,
 		.grh = {
@@ -643,10 +612,10 @@ MT_TEST_F(ud, ah_other_context)
 	if (!CHECK(other))
 		return KSFT_FAIL;
 	/* libmlx5 sends the command on the PD's context: the other one */
-	self->pd->context = other;
+	self->p.pd->context = other;
 	errno = 0;
-	ah = ibv_create_ah(self->pd, &a);
-	self->pd->context = mine;
+	ah = ibv_create_ah(self->p.pd, &a);
+	self->p.pd->context = mine;
 	/* ib_core: no such handle in that context */
 	if (!CHECK(!ah))
 		ibv_destroy_ah(ah);
