@@ -41,6 +41,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.alloc_dm = mlx5x_alloc_dm,
 	.alloc_mw = mlx5x_alloc_mw,
 	.alloc_pd = mlx5x_alloc_pd,
+	.alloc_xrcd = mlx5x_alloc_xrcd,
 	.alloc_ucontext = mlx5x_alloc_ucontext,
 	.dealloc_dm = mlx5x_dealloc_dm,
 	.dealloc_mw = mlx5x_dealloc_mw,
@@ -53,6 +54,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.create_user_ah = mlx5x_create_user_ah,
 	.dealloc_driver = mlx5x_dealloc_driver,
 	.dealloc_pd = mlx5x_dealloc_pd,
+	.dealloc_xrcd = mlx5x_dealloc_xrcd,
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
 	.del_gid = mlx5x_del_gid,
 	.dereg_mr = mlx5x_dereg_mr,
@@ -96,6 +98,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_qp, mlx5x_qp, ib),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mlx5x_srq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mlx5x_ucontext, ib),
+	INIT_RDMA_OBJ_SIZE(ib_xrcd, mlx5x_xrcd, ib),
 };
 
 static int mlx5x_query_identity(struct mlx5x_dev *dev)

@@ -124,6 +124,9 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	size_t rq_len, sq_len;
 	int err;
 
+	/* ib_core creates an XRC target for its domain, without udata */
+	if (attr->qp_type == IB_QPT_XRC_TGT)
+		return udata ? -EINVAL : mlx5x_xrc_tgt_create(dev, qp, attr);
 	/* a kernel consumer's: the MAD layer's QP1 (kqp.c) */
 	if (!udata)
 		return mlx5x_kqp_create(dev, qp, attr);
@@ -138,7 +141,9 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->qp_type == IB_QPT_RAW_PACKET && !capable(CAP_NET_RAW))
 		return -EPERM;
-	if (!attr->send_cq || !attr->recv_cq)
+	/* an XRC initiator receives nothing: no receive CQ */
+	if (!attr->send_cq ||
+	    (!attr->recv_cq && attr->qp_type != IB_QPT_XRC_INI))
 		return -EINVAL;
 	err = mlx5x_qp_read_ucmd(udata, &ucmd);
 	if (err)
@@ -146,7 +151,9 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
 	err = mlx5x_qp_init(qp, uctx, &ucmd);
 	qp->create_flags = attr->create_flags;
-	if (!err && attr->srq && qp->rq_wqe_cnt)
+	/* neither a QP on an SRQ nor an XRC initiator has an RQ */
+	if (!err && (attr->srq || attr->qp_type == IB_QPT_XRC_INI) &&
+	    qp->rq_wqe_cnt)
 		err = -EINVAL;
 	if (!err)
 		err = mlx5x_qp_check_flags(qp, attr->qp_type);

@@ -25,6 +25,9 @@ u32 mlx5x_qp_st(enum ib_qp_type type)
 		return MLX5_QP_ST_UD;
 	case IB_QPT_GSI:
 		return MLX5_QP_ST_QP1;
+	case IB_QPT_XRC_INI:
+	case IB_QPT_XRC_TGT:
+		return MLX5_QP_ST_XRC;
 	default:
 		return MLX5_QP_ST_RC;
 	}

@@ -59,6 +59,7 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
 			      IB_DEVICE_RC_RNR_NAK_GEN |
+			      IB_DEVICE_XRC |		/* xrc.c */
 			      IB_DEVICE_MEM_WINDOW |	/* mw.c */
 			      IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	if (dev->fs)	/* ibv_create_flow: fs_verbs.c */

@@ -6,9 +6,9 @@
  * as an RMP.  mlx5_ib makes a basic SRQ with CREATE_RMP when the device
  * runs ISSI 1 and with CREATE_SRQ under ISSI 0; a device that has RQs,
  * SQs and TIRs as objects of their own (this one: qp_raw.c) runs ISSI 1,
- * so RMP it is.  Its WQEs are a linked list libmlx5 keeps: a next
- * segment, then the data segments, each WQE a power of two of at least
- * 32 bytes.
+ * so RMP it is; an XRC SRQ is made with CREATE_XRC_SRQ (xrc.c).  Its
+ * WQEs are a linked list libmlx5 keeps: a next segment, then the data
+ * segments, each WQE a power of two of at least 32 bytes.
  *
  * The SRQ's events arrive through the backend's event handler:
  * SRQ_RQ_LIMIT for the SRQ, SRQ_LAST_WQE for a QP on one; ib_uverbs
@@ -103,6 +103,9 @@ static int mlx5x_srq_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_srq *srq)
 	u32 in[PRM_BYTES(destroy_rmp_in) / 4] = {};
 	u32 out[PRM_BYTES(destroy_rmp_out) / 4] = {};
 
+	if (srq->ib.srq_type == IB_SRQT_XRC)
+		return mlx5x_xrc_srq_destroy(dev, srq);
+
 	PRM_SET(destroy_rmp_in, in, opcode, MLX5_CMD_OP_DESTROY_RMP);
 	PRM_SET(destroy_rmp_in, in, uid, srq->uid);
 	PRM_SET(destroy_rmp_in, in, rmpn, srq->srqn);
@@ -116,11 +119,13 @@ int mlx5x_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 	struct mlx5_ib_create_srq_resp resp = {};
 	struct mlx5x_srq *srq = to_msrq(ibsrq);
 	struct mlx5_ib_create_srq ucmd = {};
+	struct mlx5x_ucontext *uctx;
 	int err;
 
 	if (!udata)
 		return -EOPNOTSUPP;
-	if (attr->srq_type != IB_SRQT_BASIC)
+	/* tag matching is not offered */
+	if (attr->srq_type != IB_SRQT_BASIC && attr->srq_type != IB_SRQT_XRC)
 		return -EOPNOTSUPP;
 	err = mlx5x_srq_size(dev, srq, &attr->attr);
 	if (!err)
@@ -139,9 +144,17 @@ int mlx5x_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 			     IB_ACCESS_LOCAL_WRITE, &srq->db);
 	if (err)
 		goto err_buf;
-	err = mlx5x_srq_fw_create(dev, srq);
+	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
+	/* an XRC SRQ's receives carry its user index (CQE version 1) */
+	if (attr->srq_type == IB_SRQT_XRC)
+		err = mlx5x_xrc_srq_create(dev, srq, attr, uctx->cqe_version ?
+					   ucmd.uidx : MLX5X_SRQ_UIDX_MASK);
+	else
+		err = mlx5x_srq_fw_create(dev, srq);
 	if (err)
 		goto err_db;
+	if (attr->srq_type == IB_SRQT_XRC)
+		ibsrq->ext.xrc.srq_num = srq->srqn;
 	/* its events find it by number (mlx5x_srq_event()) */
 	err = xa_err(xa_store(&dev->srqs, srq->srqn, srq, GFP_KERNEL));
 	if (err)
@@ -224,6 +237,8 @@ int mlx5x_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		return 0;
 	if (attr->srq_limit >= srq->max)
 		return -EINVAL;
+	if (ibsrq->srq_type == IB_SRQT_XRC)
+		return mlx5x_xrc_srq_arm(dev, srq, attr->srq_limit);
 	return mlx5x_srq_fw_arm(dev, srq, attr->srq_limit);
 }
 
@@ -233,7 +248,10 @@ int mlx5x_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 	u32 lwm;
 	int err;
 
-	err = mlx5x_srq_fw_query(to_mdev(ibsrq->device), srq, &lwm);
+	if (ibsrq->srq_type == IB_SRQT_XRC)
+		err = mlx5x_xrc_srq_query(to_mdev(ibsrq->device), srq, &lwm);
+	else
+		err = mlx5x_srq_fw_query(to_mdev(ibsrq->device), srq, &lwm);
 	if (err)
 		return err;
 	attr->srq_limit = lwm;

@@ -127,10 +127,14 @@ static inline bool mlx5x_qp_connected(enum ib_qp_type type)
 	return type == IB_QPT_RC || type == IB_QPT_UC;
 }
 
-/* RC, UC and UD: one firmware QP over one buffer (qp_rc.c, qp_ud.c) */
+/*
+ * RC, UC, UD (QP1 too) and XRC: one firmware QP over one buffer
+ * (qp_rc.c, qp_ud.c; an XRC target has none: xrc.c)
+ */
 static inline bool mlx5x_qp_is_fw_qp(enum ib_qp_type type)
 {
 	return mlx5x_qp_connected(type) || type == IB_QPT_UD ||
+	       type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT ||
 	       type == IB_QPT_GSI;
 }
 
@@ -227,6 +231,28 @@ int mlx5x_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 int mlx5x_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
 int mlx5x_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 void mlx5x_srq_event(struct mlx5x_dev *dev, const void *eqe);
+
+/* xrc.c: XRC domains, XRC SRQs, XRC target QPs */
+struct mlx5x_xrcd {
+	struct ib_xrcd ib;
+	u32 xrcdn;
+};
+
+static inline struct mlx5x_xrcd *to_mxrcd(struct ib_xrcd *ib)
+{
+	return container_of(ib, struct mlx5x_xrcd, ib);
+}
+
+int mlx5x_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
+int mlx5x_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
+int mlx5x_xrc_tgt_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+			 struct ib_qp_init_attr *attr);
+int mlx5x_xrc_srq_create(struct mlx5x_dev *dev, struct mlx5x_srq *srq,
+			 struct ib_srq_init_attr *attr, u32 uidx);
+int mlx5x_xrc_srq_destroy(struct mlx5x_dev *dev, struct mlx5x_srq *srq);
+int mlx5x_xrc_srq_arm(struct mlx5x_dev *dev, struct mlx5x_srq *srq, u32 limit);
+int mlx5x_xrc_srq_query(struct mlx5x_dev *dev, struct mlx5x_srq *srq,
+			u32 *lwm);
 
 /* qp_raw.c */
 int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
