@@ -419,6 +419,13 @@ struct mlx5dv_cq;
 void qp_rings(const struct mlx5dv_qp *dq, uint32_t qpn, struct fz_queue *sq,
 	      struct fz_queue *rq);
 void cq_ring(const struct mlx5dv_cq *dc, struct fz_queue *cq);
+/* a data segment's key, address and length, for recv_segs() */
+typedef void fz_pick_fn(uint32_t *key, uint64_t *addr, uint32_t *len,
+			void *arg);
+void sq_put(struct fz_queue *q, const uint8_t *wqe, unsigned int ds);
+void wq_doorbell(struct fz_queue *q, bool sq);
+void recv_segs(uint8_t *p, uint32_t bytes, fz_pick_fn *pick, void *arg);
+unsigned int recv_wqes(struct fz_queue *q, fz_pick_fn *pick, void *arg);
 void mr_dereg(void);
 void print_datapath(const char *dev);
 

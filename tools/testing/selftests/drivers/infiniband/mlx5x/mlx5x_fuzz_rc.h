@@ -122,6 +122,7 @@ void pick_key(bool remote, int good, uint32_t *key, uint64_t *addr,
 	      uint32_t *len);
 unsigned int wqe_segs(uint8_t *b, unsigned int off, unsigned int k,
 		      bool good, bool atomic);
+void recv_key(uint32_t *key, uint64_t *addr, uint32_t *len, void *arg);
 void rc_post_send(struct fz_rc *r);
 void rc_post_recv(struct fz_rc *r);
 void rc_raw_send(struct fz_rc *r);

@@ -366,62 +366,38 @@ void rc_raw_send(struct fz_rc *r)
 {
 	static __thread uint8_t wqe[WQE_MAX];
 	struct fz_queue *q = &r->sq;
-	uint32_t nbb = 1U << q->log_n, i, n, ds, bbs;
 	char ops[3 * MAX_WRS + 1] = "";
+	unsigned int n;
 
 	if (!q->ring || !q->dbr)
 		return;
 	for (n = 1 + below(MAX_WRS); n; n--) {
-		ds = rc_wqe(wqe, q->pi, r->qp->qp_num);
-		bbs = ds ? (ds * SEG + BB - 1) / BB : 1;
-		for (i = 0; i < bbs; i++)	/* wrapping at the ring's end */
-			memcpy(q->ring + ((q->pi + i) & (nbb - 1)) * BB,
-			       wqe + i * BB, BB);
-		q->pi += bbs;
+		sq_put(q, wqe, rc_wqe(wqe, q->pi, r->qp->qp_num));
 		snprintf(ops + strlen(ops), 4, "%02x ", wqe[3]);
 		stat_add(FZ_RC_RAW, 1);
 	}
-	if (!below(64))	/* the counter moved past what was written */
-		q->pi += below(8) ? 1 + below(4 * nbb) : rnd();
-	__atomic_store_n(&q->dbr[1], htobe32(q->pi & 0xffff),
-			 __ATOMIC_RELEASE);
-	stat_add(FZ_DOORBELLS, 1);
+	wq_doorbell(q, true);
 	set_posted(r, true);
 	note("qp %#x: raw send WQEs, opcodes %s, counter %#x", r->qp->qp_num,
 	     ops, q->pi & 0xffff);
+}
+
+/* A receive WQE's key: pick_key()'s, over the worker's MRs half the time. */
+void recv_key(uint32_t *key, uint64_t *addr, uint32_t *len, void *arg)
+{
+	(void)arg;
+	pick_key(false, below(2), key, addr, len);
 }
 
 /* 1..8 receive WQEs written by hand, then the record. */
 void rc_raw_recv(struct fz_rc *r)
 {
 	struct fz_queue *q = &r->rq;
-	uint32_t stride = 1U << q->log_stride, n, i, key, len;
-	uint64_t addr;
-	uint8_t *p;
+	unsigned int n = recv_wqes(q, recv_key, NULL);
 
-	if (!q->ring || !q->dbr || q->log_stride > 12)
+	if (!n)
 		return;
-	for (n = 1 + below(MAX_WRS); n; n--, q->pi++) {
-		p = q->ring + (q->pi & ((1U << q->log_n) - 1)) * stride;
-		if (!below(16)) {
-			fill(p, stride);
-			continue;
-		}
-		for (i = 0; i + SEG <= stride; i += SEG) {
-			pick_key(false, below(2), &key, &addr, &len);
-			if (i && !below(4))
-				key = INVALID_LKEY;
-			put32(p + i, len);
-			put32(p + i + 4, key);
-			put64(p + i + 8, addr);
-		}
-		stat_add(FZ_RC_RECVS, 1);
-	}
-	if (!below(64))
-		q->pi += below(8) ? 1 + below(4U << q->log_n) : rnd();
-	__atomic_store_n(&q->dbr[0], htobe32(q->pi & 0xffff),
-			 __ATOMIC_RELEASE);
-	stat_add(FZ_DOORBELLS, 1);
+	stat_add(FZ_RC_RECVS, n);
 	set_posted(r, true);
 	note("qp %#x: raw receive WQEs, counter %#x", r->qp->qp_num,
 	     q->pi & 0xffff);

@@ -398,87 +398,59 @@ static void ud_raw_send(struct fz_ud_qp *q)
 {
 	static __thread uint8_t wqe[WQE_MAX];
 	struct fz_queue *s = &q->sq;
-	uint32_t nbb = 1U << s->log_n, i, n, ds, bbs;
+	unsigned int n;
 
 	if (!s->ring || !s->dbr)
 		return;
 	for (n = 1 + below(MAX_WRS); n; n--) {
-		ds = ud_wqe(wqe, s->pi, q->qp->qp_num);
-		bbs = ds ? (ds * SEG + BB - 1) / BB : 1;
-		for (i = 0; i < bbs; i++)
-			memcpy(s->ring + ((s->pi + i) & (nbb - 1)) * BB,
-			       wqe + i * BB, BB);
-		s->pi += bbs;
+		sq_put(s, wqe, ud_wqe(wqe, s->pi, q->qp->qp_num));
 		stat_add(FZ_UD_RAW, 1);
 	}
-	if (!below(64))
-		s->pi += below(8) ? 1 + below(4 * nbb) : rnd();
-	__atomic_store_n(&s->dbr[1], htobe32(s->pi & 0xffff),
-			 __ATOMIC_RELEASE);
-	stat_add(FZ_DOORBELLS, 1);
+	wq_doorbell(s, true);
 	note("ud qp %#x: raw send WQEs, counter %#x", q->qp->qp_num,
 	     s->pi & 0xffff);
 }
 
-/* Data segments of a receive WQE at @p, @bytes of them, random keys. */
-static void ud_raw_segs(uint8_t *p, uint32_t bytes)
-{
-	uint32_t i, key, len;
-	uint64_t addr;
-
-	for (i = 0; i + SEG <= bytes; i += SEG) {
-		pick_key(false, below(2), &key, &addr, &len);
-		if (i && !below(4))
-			key = INVALID_LKEY;
-		put32(p + i, len);
-		put32(p + i + 4, key);
-		put64(p + i + 8, addr);
-	}
-}
-
 /*
  * 1..8 SRQ WQEs by hand: each a next segment naming the WQE after it
- * (mostly the next index, else any), then its data segments; then the
- * record's counter.  Or receive WQEs into @q's RQ.
+ * (mostly the next index, else any), then its data segments, as many
+ * as fit or fewer; then the record's counter.
  */
-static void ud_raw_recv(struct fz_ud_qp *q)
+static void ud_raw_srq(void)
 {
-	struct fz_queue *r = u.srq && (!q || !q->rq.ring || below(2)) ?
-			     &u.srqq : q ? &q->rq : NULL;
-	uint32_t stride, mask, n, idx;
-	bool srq = r == &u.srqq;
+	struct fz_queue *r = &u.srqq;
+	uint32_t stride = 1U << r->log_stride, mask = (1U << r->log_n) - 1;
+	uint32_t n, idx;
 	uint8_t *p;
 
-	if (!r || !r->ring || !r->dbr || r->log_stride > 12)
+	if (!r->ring || !r->dbr || r->log_stride > 12)
 		return;
-	stride = 1U << r->log_stride;
-	mask = (1U << r->log_n) - 1;
 	for (n = 1 + below(MAX_WRS); n; n--, r->pi++) {
 		idx = r->pi & mask;
 		p = r->ring + idx * stride;
+		stat_add(FZ_UD_RECVS, 1);
 		if (!below(16)) {
 			fill(p, stride);
 			continue;
 		}
-		if (srq) {
-			memset(p, 0, SRQ_NEXT);
-			idx = below(16) ? (idx + 1) & mask : rnd() & 0xffff;
-			p[2] = idx >> 8;
-			p[3] = idx;
-			ud_raw_segs(p + SRQ_NEXT, below(4) ? stride - SRQ_NEXT :
-					below(stride / SEG) * SEG);
-		} else {
-			ud_raw_segs(p, stride);
-		}
-		stat_add(FZ_UD_RECVS, 1);
+		memset(p, 0, SRQ_NEXT);
+		idx = below(16) ? (idx + 1) & mask : rnd() & 0xffff;
+		p[2] = idx >> 8;
+		p[3] = idx;
+		recv_segs(p + SRQ_NEXT, below(4) ? stride - SRQ_NEXT :
+			  below(stride / SEG) * SEG, recv_key, NULL);
 	}
-	if (!below(64))
-		r->pi += below(8) ? 1 + below(4U << r->log_n) : rnd();
-	__atomic_store_n(&r->dbr[0], htobe32(r->pi & 0xffff),
-			 __ATOMIC_RELEASE);
-	stat_add(FZ_DOORBELLS, 1);
-	note("ud %s: raw receive WQEs, counter %#x", srq ? "srq" : "rq",
-	     r->pi & 0xffff);
+	wq_doorbell(r, false);
+	note("ud srq: raw WQEs, counter %#x", r->pi & 0xffff);
+}
+
+/* Receive WQEs by hand into the SRQ, or into @q's RQ. */
+static void ud_raw_recv(struct fz_ud_qp *q)
+{
+	if (u.srq && (!q || !q->rq.ring || below(2)))
+		ud_raw_srq();
+	else if (q)
+		stat_add(FZ_UD_RECVS, recv_wqes(&q->rq, recv_key, NULL));
 }
 
 /* The set's CQ: through libmlx5, or by hand once the set is raw. */

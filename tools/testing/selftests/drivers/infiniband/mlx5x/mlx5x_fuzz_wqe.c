@@ -198,58 +198,121 @@ static unsigned int send_wqe(uint8_t *b, uint16_t idx, uint32_t qpn,
 	return ds;
 }
 
+/**
+ * sq_put() - a send WQE into a ring, at its producer index
+ * @q: the send queue
+ * @wqe: the WQE
+ * @ds: its size in 16-byte segments, as its control segment says
+ *
+ * Its basic blocks wrap at the ring's end; the index moves past them.
+ */
+void sq_put(struct fz_queue *q, const uint8_t *wqe, unsigned int ds)
+{
+	uint32_t nbb = 1U << q->log_n, i;
+	uint32_t bbs = ds ? (ds * SEG + BB - 1) / BB : 1;
+
+	for (i = 0; i < bbs; i++)
+		memcpy(q->ring + ((q->pi + i) & (nbb - 1)) * BB, wqe + i * BB,
+		       BB);
+	q->pi += bbs;
+}
+
+/**
+ * wq_doorbell() - a queue's doorbell record moved to its producer index
+ * @q: the queue
+ * @sq: the record's send counter; else its receive counter
+ *
+ * Now and then the counter moves past what was written, by any amount.
+ */
+void wq_doorbell(struct fz_queue *q, bool sq)
+{
+	if (!below(64))
+		q->pi += below(8) ? 1 + below(4U << q->log_n) : rnd();
+	__atomic_store_n(&q->dbr[sq], htobe32(q->pi & 0xffff),
+			 __ATOMIC_RELEASE);
+	stat_add(FZ_DOORBELLS, 1);
+}
+
+/**
+ * recv_segs() - a receive WQE's data segments, by hand
+ * @p: where the first goes
+ * @bytes: the room for them
+ * @pick: their keys, addresses and lengths
+ * @arg: for @pick
+ *
+ * Now and then one after the first ends the list (the invalid lkey).
+ */
+void recv_segs(uint8_t *p, uint32_t bytes, fz_pick_fn *pick, void *arg)
+{
+	uint32_t i, key, len;
+	uint64_t addr;
+
+	for (i = 0; i + SEG <= bytes; i += SEG) {
+		pick(&key, &addr, &len, arg);
+		if (i && !below(4))
+			key = INVALID_LKEY;
+		put32(p + i, len);
+		put32(p + i + 4, key);
+		put64(p + i + 8, addr);
+	}
+}
+
+/**
+ * recv_wqes() - 1..8 receive WQEs by hand, then the record
+ * @q: the receive queue (of a raw QP, an RC or UD QP, or DEVX)
+ * @pick: the keys of their data segments (recv_segs())
+ * @arg: for @pick
+ *
+ * One in 16 is random bytes.
+ *
+ * Return: how many were written.
+ */
+unsigned int recv_wqes(struct fz_queue *q, fz_pick_fn *pick, void *arg)
+{
+	uint32_t stride = 1U << q->log_stride, n, done = 0;
+	uint8_t *p;
+
+	if (!q->ring || !q->dbr || q->log_stride > 12)
+		return 0;
+	for (n = 1 + below(8); n; n--, q->pi++, done++) {
+		p = q->ring + (q->pi & ((1U << q->log_n) - 1)) * stride;
+		if (!below(16))
+			fill(p, stride);
+		else
+			recv_segs(p, stride, pick, arg);
+	}
+	wq_doorbell(q, false);
+	return done;
+}
+
 /* Write 1..8 send WQEs at the SQ's producer index, then ring. */
 static void post_send(struct fz_queue *q)
 {
 	static __thread uint8_t wqe[WQE_MAX];
-	uint32_t nbb = 1U << q->log_n, i, n, ds, bbs;
+	unsigned int n;
 
 	for (n = 1 + below(8); n; n--) {
-		ds = send_wqe(wqe, q->pi, q->id, q->handle);
-		bbs = ds ? (ds * SEG + BB - 1) / BB : 1;
-		for (i = 0; i < bbs; i++)
-			memcpy(q->ring + ((q->pi + i) & (nbb - 1)) * BB,
-			       wqe + i * BB, BB);
-		q->pi += bbs;
+		sq_put(q, wqe, send_wqe(wqe, q->pi, q->id, q->handle));
 		stat_add(FZ_SEND_WQES, 1);
 	}
-	if (!below(64))	/* the counter moved past what was written */
-		q->pi += below(8) ? 1 + below(4 * nbb) : rnd();
-	__atomic_store_n(&q->dbr[1], htobe32(q->pi & 0xffff),
-			 __ATOMIC_RELEASE);
-	stat_add(FZ_DOORBELLS, 1);
+	wq_doorbell(q, true);
+}
+
+/* A key for a receive WQE of @arg, a DEVX queue or a raw QP's. */
+static void queue_key(uint32_t *lkey, uint64_t *addr, uint32_t *len,
+		     void *arg)
+{
+	const struct fz_queue *q = arg;
+
+	pick_key(q->handle, lkey, addr, len);
+	if (!below(8))
+		*len = 2048;
 }
 
 /* Write 1..8 receive WQEs of scatter entries, then ring. */
 static void post_recv(struct fz_queue *q)
 {
-	uint32_t stride = 1U << q->log_stride, n, i, lkey, len;
-	uint8_t *p;
-	uint64_t addr;
-
-	if (q->log_stride > 12)
-		return;
-	for (n = 1 + below(8); n; n--, q->pi++) {
-		p = q->ring + (q->pi & ((1U << q->log_n) - 1)) * stride;
-		if (!below(16)) {
-			fill(p, stride);
-		} else {
-			for (i = 0; i + SEG <= stride; i += SEG) {
-				pick_key(q->handle, &lkey, &addr, &len);
-				if (i && !below(4))
-					lkey = INVALID_LKEY;
-				put32(p + i, below(8) ? len : 2048);
-				put32(p + i + 4, lkey);
-				put64(p + i + 8, addr);
-			}
-		}
-		stat_add(FZ_RECV_WQES, 1);
-	}
-	if (!below(64))
-		q->pi += below(8) ? 1 + below(4U << q->log_n) : rnd();
-	__atomic_store_n(&q->dbr[0], htobe32(q->pi & 0xffff),
-			 __ATOMIC_RELEASE);
-	stat_add(FZ_DOORBELLS, 1);
+	stat_add(FZ_RECV_WQES, recv_wqes(q, queue_key, q));
 }
 
 static void raw_restart(struct fz_raw *r);
