@@ -9,12 +9,15 @@ KMEMLEAK=$DBG/kmemleak
 SLABS=/sys/kernel/slab
 BAD_KLOG='Oops|WARNING:|BUG:|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|suspected memory leak|general protection fault|Call Trace|mlx5x_sim: LEAK|hung_task|soft lockup'
 
-# dev_up [DEV NETDEV]: dummy netdev, module, device
+# dev_up [DEV NETDEV]: dummy netdev with an IPv4 address (rdma_cm's:
+# mlx5x_cm connects through it), rdma_ucm, module, device
 dev_up() {
 	local dev=${1:-mlx5x_0} nd=${2:-d0}
 	modprobe dummy || return 1
 	ip link show "$nd" >/dev/null 2>&1 ||
-		{ ip link add "$nd" type dummy && ip link set "$nd" up; } || return 1
+		{ ip link add "$nd" type dummy && ip link set "$nd" up &&
+		  ip addr add 192.168.79.1/24 dev "$nd"; } || return 1
+	modprobe rdma_ucm 2>/dev/null
 	modprobe mlx5x || return 1
 	rdma link show | grep -q "$dev" ||
 		rdma link add "$dev" type mlx5x netdev "$nd" || return 1
