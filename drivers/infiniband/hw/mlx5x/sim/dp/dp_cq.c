@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Writing a CQE to a CQ, for every engine of the data path: the CQ's
+ * doorbell record (its consumer index: a CQ a whole ring behind
+ * overflows), the slot the producer index names, the owner bit, and the
+ * completion event of an armed CQ.
+ */
+#include "../queues/queues.h"
+#include "datapath.h"
+#include "dp_priv.h"
+#include "wqe.h"
+
+/* The CQ takes no more CQEs, and a CQ error event says why. */
+static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
+			    u8 syndrome)
+{
+	cq->dp.error = true;
+	sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cq->q.obj.id,
+		       syndrome);
+}
+
+/*
+ * A CQE was written: an armed CQ raises a completion event, once per arm
+ * (the arm word's sequence number, which the driver moves on when it
+ * re-arms); one armed for solicited completions only for a solicited CQE
+ * or an error.
+ */
+static void sim_dp_cq_armed(struct mlx5x_sim *sim, struct sim_cq *cq,
+			    struct sim_umem *dbr,
+			    const struct sim_cqe_info *info)
+{
+	u32 word;
+
+	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
+			   SIM_CQ_DBR_ARM, &word))
+		return;
+	if (SIM_CQ_ARM_CMD(word) > SIM_CQ_ARM_SOLICITED ||
+	    (cq->dp.fired && cq->dp.sn == SIM_CQ_ARM_SN(word)))
+		return;
+	if (SIM_CQ_ARM_CMD(word) == SIM_CQ_ARM_SOLICITED && !info->solicited &&
+	    info->opcode != SIM_CQE_REQ_ERR && info->opcode != SIM_CQE_RESP_ERR)
+		return;
+	cq->dp.fired = true;
+	cq->dp.sn = SIM_CQ_ARM_SN(word);
+	sim_event_emit(sim, SIM_EV_COMP, SIM_OBJ_CQ, cq->q.obj.id, 0);
+}
+
+/*
+ * Write one CQE to CQ @cqn.  A CQ whose consumer index (its doorbell
+ * record) is a whole ring behind overflows: unless it ignores overruns
+ * (cqc.oi) it takes no more CQEs and a CQ error event is raised.  A
+ * doorbell record the device may not read, or a CQE slot it may not
+ * write (the umem's pages are read-only), is an access violation, with
+ * the same outcome.
+ */
+void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
+		const struct sim_cqe_info *info)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_CQ], cqn);
+	u32 log, ci, stride, slot;
+	struct sim_umem *buf, *dbr;
+	u8 cqe[64];
+	struct sim_cq *cq;
+	u64 at;
+
+	if (!obj)
+		return;
+	cq = container_of(obj, struct sim_cq, q.obj);
+	buf = sim_dp_umem(sim, cq->dp.umem_id);
+	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
+	if (!cq->dp.umem_id || !buf || !dbr || cq->dp.error)
+		return;
+	log = PRM_GET(cqc, cq->cqc, log_cq_size);
+	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
+			   SIM_CQ_DBR_CI, &ci)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
+		return;
+	}
+	if (((cq->dp.pi - ci) & 0xffffff) >= BIT(log) &&
+	    !PRM_GET(cqc, cq->cqc, oi)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_OVERRUN);
+		return;
+	}
+	stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
+	/* a 128-byte CQE holds the 64-byte one in its second half */
+	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
+	at = cq->dp.umem_off + slot;
+	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
+	/*
+	 * The whole slot must be writable, or nothing of the CQE is
+	 * written; then the data, and the op_own byte last: the entry is
+	 * whole before its owner byte says it is there.
+	 */
+	if (!sim_umem_writable(buf, at, sizeof(cqe)) ||
+	    !sim_umem_io(buf, at, cqe, sizeof(cqe) - 1, true)) {
+		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
+		return;
+	}
+	/* the CQE's other bytes before its op_own byte */
+	wmb();
+	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
+	cq->dp.pi++;
+	/* the CQE is there before the arm is read: a driver arms, then looks */
+	smp_mb();
+	sim_dp_cq_armed(sim, cq, dbr, info);
+}
