@@ -484,6 +484,7 @@ static void sim_dp_work(struct kthread_work *work)
 		return;
 	}
 	start = ktime_get_ns();
+	sim_cq_mod_expire(dp);
 	if (!dp->in_qps) {
 		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &done, &looked);
 		if (!cut) {
@@ -594,6 +595,7 @@ int sim_dp_init(struct mlx5x_sim *sim)
 	sched_set_fifo_low(dp->kw->task);
 	dp->rt = true;
 	kthread_init_delayed_work(&dp->work, sim_dp_work);
+	sim_cq_mod_init(dp);
 	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	dp->timer.function = sim_dp_timer;
 	sim->dp = dp;
@@ -618,6 +620,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
 	 * queued the work before it is cancelled, so the work goes last.
 	 */
 	hrtimer_cancel(&dp->timer);
+	sim_cq_mod_fini(dp);
 	kthread_cancel_delayed_work_sync(&dp->work);
 	kthread_destroy_worker(dp->kw);
 	sim->dp = NULL;

@@ -19,29 +19,38 @@ static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
 		       syndrome);
 }
 
-/*
- * A CQE was written: an armed CQ raises a completion event, once per arm
- * (the arm word's sequence number, which the driver moves on when it
- * re-arms); one armed for solicited completions only for a solicited CQE
- * or an error.
+/**
+ * sim_dp_cq_event() - raise a CQ's completion event, if it is armed for it
+ * @sim: the model, its lock held
+ * @cq: the CQ, a CQE written to it since its last event
+ * @sol: that CQE was solicited or an error (or, with moderation, one of
+ *	 those it holds since its last event)
+ *
+ * Once per arm (the arm word's sequence number, which the driver moves
+ * on when it re-arms); one armed for solicited completions only for a
+ * solicited CQE or an error; and as its moderation allows (cq_mod.c).
  */
-static void sim_dp_cq_armed(struct mlx5x_sim *sim, struct sim_cq *cq,
-			    struct sim_umem *dbr,
-			    const struct sim_cqe_info *info)
+void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol)
 {
+	struct sim_umem *dbr;
 	u32 word;
 
-	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
-			   SIM_CQ_DBR_ARM, &word))
+	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
+	if (!dbr || !sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
+				   SIM_CQ_DBR_ARM, &word))
 		return;
 	if (SIM_CQ_ARM_CMD(word) > SIM_CQ_ARM_SOLICITED ||
 	    (cq->dp.fired && cq->dp.sn == SIM_CQ_ARM_SN(word)))
 		return;
-	if (SIM_CQ_ARM_CMD(word) == SIM_CQ_ARM_SOLICITED && !info->solicited &&
-	    info->opcode != SIM_CQE_REQ_ERR && info->opcode != SIM_CQE_RESP_ERR)
+	/* a moderated CQ's event stands for every CQE since the last one */
+	if (SIM_CQ_ARM_CMD(word) == SIM_CQ_ARM_SOLICITED &&
+	    !(sol || (sim_cq_moderated(cq) && cq->dp.mod_sol)))
+		return;
+	if (!sim_cq_mod_due(sim->dp, cq))
 		return;
 	cq->dp.fired = true;
 	cq->dp.sn = SIM_CQ_ARM_SN(word);
+	sim_cq_mod_fired(cq);
 	sim_event_emit(sim, SIM_EV_COMP, SIM_OBJ_CQ, cq->q.obj.id, 0);
 }
 
@@ -60,6 +69,7 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	u32 log, ci, stride, slot;
 	struct sim_umem *buf, *dbr;
 	u8 cqe[64];
+	bool sol;
 	struct sim_cq *cq;
 	u64 at;
 
@@ -100,7 +110,11 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	wmb();
 	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
+	sol = info->solicited || info->opcode == SIM_CQE_REQ_ERR ||
+	      info->opcode == SIM_CQE_RESP_ERR;
+	cq->dp.mod_cqes++;
+	cq->dp.mod_sol |= sol;
 	/* the CQE is there before the arm is read: a driver arms, then looks */
 	smp_mb();
-	sim_dp_cq_armed(sim, cq, dbr, info);
+	sim_dp_cq_event(sim, cq, sol);
 }

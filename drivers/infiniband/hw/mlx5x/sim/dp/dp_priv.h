@@ -102,6 +102,8 @@ struct sim_rc_side {
  * @rc_src: where its bytes come from
  * @rc_dst: where they go
  * @bounce: what they are copied through
+ * @mod_cqs: CQs waiting for their moderation period's end (cq_mod.c)
+ * @mod_timer: fires at the earliest of those ends
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
@@ -125,9 +127,19 @@ struct sim_dp {
 	struct sim_gather rc_scatter[SIM_RC_MAX_SCATTER];
 	struct sim_rc_side rc_src, rc_dst;
 	u8 bounce[SIM_RC_BOUNCE];
+	struct xarray mod_cqs;
+	struct hrtimer mod_timer;
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
+void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol);
+
+/* cq_mod.c */
+bool sim_cq_mod_due(struct sim_dp *dp, struct sim_cq *cq);
+void sim_cq_mod_fired(struct sim_cq *cq);
+void sim_cq_mod_expire(struct sim_dp *dp);
+void sim_cq_mod_init(struct sim_dp *dp);
+void sim_cq_mod_fini(struct sim_dp *dp);
 void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		const struct sim_cqe_info *info);
 bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,

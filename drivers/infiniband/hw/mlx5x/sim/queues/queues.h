@@ -103,6 +103,9 @@ struct sim_qbuf_req {
  *	   is written to it (a CQ error event said which)
  * @fired: a completion event was raised for the arm sequence number @sn
  * @sn: that number (the doorbell record's arm word, bits 29:28)
+ * @mod_cqes: CQEs written since its last event (moderation: dp/cq_mod.c)
+ * @mod_sol: one of them was solicited or an error
+ * @mod_since: when its last event was raised (ns, monotonic; 0: none)
  */
 struct sim_cq_dp {
 	u32 umem_id;
@@ -111,6 +114,9 @@ struct sim_cq_dp {
 	bool error;
 	bool fired;
 	u8 sn;
+	u32 mod_cqes;
+	bool mod_sol;
+	u64 mod_since;
 };
 
 /*
@@ -129,6 +135,13 @@ struct sim_cq {
 	struct sim_cq_dp dp;
 	u8 cqc[PRM_BYTES(cqc)];
 };
+
+/* Whether @cq moderates its events (dp/cq_mod.c). */
+static inline bool sim_cq_moderated(const struct sim_cq *cq)
+{
+	return PRM_GET(cqc, cq->cqc, cq_max_count) ||
+	       PRM_GET(cqc, cq->cqc, cq_period);
+}
 
 /**
  * struct sim_wq_dp - the data path's state of an RQ or SQ (dp/datapath.c)
@@ -248,6 +261,7 @@ static inline bool sim_qp_rlky(const struct sim_qp *qp)
 
 /* cmd_qp.c */
 struct sim_qp *sim_gsi_qp(struct mlx5x_sim *sim);
+void sim_qp_qbuf_req(const void *in, struct sim_qbuf_req *req);
 
 /* queues.c */
 u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
