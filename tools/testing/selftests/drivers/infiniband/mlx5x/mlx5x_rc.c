@@ -489,6 +489,57 @@ static bool drain(struct pair *p, uint64_t id0, unsigned int from,
 	return true;
 }
 
+/* Moderate B's CQ (ibv_modify_cq(3)): @count completions, @period us. */
+static bool moderate(struct pair *p, uint16_t count, uint16_t period)
+{
+	struct ibv_modify_cq_attr ma = {
+		.attr_mask = IBV_CQ_ATTR_MODERATE,
+		.moderate = { .cq_count = count, .cq_period = period },
+	};
+
+	return CHECK_ERR(ibv_modify_cq(p->cq[1], &ma), 0);
+}
+
+/*
+ * CQ moderation (ibv_modify_cq(3), IBV_CQ_ATTR_MODERATE): an armed CQ
+ * raises its event once cq_count completions came since its last event,
+ * or once cq_period microseconds passed since then, whichever first;
+ * both 0 is no moderation.
+ */
+MT_TEST_F(events, cq_moderation)
+{
+	struct pair *p = &self->p;
+
+	/* a count of 4: three completions raise nothing, the fourth does */
+	if (!moderate(p, 4, 0) ||
+	    !CHECK_ERR(ibv_req_notify_cq(p->cq[1], 0), 0) ||
+	    !exchange(p, 60, 3))
+		return KSFT_FAIL;
+	CHECK(!wait_event(p, 200));
+	if (!exchange(p, 63, 1))
+		return KSFT_FAIL;
+	CHECK_EQ(wait_event(p, WAIT_MS), p->cq[1]);
+	drain(p, 60, 0, 3);
+	drain(p, 63, 0, 1);
+
+	/* a count never reached: the period's end raises it (4 ms) */
+	if (!moderate(p, 1000, 4000) ||
+	    !CHECK_ERR(ibv_req_notify_cq(p->cq[1], 0), 0) ||
+	    !exchange(p, 64, 1))
+		return KSFT_FAIL;
+	CHECK_EQ(wait_event(p, WAIT_MS), p->cq[1]);
+	drain(p, 64, 0, 1);
+
+	/* no moderation again: the next completion raises it */
+	if (!moderate(p, 0, 0) ||
+	    !CHECK_ERR(ibv_req_notify_cq(p->cq[1], 0), 0) ||
+	    !exchange(p, 65, 1))
+		return KSFT_FAIL;
+	CHECK_EQ(wait_event(p, WAIT_MS), p->cq[1]);
+	drain(p, 65, 0, 1);
+	return KSFT_PASS;
+}
+
 /*
  * ibv_resize_cq(3) of a CQ whose completions are not all polled: they
  * stay, in order, and the CQ goes on completing in its new size, past
@@ -529,6 +580,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, atomics),
 	MT_CASE_F(pair, large_messages),
 	MT_CASE_F(events, cq_events),
+	MT_CASE_F(events, cq_moderation),
 	MT_CASE_F(pair, cq_resize),
 	MT_CASE_F(uc, uc_send_write),
 	MT_CASE_F(uc, uc_losses_are_silent),
