@@ -313,8 +313,9 @@ int mlx5x_rc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 			    PRM_BYTES(init2rtr_qp_out));
 	int err;
 
+	/* no command for it (to SQD: none in mlx5_ib either) */
 	if (!mv)
-		return -EOPNOTSUPP;	/* SQD is not offered */
+		return -EINVAL;
 	in = kzalloc(PRM_BYTES(init2rtr_qp_in), GFP_KERNEL);
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!in || !out) {

@@ -392,6 +392,9 @@ MT_TEST_F(env, rc)
 			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 		CHECK_EQ(init.qp_type, IBV_QPT_RC);
 	}
+	/* draining (SQD): mlx5_ib has no command for it, EINVAL; still RTS */
+	CHECK_ERR(to_state(qp, IBV_QPS_SQD), EINVAL);
+	CHECK_EQ(qp_state(qp), IBV_QPS_RTS);
 	CHECK_ERR(to_state(qp, IBV_QPS_ERR), 0);
 	CHECK_EQ(qp_state(qp), IBV_QPS_ERR);
 	CHECK_ERR(to_state(qp, IBV_QPS_RESET), 0);
