@@ -198,6 +198,27 @@ static u8 sim_qp_check_kernel(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return PRM_STAT_OK;
 }
 
+/**
+ * sim_qp_qbuf_req() - where CREATE_QP puts a QP's buffer and record
+ * @in: the CREATE_QP mailbox (of any service type: XRC's too)
+ * @req: filled in, but for the bytes the QP needs
+ */
+void sim_qp_qbuf_req(const void *in, struct sim_qbuf_req *req)
+{
+	const void *qpc = PRM_ADDR(create_qp_in, in, qpc);
+
+	*req = (struct sim_qbuf_req){
+		.umem_valid = PRM_GET(create_qp_in, in, wq_umem_valid),
+		.umem_id = prm_get_bits(in, SIM_CREATE_QP_UMEM_ID, 32),
+		.umem_off = sim_get64_at(in, SIM_CREATE_QP_UMEM_OFFSET),
+		.dbr_valid = PRM_GET(qpc, qpc, dbr_umem_valid),
+		.dbr_id = prm_get_bits(qpc, SIM_QPC_DBR_UMEM_ID, 32),
+		.dbr_addr = PRM_GET64(qpc, qpc, dbr_addr),
+		.pas_off = PRM_BIT_OFF(create_qp_in, pas),
+		.log_page = PRM_GET(qpc, qpc, log_page_size),
+	};
+}
+
 static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const void *qpc = PRM_ADDR(create_qp_in, ctx->in, qpc);
@@ -206,16 +227,7 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	u32 stride = PRM_GET(qpc, qpc, log_rq_stride);
 	u32 rq_type = PRM_GET(qpc, qpc, rq_type);
 	u32 max_log = SIM_CAP_GEN(sim, log_max_qp_sz);
-	struct sim_qbuf_req req = {
-		.umem_valid = PRM_GET(create_qp_in, ctx->in, wq_umem_valid),
-		.umem_id = prm_get_bits(ctx->in, SIM_CREATE_QP_UMEM_ID, 32),
-		.umem_off = sim_get64_at(ctx->in, SIM_CREATE_QP_UMEM_OFFSET),
-		.dbr_valid = PRM_GET(qpc, qpc, dbr_umem_valid),
-		.dbr_id = prm_get_bits(qpc, SIM_QPC_DBR_UMEM_ID, 32),
-		.dbr_addr = PRM_GET64(qpc, qpc, dbr_addr),
-		.pas_off = PRM_BIT_OFF(create_qp_in, pas),
-		.log_page = PRM_GET(qpc, qpc, log_page_size),
-	};
+	struct sim_qbuf_req req;
 	struct sim_refs refs = {};
 	struct sim_qobj *q;
 	struct sim_qp *qp;
@@ -227,6 +239,7 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	/* XRC initiators and targets: cmd_xrc.c */
 	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_XRC)
 		return sim_create_xrc_qp(sim, ctx);
+	sim_qp_qbuf_req(ctx->in, &req);
 	/* RC, UC, UD and the kernel's QP1; no QPN of the caller's choosing */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&

@@ -231,16 +231,7 @@ u8 sim_create_xrc_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	const void *qpc = PRM_ADDR(create_qp_in, ctx->in, qpc);
 	u32 rq_type = PRM_GET(qpc, qpc, rq_type);
 	bool tgt = PRM_GET(qpc, qpc, no_sq);
-	struct sim_qbuf_req req = {
-		.umem_valid = PRM_GET(create_qp_in, ctx->in, wq_umem_valid),
-		.umem_id = prm_get_bits(ctx->in, SIM_CREATE_QP_UMEM_ID, 32),
-		.umem_off = sim_get64_at(ctx->in, SIM_CREATE_QP_UMEM_OFFSET),
-		.dbr_valid = PRM_GET(qpc, qpc, dbr_umem_valid),
-		.dbr_id = prm_get_bits(qpc, SIM_QPC_DBR_UMEM_ID, 32),
-		.dbr_addr = PRM_GET64(qpc, qpc, dbr_addr),
-		.pas_off = PRM_BIT_OFF(create_qp_in, pas),
-		.log_page = PRM_GET(qpc, qpc, log_page_size),
-	};
+	struct sim_qbuf_req req;
 	struct sim_refs refs = {};
 	struct sim_qobj *q;
 	struct sim_qp *qp;
@@ -252,6 +243,7 @@ u8 sim_create_xrc_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	    (tgt && rq_type != SIM_QPC_RQ_SRQ) ||
 	    (!tgt && rq_type != SIM_QPC_RQ_ZERO_LEN))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	sim_qp_qbuf_req(ctx->in, &req);
 	if (tgt)
 		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_XRCD,
 				       PRM_GET(qpc, qpc, xrcd));
