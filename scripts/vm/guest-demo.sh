@@ -40,6 +40,17 @@ if command -v ib_write_bw >/dev/null; then
 	ib_write_bw -d mlx5x_0 -x "$gid" -s 65536 -n 200 -p 18516 127.0.0.1
 	wait
 fi
+# rdma_cm: a connection through the device's QP1 (ib_cm's MADs)
+if command -v rping >/dev/null; then
+	modprobe rdma_ucm
+	rping -s -a 192.168.77.1 -C 3 &
+	for _ in $(seq 100); do
+		rdma resource show cm_id | grep -q 'state LISTEN' && break
+		sleep 0.1
+	done
+	rping -c -a 192.168.77.1 -C 3 -v
+	wait
+fi
 head -n 1 /sys/kernel/debug/mlx5x/mlx5x_0/fw/datapath
 cat /sys/kernel/debug/mlx5x/mlx5x_0/fw/stats
 rdma link delete mlx5x_0
