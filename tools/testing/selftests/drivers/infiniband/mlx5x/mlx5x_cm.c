@@ -345,6 +345,17 @@ static void cm_res_drop(struct cm_res *r)
 		CHECK_ERR(ibv_dealloc_pd(r->pd), 0);
 }
 
+/* Both sides' objects, the passive side's id, then the listener. */
+static void cm_drop_sides(struct cm_res *act, struct cm_res *pas,
+			  struct cm_listener *l)
+{
+	cm_res_drop(act);
+	cm_res_drop(pas);
+	if (pas->id)
+		CHECK_ERR(rdma_destroy_id(pas->id) ? errno : 0, 0);
+	cm_unlisten(l);
+}
+
 /* One completion of @cq, within the event timeout. */
 static bool cm_poll(struct ibv_cq *cq, struct ibv_wc *wc)
 {
@@ -475,11 +486,7 @@ MT_TEST_F(cm, connect_rc)
 	    cm_expect_ack(l.ch, RDMA_CM_EVENT_DISCONNECTED) &&
 	    CHECK_ERR(rdma_disconnect(pas.id) ? errno : 0, 0))
 		cm_expect_ack(self->ch, RDMA_CM_EVENT_DISCONNECTED);
-	cm_res_drop(&act);
-	cm_res_drop(&pas);
-	if (pas.id)
-		CHECK_ERR(rdma_destroy_id(pas.id) ? errno : 0, 0);
-	cm_unlisten(&l);
+	cm_drop_sides(&act, &pas, &l);
 	return KSFT_PASS;
 }
 
@@ -610,11 +617,7 @@ MT_TEST_F(cm, sidr_ud)
 out:
 	if (ah)
 		CHECK_ERR(ibv_destroy_ah(ah), 0);
-	cm_res_drop(&act);
-	cm_res_drop(&pas);
-	if (pas.id)
-		CHECK_ERR(rdma_destroy_id(pas.id) ? errno : 0, 0);
-	cm_unlisten(&l);
+	cm_drop_sides(&act, &pas, &l);
 	return KSFT_PASS;
 }
 
