@@ -51,6 +51,8 @@
 
 /* rnr_retry 7: retry without end */
 #define SIM_RNR_FOREVER		7
+/* The longest ACK timeout waited for: 4.096 us << 14, 67 ms. */
+#define SIM_ACK_TIMEOUT_MAX	14U
 /* Bytes of a message one turn copies, and what counts as a WQE's work. */
 #define SIM_RC_TURN_BYTES	(256 * 1024)
 #define SIM_RC_UNIT_BYTES	(64 * 1024)
@@ -145,7 +147,9 @@ static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
  * timer (4.096 us << ack_timeout) runs out and it sends again,
  * retry_count times, then fails with a transport retry error.  A timeout
  * of 0, which the IBTA calls infinite, is not waited for: the error
- * comes at once.
+ * comes at once.  A try waits 67 ms at most (code 14): the loopback has
+ * no wire whose delay a longer timer would cover, and a QP drained in
+ * error would wait out hours (code 31).
  */
 static void sim_rc_no_ack(struct sim_rc_msg *m)
 {
@@ -157,7 +161,7 @@ static void sim_rc_no_ack(struct sim_rc_msg *m)
 		return;
 	}
 	req->dp.rnr_tries++;
-	req->dp.rnr_until = ktime_get_ns() + (4096ULL << min(t, 20U));
+	req->dp.rnr_until = ktime_get_ns() + (4096ULL << min(t, SIM_ACK_TIMEOUT_MAX));
 	m->rnr = true;
 }
 
