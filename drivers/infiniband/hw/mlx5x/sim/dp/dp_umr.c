@@ -21,10 +21,10 @@
  * control segment (flags, KLM octowords, mkey mask), the mkey context
  * segment, then the KLM octowords in 64-byte units.  sim_umr_parse()
  * reads any UMR into struct sim_umr; what is executed is what the model
- * has of it: a window's context and one KLM.  The other UMRs of a
- * ConnectX (mlx5dv_wr_mkey_configure()'s signature and crypto BSFs, MTT
- * and KSM translations, a translation offset) are a local QP operation
- * error until they are modelled next to sim_umr_window_check().
+ * has of it: a window's context and one KLM, or a KLM list of
+ * mlx5dv_wr_mkey_configure() (umr_mkey.c).  The other UMRs of a ConnectX
+ * (signature and crypto BSFs, MTT and KSM translations, a translation
+ * offset) are a local QP operation error until they are modelled.
  *
  * Every refusal of a window operation is the error CQE a ConnectX
  * writes, MW_BIND_ERR (libmlx5: IBV_WC_MW_BIND_ERR), and the mkey is left
@@ -59,53 +59,6 @@ struct sim_wqe_umr_ctrl {
 
 static_assert(sizeof(struct sim_wqe_umr_ctrl) == 48);
 
-/* flags: the list is inline; check the mkey's state first (6:5); its QP */
-#define SIM_UMR_INLINE		BIT(7)
-#define SIM_UMR_CHECK_STATE	GENMASK(6, 5)
-#define SIM_UMR_MUST_BE_FREE	1
-#define SIM_UMR_MUST_BE_IN_USE	2
-#define SIM_UMR_XLT_OFFSET	BIT(4)
-#define SIM_UMR_CHECK_QPN	BIT(3)
-
-/* mkey_mask: the fields of the mkey context a UMR may write */
-#define SIM_UMR_MASK_LEN	BIT_ULL(0)
-#define SIM_UMR_MASK_START	BIT_ULL(6)
-#define SIM_UMR_MASK_KEY	BIT_ULL(13)
-#define SIM_UMR_MASK_QPN	BIT_ULL(14)
-#define SIM_UMR_MASK_LR		BIT_ULL(17)
-#define SIM_UMR_MASK_LW		BIT_ULL(18)
-#define SIM_UMR_MASK_RR		BIT_ULL(19)
-#define SIM_UMR_MASK_RW		BIT_ULL(20)
-#define SIM_UMR_MASK_A		BIT_ULL(21)
-#define SIM_UMR_MASK_FREE	BIT_ULL(29)
-#define SIM_UMR_MASK_RIGHTS	(SIM_UMR_MASK_LR | SIM_UMR_MASK_LW |	\
-				 SIM_UMR_MASK_RR | SIM_UMR_MASK_RW |	\
-				 SIM_UMR_MASK_A)
-#define SIM_UMR_MASK_MODELLED	(SIM_UMR_MASK_LEN | SIM_UMR_MASK_START |	\
-				 SIM_UMR_MASK_KEY | SIM_UMR_MASK_QPN |	\
-				 SIM_UMR_MASK_RIGHTS | SIM_UMR_MASK_FREE)
-
-/* The translation is written in units of 64 bytes: 4 octowords. */
-#define SIM_UMR_XLT_ALIGN	(SIM_MKEY_OCTWORD_ALIGN * SIM_OCTWORD_BYTES)
-
-/**
- * struct sim_umr - a UMR WQE as the device reads it
- * @key: the mkey it changes (the control segment's immediate)
- * @flags: of the UMR control segment
- * @mask: the fields written
- * @mkc: the mkey context segment: an mkey context (struct mlx5_ifc_mkc)
- * @nklm: KLM entries given
- * @klm: the first of them, inline
- */
-struct sim_umr {
-	u32 key;
-	u8 flags;
-	u64 mask;
-	const void *mkc;
-	u32 nklm;
-	const struct sim_klm *klm;
-};
-
 /*
  * Read the UMR WQE @wqe of @len bytes into @u.  Returns 0; -EINVAL when
  * its segments do not fit its size (a local length error); -EOPNOTSUPP
@@ -116,7 +69,6 @@ static int sim_umr_parse(const u8 *wqe, size_t len, struct sim_umr *u)
 	const struct sim_wqe_ctrl *c = (const void *)wqe;
 	const struct sim_wqe_umr_ctrl *uc;
 	size_t end, off = sizeof(*c);
-	u32 i;
 
 	end = (size_t)(be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK) *
 	      SIM_WQE_SEG;
@@ -142,12 +94,19 @@ static int sim_umr_parse(const u8 *wqe, size_t len, struct sim_umr *u)
 	    FIELD_GET(SIM_UMR_CHECK_STATE, u->flags) >
 	    SIM_UMR_MUST_BE_IN_USE || u->mask & ~SIM_UMR_MASK_MODELLED)
 		return -EOPNOTSUPP;
-	/* entries after the first are libmlx5's padding of its one KLM */
+	return 0;
+}
+
+/* A window's bind names one KLM: what follows it is libmlx5's padding. */
+static bool sim_umr_one_klm(struct sim_umr *u)
+{
+	u32 i;
+
 	for (i = 1; i < u->nklm; i++)
 		if (memchr_inv(&u->klm[i], 0, sizeof(u->klm[i])))
-			return -EOPNOTSUPP;
+			return false;
 	u->nklm = min_t(u32, u->nklm, 1);
-	return 0;
+	return true;
 }
 
 /* The mkey context after the UMR: the masked fields of @u, else @cur's. */
@@ -365,6 +324,10 @@ u32 sim_umr_exec(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 	mw = sim_umr_target(sim, qp, u.key);
 	if (!mw)
 		return SIM_CQE_SYND_MW_BIND;
+	if (sim_umr_mkey_op(mw, &u))
+		return sim_umr_mkey(sim, qp, mw, &u);	/* umr_mkey.c */
+	if (!sim_umr_one_klm(&u))
+		return SIM_CQE_SYND_LOCAL_QP_OP;
 	synd = sim_umr_window_check(sim, qp, mw, &u, &mr);
 	if (!synd)
 		sim_umr_window_apply(mw, &u, mr);
@@ -378,8 +341,9 @@ u32 sim_umr_exec(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
  * @key: the rkey the message names
  *
  * The key must be a type 2 window (en_rinval) of the responder's context
- * and PD, in use and bound to the responder (IBTA 10.6.7.2.6); it is
- * freed, and lets go of its MR.
+ * and PD, in use and bound to the responder (IBTA 10.6.7.2.6), or an
+ * mkey with en_rinval that a configure filled (umr_mkey.c), bound to no
+ * QP; it is freed, and lets go of what it named.
  *
  * Return: true if it was invalidated; false, and nothing changed.
  */
@@ -395,7 +359,7 @@ bool sim_umr_invalidate(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 	mw = container_of(obj, struct sim_mkey, obj);
 	if (sim_mkey_key(mw) != key || !PRM_GET(mkc, mw->mkc, en_rinval) ||
 	    PRM_GET(mkc, mw->mkc, free) || mw->pd->id != qp->pdn ||
-	    PRM_GET(mkc, mw->mkc, qpn) != qp->qpn)
+	    (!mw->klm_list && PRM_GET(mkc, mw->mkc, qpn) != qp->qpn))
 		return false;
 	PRM_SET(mkc, mw->mkc, free, 1);
 	PRM_SET(mkc, mw->mkc, qpn, SIM_MKEY_QPN_NONE);

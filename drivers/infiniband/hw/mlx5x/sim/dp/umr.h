@@ -7,7 +7,8 @@
 #ifndef MLX5X_SIM_UMR_H
 #define MLX5X_SIM_UMR_H
 
-#include "../sim_priv.h"
+#include <linux/bits.h>
+#include "../mem/mkey.h"
 
 /**
  * struct sim_umr_qp - the QP a UMR or an invalidation is for
@@ -21,9 +22,61 @@ struct sim_umr_qp {
 	u32 qpn;
 };
 
+/* flags: the list is inline; check the mkey's state first (6:5); its QP */
+#define SIM_UMR_INLINE		BIT(7)
+#define SIM_UMR_CHECK_STATE	GENMASK(6, 5)
+#define SIM_UMR_MUST_BE_FREE	1
+#define SIM_UMR_MUST_BE_IN_USE	2
+#define SIM_UMR_XLT_OFFSET	BIT(4)
+#define SIM_UMR_CHECK_QPN	BIT(3)
+
+/* mkey_mask: the fields of the mkey context a UMR may write */
+#define SIM_UMR_MASK_LEN	BIT_ULL(0)
+#define SIM_UMR_MASK_START	BIT_ULL(6)
+#define SIM_UMR_MASK_KEY	BIT_ULL(13)
+#define SIM_UMR_MASK_QPN	BIT_ULL(14)
+#define SIM_UMR_MASK_LR		BIT_ULL(17)
+#define SIM_UMR_MASK_LW		BIT_ULL(18)
+#define SIM_UMR_MASK_RR		BIT_ULL(19)
+#define SIM_UMR_MASK_RW		BIT_ULL(20)
+#define SIM_UMR_MASK_A		BIT_ULL(21)
+#define SIM_UMR_MASK_FREE	BIT_ULL(29)
+#define SIM_UMR_MASK_RIGHTS	(SIM_UMR_MASK_LR | SIM_UMR_MASK_LW |	\
+				 SIM_UMR_MASK_RR | SIM_UMR_MASK_RW |	\
+				 SIM_UMR_MASK_A)
+#define SIM_UMR_MASK_MODELLED	(SIM_UMR_MASK_LEN | SIM_UMR_MASK_START |	\
+				 SIM_UMR_MASK_KEY | SIM_UMR_MASK_QPN |	\
+				 SIM_UMR_MASK_RIGHTS | SIM_UMR_MASK_FREE)
+
+/* The translation is written in units of 64 bytes: 4 octowords. */
+#define SIM_UMR_XLT_ALIGN	(SIM_MKEY_OCTWORD_ALIGN * SIM_OCTWORD_BYTES)
+
+/**
+ * struct sim_umr - a UMR WQE as the device reads it
+ * @key: the mkey it changes (the control segment's immediate)
+ * @flags: of the UMR control segment
+ * @mask: the fields written
+ * @mkc: the mkey context segment: an mkey context (struct mlx5_ifc_mkc)
+ * @nklm: KLM entries given
+ * @klm: the first of them, inline
+ */
+struct sim_umr {
+	u32 key;
+	u8 flags;
+	u64 mask;
+	const void *mkc;
+	u32 nklm;
+	const struct sim_klm *klm;
+};
+
 u32 sim_umr_exec(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		 const u8 *wqe, size_t len);
 bool sim_umr_invalidate(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 			u32 key);
+
+/* umr_mkey.c: mlx5dv_wr_mkey_configure() and its LOCAL_INV */
+bool sim_umr_mkey_op(const struct sim_mkey *mkey, const struct sim_umr *u);
+u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
+		 struct sim_mkey *mkey, const struct sim_umr *u);
 
 #endif /* MLX5X_SIM_UMR_H */

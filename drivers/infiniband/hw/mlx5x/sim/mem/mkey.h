@@ -72,6 +72,8 @@ struct sim_mkey_ent {
  *	is the MR the bind named, of which an access through the window
  *	needs only the local rights its remote ones stand on
  * @umr_ent: the entry a UMR WQE wrote (@ent then points here)
+ * @klm_list: its KLM list was written by mlx5dv_wr_mkey_configure()'s
+ *	UMR (dp/umr_mkey.c), which LOCAL_INV frees again
  */
 struct sim_mkey {
 	struct sim_obj obj;
@@ -87,6 +89,7 @@ struct sim_mkey {
 	bool crypto_configured;
 	bool mw;
 	struct sim_mkey_ent umr_ent;
+	bool klm_list;
 };
 
 static inline u32 sim_mkey_key(const struct sim_mkey *mkey)

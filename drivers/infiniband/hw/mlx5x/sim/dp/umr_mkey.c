@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The UMR WQE of mlx5dv_wr_mkey_configure() on an indirect (KLM) mkey of
+ * mlx5dv_create_mkey(), and the LOCAL_INV that frees it again.
+ *
+ * libmlx5 44 posts one UMR for mlx5dv_wr_mkey_configure() with
+ * mlx5dv_wr_set_mkey_access_flags() and mlx5dv_wr_set_mkey_layout_list(),
+ * and the same for mlx5dv_wr_mr_list(): the list inline, no state check;
+ * the mask names free (0: the mkey is in use after it), the tag, the
+ * local write and remote rights when they are set, and the length with
+ * the layout; the KLM entries are the caller's SGEs (byte count, lkey,
+ * address), padded with zeroed entries to 64 bytes.  The mkey's start
+ * address stays what it was created with.  Its completion is IBV_WC_DRIVER1
+ * in libmlx5 (the UMR opcode of the CQE).  A configure may follow a
+ * configure: the second rewrites what it names.
+ *
+ * A ConnectX checks the whole WQE before it changes the mkey; what it
+ * refuses is the error CQE MW_BIND (libmlx5: IBV_WC_MW_BIND_ERR) and the
+ * mkey is left as it was:
+ *
+ * - a mask naming a field this UMR does not write (start address, QP,
+ *   a BSF), or a state check: not a configure of a KLM mkey;
+ * - more entries than the mkey was created for (its table, max_entries
+ *   rounded up to 4);
+ * - an entry that names no live mkey with that tag, one of another
+ *   context or PD, a free one, the mkey itself, or one whose depth would
+ *   take the mkey past max_indirection;
+ * - rights wider than an entry's mkey grants (remote write through an MR
+ *   without it, say);
+ * - a length past the sum of the entries, or of 2^64;
+ * - a layout deeper than the mkey had while other mkeys' lists name it:
+ *   depth falls along every entry, so no list leads back to itself.
+ *
+ * LOCAL_INV (a zero-length type 2 bind of the key, libmlx5's only way)
+ * frees a configured mkey and drops its entries; its whole key must
+ * match.  The references an entry holds keep its mkey from being
+ * destroyed while the list names it.
+ */
+#include <linux/slab.h>
+#include "umr.h"
+#include "wqe.h"
+
+/* The fields mlx5dv_wr_mkey_configure() may write. */
+#define SIM_UMR_MKEY_MASK	(SIM_UMR_MASK_FREE | SIM_UMR_MASK_KEY |	\
+				 SIM_UMR_MASK_LEN | SIM_UMR_MASK_RIGHTS)
+
+/**
+ * sim_umr_mkey_op() - whether a UMR is a configure or an invalidation of
+ * an indirect mkey, rather than a memory window's bind
+ * @mkey: the mkey it names (sim_umr_target())
+ * @u: the UMR
+ *
+ * A configure writes no start address and no QP and checks no state; a
+ * LOCAL_INV of an mkey that a configure filled frees it, with no KLM.
+ *
+ * Return: true for sim_umr_mkey().
+ */
+bool sim_umr_mkey_op(const struct sim_mkey *mkey, const struct sim_umr *u)
+{
+	bool frees = (u->mask & SIM_UMR_MASK_FREE) &&
+		     PRM_GET(mkc, u->mkc, free);
+
+	if (mkey->mw)
+		return false;
+	if (mkey->klm_list && frees && !u->nklm)
+		return true;
+	return !(u->mask & (SIM_UMR_MASK_START | SIM_UMR_MASK_QPN)) &&
+	       !(u->flags & (SIM_UMR_CHECK_STATE | SIM_UMR_CHECK_QPN));
+}
+
+/* The number of entries given: the zeroed ones at the end are padding. */
+static u32 sim_umr_mkey_nklm(const struct sim_umr *u)
+{
+	u32 n = u->nklm;
+
+	while (n && !memchr_inv(&u->klm[n - 1], 0, sizeof(u->klm[n - 1])))
+		n--;
+	return n;
+}
+
+/* The rights the mkey will grant, enum sim_mkey_rights. */
+static unsigned int sim_umr_mkey_rights(const struct sim_umr *u,
+					const struct sim_mkey *mkey)
+{
+	static const struct {
+		u64 bit;
+		u16 off;
+		u8 right;
+	} f[] = {
+		{ SIM_UMR_MASK_LR, PRM_BIT_OFF(mkc, lr), SIM_MKEY_LOCAL_READ },
+		{ SIM_UMR_MASK_LW, PRM_BIT_OFF(mkc, lw), SIM_MKEY_LOCAL_WRITE },
+		{ SIM_UMR_MASK_RR, PRM_BIT_OFF(mkc, rr), SIM_MKEY_REMOTE_READ },
+		{ SIM_UMR_MASK_RW, PRM_BIT_OFF(mkc, rw), SIM_MKEY_REMOTE_WRITE },
+		{ SIM_UMR_MASK_A, PRM_BIT_OFF(mkc, a), SIM_MKEY_ATOMIC },
+	};
+	unsigned int i, r = 0;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (prm_get_bits(u->mask & f[i].bit ? u->mkc : mkey->mkc,
+				 f[i].off, 1))
+			r |= f[i].right;
+	return r;
+}
+
+static bool sim_umr_mkey_grants(const struct sim_mkey *mkey,
+				unsigned int rights)
+{
+	struct sim_umr none = {};
+
+	return !(rights & ~sim_umr_mkey_rights(&none, mkey));
+}
+
+/*
+ * The mkey entry @klm names, for @mkey with @rights: live, by its whole
+ * key, of the QP's context and the mkey's PD, in use, not @mkey, within
+ * the depth the device walks, granting @rights.
+ */
+static struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
+					   const struct sim_umr_qp *qp,
+					   const struct sim_mkey *mkey,
+					   const struct sim_klm *klm,
+					   unsigned int rights)
+{
+	u32 key = be32_to_cpu(klm->key);
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_MKEY], key >> 8);
+	struct sim_mkey *t;
+
+	if (!obj || obj->uid != qp->uid)
+		return NULL;
+	t = container_of(obj, struct sim_mkey, obj);
+	if (t == mkey || sim_mkey_key(t) != key || t->pd != mkey->pd ||
+	    PRM_GET(mkc, t->mkc, free) ||
+	    t->depth + 1 > SIM_CAP_GEN(sim, max_indirection))
+		return NULL;
+	return sim_umr_mkey_grants(t, rights) ? t : NULL;
+}
+
+/* LOCAL_INV: the configured mkey @mkey is free, with no entries. */
+static u32 sim_umr_mkey_inval(struct sim_mkey *mkey, const struct sim_umr *u)
+{
+	if (sim_mkey_key(mkey) != u->key)
+		return SIM_CQE_SYND_MW_BIND;
+	PRM_SET(mkc, mkey->mkc, free, 1);
+	sim_mkey_drop_entries(mkey);
+	mkey->depth = 1;
+	return 0;
+}
+
+/* Write the configure @u, with its entries @ent (@n of them), into @mkey. */
+static void sim_umr_mkey_apply(struct sim_mkey *mkey, const struct sim_umr *u,
+			       struct sim_mkey_ent *ent, u32 n, u8 depth)
+{
+	static const struct {
+		u64 bit;
+		u16 off, bits;
+	} f[] = {
+		{ SIM_UMR_MASK_KEY, PRM_BIT_OFF(mkc, mkey_7_0), 8 },
+		{ SIM_UMR_MASK_LR, PRM_BIT_OFF(mkc, lr), 1 },
+		{ SIM_UMR_MASK_LW, PRM_BIT_OFF(mkc, lw), 1 },
+		{ SIM_UMR_MASK_RR, PRM_BIT_OFF(mkc, rr), 1 },
+		{ SIM_UMR_MASK_RW, PRM_BIT_OFF(mkc, rw), 1 },
+		{ SIM_UMR_MASK_A, PRM_BIT_OFF(mkc, a), 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (u->mask & f[i].bit)
+			prm_set_bits(mkey->mkc, f[i].off, f[i].bits,
+				     prm_get_bits(u->mkc, f[i].off,
+						  f[i].bits));
+	if (u->mask & SIM_UMR_MASK_LEN)
+		PRM_SET64(mkc, mkey->mkc, len, PRM_GET64(mkc, u->mkc, len));
+	PRM_SET(mkc, mkey->mkc, free, 0);
+	mkey->klm_list = true;
+	if (!ent)
+		return;
+	sim_mkey_drop_entries(mkey);
+	for (i = 0; i < n; i++)
+		ent[i].obj->users++;
+	mkey->ent = ent;
+	mkey->nent = n;
+	mkey->depth = depth;
+}
+
+/*
+ * Check a configure and build its entries in *@ent (NULL: it gives none,
+ * the mkey keeps its own).  Returns 0 or the error CQE's syndrome.
+ */
+static u32 sim_umr_mkey_check(struct mlx5x_sim *sim,
+			      const struct sim_umr_qp *qp,
+			      const struct sim_mkey *mkey,
+			      const struct sim_umr *u, u32 n,
+			      struct sim_mkey_ent **ent, u8 *depth)
+{
+	unsigned int rights = sim_umr_mkey_rights(u, mkey);
+	u64 len = u->mask & SIM_UMR_MASK_LEN ?
+		  PRM_GET64(mkc, u->mkc, len) :
+		  PRM_GET64(mkc, mkey->mkc, len);
+	u64 covered = 0;
+	struct sim_mkey *t;
+	u32 i;
+
+	*ent = NULL;
+	*depth = mkey->depth;
+	if ((u->mask & ~SIM_UMR_MKEY_MASK) || !(u->mask & SIM_UMR_MASK_FREE) ||
+	    PRM_GET(mkc, u->mkc, free) || PRM_GET(mkc, u->mkc, length64) ||
+	    mkey->access_mode != MLX5_MKC_ACCESS_MODE_KLMS ||
+	    PRM_GET(mkc, mkey->mkc, bsf_en) || sim_mkey_crypto(mkey))
+		return SIM_CQE_SYND_MW_BIND;
+	/* remote write and atomics stand on local write */
+	if ((rights & (SIM_MKEY_REMOTE_WRITE | SIM_MKEY_ATOMIC)) &&
+	    !(rights & SIM_MKEY_LOCAL_WRITE))
+		return SIM_CQE_SYND_MW_BIND;
+	if (!u->nklm) {
+		for (i = 0; i < mkey->nent; i++) {
+			t = container_of(mkey->ent[i].obj, struct sim_mkey,
+					 obj);
+			if (!sim_umr_mkey_grants(t, rights))
+				return SIM_CQE_SYND_MW_BIND;
+			covered += be32_to_cpu(mkey->ent[i].klm.bcount);
+		}
+		return len > covered ? SIM_CQE_SYND_MW_BIND : 0;
+	}
+	if (u->nklm > PRM_GET(mkc, mkey->mkc, translations_octword_size))
+		return SIM_CQE_SYND_MW_BIND;
+	*depth = 1;
+	for (i = 0; i < n; i++) {
+		t = sim_umr_mkey_entry(sim, qp, mkey, &u->klm[i], rights);
+		if (!t)
+			return SIM_CQE_SYND_MW_BIND;
+		*depth = max_t(u8, *depth, t->depth + 1);
+		covered += be32_to_cpu(u->klm[i].bcount);
+	}
+	/*
+	 * Along every entry the depth goes down: an mkey that others name
+	 * takes no deeper layout, so no list comes back to itself.
+	 */
+	if (len > covered || (mkey->obj.users && *depth > mkey->depth))
+		return SIM_CQE_SYND_MW_BIND;
+	if (!n)
+		return 0;
+	*ent = kvcalloc(n, sizeof(**ent), GFP_KERNEL);
+	if (!*ent)
+		return SIM_CQE_SYND_LOCAL_QP_OP;
+	for (i = 0; i < n; i++) {
+		(*ent)[i].obj = xa_load(&sim->objs[SIM_OBJ_MKEY],
+					be32_to_cpu(u->klm[i].key) >> 8);
+		(*ent)[i].klm = u->klm[i];
+	}
+	return 0;
+}
+
+/**
+ * sim_umr_mkey() - execute a configure or LOCAL_INV of an indirect mkey
+ * @sim: the model, its lock held
+ * @qp: the QP that posted it: its context and PD
+ * @mkey: the mkey it names, of the QP's context and PD, with umr_en
+ * @u: the UMR (sim_umr_mkey_op() said it is one)
+ *
+ * Return: 0, or the syndrome of its error CQE: MW_BIND for each refusal
+ * (the mkey unchanged), LOCAL_QP_OP when the entries find no memory.
+ */
+u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
+		 struct sim_mkey *mkey, const struct sim_umr *u)
+{
+	struct sim_mkey_ent *ent;
+	u32 synd, n;
+	u8 depth;
+
+	lockdep_assert_held(&sim->lock);
+	if (mkey->klm_list && (u->mask & SIM_UMR_MASK_FREE) &&
+	    PRM_GET(mkc, u->mkc, free) && !u->nklm)
+		return sim_umr_mkey_inval(mkey, u);
+	n = sim_umr_mkey_nklm(u);
+	synd = sim_umr_mkey_check(sim, qp, mkey, u, n, &ent, &depth);
+	if (synd)
+		return synd;
+	/* the layout given but empty: no entry is left */
+	if (u->nklm && !n)
+		sim_mkey_drop_entries(mkey);
+	sim_umr_mkey_apply(mkey, u, ent, n, depth);
+	return 0;
+}
