@@ -7,8 +7,10 @@
  * message's bytes copied between two sides' memory, and the skeleton of
  * a QP's turn in the worker.
  *
- * Every byte goes through sim_mkey_xlate_rights() (the key's owner, PD,
- * rights and range) and sim_umem_io() (the umem's page bits).
+ * Every byte goes through sim_mkey_xlate_each() (the key's owner, PD,
+ * rights and range at every mkey crossed; a segment through an indirect
+ * mkey is one piece per direct mkey, SIM_RC_MAX_SCATTER pieces a side at
+ * most) and sim_umem_io() (the umem's page bits).
  */
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -156,6 +158,19 @@ static u8 *sim_rc_resd_range(u64 addr, u32 len)
 	return (u8 *)(uintptr_t)addr;
 }
 
+/* One more piece of @arg, a struct sim_rc_side: false once it is full. */
+static bool sim_rc_add_piece(void *arg, struct sim_umem *umem, u64 off,
+			     u32 len)
+{
+	struct sim_rc_side *side = arg;
+
+	if (side->n == SIM_RC_MAX_SCATTER)
+		return false;
+	side->p[side->n++] = (struct sim_rc_piece){ .umem = umem,
+						    .off = off, .len = len };
+	return true;
+}
+
 /*
  * Resolve the data segments @g of a queue of context @uid, PD @pdn for
  * @rights into @side; false when a key refuses.  With @rlky (a QP the
@@ -173,6 +188,8 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 	for (i = 0; i < n; i++) {
 		if (!g[i].len && !g[i].inl)
 			continue;
+		if (side->n == SIM_RC_MAX_SCATTER)
+			return false;
 		p = &side->p[side->n++];
 		p->len = g[i].len;
 		p->inl = g[i].inl;
@@ -187,9 +204,11 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 				return false;
 			continue;
 		}
-		if (!sim_mkey_xlate_rights(sim, uid, pdn, g[i].lkey,
-					   g[i].addr, g[i].len, rights,
-					   &p->umem, &p->off))
+		/* the pieces of its mkey's direct mkeys, in order */
+		side->n--;
+		if (!sim_mkey_xlate_each(sim, uid, pdn, g[i].lkey, g[i].addr,
+					 g[i].len, rights, sim_rc_add_piece,
+					 side))
 			return false;
 	}
 	return true;

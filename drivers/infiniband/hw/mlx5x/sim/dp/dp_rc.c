@@ -293,8 +293,14 @@ static void sim_rc_atomic(struct sim_dp *dp, struct sim_rc_msg *m)
 		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
 		return;
 	}
+	/* the 8 bytes on one direct mkey, through an indirect one too */
+	if (rem->n != 1 || rem->p[0].len != sizeof(u64)) {
+		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
+		return;
+	}
 	if (!sim_rc_resolve(dp->sim, req->q.obj.uid, sim_qp_pdn(req), w->g,
-			    w->n, SIM_MKEY_LOCAL_WRITE, loc)) {
+			    w->n, SIM_MKEY_LOCAL_WRITE, loc) ||
+	    loc->n != 1 || !loc->p[0].umem || loc->p[0].len < sizeof(u64)) {
 		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
 		return;
 	}

@@ -10,9 +10,11 @@
  * The checks are sim_mkey_access()'s (mem/mkey_access.c), the same that
  * fw/mkey_access probes: key and tag, owner, PD, free state, rights at
  * every mkey crossed, unconfigured crypto, range.  The data path then
- * copies one contiguous piece per segment: a segment that the walk
- * splits over several direct mkeys, or that lands on one with no umem
- * (MEMIC, SW ICM, the kernel's raw translation), is a protection error.
+ * copies one contiguous piece per segment (sim_mkey_xlate_rights()), or
+ * each piece the walk splits it into, one per direct mkey crossed
+ * through an indirect mkey's entries (sim_mkey_xlate_each()): a piece on
+ * a direct mkey with no umem (MEMIC, SW ICM, the kernel's raw
+ * translation) is a protection error.
  */
 #include <linux/overflow.h>
 #include "../mem/mkey.h"
@@ -78,6 +80,65 @@ bool sim_mkey_xlate_rights(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 	*off = x.direct->umem_off +
 	       (x.va - PRM_GET64(mkc, x.direct->mkc, start_addr));
 	return true;
+}
+
+struct sim_xlate_each {
+	sim_xlate_piece_fn fn;
+	void *arg;
+};
+
+static u32 sim_xlate_each_seg(void *arg, const struct sim_mkey *direct,
+			      u64 va, u64 len)
+{
+	struct sim_xlate_each *x = arg;
+	u64 start = PRM_GET64(mkc, direct->mkc, start_addr);
+
+	if (!direct->umem || direct->access_mode != MLX5_MKC_ACCESS_MODE_MTT ||
+	    len > U32_MAX ||
+	    !x->fn(x->arg, direct->umem, direct->umem_off + (va - start), len))
+		return SIM_SYND_MKEY_RANGE;
+	return 0;
+}
+
+/**
+ * sim_mkey_xlate_each() - translate a range through its mkey, for the
+ * rights named, into as many pieces as the direct mkeys it crosses
+ * @sim: the model, its lock held
+ * @uid: the context of the queue using the key
+ * @pdn: that queue's protection domain
+ * @key: the lkey or rkey (index << 8 | tag)
+ * @va: the address in the mkey's space
+ * @len: bytes accessed
+ * @rights: SIM_MKEY_* the access needs, at every mkey crossed
+ * @fn: called for each piece, in order: its umem, offset and length;
+ *	false stops the walk
+ * @arg: for @fn
+ *
+ * Every piece is checked as sim_mkey_access() checks it (key and tag,
+ * owner, PD, free state, rights, range) before @fn hears of it; the walk
+ * through indirect mkeys stops at max_indirection.
+ *
+ * Return: true when the key grants the whole access and @fn took every
+ * piece; else false (@fn may have taken the first ones).
+ */
+bool sim_mkey_xlate_each(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			 u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			 void *arg)
+{
+	struct sim_xlate_each x = { .fn = fn, .arg = arg };
+	struct sim_mkey_access acc = {
+		.uid = uid,
+		.pdn = pdn,
+		.key = key,
+		.va = va,
+		.len = len,
+		.rights = rights,
+		.seg = sim_xlate_each_seg,
+		.arg = &x,
+	};
+
+	lockdep_assert_held(&sim->lock);
+	return !sim_mkey_access(sim, &acc);
 }
 
 /**

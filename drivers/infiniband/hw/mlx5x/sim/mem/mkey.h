@@ -194,5 +194,11 @@ bool sim_mkey_xlate_rights(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			   u64 *off);
 u32 sim_mkey_xlate(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key, u64 va,
 		   u32 len, bool write, struct sim_umem **umem, u64 *off);
+/* one piece of a range: its umem, where in it, how many bytes */
+typedef bool (*sim_xlate_piece_fn)(void *arg, struct sim_umem *umem, u64 off,
+				   u32 len);
+bool sim_mkey_xlate_each(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			 u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			 void *arg);
 
 #endif /* MLX5X_SIM_MKEY_H */
