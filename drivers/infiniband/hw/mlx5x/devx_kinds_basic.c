@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * DEVX kinds that carry nothing but an id: protection and transport
- * domains, Q counters and flow counters.  Field positions come from
+ * DEVX kinds that carry nothing but an id: protection, transport and
+ * XRC domains, Q counters and flow counters.  Field positions come from
  * <linux/mlx5/mlx5_ifc.h>.
  */
 #include "mlx5x.h"
@@ -22,6 +22,7 @@ static u32 mlx5x_flow_counter_span(const void *in)
 enum {
 	KIND_PD,
 	KIND_TD,
+	KIND_XRCD,
 	KIND_Q_COUNTER,
 	KIND_FLOW_COUNTER,
 	KIND_MAX,
@@ -39,6 +40,10 @@ static const struct mlx5x_devx_kind mlx5x_basic_kinds[KIND_MAX] = {
 						  transport_domain,
 						  dealloc_transport_domain_in,
 						  transport_domain)),
+	[KIND_XRCD] = MLX5X_KIND("xrcd", MLX5_CMD_OP_ALLOC_XRCD,
+				 MLX5_CMD_OP_DEALLOC_XRCD, dealloc_xrcd_in,
+				 MLX5X_KEY_FROM_OUT(alloc_xrcd_out, xrcd,
+						    dealloc_xrcd_in, xrcd)),
 	[KIND_Q_COUNTER] = MLX5X_KIND("q_counter",
 				      MLX5_CMD_OP_ALLOC_Q_COUNTER,
 				      MLX5_CMD_OP_DEALLOC_Q_COUNTER,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * DEVX kinds of the queues and transport objects: CQ, RQ, SQ, RQT, TIR,
- * TIS, QP and RMP (an SRQ), with their query and modify commands (every QP state
- * transition is a modify).  A queue's buffers come from the process: the
+ * TIS, QP, RMP (an SRQ) and XRC SRQ, with their query and modify commands
+ * (every QP state transition is a modify).  A queue's buffers come from the process: the
  * kernel sets the umem_valid bits of their create mailboxes, so firmware
  * reads the buffer and doorbell fields as umem ids and offsets, never as
  * raw bus addresses.  Field positions come from <linux/mlx5/mlx5_ifc.h>.
@@ -19,6 +19,7 @@ enum {
 	KIND_TIS,
 	KIND_QP,
 	KIND_RMP,
+	KIND_XRC_SRQ,
 	KIND_MAX,
 };
 
@@ -64,6 +65,12 @@ static const struct mlx5x_devx_kind mlx5x_queue_kinds[KIND_MAX] = {
 						   ctx.wq.wq_umem_valid),
 				       MLX5X_FIELD(create_rmp_in,
 						   ctx.wq.dbr_umem_valid))),
+	[KIND_XRC_SRQ] = QKIND("xrc_srq", MLX5_CMD_OP_CREATE_XRC_SRQ,
+			       MLX5_CMD_OP_DESTROY_XRC_SRQ, xrc_srq, xrc_srqn,
+			       MLX5X_FORCE(MLX5X_FIELD(create_xrc_srq_in,
+						       xrc_srq_umem_valid),
+					   MLX5X_FIELD(create_xrc_srq_in,
+						       xrc_srq_context_entry.dbr_umem_valid))),
 };
 
 /* A command typ_in of kind k naming the object by its field fld. */
@@ -94,6 +101,10 @@ static const struct mlx5x_devx_op mlx5x_queue_ops[] = {
 	QOP(MLX5_CMD_OP_2RST_QP, KIND_QP, true, qp_2rst_in, qpn),
 	QOP(MLX5_CMD_OP_QUERY_RMP, KIND_RMP, false, query_rmp_in, rmpn),
 	QOP(MLX5_CMD_OP_MODIFY_RMP, KIND_RMP, true, modify_rmp_in, rmpn),
+	QOP(MLX5_CMD_OP_QUERY_XRC_SRQ, KIND_XRC_SRQ, false, query_xrc_srq_in,
+	    xrc_srqn),
+	QOP(MLX5_CMD_OP_ARM_XRC_SRQ, KIND_XRC_SRQ, true, arm_xrc_srq_in,
+	    xrc_srqn),
 };
 
 const struct mlx5x_devx_kind_set mlx5x_devx_queue_kinds = {
