@@ -11,13 +11,15 @@
  * request: the initiator completes in error, the target goes to ERR.  A
  * domain is shared between processes through a file, its target QPs
  * opened by number (ibv_open_qp()).  And what is refused: closing a
- * domain that SRQs or QPs use, a domain of another context.
+ * domain that SRQs or QPs use, a domain of another context.  DEVX makes
+ * a domain and an XRC SRQ by mailbox, as mlx5_ib does.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include "mlx5x_rc.h"
+#include "mlx5x_queues.h"
 
 #define NSRQ		2
 #define XBUF		(64 * 1024)
@@ -665,6 +667,95 @@ MT_TEST_F(xrc, fw_objects)
 	return KSFT_PASS;
 }
 
+/*
+ * CREATE_XRC_SRQ and QUERY_XRC_SRQ as mlx5_ifc.h lays them out: the
+ * context at bit 0x80 of both, the buffer's umem at 0x280 (offset) and
+ * 0x2c0 (id), where the PRM has them.
+ */
+#define XS_CTX			0x80
+#define XS_LOG_SIZE		MT_FIELD(XS_CTX + 0x04, 4)
+#define XS_STRIDE		MT_FIELD(XS_CTX + 0x25, 3)
+#define XS_XRCD			MT_FIELD(XS_CTX + 0x28, 24)
+#define XS_DBR_UMEM_VALID	MT_FIELD(XS_CTX + 0x47, 1)
+#define XS_CQN			MT_FIELD(XS_CTX + 0x48, 24)
+#define XS_DBR_UMEM_ID		MT_FIELD(XS_CTX + 0x60, 32)
+#define XS_PD			MT_FIELD(XS_CTX + 0xc8, 24)
+#define XS_LWM			MT_FIELD(XS_CTX + 0xe0, 16)
+#define XS_DBR_ADDR_L		MT_FIELD(XS_CTX + 0x160, 30)
+#define XS_UMEM_OFF		0x280
+#define XS_UMEM_ID		MT_FIELD(0x2c0, 32)
+#define XS_UMEM_VALID		MT_FIELD(0x2e0, 1)
+#define XS_BYTES		(0x880 / 8)
+/* ARM_XRC_SRQ: op_mod 1 (an XRC SRQ), the SRQ, the limit */
+#define XS_ARM_OP_MOD		MT_FIELD(0x30, 16)
+#define XS_ARM_SRQN		MT_FIELD(0x48, 24)
+#define XS_ARM_LWM		MT_FIELD(0x70, 16)
+#define XS_BUF_OFF		(32 * 1024)
+
+static int xs_arm(struct mq_obj *o, uint32_t lwm)
+{
+	uint32_t in[4] = {}, out[4] = {};
+
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_ARM_XRC_SRQ);
+	mt_set(in, XS_ARM_OP_MOD, 1);
+	mt_set(in, XS_ARM_SRQN, o->id);
+	mt_set(in, XS_ARM_LWM, lwm);
+	return mlx5dv_devx_obj_modify(o->obj, in, sizeof(in), out, sizeof(out));
+}
+
+/*
+ * A DEVX context makes a domain (ALLOC_XRCD) and an XRC SRQ in it
+ * (CREATE_XRC_SRQ, its buffer and record by umem), reads it back, arms
+ * its limit; the domain cannot go while the SRQ holds it.
+ */
+MT_TEST_F(mt_mq, devx_xrc_srq)
+{
+	uint32_t in[XS_BYTES / 4], out[XS_BYTES / 4];
+	struct mlx5dv_devx_obj *xrcd_obj;
+	struct mq *q = &self->q;
+	struct mq_obj cq, o;
+	uint32_t xrcdn;
+
+	xrcd_obj = mq_alloc(q->ctx, PRM_OP_ALLOC_XRCD, &xrcdn);
+	mq_cq_in(q, in);
+	if (!CHECK(xrcd_obj) || !CHECK(mq_create(q, in, PRM_CREATE_CQ_IN_BYTES,
+						 &cq, out)))
+		return KSFT_FAIL;
+	memset(in, 0, sizeof(in));
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_CREATE_XRC_SRQ);
+	mt_set(in, XS_LOG_SIZE, 4);
+	mt_set(in, XS_STRIDE, 2);	/* 64-byte WQEs */
+	mt_set(in, XS_XRCD, xrcdn);
+	mt_set(in, XS_CQN, cq.id);
+	mt_set(in, XS_PD, q->pd);
+	mt_set(in, XS_DBR_UMEM_VALID, 1);
+	mt_set(in, XS_DBR_UMEM_ID, q->umem->umem_id);
+	mt_set(in, XS_DBR_ADDR_L, MQ_DBR >> 2);
+	mt_set(in, XS_UMEM_VALID, 1);
+	mt_set(in, XS_UMEM_ID, q->umem->umem_id);
+	mq_set64(in, XS_UMEM_OFF, XS_BUF_OFF);
+	if (CHECK(mq_create(q, in, sizeof(in), &o, out))) {
+		if (CHECK_ERR(mq_query(&o, PRM_OP_QUERY_XRC_SRQ, o.id, out,
+				       sizeof(out)), 0)) {
+			CHECK_EQ(mt_get(out, XS_XRCD), xrcdn);
+			CHECK_EQ(mt_get(out, XS_CQN), cq.id);
+			CHECK_EQ(mt_get(out, XS_PD), q->pd);
+			CHECK_EQ(mt_get(out, XS_LOG_SIZE), 4);
+		}
+		CHECK_ERR(xs_arm(&o, 3), 0);
+		if (CHECK_ERR(mq_query(&o, PRM_OP_QUERY_XRC_SRQ, o.id, out,
+				       sizeof(out)), 0))
+			CHECK_EQ(mt_get(out, XS_LWM), 3);
+		CHECK_ERR(xs_arm(&o, 16), EREMOTEIO);
+		/* the domain is busy: RESOURCE_BUSY, EBUSY as mlx5_core */
+		CHECK_ERR(mlx5dv_devx_obj_destroy(xrcd_obj), EBUSY);
+		CHECK_ERR(mlx5dv_devx_obj_destroy(o.obj), 0);
+	}
+	CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
+	CHECK_ERR(mlx5dv_devx_obj_destroy(xrcd_obj), 0);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(xrc, two_srqs),
 	MT_CASE_F(xrc, write_imm),
@@ -676,6 +767,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(xrc, other_context),
 	MT_CASE_F(xrc, shared_domain),
 	MT_CASE_F(xrc, fw_objects, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(mt_mq_fixture, devx_xrc_srq),
 };
 
 int main(void)
