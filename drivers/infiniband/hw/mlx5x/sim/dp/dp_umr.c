@@ -254,9 +254,12 @@ static u32 sim_umr_window_check(struct mlx5x_sim *sim,
 	return *mr ? 0 : SIM_CQE_SYND_MW_BIND;
 }
 
-/* Write the masked fields of @u and the KLM naming @mr into window @mw. */
-static void sim_umr_window_apply(struct sim_mkey *mw, const struct sim_umr *u,
-				 struct sim_mkey *mr)
+/**
+ * sim_umr_write_mkc() - write the masked fields of a UMR into its mkey
+ * @mkey: the mkey
+ * @u: the UMR, checked: free, tag, QP, rights, start and length
+ */
+void sim_umr_write_mkc(struct sim_mkey *mkey, const struct sim_umr *u)
 {
 	static const struct {
 		u64 bit;
@@ -275,14 +278,21 @@ static void sim_umr_window_apply(struct sim_mkey *mw, const struct sim_umr *u,
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
 		if (u->mask & fields[i].bit)
-			prm_set_bits(mw->mkc, fields[i].off, fields[i].bits,
+			prm_set_bits(mkey->mkc, fields[i].off, fields[i].bits,
 				     prm_get_bits(u->mkc, fields[i].off,
 						  fields[i].bits));
 	if (u->mask & SIM_UMR_MASK_START)
-		PRM_SET64(mkc, mw->mkc, start_addr,
+		PRM_SET64(mkc, mkey->mkc, start_addr,
 			  PRM_GET64(mkc, u->mkc, start_addr));
 	if (u->mask & SIM_UMR_MASK_LEN)
-		PRM_SET64(mkc, mw->mkc, len, PRM_GET64(mkc, u->mkc, len));
+		PRM_SET64(mkc, mkey->mkc, len, PRM_GET64(mkc, u->mkc, len));
+}
+
+/* Write the masked fields of @u and the KLM naming @mr into window @mw. */
+static void sim_umr_window_apply(struct sim_mkey *mw, const struct sim_umr *u,
+				 struct sim_mkey *mr)
+{
+	sim_umr_write_mkc(mw, u);
 	/* the MR it held may go, once no window holds it */
 	if (u->nklm || PRM_GET(mkc, mw->mkc, free))
 		sim_mkey_drop_entries(mw);

@@ -21,23 +21,21 @@
 #include "wqe.h"
 
 /* The one piece a segment may resolve to: on a direct mkey over a umem. */
-struct sim_xlate_piece {
-	const struct sim_mkey *direct;
-	u64 va;
+struct sim_xlate_one {
+	struct sim_umem *umem;
+	u64 off;
 	unsigned int n;
 };
 
-static u32 sim_xlate_piece(void *arg, const struct sim_mkey *direct, u64 va,
-			   u64 len)
+static bool sim_xlate_one(void *arg, struct sim_umem *umem, u64 off, u32 len)
 {
-	struct sim_xlate_piece *x = arg;
+	struct sim_xlate_one *x = arg;
 
-	if (x->n++ || !direct->umem ||
-	    direct->access_mode != MLX5_MKC_ACCESS_MODE_MTT)
-		return SIM_SYND_MKEY_RANGE;
-	x->direct = direct;
-	x->va = va;
-	return 0;
+	if (x->n++)
+		return false;
+	x->umem = umem;
+	x->off = off;
+	return true;
 }
 
 /**
@@ -61,24 +59,13 @@ bool sim_mkey_xlate_rights(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			   u64 va, u32 len, u8 rights, struct sim_umem **umem,
 			   u64 *off)
 {
-	struct sim_xlate_piece x = {};
-	struct sim_mkey_access acc = {
-		.uid = uid,
-		.pdn = pdn,
-		.key = key,
-		.va = va,
-		.len = len,
-		.rights = rights,
-		.seg = sim_xlate_piece,
-		.arg = &x,
-	};
+	struct sim_xlate_one x = {};
 
-	lockdep_assert_held(&sim->lock);
-	if (sim_mkey_access(sim, &acc) || x.n != 1)
+	if (!sim_mkey_xlate_each(sim, uid, pdn, key, va, len, rights,
+				 sim_xlate_one, &x) || x.n != 1)
 		return false;
-	*umem = x.direct->umem;
-	*off = x.direct->umem_off +
-	       (x.va - PRM_GET64(mkc, x.direct->mkc, start_addr));
+	*umem = x.umem;
+	*off = x.off;
 	return true;
 }
 

@@ -74,6 +74,8 @@ u32 sim_umr_exec(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 bool sim_umr_invalidate(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 			u32 key);
 
+void sim_umr_write_mkc(struct sim_mkey *mkey, const struct sim_umr *u);
+
 /* umr_mkey.c: mlx5dv_wr_mkey_configure() and its LOCAL_INV */
 bool sim_umr_mkey_op(const struct sim_mkey *mkey, const struct sim_umr *u);
 u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,

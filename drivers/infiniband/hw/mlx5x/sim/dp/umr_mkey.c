@@ -150,27 +150,10 @@ static u32 sim_umr_mkey_inval(struct sim_mkey *mkey, const struct sim_umr *u)
 static void sim_umr_mkey_apply(struct sim_mkey *mkey, const struct sim_umr *u,
 			       struct sim_mkey_ent *ent, u32 n, u8 depth)
 {
-	static const struct {
-		u64 bit;
-		u16 off, bits;
-	} f[] = {
-		{ SIM_UMR_MASK_KEY, PRM_BIT_OFF(mkc, mkey_7_0), 8 },
-		{ SIM_UMR_MASK_LR, PRM_BIT_OFF(mkc, lr), 1 },
-		{ SIM_UMR_MASK_LW, PRM_BIT_OFF(mkc, lw), 1 },
-		{ SIM_UMR_MASK_RR, PRM_BIT_OFF(mkc, rr), 1 },
-		{ SIM_UMR_MASK_RW, PRM_BIT_OFF(mkc, rw), 1 },
-		{ SIM_UMR_MASK_A, PRM_BIT_OFF(mkc, a), 1 },
-	};
-	unsigned int i;
+	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(f); i++)
-		if (u->mask & f[i].bit)
-			prm_set_bits(mkey->mkc, f[i].off, f[i].bits,
-				     prm_get_bits(u->mkc, f[i].off,
-						  f[i].bits));
-	if (u->mask & SIM_UMR_MASK_LEN)
-		PRM_SET64(mkc, mkey->mkc, len, PRM_GET64(mkc, u->mkc, len));
-	PRM_SET(mkc, mkey->mkc, free, 0);
+	/* free (to 0), tag, rights, length */
+	sim_umr_write_mkc(mkey, u);
 	mkey->klm_list = true;
 	if (!ent)
 		return;
