@@ -8,7 +8,8 @@
  *   MADV_HUGEPAGE, touched, so that transparent huge pages back it where
  *   the kernel has them; anonymous memory filled with a pattern, then
  *   made PROT_READ; a memfd filled with a pattern and mapped PROT_READ
- *   through a read-only descriptor (as a file the process may only read).
+ *   through a read-only descriptor (as a file the process may only read);
+ *   each between two PROT_NONE pages (region_fence()).
  *   Nothing may change a read-only region: once the context is closed
  *   (every umem, queue and mkey over it gone) each is checked against its
  *   pattern, and a change is a finding (FZ_RO_WRITTEN).
@@ -42,6 +43,7 @@
 
 #define PAGE		4096UL
 #define HUGE		(2UL << 20)
+#define REGION_FENCE	PAGE	/* PROT_NONE each side of a region */
 #define RG_PLAIN	0
 #define RG_HUGE		1
 #define RG_RO		2
@@ -58,8 +60,34 @@ static uint8_t pattern(uint8_t seed, size_t i)
 	return seed + i * 7 + (i >> 12) * 13;
 }
 
-/* A read-only mapping of a memfd of @len bytes, holding the pattern. */
-static void *ro_file(size_t len, uint8_t seed)
+/*
+ * @len bytes of address space, PROT_NONE, with a PROT_NONE page left on
+ * each side (@huge: starting on a 2 MiB boundary): the fuzzer's umems and
+ * MRs run past the end of their regions on purpose, and one that pinned
+ * the mapping beside it (the process's heap, a ring of libmlx5's, another
+ * region) would let the device write there, through keys the process
+ * holds, into memory no check expects to change; no pin crosses a
+ * PROT_NONE page.  Returns the start, or NULL.
+ */
+static uint8_t *region_fence(size_t len, bool huge)
+{
+	size_t room = len + 2 * REGION_FENCE + (huge ? HUGE : 0), k = 0;
+	uint8_t *p;
+
+	p = mmap(NULL, room, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (huge) {
+		k = -(uintptr_t)(p + REGION_FENCE) & (HUGE - 1);
+		if (k)
+			munmap(p, k);
+		munmap(p + k + len + 2 * REGION_FENCE, HUGE - k);
+	}
+	return p + k + REGION_FENCE;
+}
+
+/* The pattern in a memfd of @len bytes, mapped read-only at @at. */
+static bool ro_file(uint8_t *at, size_t len, uint8_t seed)
 {
 	uint8_t buf[PAGE];
 	char path[64];
@@ -79,12 +107,12 @@ static void *ro_file(size_t len, uint8_t seed)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ro = open(path, O_RDONLY);
 	if (ro >= 0) {
-		p = mmap(NULL, len, PROT_READ, MAP_SHARED, ro, 0);
+		p = mmap(at, len, PROT_READ, MAP_SHARED | MAP_FIXED, ro, 0);
 		close(ro);
 	}
 out:
 	close(fd);
-	return p;
+	return p != MAP_FAILED;
 }
 
 /* Map region @i, of its kind, unless it is. */
@@ -113,32 +141,27 @@ static bool region_map(unsigned int i)
 		break;
 	}
 	r->map = (r->len + PAGE - 1) & ~(PAGE - 1);
+	p = region_fence(r->map, i == RG_HUGE);
+	if (!p)
+		return false;
 	if (i == RG_RO_FILE) {
-		p = ro_file(r->map, r->seed);
+		if (!ro_file(p, r->map, r->seed))
+			goto fail;
+	} else if (mprotect(p, r->map, PROT_READ | PROT_WRITE)) {
+		goto fail;
 	} else if (i == RG_HUGE) {
-		/* 2 MiB more, to start on a 2 MiB boundary */
-		p = mmap(NULL, r->map + HUGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED) {
-			k = -(uintptr_t)p & (HUGE - 1);
-			if (k)
-				munmap(p, k);
-			munmap(p + k + r->map, HUGE - k);
-			p += k;
-			madvise(p, r->map, MADV_HUGEPAGE);
-			memset(p, 0, r->map);
-		}
-	} else {
-		p = mmap(NULL, r->map, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED && r->ro) {
-			for (k = 0; k < r->map; k++)
-				p[k] = pattern(r->seed, k);
-			mprotect(p, r->map, PROT_READ);
-		}
+		madvise(p, r->map, MADV_HUGEPAGE);
+		memset(p, 0, r->map);
+	} else if (r->ro) {
+		for (k = 0; k < r->map; k++)
+			p[k] = pattern(r->seed, k);
+		mprotect(p, r->map, PROT_READ);
 	}
-	r->base = p == MAP_FAILED ? NULL : p;
-	return r->base;
+	r->base = p;
+	return true;
+fail:
+	munmap(p - REGION_FENCE, r->map + 2 * REGION_FENCE);
+	return false;
 }
 
 /* Memory for a umem or an MR: mostly in a region, now and then not. */
@@ -241,7 +264,7 @@ void mem_reset(void)
 				r->map, bad, first);
 			stat_add(FZ_RO_WRITTEN, 1);
 		}
-		munmap(r->base, r->map);
+		munmap(r->base - REGION_FENCE, r->map + 2 * REGION_FENCE);
 		r->base = NULL;
 	}
 	M.numems = M.nq = 0;
