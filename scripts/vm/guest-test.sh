@@ -96,7 +96,11 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_device.SharedDMTest test_mr.DeviceMemoryAPITest \
 	test_cq.CQAPITest test_mlx5_crypto.Mlx5CryptoAPITest \
 	test_flow test_mlx5_flow test_qp.QPTest.test_query_raw_qp \
-	test_qp.QPTest.test_query_rc_qp >"$log" 2>&1
+	test_qp.QPTest.test_query_rc_qp \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list_new_api \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list_bad_flow \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_remote_invalidate >"$log" 2>&1
 rc=$?
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \
