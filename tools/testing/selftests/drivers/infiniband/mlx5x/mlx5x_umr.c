@@ -15,8 +15,8 @@
  *
  * What the device refuses (IBV_WC_MW_BIND_ERR, the mkey left as it was):
  * an entry naming no MR, an MR of another PD, rights the MRs do not
- * grant, another context's mkey; and past the layout, traffic is an
- * access error.  libmlx5 itself refuses more entries than max_entries.
+ * grant, another context's mkey (of the same process or of another
+ * user); and past the layout, traffic is an access error.  libmlx5 itself refuses more entries than max_entries.
  */
 #define _GNU_SOURCE
 #include <infiniband/mlx5dv.h>
@@ -458,25 +458,35 @@ MT_TEST_F(umr, nested)
 }
 
 /*
- * Another context's QP configures B's mkey: the key is not its own, the
- * configure is refused (MW_BIND_ERR) and B's mkey stays free.
+ * Another context's QP configures @arg, B's mkey: the key is not its
+ * own, the configure is refused (MW_BIND_ERR).
  */
-MT_TEST_F(umr, foreign_mkey)
+static int foreign_configure(void *arg)
 {
-	struct pair *p = &self->p;
 	struct ibv_sge none[1] = {};
 	struct umr other = {};
 	int st, rc;
 
 	rc = umr_setup(&other);
-	if (rc != KSFT_PASS) {
-		umr_teardown(&other);
-		return rc;
-	}
-	if (CHECK_ERR(configure(&other.p, 1, self->mk[1], ALL_ACCESS,
-				none, 0, false, &st), 0))
+	if (rc == KSFT_PASS &&
+	    CHECK_ERR(configure(&other.p, 1, arg, ALL_ACCESS, none, 0, false,
+				&st), 0))
 		CHECK_EQ(st, IBV_WC_MW_BIND_ERR);
 	umr_teardown(&other);
+	return rc;
+}
+
+/*
+ * B's mkey named by a second context of the same process, then by one
+ * of another user (nobody): both refused, and B's mkey stays free.
+ */
+MT_TEST_F(umr, foreign_mkey)
+{
+	struct pair *p = &self->p;
+
+	CHECK_EQ(foreign_configure(self->mk[1]), KSFT_PASS);
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, foreign_configure, self->mk[1]),
+		 KSFT_PASS);
 	fill(p->buf + SRC, 8, 2);
 	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 		      p->mr->lkey, (uintptr_t)p->buf + SRC, 8),
