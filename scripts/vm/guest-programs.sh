@@ -104,6 +104,21 @@ show_failure() {
 	sed 's/^/#   /' "$dir/s" | tail -n 8
 }
 
+# tally NAME STATUS FIGURE: mlx5x's run of NAME, a test (STATUS 0: it
+# passed, and FIGURE is its figure); what it gave in $a
+tally() {
+	if (($2 == 0)); then
+		a=$3
+		echo "ok - $1"
+		pass=$((pass + 1))
+	else
+		show_failure "$1"
+		echo "not ok - $1"
+		fail=$((fail + 1))
+		a=failed
+	fi
+}
+
 # one NAME KIND PROG ARGS...: on mlx5x (a test), then on rxe
 one() {
 	local name=$1 kind=$2 prog=$3 gflag=-x a b
@@ -117,17 +132,9 @@ one() {
 	# a second try only after a first that says what went wrong: under
 	# load, perftest's closing TCP exchange has failed once after the
 	# data had all moved ("Couldn't read remote address")
-	if run mlx5x_p "$gflag" "$prog" "$@" ||
-	   { show_failure "$name"; run mlx5x_p "$gflag" "$prog" "$@"; }; then
-		a=$(figure "$kind")
-		echo "ok - $name"
-		pass=$((pass + 1))
-	else
-		show_failure "$name"
-		echo "not ok - $name"
-		fail=$((fail + 1))
-		a=failed
-	fi
+	run mlx5x_p "$gflag" "$prog" "$@" ||
+		{ show_failure "$name"; run mlx5x_p "$gflag" "$prog" "$@"; }
+	tally "$name" $? "$(figure "$kind")"
 	if ((!rxe)); then
 		b=none
 	elif run rxe_p "$gflag" "$prog" "$@"; then
@@ -178,16 +185,8 @@ cm_one() {
 		skip=$((skip + 1))
 		return
 	fi
-	if cm_run 192.168.90.1 "$@"; then
-		a="$ms ms"
-		echo "ok - $name"
-		pass=$((pass + 1))
-	else
-		show_failure "$name"
-		echo "not ok - $name"
-		fail=$((fail + 1))
-		a=failed
-	fi
+	cm_run 192.168.90.1 "$@"
+	tally "$name" $? "$ms ms"
 	if ((!rxe)); then
 		b=none
 	elif cm_run 192.168.91.1 "$@"; then
