@@ -96,4 +96,24 @@ int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 
 void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent);
 
+/**
+ * typedef mlx5x_sim_wire_fn - takes a frame the port puts out
+ * @ctx: what was registered with it
+ * @frame: the frame, from its Ethernet header, without FCS
+ * @len: its length, 14 to 2048 bytes
+ * @up: for the host's network stack, as the port's default delivery of a
+ *	frame the device sent to its own address; else for the wire
+ *
+ * Called from the data path's worker, the model's lock held: it may not
+ * call into the model.  Returns false when the frame was dropped.
+ */
+typedef bool (*mlx5x_sim_wire_fn)(void *ctx, const void *frame,
+				  unsigned int len, bool up);
+
+void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
+			void *ctx);
+int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
+		      unsigned int len);
+void mlx5x_sim_wire_rx_unseen(struct mlx5x_sim *sim, bool gso);
+
 #endif /* MLX5X_SIM_H */

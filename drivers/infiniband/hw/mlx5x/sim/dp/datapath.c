@@ -12,9 +12,9 @@
  * one ready again.
  *
  * A WQE's packet (the inline L2 header, then its data segments through
- * their lkeys) goes through the NIC TX tables, then, as the model's wire,
- * loops back into the NIC RX tables of the same port: nothing reaches the
- * netdev, and nothing comes in from it.  Every TIR the RX walk reaches
+ * their lkeys) goes through the NIC TX tables, then to the port's wire
+ * (dp_wire.c), which loops it back into the NIC RX tables of the same
+ * port, hands it to the netdev, or both.  Every TIR the RX walk reaches
  * gets a copy, unless the TIR blocks self loopback (self_lb_block) for
  * the packet's kind and its transport domain is the sending TIS's.  A
  * direct TIR delivers to its RQ, an indirect one to the first RQ of its
@@ -153,9 +153,9 @@ static bool sim_dp_lb_blocked(const struct sim_tir *tir, u32 tdn,
 			     MLX5_TIRC_SELF_LB_BLOCK_BLOCK_UNICAST);
 }
 
-/* A packet the RX walk took to TIR @obj. */
-static void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
-			  const struct sim_pkt *p)
+/* A packet the RX walk took to TIR @obj (dp_wire.c). */
+void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
+		   const struct sim_pkt *p)
 {
 	struct sim_tir *tir = container_of(obj, struct sim_tir, q.obj);
 	struct sim_obj *dest = tir->dest;
@@ -176,7 +176,7 @@ static void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
 	sim_dp_receive(dp, container_of(dest, struct sim_wq, q.obj), p);
 }
 
-static struct sim_pkt *sim_dp_pkt(const u8 *bytes, u32 len)
+struct sim_pkt *sim_dp_pkt(const u8 *bytes, u32 len)
 {
 	struct sim_pkt *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
@@ -186,47 +186,6 @@ static struct sim_pkt *sim_dp_pkt(const u8 *bytes, u32 len)
 	p->len = len;
 	sim_pkt_parse(p);
 	return p;
-}
-
-/*
- * The wire: @p (consumed) leaves through the NIC TX tables, and each copy
- * that reaches the wire comes back in through NIC RX.
- */
-static void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
-{
-	struct mlx5x_sim *sim = dp->sim;
-	struct sim_walk_out *tx, *rx;
-	struct seq_buf none;
-	unsigned int i, j;
-	char nothing[1];
-
-	/* no trace is kept: a one-byte buffer takes (and drops) it */
-	seq_buf_init(&none, nothing, sizeof(nothing));
-	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
-	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
-	if (!tx || !rx) {
-		kfree(p);
-		goto out;
-	}
-	sim_classify_walk(sim, true, p, &none, tx);
-	for (i = 0; i < tx->n; i++) {
-		rx->n = 0;
-		tx->p[i]->flow_tag = 0;
-		sim_classify_walk(sim, false, tx->p[i], &none, rx);
-		tx->p[i] = NULL;
-		if (!rx->n)
-			dp->dropped++;
-		for (j = 0; j < rx->n; j++) {
-			if (rx->tir[j])
-				sim_dp_to_tir(dp, rx->tir[j], tdn, rx->p[j]);
-			kfree(rx->p[j]);
-		}
-	}
-	if (!tx->n)
-		dp->dropped++;
-out:
-	kfree(rx);
-	kfree(tx);
 }
 
 /* Gather the packet of dp->w; returns a CQE syndrome. */
@@ -652,6 +611,7 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
 		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks,
 		   dp->quick_polls, dp->demotions);
+	sim_dp_wire_show(m, dp);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);
 		seq_printf(m, "rq 0x%x packets %llu out_of_buffer %llu\n",

@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include "datapath.h"
+#include "dp_wire.h"
 
 /* WQEs one SQ may execute in one pass. */
 #define SIM_DP_BUDGET		64
@@ -104,6 +105,7 @@ struct sim_rc_side {
  * @bounce: what they are copied through
  * @mod_cqs: CQs waiting for their moderation period's end (cq_mod.c)
  * @mod_timer: fires at the earliest of those ends
+ * @wire: the port's wire (dp_wire.c)
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
@@ -129,6 +131,7 @@ struct sim_dp {
 	u8 bounce[SIM_RC_BOUNCE];
 	struct xarray mod_cqs;
 	struct hrtimer mod_timer;
+	struct sim_wire wire;
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
@@ -144,6 +147,9 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		const struct sim_cqe_info *info);
 bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
 		     u32 nbb, u16 bb);
+struct sim_pkt *sim_dp_pkt(const u8 *bytes, u32 len);
+void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
+		   const struct sim_pkt *p);
 
 /**
  * struct sim_rq_at - where a receive WQE keeps its data segments

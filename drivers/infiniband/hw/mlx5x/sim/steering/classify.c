@@ -105,7 +105,9 @@ static void sim_verdict_default(struct sim_walk *w, u8 type,
 		 type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX)
 		to = "discard";
 	seq_buf_printf(w->s, "verdict to=%s\n", to);
-	if (type == MLX5_FLOW_TABLE_TYPE_NIC_TX)
+	/* the wire, or the port's default: the data path decides */
+	if (type == MLX5_FLOW_TABLE_TYPE_NIC_TX ||
+	    type == MLX5_FLOW_TABLE_TYPE_NIC_RX)
 		sim_walk_deliver(w, NULL, p);
 }
 

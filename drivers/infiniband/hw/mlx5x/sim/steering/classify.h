@@ -47,7 +47,8 @@ struct sim_pkt {
 /**
  * struct sim_walk_out - the deliveries of one walk
  * @n: how many
- * @tir: per copy, the TIR it reached, or NULL for the wire (transmit)
+ * @tir: per copy, the TIR it reached, or NULL for the wire (transmit) or
+ *	 the port's default delivery (receive)
  * @p: per copy, the packet as it arrived there (the caller frees it)
  */
 struct sim_walk_out {

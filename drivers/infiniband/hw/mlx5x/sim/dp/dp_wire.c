@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The port's wire: the netdev the device was created over, as the uplink
+ * of a ConnectX port.  The driver registers where the frames the port
+ * puts out go (mlx5x_sim_set_wire()) and hands in, one at a time from
+ * process context, the frames the netdev received (mlx5x_sim_wire_rx()).
+ *
+ * Transmit.  A frame an SQ sends walks the NIC TX tables; each copy that
+ * leaves them for the wire is then judged by its destination MAC:
+ *
+ *   the port's own    it loops: it walks the NIC RX tables, every TIR
+ *                     they reach gets a copy (self_lb_block aside), and
+ *                     a copy that reaches the port's default goes to the
+ *                     host's stack, as a ConnectX's loopback reaches its
+ *                     Ethernet function;
+ *   group (mc/bc)     it loops as above, but the host's stack does not
+ *                     get the default copy (a sender does not hear its
+ *                     own multicast), and it goes out on the wire too;
+ *   another unicast   it walks the NIC RX tables: if a TIR takes it, it
+ *                     stays in the device (a rule of this port asked for
+ *                     it); otherwise it goes out on the wire.
+ *
+ * With no wire registered, what would go out is dropped and counted.
+ *
+ * Receive.  A frame from the wire walks the NIC RX tables as a looped
+ * one does; no TIR's self_lb_block applies to it (no TIS of this port
+ * sent it).  The caller learns whether the host's stack gets it too: a
+ * copy reached the port's default (no rule took it, or a DONT_TRAP rule
+ * went on past every other).  A frame under an Ethernet header, or over
+ * SIM_PKT_MAX, is refused unparsed and counted.
+ */
+#include <linux/etherdevice.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include "../steering/classify.h"
+#include "datapath.h"
+#include "../mem/mkey.h"
+#include "../queues/queues.h"
+#include "dp_priv.h"
+
+/* No TIS has this transport domain (24 bits): a frame from the wire. */
+#define SIM_WIRE_TDN	U32_MAX
+
+/* What a walk of the NIC RX tables did with @p (consumed). */
+struct sim_wire_rx {
+	bool taken;	/* a TIR got a copy */
+	bool up;	/* a copy reached the port's default */
+};
+
+/*
+ * Walk @p (consumed) through NIC RX: TIRs get their copies; a copy that
+ * reaches the default goes to the host's stack when @up_fn is set.
+ */
+static struct sim_wire_rx sim_wire_rx_walk(struct sim_dp *dp,
+					   struct sim_pkt *p, u32 tdn,
+					   bool up_fn)
+{
+	struct sim_wire *wire = &dp->wire;
+	struct sim_wire_rx res = {};
+	struct sim_walk_out *rx;
+	struct seq_buf none;
+	char nothing[1];
+	unsigned int j;
+
+	seq_buf_init(&none, nothing, sizeof(nothing));
+	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
+	if (!rx) {
+		kfree(p);
+		dp->dropped++;
+		return res;
+	}
+	p->flow_tag = 0;
+	sim_classify_walk(dp->sim, false, p, &none, rx);
+	for (j = 0; j < rx->n; j++) {
+		if (rx->tir[j]) {
+			sim_dp_to_tir(dp, rx->tir[j], tdn, rx->p[j]);
+			res.taken = true;
+		} else if (!res.up) {
+			res.up = true;
+			if (up_fn && wire->fn) {
+				if (wire->fn(wire->ctx, rx->p[j]->data,
+					     rx->p[j]->len, true))
+					wire->tx_up++;
+				else
+					wire->tx_dropped++;
+			}
+		}
+		kfree(rx->p[j]);
+	}
+	kfree(rx);
+	return res;
+}
+
+/* Out on the wire: @len bytes of @data. */
+static void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len)
+{
+	struct sim_wire *wire = &dp->wire;
+
+	if (!wire->fn) {
+		dp->dropped++;
+		return;
+	}
+	if (wire->fn(wire->ctx, data, len, false))
+		wire->tx++;
+	else
+		wire->tx_dropped++;
+}
+
+/* One copy @p (consumed) that left the NIC TX tables for the wire. */
+static void sim_wire_leave(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
+{
+	const u8 *mac = dp->sim->params.mac;
+	bool own = ether_addr_equal(p->data, mac);
+	bool group = is_multicast_ether_addr(p->data);
+	struct sim_wire_rx res;
+	u8 *save = NULL;
+	u32 len = p->len;
+
+	if (!own) {
+		/* the RX walk may rewrite it: the wire gets it as sent */
+		save = kmemdup(p->data, len, GFP_KERNEL);
+		if (!save) {
+			kfree(p);
+			dp->dropped++;
+			return;
+		}
+	}
+	res = sim_wire_rx_walk(dp, p, tdn, own);
+	if (own) {
+		if (!res.taken && !(res.up && dp->wire.fn))
+			dp->dropped++;
+	} else if (!res.taken || (group && dp->wire.fn)) {
+		sim_wire_out(dp, save, len);
+	}
+	kfree(save);
+}
+
+/*
+ * The wire: @p (consumed) leaves through the NIC TX tables, and each copy
+ * that leaves them is looped, sent, or both (see the top of this file).
+ */
+void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
+{
+	struct sim_walk_out *tx;
+	struct seq_buf none;
+	char nothing[1];
+	unsigned int i;
+
+	/* no trace is kept: a one-byte buffer takes (and drops) it */
+	seq_buf_init(&none, nothing, sizeof(nothing));
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	if (!tx) {
+		kfree(p);
+		dp->dropped++;
+		return;
+	}
+	sim_classify_walk(dp->sim, true, p, &none, tx);
+	for (i = 0; i < tx->n; i++)
+		sim_wire_leave(dp, tx->p[i], tdn);
+	if (!tx->n)
+		dp->dropped++;
+	kfree(tx);
+}
+
+/**
+ * mlx5x_sim_set_wire() - where the frames the port puts out go
+ * @sim: the model
+ * @fn: takes them (from the worker, the model's lock held), or NULL
+ * @ctx: its argument
+ *
+ * Once it returns with @fn NULL, the old one is called no more.
+ */
+void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
+			void *ctx)
+{
+	mutex_lock(&sim->lock);
+	if (sim->dp) {
+		sim->dp->wire.fn = fn;
+		sim->dp->wire.ctx = ctx;
+	}
+	mutex_unlock(&sim->lock);
+}
+
+/**
+ * mlx5x_sim_wire_rx() - a frame came in from the wire
+ * @sim: the model
+ * @frame: the frame, from its Ethernet header, without FCS
+ * @len: its length
+ *
+ * Steers it through the NIC RX tables; the RQs its rules name receive it.
+ * Process context: it takes the model's lock.
+ *
+ * Return: 1 when the host's stack gets it too (it reached the port's
+ * default), 0 when it does not (taken by rules, dropped, or the device
+ * is going away), -EINVAL for a frame under an Ethernet header or over
+ * the largest the port takes (counted, not looked at).
+ */
+int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
+		      unsigned int len)
+{
+	struct sim_wire_rx res;
+	struct sim_pkt *p;
+	struct sim_dp *dp;
+	int ret = 0;
+
+	mutex_lock(&sim->lock);
+	dp = sim->dp;
+	if (!dp || dp->stopping)
+		goto out;
+	if (len < ETH_HLEN || len > SIM_PKT_MAX) {
+		dp->wire.rx_bad++;
+		ret = -EINVAL;
+		goto out;
+	}
+	dp->wire.rx++;
+	dp->wire.rx_short += len < ETH_ZLEN;
+	p = sim_dp_pkt(frame, len);
+	if (!p) {
+		dp->dropped++;
+		goto out;
+	}
+	res = sim_wire_rx_walk(dp, p, SIM_WIRE_TDN, false);
+	if (res.up) {
+		dp->wire.rx_up++;
+		ret = 1;
+	} else if (!res.taken) {
+		dp->dropped++;
+	}
+out:
+	mutex_unlock(&sim->lock);
+	return ret;
+}
+
+/**
+ * mlx5x_sim_wire_rx_unseen() - the driver did not hand a frame in
+ * @sim: the model
+ * @gso: a GSO frame it passed to the host's stack unsteered; else one
+ *	 its queue had no room for, dropped
+ *
+ * Any context: counted in fw/datapath.
+ */
+void mlx5x_sim_wire_rx_unseen(struct mlx5x_sim *sim, bool gso)
+{
+	if (sim->dp)
+		atomic64_inc(gso ? &sim->dp->wire.rx_gso :
+			     &sim->dp->wire.rx_queue_drops);
+}
+
+/* fw/datapath's wire line. */
+void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
+{
+	const struct sim_wire *w = &dp->wire;
+
+	seq_printf(m, "wire rx %llu rx_up %llu rx_short %llu rx_bad %llu rx_queue_drops %lld rx_gso %lld tx %llu tx_up %llu tx_dropped %llu\n",
+		   w->rx, w->rx_up, w->rx_short, w->rx_bad,
+		   (s64)atomic64_read(&w->rx_queue_drops),
+		   (s64)atomic64_read(&w->rx_gso), w->tx, w->tx_up,
+		   w->tx_dropped);
+}
