@@ -110,4 +110,8 @@ bool sim_crypto_logged_in(struct mlx5x_sim *sim, u16 uid);
 bool sim_crypto_objects(struct mlx5x_sim *sim);
 void sim_crypto_debugfs_init(struct mlx5x_sim *sim);
 
+struct crypto_sync_skcipher;
+struct crypto_sync_skcipher *sim_dek_cipher_of(struct mlx5x_sim *sim,
+					       u16 uid, u32 pdn, u32 id);
+
 #endif /* MLX5X_SIM_CRYPTO_H */

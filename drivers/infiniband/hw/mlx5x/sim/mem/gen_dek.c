@@ -18,9 +18,23 @@
  * - at most 1 << log_max_num_deks of them (NO_RESOURCES, EXHAUSTED).
  *
  * QUERY returns state READY, key size, has_keytag, purpose, PD and the
- * 8-byte opaque as given, never the key.  The model keeps no key
- * material at all: it has no data path that would encrypt.
+ * 8-byte opaque as given, never the key.
+ *
+ * The key becomes a cipher of the kernel's crypto API, "xts(aes)", set
+ * up when the DEK is created (its allocation may sleep and load modules:
+ * the data path, which applies it, only looks it up).  An AES-XTS key is
+ * two AES keys, 32 bytes for key_size 128 and 64 for 256, at the start
+ * of the key field:
+ *
+ * - plaintext mode: those bytes as given;
+ * - wrapped mode: the key field holds the key wrapped as AES key wrap
+ *   (RFC 3394) lays it out, an 8-byte integrity value followed by the
+ *   wrapped key (40 or 72 bytes).  The model's import KEK is the identity:
+ *   the 8 bytes are ignored and the key is the bytes that follow, as they
+ *   are.  That is the model's rule, not a ConnectX's; the input of
+ *   scripts/vm/guest-crypto.sh follows it.
  */
+#include <crypto/skcipher.h>
 #include "crypto.h"
 #include "../core/general.h"
 
@@ -29,7 +43,33 @@ struct sim_dek {
 	u8 key_size;
 	u8 has_keytag;
 	u8 opaque[8];
+	struct crypto_sync_skcipher *tfm;
 };
+
+/* The bytes of AES-XTS key material, two AES keys, for @size. */
+static unsigned int sim_dek_key_bytes(u32 size)
+{
+	return size == SIM_DEK_KEY_SIZE_256 ? 64 : 32;
+}
+
+/* The integrity value RFC 3394 puts before a wrapped key */
+#define SIM_DEK_WRAP_ICV	8
+
+static u8 sim_dek_cipher(struct sim_cmd_ctx *ctx, struct sim_dek *dek,
+			 const u8 *key, u32 size)
+{
+	struct crypto_sync_skcipher *tfm;
+
+	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
+	if (IS_ERR(tfm))
+		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
+	if (crypto_sync_skcipher_setkey(tfm, key, sim_dek_key_bytes(size))) {
+		crypto_free_sync_skcipher(tfm);
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	}
+	dek->tfm = tfm;
+	return PRM_STAT_OK;
+}
 
 static u32 sim_dek_max(struct mlx5x_sim *sim)
 {
@@ -58,10 +98,18 @@ static u8 sim_dek_create(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (mode == SIM_CRYPTO_WRAPPED && !sim_crypto_logged_in(sim, ctx->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_NO_LOGIN);
-	status = sim_obj_ref(sim, ctx, SIM_OBJ_PD,
-			     prm_get_bits(obj, SIM_DEK_PD_OFF, 24), &dek->pd);
+	status = sim_dek_cipher(ctx, dek, obj + SIM_DEK_KEY_BYTE +
+				(mode == SIM_CRYPTO_WRAPPED ?
+				 SIM_DEK_WRAP_ICV : 0), size);
 	if (status)
 		return status;
+	status = sim_obj_ref(sim, ctx, SIM_OBJ_PD,
+			     prm_get_bits(obj, SIM_DEK_PD_OFF, 24), &dek->pd);
+	if (status) {
+		crypto_free_sync_skcipher(dek->tfm);
+		dek->tfm = NULL;
+		return status;
+	}
 	dek->key_size = size;
 	dek->has_keytag = prm_get_bits(obj, SIM_DEK_HAS_KEYTAG_OFF, 1);
 	memcpy(dek->opaque, obj + SIM_DEK_OPAQUE_BYTE, sizeof(dek->opaque));
@@ -87,6 +135,8 @@ static void sim_dek_release(void *priv)
 {
 	struct sim_dek *dek = priv;
 
+	if (dek->tfm)
+		crypto_free_sync_skcipher(dek->tfm);
 	sim_obj_put(dek->pd);
 }
 
@@ -101,3 +151,34 @@ const struct sim_gen_type sim_gen_dek = {
 	.query = sim_dek_query,
 	.release = sim_dek_release,
 };
+
+/**
+ * sim_dek_cipher_of() - the cipher of a DEK a crypto BSF names
+ * @sim: the model, its lock held
+ * @uid: the context using it: the DEK must be its own
+ * @pdn: the PD of the mkey using it: the DEK must be on it
+ * @id: the DEK's object number
+ *
+ * A wrapped DEK needs a crypto login to be created, not to be used
+ * (mlx5dv_crypto_login_create(3)): it stays usable after the logout.
+ *
+ * Return: the cipher, or NULL when @id names no such usable DEK.
+ */
+struct crypto_sync_skcipher *sim_dek_cipher_of(struct mlx5x_sim *sim,
+					       u16 uid, u32 pdn, u32 id)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_GENERAL], id);
+	struct sim_general *gen;
+	struct sim_dek *dek;
+
+	lockdep_assert_held(&sim->lock);
+	if (!obj || obj->uid != uid)
+		return NULL;
+	gen = container_of(obj, struct sim_general, obj);
+	if (gen->type != &sim_gen_dek)
+		return NULL;
+	dek = gen->priv;
+	if (dek->pd->id != pdn)
+		return NULL;
+	return dek->tfm;
+}
