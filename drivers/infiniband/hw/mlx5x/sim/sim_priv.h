@@ -40,6 +40,7 @@ enum sim_obj_type {
 	SIM_OBJ_RMP,		/* an SRQ: queues/cmd_srq.c */
 	SIM_OBJ_XRCD,		/* queues/cmd_xrc.c */
 	SIM_OBJ_XRC_SRQ,	/* an XRC SRQ: queues/cmd_xrc.c */
+	SIM_OBJ_DCT,		/* a DC target: queues/cmd_dct.c */
 	/* general objects (CREATE_GENERAL_OBJECT) */
 	SIM_OBJ_GENERAL,
 	/* signature (mem/cmd_psv.c) */
@@ -51,6 +52,8 @@ enum sim_obj_type {
 
 /* XRC SRQs are numbered from here: no RMP has such a number. */
 #define SIM_XRC_SRQN_BASE	BIT(23)
+/* DCTs are numbered from here: no QP has such a number. */
+#define SIM_DCTN_BASE		BIT(23)
 
 /**
  * struct sim_obj - one firmware object
@@ -331,6 +334,7 @@ extern const struct sim_cmd_set sim_qp_cmds;
 extern const struct sim_cmd_set sim_roce_cmds;
 extern const struct sim_cmd_set sim_srq_cmds;
 extern const struct sim_cmd_set sim_xrc_cmds;
+extern const struct sim_cmd_set sim_dct_cmds;
 extern const struct sim_cmd_set sim_fs_root_cmds;
 extern const struct sim_cmd_set sim_memic_cmds;
 

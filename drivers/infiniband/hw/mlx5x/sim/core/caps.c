@@ -187,6 +187,8 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_XRCD] = 1U << SIM_CAP_GEN(sim, log_max_xrcd);
 	sim->max_id[SIM_OBJ_XRC_SRQ] = SIM_XRC_SRQN_BASE +
 		(1U << SIM_CAP_GEN(sim, log_max_srq)) - 1;
+	sim->max_id[SIM_OBJ_DCT] = SIM_DCTN_BASE +
+		(1U << SIM_CAP_GEN(sim, log_max_qp)) - 1;
 	sim->max_id[SIM_OBJ_RQ] = 1U << SIM_CAP_GEN(sim, log_max_rq);
 	sim->max_id[SIM_OBJ_SQ] = 1U << SIM_CAP_GEN(sim, log_max_sq);
 	sim->max_id[SIM_OBJ_TIR] = 1U << SIM_CAP_GEN(sim, log_max_tir);

@@ -32,6 +32,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_roce_cmds,
 	&sim_srq_cmds,
 	&sim_xrc_cmds,
+	&sim_dct_cmds,
 	&sim_fs_root_cmds,
 	&sim_memic_cmds,
 };

@@ -10,6 +10,7 @@
 #include "general.h"
 #include "../steering/fs.h"
 #include "../queues/queues.h"
+#include "../queues/dct.h"
 #include "../mem/dm.h"
 
 static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
@@ -49,6 +50,9 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	/* numbered apart from the RMPs: one SRQ number space */
 	[SIM_OBJ_XRC_SRQ] = { "xrc_srq", SIM_XRC_SRQN_BASE, sizeof(struct sim_srq),
 			      sim_q_release },
+	/* numbered apart from the QPs: one QP number space */
+	[SIM_OBJ_DCT] = { "dct", SIM_DCTN_BASE, sizeof(struct sim_dct),
+			  sim_q_release },
 	[SIM_OBJ_GENERAL] = { "general", 1, sizeof(struct sim_general),
 			      sim_general_release },
 	[SIM_OBJ_PSV] = { "psv", 1, sizeof(struct sim_psv), sim_psv_release },

@@ -9,6 +9,7 @@
  * the context as created, changed by the transitions.
  */
 #include "queues.h"
+#include "dct.h"
 #include "../dp/datapath.h"
 
 /* A field of the QP context, by bit offset and width. */
@@ -240,10 +241,17 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_XRC)
 		return sim_create_xrc_qp(sim, ctx);
 	sim_qp_qbuf_req(ctx->in, &req);
-	/* RC, UC, UD and the kernel's QP1; no QPN of the caller's choosing */
+	/* DC initiators: what differs is cmd_dct.c's to check */
+	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_DCI) {
+		status = sim_dci_check(sim, ctx, qpc);
+		if (status)
+			return status;
+	}
+	/* RC, UC, UD, DCI and the kernel's QP1; no QPN of the caller's */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UD &&
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_DCI &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_QP1) ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
@@ -342,7 +350,10 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	qp = container_of(q, struct sim_qp, q);
 	if (!(mv->from & BIT(PRM_GET(qpc, qp->qpc, state))))
 		return sim_fail(ctx, PRM_STAT_BAD_QP_STATE, SIM_SYND_BAD_STATE);
-	if (mv->to == MLX5_QPC_STATE_RTR && sim_qp_datagram(qp)) {
+	/* a DCI, as a UD QP, names its peer in each WQE: no path here */
+	if (mv->to == MLX5_QPC_STATE_RTR &&
+	    (sim_qp_datagram(qp) ||
+	     PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_DCI)) {
 		status = sim_qp_check_ud_rtr(sim, ctx, qpc);
 		if (status)
 			return status;
