@@ -53,6 +53,10 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_klm_list_size, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_req_qp, 4);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_res_qp, 4);
+	/* DC: DCIs and DCTs (queues/cmd_dct.c, dp/dp_dc.c); no DCI streams */
+	PRM_SET(cmd_hca_cap, c, dct, 1);
+	PRM_SET(cmd_hca_cap, c, log_max_ra_req_dc, 4);
+	PRM_SET(cmd_hca_cap, c, log_max_ra_res_dc, 4);
 	PRM_SET(cmd_hca_cap, c, gid_table_size, 4);	/* 8 << 4 (IB ports) */
 	PRM_SET(cmd_hca_cap, c, pkey_table_size, 0);
 	PRM_SET(cmd_hca_cap, c, nic_flow_table, 1);

@@ -86,6 +86,8 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w);
  * @swap_add: the atomic's operand (swap or add)
  * @compare: what compare and swap compares with
  * @xrc_srqn: an XRC initiator's: the XRC SRQ the message is for
+ * @dctn: a DCI's: the DCT the message is for
+ * @dc_key: and the DC access key it carries
  * @len: the message's length: the data segments' bytes
  * @n: pieces in @g
  * @g: the local data segments (sent, or where a read's data lands)
@@ -103,6 +105,8 @@ struct sim_rc_wqe {
 	u64 swap_add;
 	u64 compare;
 	u32 xrc_srqn;
+	u32 dctn;
+	u64 dc_key;
 	u64 len;
 	u32 n;
 	struct sim_gather g[SIM_WQE_MAX_GATHER];
@@ -110,6 +114,7 @@ struct sim_rc_wqe {
 
 int sim_rc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
 int sim_xrc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
+int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
 
 /**
  * struct sim_ud_av - the address vector of a UD send WQE, as read

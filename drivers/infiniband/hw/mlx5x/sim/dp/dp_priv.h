@@ -53,6 +53,8 @@ struct sim_qp;
  * @umem: else the umem that holds them
  * @off: where they start in it
  * @len: how many
+ * @crypto: the configured crypto mkey its data segment names, or NULL
+ * @coff: where its first byte is in that mkey, from its start address
  */
 struct sim_rc_piece {
 	const u8 *inl;
@@ -60,6 +62,8 @@ struct sim_rc_piece {
 	struct sim_umem *umem;
 	u64 off;
 	u32 len;
+	const struct sim_mkey *crypto;
+	u64 coff;
 };
 
 /* One side's memory of a message: its pieces, in order. */
@@ -218,6 +222,14 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 			 u8 rights, struct sim_rc_side *side);
 int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 		const struct sim_rc_side *dst, u64 skip, u64 len);
+
+/* dp_crypto.c: bytes through crypto mkeys */
+void sim_rc_crypto_mark(struct mlx5x_sim *sim, u32 key, u64 va,
+			struct sim_rc_side *side, unsigned int first);
+bool sim_rc_crypto_sides(const struct sim_rc_side *src,
+			 const struct sim_rc_side *dst);
+int sim_rc_copy_crypto(struct sim_dp *dp, const struct sim_rc_side *src,
+		       const struct sim_rc_side *dst, u64 skip, u64 len);
 bool sim_rq_take(struct mlx5x_sim *sim, struct sim_qp *qp, u16 *wqe);
 u32 sim_rc_recv_wqe(struct sim_dp *dp, struct sim_qp *resp,
 		    struct sim_rc_side *side);
@@ -236,6 +248,12 @@ struct sim_srq *sim_dp_xrc_srq(struct mlx5x_sim *sim, const struct sim_qp *qp);
 u32 sim_dp_xrc_target(struct mlx5x_sim *sim, struct sim_qp *tgt, u32 srqn);
 void sim_dp_resp_keys(struct mlx5x_sim *sim, const struct sim_qp *resp,
 		      u16 *uid, u32 *pdn);
+
+/* dp_dc.c: DC initiators and targets, the DCT a message is for */
+bool sim_dp_dci(const struct sim_qp *qp);
+bool sim_dp_dct(const struct sim_qp *qp);
+struct sim_qp *sim_dp_dc_target(struct mlx5x_sim *sim, struct sim_qp *dci,
+				const struct sim_rc_wqe *w, bool *wait);
 
 /* dp_ud.c */
 unsigned int sim_dp_ud_qp(struct sim_dp *dp, struct sim_qp *qp,

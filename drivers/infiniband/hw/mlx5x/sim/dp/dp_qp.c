@@ -182,7 +182,7 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 			 u8 rights, struct sim_rc_side *side)
 {
 	struct sim_rc_piece *p;
-	unsigned int i;
+	unsigned int i, first;
 
 	side->n = 0;
 	for (i = 0; i < n; i++) {
@@ -196,6 +196,7 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 		p->umem = NULL;
 		p->kva = NULL;
 		p->off = 0;
+		p->crypto = NULL;
 		if (p->inl)
 			continue;
 		if (rlky && g[i].lkey == SIM_RESD_LKEY) {
@@ -206,10 +207,12 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 		}
 		/* the pieces of its mkey's direct mkeys, in order */
 		side->n--;
-		if (!sim_mkey_xlate_each(sim, uid, pdn, g[i].lkey, g[i].addr,
-					 g[i].len, rights, sim_rc_add_piece,
-					 side))
+		first = side->n;
+		if (!sim_mkey_xlate_crypto(sim, uid, pdn, g[i].lkey, g[i].addr,
+					   g[i].len, rights, sim_rc_add_piece,
+					   side))
 			return false;
+		sim_rc_crypto_mark(sim, g[i].lkey, g[i].addr, side, first);
 	}
 	return true;
 }
@@ -243,6 +246,8 @@ int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 	unsigned int si, di;
 	u32 sat, dat, n;
 
+	if (sim_rc_crypto_sides(src, dst))
+		return sim_rc_copy_crypto(dp, src, dst, skip, len);
 	sim_rc_seek(src, skip, &si, &sat);
 	sim_rc_seek(dst, skip, &di, &dat);
 	while (len) {

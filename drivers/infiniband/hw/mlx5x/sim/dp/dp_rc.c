@@ -25,7 +25,8 @@
  * reached: a message always goes to a QP of this device.
  *
  * XRC is RC from an initiator to a target that receives into the XRC
- * SRQ each WQE names (dp_xrc.c).
+ * SRQ each WQE names (dp_xrc.c).  DC is RC from a DCI to the DCT each
+ * WQE names, with the DC access key it carries (dp_dc.c).
  *
  * UC is RC without acknowledgements: SEND and RDMA WRITE only (READ and
  * atomics are a local QP operation error); the requester completes once
@@ -391,7 +392,12 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		m->req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 		return;
 	}
-	m->resp = sim_rc_peer(dp->sim, req);
+	if (sim_dp_dci(req))
+		m->resp = sim_dp_dc_target(dp->sim, req, w, &m->rnr);
+	else
+		m->resp = sim_rc_peer(dp->sim, req);
+	if (m->rnr)	/* the DCT receives another DCI's message */
+		return;
 	if (!m->resp) {
 		if (!m->uc)
 			sim_rc_no_ack(m);
@@ -456,6 +462,9 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 		}
 		sim_rc_cqe(dp->sim, resp, false, &info);
 	}
+	/* a DCT serves every DCI: no error of one message stops it */
+	if (sim_dp_dct(resp))
+		return;
 	/* a responder that NAKs a request other than for RNR fails too */
 	if (m->resp_synd || m->req_synd == SIM_CQE_SYND_REMOTE_ACCESS ||
 	    m->req_synd == SIM_CQE_SYND_REMOTE_INVAL_REQ)
@@ -496,10 +505,12 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	if (!sim_dp_read_wqe(dp, buf, qp->dp.buf_off + sim_rq_bytes(qp), nbb,
 			     qp->dp.sq_cc))
 		parsed = -EINVAL;
+	else if (sim_dp_xrc(qp))
+		parsed = sim_xrc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+	else if (sim_dp_dci(qp))
+		parsed = sim_dci_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
 	else
-		parsed = sim_dp_xrc(qp) ?
-			 sim_xrc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc) :
-			 sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+		parsed = sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
 	if (flush)
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)

@@ -22,9 +22,10 @@
  * segment, then the KLM octowords in 64-byte units.  sim_umr_parse()
  * reads any UMR into struct sim_umr; what is executed is what the model
  * has of it: a window's context and one KLM, or a KLM list of
- * mlx5dv_wr_mkey_configure() (umr_mkey.c).  The other UMRs of a ConnectX
- * (signature and crypto BSFs, MTT and KSM translations, a translation
- * offset) are a local QP operation error until they are modelled.
+ * mlx5dv_wr_mkey_configure() (umr_mkey.c) with, on a crypto mkey, its
+ * crypto BSF (crypto_bsf.c).  The other UMRs of a ConnectX (signature
+ * BSFs, MTT and KSM translations, a translation offset) are a local QP
+ * operation error until they are modelled.
  *
  * Every refusal of a window operation is the error CQE a ConnectX
  * writes, MW_BIND_ERR (libmlx5: IBV_WC_MW_BIND_ERR), and the mkey is left
@@ -69,6 +70,7 @@ static int sim_umr_parse(const u8 *wqe, size_t len, struct sim_umr *u)
 	const struct sim_wqe_ctrl *c = (const void *)wqe;
 	const struct sim_wqe_umr_ctrl *uc;
 	size_t end, off = sizeof(*c);
+	u16 xlt_off;
 
 	end = (size_t)(be32_to_cpu(c->qpn_ds) & SIM_WQE_CTRL_DS_MASK) *
 	      SIM_WQE_SEG;
@@ -88,9 +90,20 @@ static int sim_umr_parse(const u8 *wqe, size_t len, struct sim_umr *u)
 	    ALIGN((size_t)u->nklm * sizeof(struct sim_klm),
 		  SIM_UMR_XLT_ALIGN) > end - off)
 		return -EINVAL;
+	/* without a translation offset, the field sizes a BSF (crypto_bsf.c) */
+	xlt_off = be16_to_cpu(uc->translation_offset);
+	u->nbsf = 0;
+	if ((u->mask & SIM_UMR_MASK_BSF_EN) && !(u->flags & SIM_UMR_XLT_OFFSET)) {
+		u->nbsf = xlt_off;
+		xlt_off = 0;
+		off += ALIGN((size_t)u->nklm * sizeof(struct sim_klm),
+			     SIM_UMR_XLT_ALIGN);
+		u->bsf = wqe + off;
+		if ((size_t)u->nbsf * SIM_OCTWORD_BYTES > end - off)
+			return -EINVAL;
+	}
 	/* a list by pointer, at an offset, a field not modelled: not yet */
-	if ((u->nklm && !(u->flags & SIM_UMR_INLINE)) ||
-	    be16_to_cpu(uc->translation_offset) ||
+	if ((u->nklm && !(u->flags & SIM_UMR_INLINE)) || xlt_off ||
 	    FIELD_GET(SIM_UMR_CHECK_STATE, u->flags) >
 	    SIM_UMR_MUST_BE_IN_USE || u->mask & ~SIM_UMR_MASK_MODELLED)
 		return -EOPNOTSUPP;
@@ -224,7 +237,8 @@ static u32 sim_umr_window_check(struct mlx5x_sim *sim,
 				  PRM_BIT_OFF(mkc, len));
 
 	/* signature and crypto mkeys are mlx5dv's: not modelled */
-	if (PRM_GET(mkc, cur, bsf_en) || sim_mkey_crypto(mw))
+	if (PRM_GET(mkc, cur, bsf_en) || sim_mkey_crypto(mw) ||
+	    (u->mask & SIM_UMR_MASK_BSF_EN))
 		return SIM_CQE_SYND_LOCAL_QP_OP;
 	if ((state == SIM_UMR_MUST_BE_FREE && !was_free) ||
 	    (state == SIM_UMR_MUST_BE_IN_USE && was_free) ||

@@ -250,6 +250,39 @@ int sim_xrc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 }
 
 /**
+ * sim_dci_wqe_parse() - read a send WQE of a DC initiator
+ * @wqe: its bytes, from the control segment on
+ * @len: how many of them are there
+ * @w: what it says; @w->dctn and @w->dc_key name the DCT the message is
+ *     for and the key it carries
+ *
+ * The datagram segment (an address vector whose first 8 bytes are the
+ * DC access key) follows the control segment; the rest is an RC WQE's.
+ * A NOP connects to nothing: it has no address vector.
+ *
+ * Return: as sim_rc_wqe_parse().
+ */
+int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
+{
+	size_t end = sim_msg_ctrl_read(wqe, len, w);
+	size_t off = sizeof(struct sim_wqe_ctrl);
+	const struct sim_wqe_av *a;
+	__be64 key;
+
+	if (!end)
+		return -EINVAL;
+	if (w->opcode == SIM_OPCODE_NOP)
+		return 0;
+	if (off + sizeof(*a) > end)
+		return -EINVAL;
+	a = (const void *)(wqe + off);
+	memcpy(&key, a, sizeof(key));
+	w->dc_key = be64_to_cpu(key);
+	w->dctn = be32_to_cpu(a->dqp_dct) & 0xffffff;
+	return sim_rc_wqe_rest(wqe, end, off + sizeof(*a), w);
+}
+
+/**
  * sim_ud_wqe_parse() - read a send WQE of a UD QP
  * @wqe: its bytes, from the control segment on
  * @len: how many of them are there

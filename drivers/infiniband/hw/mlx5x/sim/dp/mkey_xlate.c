@@ -87,6 +87,27 @@ static u32 sim_xlate_each_seg(void *arg, const struct sim_mkey *direct,
 	return 0;
 }
 
+static bool sim_xlate_walk(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			   u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			   void *arg, bool crypto)
+{
+	struct sim_xlate_each x = { .fn = fn, .arg = arg };
+	struct sim_mkey_access acc = {
+		.uid = uid,
+		.pdn = pdn,
+		.key = key,
+		.va = va,
+		.len = len,
+		.rights = rights,
+		.seg = sim_xlate_each_seg,
+		.arg = &x,
+		.crypto = crypto,
+	};
+
+	lockdep_assert_held(&sim->lock);
+	return !sim_mkey_access(sim, &acc);
+}
+
 /**
  * sim_mkey_xlate_each() - translate a range through its mkey, for the
  * rights named, into as many pieces as the direct mkeys it crosses
@@ -112,20 +133,32 @@ bool sim_mkey_xlate_each(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			 u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
 			 void *arg)
 {
-	struct sim_xlate_each x = { .fn = fn, .arg = arg };
-	struct sim_mkey_access acc = {
-		.uid = uid,
-		.pdn = pdn,
-		.key = key,
-		.va = va,
-		.len = len,
-		.rights = rights,
-		.seg = sim_xlate_each_seg,
-		.arg = &x,
-	};
+	return sim_xlate_walk(sim, uid, pdn, key, va, len, rights, fn, arg,
+			      false);
+}
 
-	lockdep_assert_held(&sim->lock);
-	return !sim_mkey_access(sim, &acc);
+/**
+ * sim_mkey_xlate_crypto() - sim_mkey_xlate_each() for a caller that
+ * applies a crypto mkey's cipher (dp/dp_crypto.c): @key may be a
+ * configured crypto mkey
+ * @sim: the model, its lock held
+ * @uid: the context of the queue using the key
+ * @pdn: that queue's protection domain
+ * @key: the lkey or rkey
+ * @va: the address in the mkey's space
+ * @len: bytes accessed
+ * @rights: SIM_MKEY_* the access needs, at every mkey crossed
+ * @fn: called for each piece, in order
+ * @arg: for @fn
+ *
+ * Return: as sim_mkey_xlate_each().
+ */
+bool sim_mkey_xlate_crypto(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			   u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			   void *arg)
+{
+	return sim_xlate_walk(sim, uid, pdn, key, va, len, rights, fn, arg,
+			      true);
 }
 
 /**

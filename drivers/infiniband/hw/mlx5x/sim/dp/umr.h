@@ -33,6 +33,7 @@ struct sim_umr_qp {
 /* mkey_mask: the fields of the mkey context a UMR may write */
 #define SIM_UMR_MASK_LEN	BIT_ULL(0)
 #define SIM_UMR_MASK_START	BIT_ULL(6)
+#define SIM_UMR_MASK_BSF_EN	BIT_ULL(12)
 #define SIM_UMR_MASK_KEY	BIT_ULL(13)
 #define SIM_UMR_MASK_QPN	BIT_ULL(14)
 #define SIM_UMR_MASK_LR		BIT_ULL(17)
@@ -46,7 +47,8 @@ struct sim_umr_qp {
 				 SIM_UMR_MASK_A)
 #define SIM_UMR_MASK_MODELLED	(SIM_UMR_MASK_LEN | SIM_UMR_MASK_START |	\
 				 SIM_UMR_MASK_KEY | SIM_UMR_MASK_QPN |	\
-				 SIM_UMR_MASK_RIGHTS | SIM_UMR_MASK_FREE)
+				 SIM_UMR_MASK_RIGHTS | SIM_UMR_MASK_FREE |	\
+				 SIM_UMR_MASK_BSF_EN)
 
 /* The translation is written in units of 64 bytes: 4 octowords. */
 #define SIM_UMR_XLT_ALIGN	(SIM_MKEY_OCTWORD_ALIGN * SIM_OCTWORD_BYTES)
@@ -59,6 +61,8 @@ struct sim_umr_qp {
  * @mkc: the mkey context segment: an mkey context (struct mlx5_ifc_mkc)
  * @nklm: KLM entries given
  * @klm: the first of them, inline
+ * @nbsf: octowords of BSF given (with SIM_UMR_MASK_BSF_EN)
+ * @bsf: the BSF, after the translation
  */
 struct sim_umr {
 	u32 key;
@@ -67,6 +71,8 @@ struct sim_umr {
 	const void *mkc;
 	u32 nklm;
 	const struct sim_klm *klm;
+	u32 nbsf;
+	const u8 *bsf;
 };
 
 u32 sim_umr_exec(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
@@ -80,5 +86,11 @@ void sim_umr_write_mkc(struct sim_mkey *mkey, const struct sim_umr *u);
 bool sim_umr_mkey_op(const struct sim_mkey *mkey, const struct sim_umr *u);
 u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		 struct sim_mkey *mkey, const struct sim_umr *u);
+
+/* crypto_bsf.c: the crypto BSF of mlx5dv_wr_set_mkey_crypto() */
+bool sim_crypto_bsf_parse(const u8 *b, struct sim_mkey_crypto *cfg);
+u32 sim_crypto_bsf(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
+		   const struct sim_mkey *mkey, const struct sim_umr *u,
+		   struct sim_mkey_crypto *cfg, bool *given);
 
 #endif /* MLX5X_SIM_UMR_H */

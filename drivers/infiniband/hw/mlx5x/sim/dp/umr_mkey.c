@@ -42,7 +42,8 @@
 
 /* The fields mlx5dv_wr_mkey_configure() may write. */
 #define SIM_UMR_MKEY_MASK	(SIM_UMR_MASK_FREE | SIM_UMR_MASK_KEY |	\
-				 SIM_UMR_MASK_LEN | SIM_UMR_MASK_RIGHTS)
+				 SIM_UMR_MASK_LEN | SIM_UMR_MASK_RIGHTS |	\
+				 SIM_UMR_MASK_BSF_EN)
 
 /**
  * sim_umr_mkey_op() - whether a UMR is a configure or an invalidation of
@@ -128,8 +129,9 @@ static struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
 	if (!obj || obj->uid != qp->uid)
 		return NULL;
 	t = container_of(obj, struct sim_mkey, obj);
+	/* a cipher applies to the key an access names, not to an entry */
 	if (t == mkey || sim_mkey_key(t) != key || t->pd != mkey->pd ||
-	    PRM_GET(mkc, t->mkc, free) ||
+	    PRM_GET(mkc, t->mkc, free) || sim_mkey_crypto(t) ||
 	    t->depth + 1 > SIM_CAP_GEN(sim, max_indirection))
 		return NULL;
 	return sim_umr_mkey_grants(t, rights) ? t : NULL;
@@ -185,10 +187,11 @@ static u32 sim_umr_mkey_check(struct mlx5x_sim *sim,
 
 	*ent = NULL;
 	*depth = mkey->depth;
+	/* a signature mkey is not modelled; a crypto one's BSF is checked */
 	if ((u->mask & ~SIM_UMR_MKEY_MASK) || !(u->mask & SIM_UMR_MASK_FREE) ||
 	    PRM_GET(mkc, u->mkc, free) || PRM_GET(mkc, u->mkc, length64) ||
 	    mkey->access_mode != MLX5_MKC_ACCESS_MODE_KLMS ||
-	    PRM_GET(mkc, mkey->mkc, bsf_en) || sim_mkey_crypto(mkey))
+	    (PRM_GET(mkc, mkey->mkc, bsf_en) && !sim_mkey_crypto(mkey)))
 		return SIM_CQE_SYND_MW_BIND;
 	/* remote write and atomics stand on local write */
 	if ((rights & (SIM_MKEY_REMOTE_WRITE | SIM_MKEY_ATOMIC)) &&
@@ -246,7 +249,9 @@ static u32 sim_umr_mkey_check(struct mlx5x_sim *sim,
 u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		 struct sim_mkey *mkey, const struct sim_umr *u)
 {
+	struct sim_mkey_crypto crypto;
 	struct sim_mkey_ent *ent;
+	bool bsf;
 	u32 synd, n;
 	u8 depth;
 
@@ -254,6 +259,9 @@ u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 	if (mkey->klm_list && (u->mask & SIM_UMR_MASK_FREE) &&
 	    PRM_GET(mkc, u->mkc, free) && !u->nklm)
 		return sim_umr_mkey_inval(mkey, u);
+	synd = sim_crypto_bsf(sim, qp, mkey, u, &crypto, &bsf);
+	if (synd)
+		return synd;
 	n = sim_umr_mkey_nklm(u);
 	synd = sim_umr_mkey_check(sim, qp, mkey, u, n, &ent, &depth);
 	if (synd)
@@ -262,5 +270,9 @@ u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 	if (u->nklm && !n)
 		sim_mkey_drop_entries(mkey);
 	sim_umr_mkey_apply(mkey, u, ent, n, depth);
+	if (bsf) {
+		mkey->crypto = crypto;
+		mkey->crypto_configured = true;
+	}
 	return 0;
 }

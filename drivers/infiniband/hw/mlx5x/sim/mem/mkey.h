@@ -50,6 +50,21 @@ struct sim_mkey_ent {
 #define SIM_MKEY_QPN_NONE	0xffffff
 
 /**
+ * struct sim_mkey_crypto - what a crypto BSF configured (dp/crypto_bsf.c)
+ * @dek: the DEK object's number, of the mkey's context and PD
+ * @mem_encrypted: the memory side holds the ciphertext (decrypt what is
+ *	read, encrypt what is written); else the wire side does
+ * @unit: the data unit size in bytes
+ * @tweak: the first data unit's tweak, as the BSF gives it
+ */
+struct sim_mkey_crypto {
+	u32 dek;
+	bool mem_encrypted;
+	u32 unit;
+	u8 tweak[16];
+};
+
+/**
  * struct sim_mkey - a memory key
  * @obj: its table entry; obj.id is the mkey index
  * @mkc: its context as QUERY_MKEY returns it
@@ -65,9 +80,10 @@ struct sim_mkey_ent {
  * @dm: the MEMIC allocation or SW_ICM object a device memory mkey covers,
  *	referenced
  * @crypto_configured: a crypto mkey (crypto_en) has had its crypto BSF
- *	(DEK, tweak, data unit) written by a UMR WQE.  Created false; the
- *	model's UMR binds memory windows only, so it stays false and every
- *	access through a crypto mkey is refused (sim_mkey_access()).
+ *	(DEK, tweak, data unit) written by a UMR WQE (dp/crypto_bsf.c).
+ *	Created false: until then every access through it is refused
+ *	(sim_mkey_access()).
+ * @crypto: that BSF, as the data path applies it (dp/dp_crypto.c)
  * @mw: a memory window bound by a UMR WQE (dp/dp_umr.c): its one entry
  *	is the MR the bind named, of which an access through the window
  *	needs only the local rights its remote ones stand on
@@ -87,6 +103,7 @@ struct sim_mkey {
 	u64 umem_off;
 	struct sim_obj *dm;
 	bool crypto_configured;
+	struct sim_mkey_crypto crypto;
 	bool mw;
 	struct sim_mkey_ent umr_ent;
 	bool klm_list;
@@ -151,6 +168,8 @@ typedef u32 (*sim_mkey_seg_fn)(void *arg, const struct sim_mkey *direct,
  * @seg: called for each piece on a direct mkey, in address order; NULL
  *	 only checks
  * @arg: for @seg
+ * @crypto: the caller applies a configured crypto mkey's cipher to the
+ *	 bytes (dp/dp_crypto.c): only then may @key be one
  */
 struct sim_mkey_access {
 	u16 uid;
@@ -161,6 +180,7 @@ struct sim_mkey_access {
 	unsigned int rights;
 	sim_mkey_seg_fn seg;
 	void *arg;
+	bool crypto;
 };
 
 #define SIM_MKEY_ANY_PD		U32_MAX
@@ -200,5 +220,8 @@ typedef bool (*sim_xlate_piece_fn)(void *arg, struct sim_umem *umem, u64 off,
 bool sim_mkey_xlate_each(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			 u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
 			 void *arg);
+bool sim_mkey_xlate_crypto(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			   u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			   void *arg);
 
 #endif /* MLX5X_SIM_MKEY_H */

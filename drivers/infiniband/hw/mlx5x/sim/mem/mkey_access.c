@@ -115,6 +115,9 @@ static u32 sim_mkey_walk(struct mlx5x_sim *sim,
 		return SIM_SYND_MKEY_ACCESS;
 	if (sim_mkey_crypto(mkey) && !mkey->crypto_configured)
 		return SIM_SYND_CRYPTO_UNCONF;
+	/* a cipher is applied to the key the access names, no deeper one */
+	if (sim_mkey_crypto(mkey) && (depth || !acc->crypto))
+		return SIM_SYND_MKEY_ACCESS;
 	if (va < start)
 		return SIM_SYND_MKEY_RANGE;
 	off = va - start;
