@@ -90,6 +90,7 @@ static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 
 static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
 {
+	mlx5x_sim_wire_detach(to_sim_dev(dev));
 	mlx5x_sim_destroy(to_sim(dev));
 	kfree(dev->backend_priv);
 	dev->backend_priv = NULL;
@@ -192,7 +193,10 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	dev->netdev = ndev;
 	netdev_hold(ndev, &dev->netdev_tracker, GFP_KERNEL);
 
-	err = mlx5x_dev_register(dev, ibdev_name);
+	/* the netdev is the port's wire: -EBUSY if another handler has it */
+	err = mlx5x_sim_wire_attach(sdev, ndev);
+	if (!err)
+		err = mlx5x_dev_register(dev, ibdev_name);
 	if (err) {
 		mlx5x_sim_backend_release(dev);
 		ib_dealloc_device(&dev->ib);

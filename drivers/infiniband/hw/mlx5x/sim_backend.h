@@ -10,6 +10,8 @@
 #include "dm.h"
 
 struct mlx5x_sim;
+struct mlx5x_sim_wire;
+struct net_device;
 
 /* One SW ICM region of the device memory caps, with its granules in use. */
 struct mlx5x_sim_icm_region {
@@ -25,11 +27,13 @@ struct mlx5x_sim_icm_region {
  * @icm: the SW ICM regions, by enum mlx5x_icm_type, from which
  *	 mlx5x_sim_icm_alloc() carves ranges as mlx5_core carves a
  *	 ConnectX's
+ * @wire: its netdev as the port's wire (sim_wire.c), or NULL
  */
 struct mlx5x_sim_dev {
 	struct mlx5x_sim *sim;
 	spinlock_t icm_lock;
 	struct mlx5x_sim_icm_region icm[MLX5X_ICM_NTYPES];
+	struct mlx5x_sim_wire *wire;
 };
 
 static inline struct mlx5x_sim_dev *to_sim_dev(struct mlx5x_dev *dev)
@@ -44,5 +48,9 @@ int mlx5x_sim_icm_alloc(struct mlx5x_dev *dev, unsigned int type, u64 length,
 			u32 log_align, u16 uid, u64 *addr, u32 *obj_id);
 int mlx5x_sim_icm_free(struct mlx5x_dev *dev, unsigned int type, u64 length,
 		       u16 uid, u64 addr, u32 obj_id);
+
+/* sim_wire.c: the netdev as the port's wire */
+int mlx5x_sim_wire_attach(struct mlx5x_sim_dev *sdev, struct net_device *ndev);
+void mlx5x_sim_wire_detach(struct mlx5x_sim_dev *sdev);
 
 #endif /* MLX5X_SIM_BACKEND_H */

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The wire of a simulated device: the netdev given to `rdma link add`.
+ *
+ * Receive: an rx_handler on the netdev takes every frame it receives
+ * (softirq) and queues it, up to MLX5X_WIRE_QLEN, for a work item; the
+ * work (process context, as the model's lock is a mutex) copies each
+ * frame out and hands it to the model, which steers it through the NIC RX
+ * tables.  A frame the model says the host's stack gets too (no rule
+ * took it, or a DONT_TRAP rule passed it on) is given back to the stack
+ * unchanged, marked so that this rx_handler lets it through; the others
+ * are freed.  GSO super-frames (GRO on the netdev) are not steered: they
+ * pass at once, counted (a ConnectX sees the frames, never the merge).
+ *
+ * Transmit: the model's worker hands each frame the port puts on the
+ * wire to mlx5x_wire_out(), which sends it on the netdev as it is; one
+ * the port delivers to itself (its own address, no rule) is queued for
+ * the same work, which gives it to the stack as received on the netdev.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include "mlx5x.h"
+#include "sim_backend.h"
+#include "sim/sim.h"
+
+/* Frames waiting for the work, each way; more are dropped, counted. */
+#define MLX5X_WIRE_QLEN		1024
+/* Frames one run of the work steers before it yields. */
+#define MLX5X_WIRE_BUDGET	64
+/* The largest frame the model takes (its SIM_PKT_MAX). */
+#define MLX5X_WIRE_MAX		2048
+
+/**
+ * struct mlx5x_sim_wire - a simulated device's wire
+ * @ndev: the netdev (the device holds a reference)
+ * @sim: the model
+ * @rxq: frames received, to be steered
+ * @upq: frames for the host's stack, from the model's own loopback
+ * @work: steers @rxq and delivers @upq
+ * @frame: where a frame is copied out for the model
+ */
+struct mlx5x_sim_wire {
+	struct net_device *ndev;
+	struct mlx5x_sim *sim;
+	struct sk_buff_head rxq, upq;
+	struct work_struct work;
+	u8 frame[MLX5X_WIRE_MAX];
+};
+
+/* The frame this CPU gives back to the stack: the rx_handler passes it. */
+static DEFINE_PER_CPU(struct sk_buff *, mlx5x_wire_passing);
+
+static rx_handler_result_t mlx5x_wire_rx(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct mlx5x_sim_wire *wire;
+
+	if (__this_cpu_read(mlx5x_wire_passing) == skb)
+		return RX_HANDLER_PASS;
+	wire = rcu_dereference(skb->dev->rx_handler_data);
+	if (skb_is_gso(skb)) {
+		mlx5x_sim_wire_rx_unseen(wire->sim, true);
+		return RX_HANDLER_PASS;
+	}
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+	if (skb_queue_len(&wire->rxq) >= MLX5X_WIRE_QLEN) {
+		mlx5x_sim_wire_rx_unseen(wire->sim, false);
+		kfree_skb(skb);
+		return RX_HANDLER_CONSUMED;
+	}
+	skb_queue_tail(&wire->rxq, skb);
+	queue_work(system_unbound_wq, &wire->work);
+	return RX_HANDLER_CONSUMED;
+}
+
+/* Give @skb to the stack as received on the netdev, past our handler. */
+static void mlx5x_wire_pass(struct sk_buff *skb)
+{
+	local_bh_disable();
+	__this_cpu_write(mlx5x_wire_passing, skb);
+	netif_receive_skb_core(skb);
+	__this_cpu_write(mlx5x_wire_passing, NULL);
+	local_bh_enable();
+}
+
+/*
+ * Copy @skb (its data at the network header, as the rx_handler got it)
+ * out as the frame on the wire: the Ethernet header, an 802.1Q tag the
+ * netdev took out put back, the rest.  Returns its length, or -EINVAL.
+ */
+static int mlx5x_wire_copy(struct sk_buff *skb, u8 *buf)
+{
+	int mac = skb_mac_header_was_set(skb) ? skb_mac_offset(skb) : 1;
+	unsigned int tag = skb_vlan_tag_present(skb) ? VLAN_HLEN : 0;
+	unsigned int hlen, len;
+	__be16 tci;
+
+	if (mac > -ETH_HLEN)
+		return -EINVAL;
+	hlen = -mac;
+	len = skb->len + hlen;
+	if (len + tag > MLX5X_WIRE_MAX)
+		return -EINVAL;
+	__skb_push(skb, hlen);
+	if (!tag) {
+		if (skb_copy_bits(skb, 0, buf, len))
+			len = 0;
+	} else if (skb_copy_bits(skb, 0, buf, 2 * ETH_ALEN) ||
+		   skb_copy_bits(skb, 2 * ETH_ALEN, buf + 2 * ETH_ALEN + tag,
+				 len - 2 * ETH_ALEN)) {
+		len = 0;
+	} else {
+		tci = htons(skb_vlan_tag_get(skb));
+		memcpy(buf + 2 * ETH_ALEN, &skb->vlan_proto, 2);
+		memcpy(buf + 2 * ETH_ALEN + 2, &tci, 2);
+		len += tag;
+	}
+	__skb_pull(skb, hlen);
+	return len ? len : -EINVAL;
+}
+
+static void mlx5x_wire_work(struct work_struct *work)
+{
+	struct mlx5x_sim_wire *wire = container_of(work, struct mlx5x_sim_wire,
+						   work);
+	struct sk_buff *skb;
+	unsigned int n = 0;
+	int len;
+
+	while (n++ < MLX5X_WIRE_BUDGET && (skb = skb_dequeue(&wire->rxq))) {
+		len = mlx5x_wire_copy(skb, wire->frame);
+		/* too short or too long for the model: it counts it */
+		if (mlx5x_sim_wire_rx(wire->sim, wire->frame,
+				      len < 0 ? 0 : len) > 0)
+			mlx5x_wire_pass(skb);
+		else
+			consume_skb(skb);
+	}
+	while ((skb = skb_dequeue(&wire->upq)))
+		mlx5x_wire_pass(skb);
+	if (!skb_queue_empty(&wire->rxq))
+		queue_work(system_unbound_wq, &wire->work);
+}
+
+/* The model puts a frame out (its worker, its lock held). */
+static bool mlx5x_wire_out(void *ctx, const void *frame, unsigned int len,
+			   bool up)
+{
+	struct mlx5x_sim_wire *wire = ctx;
+	struct net_device *ndev = wire->ndev;
+	struct sk_buff *skb;
+
+	if (up && skb_queue_len(&wire->upq) >= MLX5X_WIRE_QLEN)
+		return false;
+	skb = netdev_alloc_skb(ndev, len);
+	if (!skb)
+		return false;
+	skb_put_data(skb, frame, len);
+	if (up) {
+		skb->protocol = eth_type_trans(skb, ndev);
+		skb_queue_tail(&wire->upq, skb);
+		queue_work(system_unbound_wq, &wire->work);
+		return true;
+	}
+	skb_reset_mac_header(skb);
+	skb->protocol = eth_hdr(skb)->h_proto;
+	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
+}
+
+/**
+ * mlx5x_sim_wire_attach() - make the netdev the device's wire
+ * @sdev: the simulated device, whose model exists
+ * @ndev: its netdev, held by the device
+ *
+ * Return: 0, -ENOMEM, or -EBUSY when the netdev already has a receive
+ * handler (a bridge port, a bond's slave, a macvlan's lower device).
+ */
+int mlx5x_sim_wire_attach(struct mlx5x_sim_dev *sdev, struct net_device *ndev)
+{
+	struct mlx5x_sim_wire *wire = kzalloc(sizeof(*wire), GFP_KERNEL);
+	int err;
+
+	if (!wire)
+		return -ENOMEM;
+	wire->ndev = ndev;
+	wire->sim = sdev->sim;
+	skb_queue_head_init(&wire->rxq);
+	skb_queue_head_init(&wire->upq);
+	INIT_WORK(&wire->work, mlx5x_wire_work);
+	rtnl_lock();
+	err = netdev_rx_handler_register(ndev, mlx5x_wire_rx, wire);
+	rtnl_unlock();
+	if (err) {
+		kfree(wire);
+		return err;
+	}
+	mlx5x_sim_set_wire(sdev->sim, mlx5x_wire_out, wire);
+	sdev->wire = wire;
+	return 0;
+}
+
+/**
+ * mlx5x_sim_wire_detach() - the netdev is the device's wire no more
+ * @sdev: the simulated device; its model still exists
+ *
+ * Nothing is received nor sent once it returns; the frames in flight
+ * are freed.  Takes the RTNL.
+ */
+void mlx5x_sim_wire_detach(struct mlx5x_sim_dev *sdev)
+{
+	struct mlx5x_sim_wire *wire = sdev->wire;
+
+	if (!wire)
+		return;
+	rtnl_lock();
+	/* the handler's last run is over once it returns */
+	netdev_rx_handler_unregister(wire->ndev);
+	rtnl_unlock();
+	mlx5x_sim_set_wire(sdev->sim, NULL, NULL);
+	cancel_work_sync(&wire->work);
+	skb_queue_purge(&wire->rxq);
+	skb_queue_purge(&wire->upq);
+	sdev->wire = NULL;
+	kfree(wire);
+}
