@@ -68,6 +68,8 @@ static int mlx5x_qp_check_flags(struct mlx5x_qp *qp, enum ib_qp_type type)
 
 	if (type == IB_QPT_RAW_PACKET)
 		ok |= MLX5X_QP_FLAGS_RAW;
+	if (type == IB_QPT_DRIVER)	/* a DCI (qp_dc.c) */
+		ok |= MLX5_QP_FLAG_TYPE_DCI;
 	/* static blue-flame registers are never handed out */
 	if (qp->flags & MLX5_QP_FLAG_BFREG_INDEX ||
 	    !(qp->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX))
@@ -141,8 +143,8 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->qp_type == IB_QPT_RAW_PACKET && !capable(CAP_NET_RAW))
 		return -EPERM;
-	/* an XRC initiator receives nothing: no receive CQ */
-	if (!attr->send_cq ||
+	/* an XRC initiator receives nothing: no receive CQ; a DCT, no send */
+	if ((!attr->send_cq && attr->qp_type != IB_QPT_DRIVER) ||
 	    (!attr->recv_cq && attr->qp_type != IB_QPT_XRC_INI))
 		return -EINVAL;
 	err = mlx5x_qp_read_ucmd(udata, &ucmd);
@@ -151,6 +153,12 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	uctx = rdma_udata_to_drv_context(udata, struct mlx5x_ucontext, ib);
 	err = mlx5x_qp_init(qp, uctx, &ucmd);
 	qp->create_flags = attr->create_flags;
+	/* a DCT is made here, a DCI goes on as an RC QP does (qp_dc.c) */
+	if (!err && attr->qp_type == IB_QPT_DRIVER) {
+		err = mlx5x_dc_create(dev, qp, attr, &ucmd);
+		if (err)
+			return err < 0 ? err : 0;
+	}
 	/* neither a QP on an SRQ nor an XRC initiator has an RQ */
 	if (!err && (attr->srq || attr->qp_type == IB_QPT_XRC_INI) &&
 	    qp->rq_wqe_cnt)
@@ -237,6 +245,9 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	err = mlx5x_qp_modify_ucmd(udata);
 	if (err)
 		return err;
+	/* DC moves as mlx5_ib moves it, not as ib_modify_qp_is_ok() says */
+	if (ibqp->qp_type == IB_QPT_DRIVER)
+		return mlx5x_dc_modify(dev, qp, attr, mask, udata);
 	if (mask & IB_QP_CUR_STATE && attr->cur_qp_state != cur)
 		return -EINVAL;
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
@@ -267,7 +278,11 @@ int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	memset(init, 0, sizeof(*init));
 	attr->qp_state = qp->state;
 	attr->port_num = qp->port;
-	if (mlx5x_qp_is_fw_qp(ibqp->qp_type)) {
+	if (qp->dct) {
+		err = mlx5x_dct_query(dev, qp, attr);
+		if (err)
+			return err;
+	} else if (mlx5x_qp_is_fw_qp(ibqp->qp_type)) {
 		err = mlx5x_rc_query(dev, qp, attr);
 		if (err)
 			return err;
@@ -294,6 +309,8 @@ int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mlx5x_qp *qp = to_mqp(ibqp);
 	int err;
 
+	if (qp->dct)
+		return mlx5x_dct_destroy(dev, qp);
 	if (mlx5x_qp_is_fw_qp(ibqp->qp_type) || qp->k)
 		err = mlx5x_rc_destroy(dev, qp);
 	else

@@ -28,6 +28,8 @@ u32 mlx5x_qp_st(enum ib_qp_type type)
 	case IB_QPT_XRC_INI:
 	case IB_QPT_XRC_TGT:
 		return MLX5_QP_ST_XRC;
+	case IB_QPT_DRIVER:	/* a DCI: a DCT is no firmware QP (qp_dc.c) */
+		return MLX5_QP_ST_DCI;
 	default:
 		return MLX5_QP_ST_RC;
 	}

@@ -81,6 +81,7 @@ struct mlx5x_qp {
 	struct mlx5x_ubuf db;
 	struct mlx5x_raw_qp raw;
 	struct mlx5x_kqp *k;	/* a kernel consumer's (kqp.c) */
+	struct mlx5x_dct *dct;	/* a DC target's (qp_dc.c) */
 };
 
 /**
@@ -135,7 +136,7 @@ static inline bool mlx5x_qp_is_fw_qp(enum ib_qp_type type)
 {
 	return mlx5x_qp_connected(type) || type == IB_QPT_UD ||
 	       type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT ||
-	       type == IB_QPT_GSI;
+	       type == IB_QPT_GSI || type == IB_QPT_DRIVER;
 }
 
 void *mlx5x_umem_in(u16 uid, size_t nmtt, u32 page_offset, size_t *inlen,
@@ -191,6 +192,17 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		   struct ib_qp_init_attr *init);
 int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* qp_dc.c: DC initiators and targets (IB_QPT_DRIVER) */
+struct mlx5_ib_create_qp;
+int mlx5x_dc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		    struct ib_qp_init_attr *attr,
+		    const struct mlx5_ib_create_qp *ucmd);
+int mlx5x_dc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		    struct ib_qp_attr *attr, int mask, struct ib_udata *udata);
+int mlx5x_dct_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		    struct ib_qp_attr *attr);
+int mlx5x_dct_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
 
 /* qp_rc.c */
 int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
