@@ -17,7 +17,7 @@
  *   bytes 4-7   raw data size: all of it (0xffffffff), as libmlx5 writes
  *   byte 8      data unit size selector: 512 bytes (1), 520 (2), 4096 (3),
  *               4160 (4), 4048 (6)
- *   bytes 16-31 the first data unit's tweak
+ *   bytes 16-31 the first data unit's tweak, a big-endian number
  *   bytes 32-35 the DEK's object number (23:0)
  *   bytes 40-47 keytag
  *

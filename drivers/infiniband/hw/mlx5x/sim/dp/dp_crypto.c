@@ -6,9 +6,14 @@
  *
  * A crypto mkey's address space is cut into data units from its start
  * address: unit i is [start + i * unit, start + (i + 1) * unit), and its
- * tweak is the BSF's initial tweak plus i, the 16 bytes taken as one
- * little-endian number (the data unit sequence number of IEEE 1619,
- * which the xts template takes as its IV).  The memory side holds the
+ * tweak is the BSF's initial tweak plus i.  The profile's multi-block
+ * engine takes the BSF's tweak as a big-endian number
+ * (aes_xts_multi_block_be_tweak); AES-XTS (IEEE 1619, and the kernel's
+ * xts template) takes the data unit number as 16 little-endian bytes,
+ * so the IV is that sum, byte-reversed.  libmlx5 writes the caller's
+ * initial_tweak into the BSF byte-reversed: to the caller, the first
+ * unit's IV is initial_tweak as given, and each next one that plus 1,
+ * little endian.  The memory side holds the
  * plaintext and the wire the ciphertext (encrypted wire orders), or the
  * other way (encrypted memory orders): what the device reads through the
  * mkey is encrypted or decrypted on its way to the wire, what it writes
@@ -187,6 +192,7 @@ static bool sim_crypto_cipher(struct mlx5x_sim *sim,
 	const struct sim_mkey *mkey = u->mkey;
 	struct crypto_sync_skcipher *tfm;
 	struct scatterlist sg;
+	__be64 tweak[2];
 	__le64 iv[2];
 	u64 lo, hi;
 	int err;
@@ -195,10 +201,10 @@ static bool sim_crypto_cipher(struct mlx5x_sim *sim,
 				mkey->crypto.dek);
 	if (!tfm)
 		return false;
-	/* the tweak: a 128-bit little-endian number, plus the unit's index */
-	memcpy(iv, mkey->crypto.tweak, sizeof(iv));
-	lo = le64_to_cpu(iv[0]);
-	hi = le64_to_cpu(iv[1]);
+	/* the BSF's big-endian tweak plus the unit's index, little endian */
+	memcpy(tweak, mkey->crypto.tweak, sizeof(tweak));
+	hi = be64_to_cpu(tweak[0]);
+	lo = be64_to_cpu(tweak[1]);
 	hi += lo + u->index < lo;
 	lo += u->index;
 	iv[0] = cpu_to_le64(lo);

@@ -55,7 +55,7 @@ struct sim_mkey_ent {
  * @mem_encrypted: the memory side holds the ciphertext (decrypt what is
  *	read, encrypt what is written); else the wire side does
  * @unit: the data unit size in bytes
- * @tweak: the first data unit's tweak, as the BSF gives it
+ * @tweak: the first data unit's tweak, as the BSF gives it (big endian)
  */
 struct sim_mkey_crypto {
 	u32 dek;
