@@ -16,6 +16,7 @@ static const struct sim_gen_type *const sim_gen_types[] = {
 	&sim_gen_sw_icm,
 	&sim_gen_dek,
 	&sim_gen_crypto_login,
+	&sim_gen_av_qp_mapping,
 };
 
 /* The type's handlers, if the profile offers it now (general_obj_types). */

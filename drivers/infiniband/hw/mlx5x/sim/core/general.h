@@ -64,6 +64,7 @@ extern const struct sim_gen_type sim_gen_flow_meter_aso;
 extern const struct sim_gen_type sim_gen_sw_icm;
 extern const struct sim_gen_type sim_gen_dek;
 extern const struct sim_gen_type sim_gen_crypto_login;
+extern const struct sim_gen_type sim_gen_av_qp_mapping;
 
 void sim_general_release(struct sim_obj *obj);
 void sim_general_caps(void *cap, void *qos);
