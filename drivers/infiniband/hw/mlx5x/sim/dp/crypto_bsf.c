@@ -22,13 +22,13 @@
  *   bytes 40-47 keytag
  *
  * Everything else is reserved and must be 0.  The DEK must be one of the
- * QP's context, on the mkey's PD (mem/gen_dek.c; a wrapped one needed a
- * crypto login to be created, not to be used).  A crypto mkey
- * takes a crypto BSF and no signature BSF (signature is not modelled),
- * and only a crypto mkey takes one; bsf_en stays set.  Every refusal is
- * the configure's error CQE, MW_BIND, and the mkey is left as it was.  A
- * configure without a BSF leaves a crypto mkey's BSF as it was: until a
- * first one, traffic through it fails (mem/mkey_access.c).
+ * QP's context, on the mkey's PD, with a cipher (mem/gen_dek.c; a
+ * wrapped one needed a crypto login to be created, not to be used).  A
+ * crypto mkey takes a crypto BSF and no signature BSF (signature is not
+ * modelled), and only a crypto mkey takes one; bsf_en stays set.  Every
+ * refusal is the configure's error CQE, MW_BIND, and the mkey is left as
+ * it was.  A configure without a BSF leaves a crypto mkey's BSF as it
+ * was: until a first one, traffic through it fails (mem/mkey_access.c).
  *
  * The keytag is taken as given: the model does not keep a DEK's keytag
  * and compares none.

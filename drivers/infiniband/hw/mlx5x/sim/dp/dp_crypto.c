@@ -29,18 +29,12 @@
  * worker, under the model's lock (a mutex): it may sleep; a DEK that
  * has gone, or is no longer usable, fails the side that names it.
  */
-#include <crypto/skcipher.h>
-#include <linux/module.h>
-#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include "../mem/crypto.h"
 #include "../mem/mkey.h"
 #include "../queues/queues.h"
 #include "dp_priv.h"
 #include "wqe.h"
-
-/* the DEKs' "xts(aes)" (mem/gen_dek.c): Debian builds the template as xts.ko */
-MODULE_SOFTDEP("pre: xts");
 
 /* The largest data unit (crypto_bsf.c), and a plain chunk */
 #define SIM_CRYPTO_BUF		8192
@@ -191,11 +185,9 @@ static bool sim_crypto_cipher(struct mlx5x_sim *sim,
 {
 	const struct sim_mkey *mkey = u->mkey;
 	struct crypto_sync_skcipher *tfm;
-	struct scatterlist sg;
 	__be64 tweak[2];
 	__le64 iv[2];
 	u64 lo, hi;
-	int err;
 
 	tfm = sim_dek_cipher_of(sim, mkey->obj.uid, mkey->pd->id,
 				mkey->crypto.dek);
@@ -209,19 +201,8 @@ static bool sim_crypto_cipher(struct mlx5x_sim *sim,
 	lo += u->index;
 	iv[0] = cpu_to_le64(lo);
 	iv[1] = cpu_to_le64(hi);
-	{
-		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
-
-		sg_init_one(&sg, buf, mkey->crypto.unit);
-		skcipher_request_set_sync_tfm(req, tfm);
-		skcipher_request_set_callback(req, 0, NULL, NULL);
-		skcipher_request_set_crypt(req, &sg, &sg, mkey->crypto.unit,
-					   iv);
-		err = encrypt ? crypto_skcipher_encrypt(req) :
-				crypto_skcipher_decrypt(req);
-		skcipher_request_zero(req);
-	}
-	return !err;
+	return !sim_dek_tfm_crypt(tfm, buf, mkey->crypto.unit, (u8 *)iv,
+				  encrypt);
 }
 
 /*

@@ -114,4 +114,10 @@ struct crypto_sync_skcipher;
 struct crypto_sync_skcipher *sim_dek_cipher_of(struct mlx5x_sim *sim,
 					       u16 uid, u32 pdn, u32 id);
 
+/* dek_cipher.c: the crypto API's xts(aes) */
+struct crypto_sync_skcipher *sim_dek_tfm_new(const u8 *key, unsigned int len);
+void sim_dek_tfm_free(struct crypto_sync_skcipher *tfm);
+int sim_dek_tfm_crypt(struct crypto_sync_skcipher *tfm, u8 *buf,
+		      unsigned int len, u8 *iv, bool encrypt);
+
 #endif /* MLX5X_SIM_CRYPTO_H */

@@ -20,11 +20,13 @@
  * QUERY returns state READY, key size, has_keytag, purpose, PD and the
  * 8-byte opaque as given, never the key.
  *
- * The key becomes a cipher of the kernel's crypto API, "xts(aes)", set
- * up when the DEK is created (its allocation may sleep and load modules:
- * the data path, which applies it, only looks it up).  An AES-XTS key is
- * two AES keys, 32 bytes for key_size 128 and 64 for 256, at the start
- * of the key field:
+ * The key becomes a cipher of the kernel's crypto API, "xts(aes)"
+ * (dek_cipher.c), set up when the DEK is created (its allocation may
+ * sleep and load modules: the data path, which applies it, only looks it
+ * up).  A kernel without that cipher gives none: the DEK is created all
+ * the same, and a configure naming it is refused.  An AES-XTS key is two
+ * AES keys, 32 bytes for key_size 128 and 64 for 256, at the start of
+ * the key field:
  *
  * - plaintext mode: those bytes as given;
  * - wrapped mode: the key field holds the key wrapped as AES key wrap
@@ -34,7 +36,6 @@
  *   are.  That is the model's rule, not a ConnectX's; the input of
  *   scripts/vm/guest-crypto.sh follows it.
  */
-#include <crypto/skcipher.h>
 #include "crypto.h"
 #include "../core/general.h"
 
@@ -54,22 +55,6 @@ static unsigned int sim_dek_key_bytes(u32 size)
 
 /* The integrity value RFC 3394 puts before a wrapped key */
 #define SIM_DEK_WRAP_ICV	8
-
-static u8 sim_dek_cipher(struct sim_cmd_ctx *ctx, struct sim_dek *dek,
-			 const u8 *key, u32 size)
-{
-	struct crypto_sync_skcipher *tfm;
-
-	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
-	if (IS_ERR(tfm))
-		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
-	if (crypto_sync_skcipher_setkey(tfm, key, sim_dek_key_bytes(size))) {
-		crypto_free_sync_skcipher(tfm);
-		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	}
-	dek->tfm = tfm;
-	return PRM_STAT_OK;
-}
 
 static u32 sim_dek_max(struct mlx5x_sim *sim)
 {
@@ -98,18 +83,14 @@ static u8 sim_dek_create(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (mode == SIM_CRYPTO_WRAPPED && !sim_crypto_logged_in(sim, ctx->uid))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_NO_LOGIN);
-	status = sim_dek_cipher(ctx, dek, obj + SIM_DEK_KEY_BYTE +
-				(mode == SIM_CRYPTO_WRAPPED ?
-				 SIM_DEK_WRAP_ICV : 0), size);
-	if (status)
-		return status;
 	status = sim_obj_ref(sim, ctx, SIM_OBJ_PD,
 			     prm_get_bits(obj, SIM_DEK_PD_OFF, 24), &dek->pd);
-	if (status) {
-		crypto_free_sync_skcipher(dek->tfm);
-		dek->tfm = NULL;
+	if (status)
 		return status;
-	}
+	dek->tfm = sim_dek_tfm_new(obj + SIM_DEK_KEY_BYTE +
+				   (mode == SIM_CRYPTO_WRAPPED ?
+				    SIM_DEK_WRAP_ICV : 0),
+				   sim_dek_key_bytes(size));
 	dek->key_size = size;
 	dek->has_keytag = prm_get_bits(obj, SIM_DEK_HAS_KEYTAG_OFF, 1);
 	memcpy(dek->opaque, obj + SIM_DEK_OPAQUE_BYTE, sizeof(dek->opaque));
@@ -135,8 +116,7 @@ static void sim_dek_release(void *priv)
 {
 	struct sim_dek *dek = priv;
 
-	if (dek->tfm)
-		crypto_free_sync_skcipher(dek->tfm);
+	sim_dek_tfm_free(dek->tfm);
 	sim_obj_put(dek->pd);
 }
 
@@ -162,7 +142,8 @@ const struct sim_gen_type sim_gen_dek = {
  * A wrapped DEK needs a crypto login to be created, not to be used
  * (mlx5dv_crypto_login_create(3)): it stays usable after the logout.
  *
- * Return: the cipher, or NULL when @id names no such usable DEK.
+ * Return: the cipher, or NULL when @id names no such DEK, or one the
+ * kernel gave no cipher.
  */
 struct crypto_sync_skcipher *sim_dek_cipher_of(struct mlx5x_sim *sim,
 					       u16 uid, u32 pdn, u32 id)
