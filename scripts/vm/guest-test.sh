@@ -104,6 +104,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_crypto.Mlx5CryptoTrafficTest.test_mlx5_crypto_mkey_old_api \
 	test_mlx5_crypto.Mlx5CryptoTrafficTest.test_mlx5_crypto_wrapped_dek \
 	test_mlx5_crypto.Mlx5CryptoTrafficTest.test_mlx5_wrapped_dek_multi_block \
+	test_mlx5_dc.DCTest.test_dc_send test_mlx5_dc.DCTest.test_dc_rdma_write \
+	test_mlx5_dc.DCTest.test_dc_ah_to_qp_mapping \
 	>"$log" 2>&1
 rc=$?
 # test_mlx5_crypto's plaintext DEK traffic, in the plaintext mode
