@@ -66,6 +66,9 @@ extern const struct sim_gen_type sim_gen_dek;
 extern const struct sim_gen_type sim_gen_crypto_login;
 extern const struct sim_gen_type sim_gen_av_qp_mapping;
 
+/* queues/gen_av_qp_mapping.c: mlx5dv_map_ah_to_qp()'s objects */
+#define SIM_OBJ_TYPE_AV_QP_MAPPING	0x003a
+
 void sim_general_release(struct sim_obj *obj);
 void sim_general_caps(void *cap, void *qos);
 u8 sim_general_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,

@@ -16,7 +16,6 @@
  */
 #include "../core/general.h"
 
-#define SIM_OBJ_TYPE_AV_QP_MAPPING	0x003a
 /*
  * av_qp_mapping, after the general object header (rdma-core's
  * mlx5_ifc.h; not in the kernel's): modify_field_select (64 bits),
