@@ -91,6 +91,19 @@ void mlx5x_sim_set_event_handler(struct mlx5x_sim *sim,
 void mlx5x_sim_port_change(struct mlx5x_sim *sim, bool up);
 void mlx5x_sim_doorbell(struct mlx5x_sim *sim);
 
+/**
+ * typedef mlx5x_sim_idle_fn - arms every doorbell of processes to trap
+ * @ctx: what was registered with the handler
+ *
+ * Return: true when every doorbell rung from now on reaches
+ * mlx5x_sim_rung(), so that the worker need not poll for them.
+ */
+typedef bool (*mlx5x_sim_idle_fn)(void *ctx);
+
+void mlx5x_sim_set_idle_handler(struct mlx5x_sim *sim, mlx5x_sim_idle_fn fn,
+				void *ctx);
+void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped);
+
 int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       const void *bytes, size_t len, char *trace, size_t size);
 

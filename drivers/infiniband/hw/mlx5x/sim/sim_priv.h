@@ -212,6 +212,8 @@ struct mlx5x_sim {
 	/* events (core/events.c) */
 	mlx5x_sim_event_fn event_fn;
 	void *event_ctx;
+	mlx5x_sim_idle_fn idle_fn;	/* dp/doorbell.c */
+	void *idle_ctx;
 	u64 events;
 	struct dentry *dbg;
 	struct sim_flow_table *fs_root[7];	/* steering/fs_root.c */

@@ -3,13 +3,15 @@
  * The raw-packet data path: what the device does with the send WQEs of
  * its Ethernet SQs.
  *
- * Doorbells cannot be heard (a UAR page is plain memory), so a per-device
- * worker polls: while any SQ is ready (or in error with WQEs to flush) it
- * reads each such SQ's doorbell record, whose send counter says how many
- * basic blocks software posted, and executes up to SIM_DP_BUDGET WQEs of
- * each per pass.  A pass that did work runs again at once; an idle one a
- * jiffy later; once no SQ is ready the worker stops until MODIFY_SQ makes
- * one ready again.
+ * A doorbell rung on a UAR page the driver armed traps, and its work runs
+ * in the process that rang (doorbell.c); the others are polled: a
+ * per-device worker, while any SQ is ready (or in error with WQEs to
+ * flush), reads each such SQ's doorbell record, whose send counter says
+ * how many basic blocks software posted, and executes up to
+ * SIM_DP_BUDGET WQEs of each per pass.  A pass that did work runs again
+ * at once; an idle one soon, or a jiffy later once every doorbell traps;
+ * once no SQ is ready the worker stops until MODIFY_SQ makes one ready
+ * again.
  *
  * A WQE's packet (the inline L2 header, then its data segments through
  * their lkeys) goes through the NIC TX tables, then to the port's wire
@@ -368,20 +370,21 @@ static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 }
 
 /*
- * The queues of table @type from dp->cursor on, each its turn, while the
+ * The queues of table @type from *@cursor on, each its turn, while the
  * hold's bounds allow (@done WQEs executed, @looked queues looked at).
- * Returns true when the hold is spent: dp->cursor names where the pass
+ * Returns true when the hold is spent: *@cursor names where the pass
  * goes on.
  */
-static bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
-			unsigned int *done, unsigned int *looked)
+bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
+		 unsigned long *cursor, unsigned int *done,
+		 unsigned int *looked)
 {
 	struct sim_obj *obj;
 	unsigned long id;
 
-	xa_for_each_start(&dp->sim->objs[type], id, obj, dp->cursor) {
+	xa_for_each_start(&dp->sim->objs[type], id, obj, *cursor) {
 		if (*done >= SIM_DP_HOLD_WQES || *looked >= SIM_DP_HOLD_SQS) {
-			dp->cursor = id;
+			*cursor = id;
 			return true;
 		}
 		(*looked)++;
@@ -433,10 +436,13 @@ static void sim_dp_work(struct kthread_work *work)
 	struct sim_dp *dp = container_of(work, struct sim_dp, work.work);
 	unsigned int looked = 0, done = 0;
 	struct mlx5x_sim *sim = dp->sim;
-	bool cut = false, again = false;
+	bool cut = false, again = false, armed = false;
 	unsigned long delay;
 	u64 start, held, now;
 
+	/* before the pass looks: what is rung after this traps */
+	if (!dp->cursor && !dp->in_qps)
+		armed = sim_dp_rearm(dp);
 	mutex_lock(&sim->lock);
 	if (dp->stopping) {
 		mutex_unlock(&sim->lock);
@@ -445,7 +451,7 @@ static void sim_dp_work(struct kthread_work *work)
 	start = ktime_get_ns();
 	sim_cq_mod_expire(dp);
 	if (!dp->in_qps) {
-		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &done, &looked);
+		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &dp->cursor, &done, &looked);
 		if (!cut) {
 			dp->in_qps = true;
 			dp->cursor = 0;
@@ -453,7 +459,8 @@ static void sim_dp_work(struct kthread_work *work)
 	}
 	/* then the QPs, within the same bounds */
 	if (!cut)
-		cut = sim_dp_walk(dp, SIM_OBJ_QP, &done, &looked);
+		cut = sim_dp_walk(dp, SIM_OBJ_QP, &dp->cursor, &done,
+				  &looked);
 	dp->pass_done += done;
 	held = ktime_get_ns() - start;
 	dp->holds++;
@@ -474,12 +481,14 @@ static void sim_dp_work(struct kthread_work *work)
 	} else if (dp->pass_done) {
 		kthread_queue_delayed_work(dp->kw, &dp->work, 0);
 		again = true;
-	} else if (now - dp->last_busy_ns < SIM_DP_QUICK_NS) {
+	} else if (!armed && now - dp->last_busy_ns < SIM_DP_QUICK_NS) {
 		/* traffic a moment ago: look again soon, asleep meanwhile */
 		hrtimer_start(&dp->timer, ns_to_ktime(SIM_DP_POLL_NS),
 			      HRTIMER_MODE_REL);
 		dp->quick_polls++;
+		dp->rearm = true;
 	} else {
+		/* every doorbell traps, or traffic is long gone */
 		delay = 1;
 		kthread_queue_delayed_work(dp->kw, &dp->work, delay);
 	}
@@ -507,10 +516,9 @@ void sim_dp_kick(struct mlx5x_sim *sim)
  * mlx5x_sim_doorbell() - the kernel rang a doorbell of one of its queues
  * @sim: the model
  *
- * The store to a UAR page that a process makes is not seen (its page is
- * memory), so the worker polls the doorbell records of processes' QPs;
- * the kernel's queues ring this instead, from any context (ib_mad posts
- * under a spinlock), and are not polled.  The caller's QP keeps the data
+ * A process's store to a UAR page traps into mlx5x_sim_rung()
+ * (doorbell.c); the kernel's queues ring this instead, from any context
+ * (ib_mad posts under a spinlock), and are not polled.  The caller's QP keeps the data
  * path alive: a device's QPs are gone before its data path stops.
  */
 void mlx5x_sim_doorbell(struct mlx5x_sim *sim)
@@ -591,7 +599,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  * carried traffic or dropped some:
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
  *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N quick_polls N
- *   demotions N
+ *   demotions N rungs N rung_wqes N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
  *   qp 0x14 messages N sq_cc N rq_cc N
@@ -606,11 +614,11 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu rungs %llu rung_wqes %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
 		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks,
-		   dp->quick_polls, dp->demotions);
+		   dp->quick_polls, dp->demotions, dp->rungs, dp->rung_wqes);
 	sim_dp_wire_show(m, dp);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);

@@ -110,6 +110,9 @@ struct sim_rc_side {
  * @mod_cqs: CQs waiting for their moderation period's end (cq_mod.c)
  * @mod_timer: fires at the earliest of those ends
  * @wire: the port's wire (dp_wire.c)
+ * @rearm: the next pass first arms the doorbells of processes to trap
+ * @rungs: trapped doorbells served (doorbell.c)
+ * @rung_wqes: WQEs they executed
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
@@ -136,9 +139,16 @@ struct sim_dp {
 	struct xarray mod_cqs;
 	struct hrtimer mod_timer;
 	struct sim_wire wire;
+	bool rearm;
+	u64 rungs, rung_wqes;
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
+bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
+		 unsigned long *cursor, unsigned int *done,
+		 unsigned int *looked);
+/* doorbell.c */
+bool sim_dp_rearm(struct sim_dp *dp);
 void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol);
 
 /* cq_mod.c */
