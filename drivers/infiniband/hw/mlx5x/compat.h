@@ -39,4 +39,14 @@
  * and cq.c and verbs.h declare the operation to match.
  */
 
+/*
+ * A fault may hold only its VMA's lock since 6.4: a VMA's operations are
+ * changed with that lock written too (uar_trap.c).
+ */
+#ifdef MLX5X_HAVE_VMA_START_WRITE
+#define mlx5x_vma_start_write(vma)	vma_start_write(vma)
+#else
+#define mlx5x_vma_start_write(vma)	do { } while (0)
+#endif
+
 #endif /* MLX5X_COMPAT_H */

@@ -205,6 +205,8 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	mutex_init(&dev->uctx_lock);
 	INIT_LIST_HEAD(&dev->uctx_list);
 	INIT_LIST_HEAD(&dev->ubuf_orphans);
+	mutex_init(&dev->trap_lock);
+	INIT_LIST_HEAD(&dev->traps);
 	xa_init(&dev->indirect_mkeys);
 	xa_init(&dev->cqs);
 	xa_init(&dev->srqs);

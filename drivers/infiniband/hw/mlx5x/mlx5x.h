@@ -44,6 +44,10 @@ struct mlx5x_dm_dev;
  * @comp_eqn: EQ number of a completion vector
  * @port_change: the port went up or down (optional): firmware raises
  *		 PORT_CHANGE events for it
+ * @doorbell: the kernel rang a doorbell of one of its queues
+ * @rung: a process's store to a UAR page trapped (optional: only UAR
+ *	  pages that are memory trap; uar_trap.c); @mapped: the page is
+ *	  mapped from now on, and the next stores do not trap
  * @release: free the backend; called once the IB device is unregistered
  * @user_unreg: `rdma link delete` may remove the device (one that
  *		`rdma link add` created)
@@ -66,6 +70,7 @@ struct mlx5x_backend_ops {
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*doorbell)(struct mlx5x_dev *dev);
+	void (*rung)(struct mlx5x_dev *dev, bool mapped);
 	void (*release)(struct mlx5x_dev *dev);
 	bool user_unreg;
 };
@@ -103,6 +108,8 @@ struct mlx5x_dev {
 	bool kverbs;			/* kernel CQs and QP1 are offered */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */
+	struct mutex trap_lock;		/* protects traps */
+	struct list_head traps;		/* uar_trap.c: trapping UAR mappings */
 };
 
 #define MLX5X_CAP_GEN(dev, fld)	PRM_GET(cmd_hca_cap, (dev)->hca_cap, fld)
@@ -270,6 +277,15 @@ void mlx5x_dealloc_ucontext(struct ib_ucontext *uctx);
 int mlx5x_query_ucontext(struct ib_ucontext *uctx,
 			 struct uverbs_attr_bundle *attrs);
 void mlx5x_disassociate_ucontext(struct ib_ucontext *uctx);
+
+/* uar_trap.c */
+int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
+			struct vm_area_struct *vma,
+			struct rdma_user_mmap_entry *entry, unsigned long pfn);
+void mlx5x_uar_trap_disassociate(struct mlx5x_ucontext *uctx);
+bool mlx5x_uar_trap_rearm(void *ctx);
+/* uar_emul.c */
+bool mlx5x_uar_emulate_store(struct vm_fault *vmf);
 int mlx5x_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry);
 int mlx5x_mmap_entry_insert(struct ib_ucontext *uctx,

@@ -66,6 +66,12 @@ static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 	mlx5x_sim_port_change(to_sim(dev), up);
 }
 
+/* A process's doorbell trapped (uar_trap.c): the model serves it now. */
+static void mlx5x_sim_backend_rung(struct mlx5x_dev *dev, bool mapped)
+{
+	mlx5x_sim_rung(to_sim(dev), mapped);
+}
+
 /* The kernel's queues ring their doorbells here (kverbs.c). */
 static void mlx5x_sim_backend_doorbell(struct mlx5x_dev *dev)
 {
@@ -113,6 +119,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,
 	.doorbell = mlx5x_sim_backend_doorbell,
+	.rung = mlx5x_sim_backend_rung,
 	.release = mlx5x_sim_backend_release,
 	.user_unreg = true,
 };
@@ -205,5 +212,6 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	mlx5x_dev_debugfs_init(dev);
 	mlx5x_sim_debugfs_init(sim, dev->dbg);
 	mlx5x_sim_set_event_handler(sim, mlx5x_sim_backend_event, dev);
+	mlx5x_sim_set_idle_handler(sim, mlx5x_uar_trap_rearm, dev);
 	return 0;
 }

@@ -162,11 +162,13 @@ int mlx5x_query_ucontext(struct ib_ucontext *ibuctx,
 }
 
 /*
- * Mappings are zapped by the core on disassociation; nothing else of the
- * context touches the device.
+ * Mappings are zapped by the core on disassociation; those of UAR pages
+ * that trap get the core's operations back.  Nothing else of the context
+ * touches the device.
  */
 void mlx5x_disassociate_ucontext(struct ib_ucontext *ibuctx)
 {
+	mlx5x_uar_trap_disassociate(to_mucontext(ibuctx));
 }
 
 /**
@@ -253,6 +255,10 @@ int mlx5x_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 	else
 		prot = pgprot_noncached(vma->vm_page_prot);
 	err = rdma_user_mmap_io(ibuctx, vma, pfn, PAGE_SIZE, prot, entry);
+	/* the model's doorbells trap (uar_trap.c); the trap keeps the ref */
+	if (!err && dev->backend->rung &&
+	    !mlx5x_uar_trap_mmap(to_mucontext(ibuctx), vma, entry, pfn))
+		return 0;
 out:
 	rdma_user_mmap_entry_put(entry);
 	return err;

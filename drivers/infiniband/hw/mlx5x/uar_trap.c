@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Doorbells of the simulated device: a process's store to its UAR page
+ * traps into the driver.
+ *
+ * A UAR page of the model is ordinary memory, so the doorbell libmlx5
+ * writes there after its doorbell record reaches nothing; the model's
+ * worker had to poll the records, and a process that spins on its CQ
+ * waited for the worker to get a CPU.  Here each mapping of a UAR page
+ * is *armed*: it has no page table entry, so the next store to it
+ * faults.  The fault handler has the model execute what the doorbell
+ * records announce there and then, on the storing process's CPU
+ * (mlx5x_sim_rung()), and steps the process past its store, which the
+ * model has no use for (uar_emul.c): the mapping stays armed, and every
+ * doorbell traps.  An access that is not a plain store of the process (a
+ * load, a string instruction, the kernel's own access) gets the page
+ * mapped instead.  The mapping is then *disarmed*: further stores do not
+ * trap, and the worker polls for them as before, until it arms the
+ * mappings again (mlx5x_uar_trap_rearm(): the page table entry zapped).
+ *
+ * The mapping is made by rdma_user_mmap_io() as any other, so ib_core
+ * tracks it and zaps it on disassociation; its operations are then
+ * wrapped by ours, which call the core's for open and close.  On
+ * disassociation the core's operations are put back (under the mmap
+ * lock, written), so that no mapping refers to this module's code once
+ * the device is gone.
+ */
+#include <linux/delay.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include "compat.h"
+#include "mlx5x.h"
+
+/**
+ * struct mlx5x_uar_trap - one mapping of a UAR page that traps stores
+ * @node: on the device's traps, under its trap_lock
+ * @dev: the device
+ * @uctx: the context the page belongs to
+ * @vma: the mapping; valid while @node is on the list
+ * @mm: its address space (mmgrab()ed)
+ * @entry: a reference to the page's mmap entry, so the page outlives
+ *	   the core's own reference, which disassociation drops first
+ * @core_ops: the core's operations, put back on disassociation
+ * @core_priv: and its private data
+ * @pfn: the page
+ * @armed: no page table entry: the next access faults
+ */
+struct mlx5x_uar_trap {
+	struct list_head node;
+	struct mlx5x_dev *dev;
+	struct mlx5x_ucontext *uctx;
+	struct vm_area_struct *vma;
+	struct mm_struct *mm;
+	struct rdma_user_mmap_entry *entry;
+	const struct vm_operations_struct *core_ops;
+	void *core_priv;
+	unsigned long pfn;
+	bool armed;
+};
+
+/*
+ * Whether byte @off of a UAR page is in one of its doorbell registers:
+ * the CQs' (0x20, 8 bytes) or the four BlueFlame registers from 0x800.
+ * The rest of the page is left as memory: what a process stores there
+ * it reads back.
+ */
+static bool mlx5x_uar_doorbell(struct mlx5x_dev *dev, unsigned long off)
+{
+	unsigned long bf = 1UL << MLX5X_CAP_GEN(dev, log_bf_reg_size);
+
+	return (off >= 0x20 && off < 0x28) ||
+	       (off >= 0x800 && off < 0x800 + 4 * bf);
+}
+
+/* Takes away @trap's page table entry; the trap lock held. */
+static bool mlx5x_uar_trap_arm(struct mlx5x_uar_trap *trap)
+{
+	struct mm_struct *mm = trap->mm;
+
+	if (trap->armed)
+		return true;
+	if (!mmget_not_zero(mm))
+		return false;
+	/* the fault path holds its own mmap lock before the trap lock */
+	if (!mmap_read_trylock(mm)) {
+		mmput_async(mm);
+		return false;
+	}
+	zap_vma_ptes(trap->vma, trap->vma->vm_start, PAGE_SIZE);
+	trap->armed = true;
+	mmap_read_unlock(mm);
+	mmput_async(mm);
+	return true;
+}
+
+/**
+ * mlx5x_uar_trap_rearm() - arm every mapping of the device's UAR pages
+ * @ctx: the device
+ *
+ * Called by the model's worker before it polls (mlx5x_sim_set_idle_
+ * handler()): a doorbell rung on a mapping armed before the poll is
+ * either in its record when the poll looks, or traps.
+ *
+ * Return: true when every mapping is armed, so that the worker need not
+ * poll for doorbells; false when one could not be (its address space
+ * busy or going away).
+ */
+bool mlx5x_uar_trap_rearm(void *ctx)
+{
+	struct mlx5x_dev *dev = ctx;
+	struct mlx5x_uar_trap *trap;
+	bool all = true;
+
+	mutex_lock(&dev->trap_lock);
+	list_for_each_entry(trap, &dev->traps, node)
+		all &= mlx5x_uar_trap_arm(trap);
+	mutex_unlock(&dev->trap_lock);
+	return all;
+}
+
+/*
+ * An access to an armed mapping.  The records were written before the
+ * store that brought us here, so the model serves the doorbell now, from
+ * this process.  A plain store of the process to a doorbell register is
+ * stepped over and the mapping stays armed (uar_emul.c); anything else
+ * gets the page, and the worker polls until it has armed the mapping
+ * again.
+ */
+static vm_fault_t mlx5x_uar_trap_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct mlx5x_uar_trap *trap = vma->vm_private_data;
+	struct mlx5x_dev *dev = trap->dev;
+	vm_fault_t ret;
+
+	if (mlx5x_uar_doorbell(dev, offset_in_page(vmf->real_address)) &&
+	    mlx5x_uar_emulate_store(vmf)) {
+		dev->backend->rung(dev, false);
+		return VM_FAULT_NOPAGE;
+	}
+	mutex_lock(&dev->trap_lock);
+	ret = vmf_insert_pfn_prot(vma, vma->vm_start, trap->pfn,
+				  vma->vm_page_prot);
+	trap->armed = false;
+	mutex_unlock(&dev->trap_lock);
+	dev->backend->rung(dev, true);
+	return ret;
+}
+
+static void mlx5x_uar_trap_free(struct mlx5x_uar_trap *trap)
+{
+	rdma_user_mmap_entry_put(trap->entry);
+	mmdrop(trap->mm);
+	kfree(trap);
+}
+
+/* The mapping goes (munmap, exit): the core's close runs too. */
+static void mlx5x_uar_trap_close(struct vm_area_struct *vma)
+{
+	struct mlx5x_uar_trap *trap = vma->vm_private_data;
+	struct mlx5x_dev *dev = trap->dev;
+
+	mutex_lock(&dev->trap_lock);
+	list_del(&trap->node);
+	mutex_unlock(&dev->trap_lock);
+	vma->vm_private_data = trap->core_priv;
+	if (trap->core_ops->close)
+		trap->core_ops->close(vma);
+	mlx5x_uar_trap_free(trap);
+}
+
+/*
+ * The mapping is copied into a child (fork()): the core tracks the copy,
+ * and the copy gets a trap of its own.  It may have the page mapped.
+ * Without memory for one, the copy is left to the core alone, and the
+ * worker polls for what the child rings there.
+ */
+static void mlx5x_uar_trap_open(struct vm_area_struct *vma)
+{
+	struct mlx5x_uar_trap *parent = vma->vm_private_data;
+	struct mlx5x_dev *dev = parent->dev;
+	struct mlx5x_uar_trap *trap;
+
+	vma->vm_private_data = parent->core_priv;
+	if (parent->core_ops->open)
+		parent->core_ops->open(vma);
+	trap = vma->vm_private_data ? kzalloc(sizeof(*trap), GFP_KERNEL) :
+				      NULL;
+	if (!trap) {
+		/* or the device is going: the core's mapping then */
+		vma->vm_ops = parent->core_ops;
+		return;
+	}
+	trap->dev = dev;
+	trap->uctx = parent->uctx;
+	trap->vma = vma;
+	trap->mm = vma->vm_mm;
+	mmgrab(trap->mm);
+	kref_get(&parent->entry->ref);
+	trap->entry = parent->entry;
+	trap->core_ops = parent->core_ops;
+	trap->core_priv = vma->vm_private_data;
+	trap->pfn = parent->pfn;
+	trap->armed = false;
+	vma->vm_private_data = trap;
+	mutex_lock(&dev->trap_lock);
+	list_add_tail(&trap->node, &dev->traps);
+	mutex_unlock(&dev->trap_lock);
+}
+
+/* A mapping of one page is neither moved nor split. */
+static int mlx5x_uar_trap_mremap(struct vm_area_struct *vma)
+{
+	return -EINVAL;
+}
+
+static int mlx5x_uar_trap_split(struct vm_area_struct *vma,
+				unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct mlx5x_uar_trap_ops = {
+	.open = mlx5x_uar_trap_open,
+	.close = mlx5x_uar_trap_close,
+	.fault = mlx5x_uar_trap_fault,
+	.mremap = mlx5x_uar_trap_mremap,
+	.may_split = mlx5x_uar_trap_split,
+};
+
+/**
+ * mlx5x_uar_trap_mmap() - make a fresh mapping of a UAR page trap
+ * @uctx: the context
+ * @vma: the mapping, just made by rdma_user_mmap_io()
+ * @entry: the page's entry, whose reference the trap takes over on success
+ * @pfn: the page
+ *
+ * Return: 0, or -ENOMEM (the mapping is then left as the core made it).
+ */
+int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
+			struct vm_area_struct *vma,
+			struct rdma_user_mmap_entry *entry, unsigned long pfn)
+{
+	struct mlx5x_dev *dev = to_mdev(uctx->ib.device);
+	struct mlx5x_uar_trap *trap;
+
+	trap = kzalloc(sizeof(*trap), GFP_KERNEL);
+	if (!trap)
+		return -ENOMEM;
+	trap->dev = dev;
+	trap->uctx = uctx;
+	trap->vma = vma;
+	trap->mm = vma->vm_mm;
+	mmgrab(trap->mm);
+	trap->entry = entry;
+	trap->core_ops = vma->vm_ops;
+	trap->core_priv = vma->vm_private_data;
+	trap->pfn = pfn;
+	/* mmap runs with the mmap lock written: no access races this */
+	zap_vma_ptes(vma, vma->vm_start, PAGE_SIZE);
+	trap->armed = true;
+	vma->vm_ops = &mlx5x_uar_trap_ops;
+	vma->vm_private_data = trap;
+	mutex_lock(&dev->trap_lock);
+	list_add_tail(&trap->node, &dev->traps);
+	mutex_unlock(&dev->trap_lock);
+	return 0;
+}
+
+/* The first trap of @uctx, or NULL. */
+static struct mlx5x_uar_trap *mlx5x_uar_trap_of(struct mlx5x_ucontext *uctx)
+{
+	struct mlx5x_dev *dev = to_mdev(uctx->ib.device);
+	struct mlx5x_uar_trap *trap;
+
+	list_for_each_entry(trap, &dev->traps, node)
+		if (trap->uctx == uctx)
+			return trap;
+	return NULL;
+}
+
+/**
+ * mlx5x_uar_trap_disassociate() - the device goes: give mappings back
+ * @uctx: the context being disassociated
+ *
+ * The core has zapped the context's mappings and dropped its references
+ * (uverbs_user_mmap_disassociate()).  Each of ours gets the core's
+ * operations back, which map a page of zeroes from now on, and its page
+ * reference is dropped.  A mapping whose address space is on its way
+ * out is waited for: its close is near and needs the device.
+ */
+void mlx5x_uar_trap_disassociate(struct mlx5x_ucontext *uctx)
+{
+	struct mlx5x_dev *dev = to_mdev(uctx->ib.device);
+	struct mlx5x_uar_trap *trap, *next;
+	struct mm_struct *mm;
+
+	for (;;) {
+		mutex_lock(&dev->trap_lock);
+		trap = mlx5x_uar_trap_of(uctx);
+		mm = trap ? trap->mm : NULL;
+		if (mm && !mmget_not_zero(mm)) {
+			mutex_unlock(&dev->trap_lock);
+			usleep_range(1000, 2000);
+			continue;
+		}
+		mutex_unlock(&dev->trap_lock);
+		if (!mm)
+			return;
+		mmap_write_lock(mm);
+		mutex_lock(&dev->trap_lock);
+		list_for_each_entry_safe(trap, next, &dev->traps, node) {
+			struct vm_area_struct *vma = trap->vma;
+
+			if (trap->uctx != uctx || trap->mm != mm)
+				continue;
+			mlx5x_vma_start_write(vma);
+			zap_vma_ptes(vma, vma->vm_start, PAGE_SIZE);
+			vma->vm_ops = trap->core_ops;
+			vma->vm_private_data = trap->core_priv;
+			list_del(&trap->node);
+			mlx5x_uar_trap_free(trap);
+		}
+		mutex_unlock(&dev->trap_lock);
+		mmap_write_unlock(mm);
+		mmput(mm);
+	}
+}
