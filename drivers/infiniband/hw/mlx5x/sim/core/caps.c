@@ -78,7 +78,15 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, uar_sz, 12);
 	PRM_SET(cmd_hca_cap, c, log_pg_sz, 12);
 	PRM_SET(cmd_hca_cap, c, bf, 1);
-	PRM_SET(cmd_hca_cap, c, log_bf_reg_size, 9);
+	/*
+	 * BlueFlame: the model reads every WQE from its ring, so what a
+	 * BlueFlame copy writes to a UAR page is nothing to it, and each of
+	 * the copy's stores would trap (uar_trap.c).  Registers of 32 bytes,
+	 * two 16-byte buffers, hold no WQE (a control segment is 16 bytes
+	 * and libmlx5 copies no WQE of one segment): libmlx5 rings the 8-byte
+	 * doorbell, one store, for every post.
+	 */
+	PRM_SET(cmd_hca_cap, c, log_bf_reg_size, 5);
 	PRM_SET(cmd_hca_cap, c, max_wqe_sz_sq, 1024);
 	PRM_SET(cmd_hca_cap, c, max_wqe_sz_rq, 512);
 	PRM_SET(cmd_hca_cap, c, log_max_transport_domain, 16);
