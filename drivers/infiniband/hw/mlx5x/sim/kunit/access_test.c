@@ -226,8 +226,13 @@ static void sk_access_state(struct kunit *test)
 	struct sim_mkey *mkey;
 	struct sk_mkey m;
 	u32 key;
+	struct sim_mkey_access acc;
 
 	sk_acc_env(test, &e);
+	acc = (struct sim_mkey_access){ .uid = e.uid, .pdn = e.pdn,
+					.len = 16,
+					.rights = SIM_MKEY_LOCAL_READ,
+					.crypto = true };
 	sk_mkey_indirect(test, &m, e.uid, MLX5_MKC_ACCESS_MODE_KLMS, e.pdn, 4,
 			 0);
 	sk_acc_rights(&m);
@@ -253,8 +258,14 @@ static void sk_access_state(struct kunit *test)
 	mkey = container_of(xa_load(&sk_sim(test)->objs[SIM_OBJ_MKEY],
 				    key >> 8), struct sim_mkey, obj);
 	mkey->crypto_configured = true;
+	/* configured: only for an access that applies its cipher */
 	KUNIT_EXPECT_EQ(test, sk_access(test, e.uid, e.pdn, key, 0, 16,
-					SIM_MKEY_LOCAL_READ, NULL), 0);
+					SIM_MKEY_LOCAL_READ, NULL),
+			SIM_SYND_MKEY_ACCESS);
+	acc.key = key;
+	mutex_lock(&sk_sim(test)->lock);
+	KUNIT_EXPECT_EQ(test, sim_mkey_access(sk_sim(test), &acc), 0);
+	mutex_unlock(&sk_sim(test)->lock);
 }
 
 static struct kunit_case sk_access_cases[] = {
