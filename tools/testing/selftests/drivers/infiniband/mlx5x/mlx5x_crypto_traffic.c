@@ -312,24 +312,6 @@ out:
 	return ok;
 }
 
-/* A's RDMA @op of @len bytes, @lkey at @laddr, @rkey at @raddr: status. */
-static int rdma(struct pair *p, enum ibv_wr_opcode op, uint32_t rkey,
-		uint64_t raddr, uint32_t lkey, uint64_t laddr, uint32_t len)
-{
-	struct ibv_sge sge = { laddr, len, lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = 5, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	}, *bad;
-	struct ibv_wc wc;
-
-	if (!CHECK_ERR(ibv_post_send(p->qp[0], &wr, &bad), 0) ||
-	    !CHECK(poll_one(p->cq[0], &wc)))
-		return -1;
-	return wc.status;
-}
-
 /* A SEND of @len bytes at @addr of @lkey into B's @rlkey at @raddr. */
 static int send_recv(struct pair *p, uint32_t lkey, uint64_t addr,
 		     uint32_t len, uint32_t rlkey, uint64_t raddr, int *rst)
@@ -390,16 +372,16 @@ MT_TEST_F(ctr, write_read_memory_encrypted)
 	fill(p->buf + PLAIN, MSG, 11);
 	if (!xts_ref(p->buf + PLAIN, want, 2, true))
 		return KSFT_FAIL;
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 		      p->mr->lkey, (uintptr_t)p->buf + PLAIN, MSG),
 		 IBV_WC_SUCCESS);
 	CHECK(ct_holds(p, want));
 	CHECK(memcmp(p->buf + CT1 + 256, p->buf + PLAIN + 512, 256));
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, 0, p->mr->lkey,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, 0, p->mr->lkey,
 		      (uintptr_t)p->buf + OUT, MSG), IBV_WC_SUCCESS);
 	CHECK(!memcmp(p->buf + OUT, p->buf + PLAIN, MSG));
 	memset(p->buf + OUT2, 0, UNIT);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, UNIT,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, UNIT,
 		      p->mr->lkey, (uintptr_t)p->buf + OUT2, UNIT),
 		 IBV_WC_SUCCESS);
 	CHECK(!memcmp(p->buf + OUT2, p->buf + PLAIN + UNIT, UNIT));
@@ -473,7 +455,7 @@ MT_TEST_F_PARTS(ctr, partial_unit)
 		return KSFT_PASS;
 	}
 	fill(p->buf + OUT2, UNIT, 3);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 256,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 256,
 		      p->mr->lkey, (uintptr_t)p->buf + OUT2, UNIT),
 		 IBV_WC_REM_ACCESS_ERR);
 	CHECK(!memchr_inv0(p->buf + CT0, 256) &&

@@ -242,6 +242,25 @@ static inline int post_send(struct pair *p, struct ibv_send_wr *wr, uint32_t off
 	return ibv_post_send(p->qp[0], wr, &bad);
 }
 
+/* A's RDMA @op of @len bytes, @lkey at @laddr, @rkey at @raddr: status. */
+static inline int rc_rdma(struct pair *p, enum ibv_wr_opcode op, uint32_t rkey,
+			  uint64_t raddr, uint32_t lkey, uint64_t laddr,
+			  uint32_t len)
+{
+	struct ibv_sge sge = { laddr, len, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 5, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(ibv_post_send(p->qp[0], &wr, &bad), 0) ||
+	    !CHECK(poll_one(p->cq[0], &wc)))
+		return -1;
+	return wc.status;
+}
+
 static inline void fill(uint8_t *b, size_t n, uint8_t seed)
 {
 	size_t i;

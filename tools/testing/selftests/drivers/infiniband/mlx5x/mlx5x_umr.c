@@ -183,24 +183,6 @@ static bool config_ok(struct pair *p, unsigned int qp, struct mlx5dv_mkey *mk,
 	       CHECK_EQ(st, IBV_WC_SUCCESS);
 }
 
-/* A's RDMA @op of @len bytes, @lkey at @laddr, @rkey at @raddr: status. */
-static int rdma(struct pair *p, enum ibv_wr_opcode op, uint32_t rkey,
-		uint64_t raddr, uint32_t lkey, uint64_t laddr, uint32_t len)
-{
-	struct ibv_sge sge = { laddr, len, lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = 5, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	}, *bad;
-	struct ibv_wc wc;
-
-	if (!CHECK_ERR(ibv_post_send(p->qp[0], &wr, &bad), 0) ||
-	    !CHECK(poll_one(p->cq[0], &wc)))
-		return -1;
-	return wc.status;
-}
-
 /* Whether the pieces hold @src's 64 bytes, in list order. */
 static bool pieces_hold(const struct pair *p, const uint8_t *src)
 {
@@ -221,11 +203,11 @@ MT_TEST_F(umr, list_write_read)
 	if (!config_ok(p, 1, self->mk[1], ALL_ACCESS, false))
 		return KSFT_FAIL;
 	fill(p->buf + SRC, MK_LEN, 3);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 		      p->mr->lkey, (uintptr_t)p->buf + SRC, MK_LEN),
 		 IBV_WC_SUCCESS);
 	CHECK(pieces_hold(p, p->buf + SRC));
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, 4, p->mr->lkey,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, 4, p->mr->lkey,
 		      (uintptr_t)p->buf + DST, 20), IBV_WC_SUCCESS);
 	CHECK(!memcmp(p->buf + DST, p->buf + SRC + 4, 20));
 	return KSFT_PASS;
@@ -246,12 +228,12 @@ MT_TEST_F(umr, mr_list_as_lkey)
 	memcpy(p->buf + P0, want, 8);
 	memcpy(p->buf + P1, want + 8, 16);
 	memcpy(p->buf + P2, want + 24, 40);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, p->mr->rkey,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, p->mr->rkey,
 		      (uintptr_t)p->buf + DST, self->mk[0]->lkey, 0, MK_LEN),
 		 IBV_WC_SUCCESS);
 	CHECK(!memcmp(p->buf + DST, want, MK_LEN));
 	fill(p->buf + SRC, MK_LEN, 77);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_READ, p->mr->rkey,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, p->mr->rkey,
 		      (uintptr_t)p->buf + SRC, self->mk[0]->lkey, 0, MK_LEN),
 		 IBV_WC_SUCCESS);
 	CHECK(pieces_hold(p, p->buf + SRC));
@@ -315,7 +297,7 @@ MT_TEST_F(umr, past_the_end)
 	if (!config_ok(p, 1, self->mk[1], ALL_ACCESS, true))
 		return KSFT_FAIL;
 	fill(p->buf + SRC, 128, 9);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 		      p->mr->lkey, (uintptr_t)p->buf + SRC, MK_LEN + 1),
 		 IBV_WC_REM_ACCESS_ERR);
 	CHECK(p->buf[P0] == 0);
@@ -356,14 +338,14 @@ MT_TEST_F(umr, reconfigure_after_local_inv)
 		    !CHECK_EQ(st, IBV_WC_SUCCESS))
 			return KSFT_FAIL;
 		fill(p->buf + SRC, 32, 13);
-		CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+		CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 			      p->mr->lkey, (uintptr_t)p->buf + SRC, 32),
 			 IBV_WC_SUCCESS);
 		CHECK(!memcmp(p->buf + DST, p->buf + SRC, 16));
 		CHECK(!memcmp(p->buf + P0, p->buf + SRC + 16, 16));
 	}
 	/* invalidated: the rkey gives nothing */
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 		      p->mr->lkey, (uintptr_t)p->buf + SRC, 8),
 		 IBV_WC_REM_ACCESS_ERR);
 	return KSFT_PASS;
@@ -446,7 +428,7 @@ MT_TEST_F(umr, nested)
 		       0) || !CHECK_EQ(st, IBV_WC_SUCCESS))
 		return KSFT_FAIL;
 	fill(p->buf + SRC, MK_LEN, 5);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, outer->rkey, 0, p->mr->lkey,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, outer->rkey, 0, p->mr->lkey,
 		      (uintptr_t)p->buf + SRC, MK_LEN), IBV_WC_SUCCESS);
 	CHECK(pieces_hold(p, p->buf + SRC));
 	sge.lkey = outer->lkey;
@@ -488,7 +470,7 @@ MT_TEST_F(umr, foreign_mkey)
 	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, foreign_configure, self->mk[1]),
 		 KSFT_PASS);
 	fill(p->buf + SRC, 8, 2);
-	CHECK_EQ(rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
 		      p->mr->lkey, (uintptr_t)p->buf + SRC, 8),
 		 IBV_WC_REM_ACCESS_ERR);
 	return KSFT_PASS;
