@@ -5,7 +5,8 @@
  * writes is taken, with what it configures; each encryption order and
  * data unit selector; every reserved byte, a foreign size or type, a
  * standard other than AES-XTS, a partial raw data size and the DEK
- * pointer's reserved bits are refused.
+ * pointer's reserved bits are refused; random bytes never make it take
+ * what it does not execute.
  */
 #include <kunit/test.h>
 #include "../mem/mkey.h"
@@ -117,11 +118,49 @@ static void sk_crypto_bsf_refused(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sim_crypto_bsf_parse(b, &cfg));
 }
 
+/*
+ * Hostile BSFs: 4096 of random bytes around a good one (a few bytes
+ * each, from a fixed seed).  Whatever is taken configures a unit the
+ * model ciphers and a 24-bit DEK, and came with no reserved byte set.
+ */
+static void sk_crypto_bsf_random(struct kunit *test)
+{
+	static const u8 reserved[] = { 2, 9, 10, 11, 12, 13, 14, 15, 32,
+				       36, 37, 38, 39, 48, 55, 63 };
+	struct sim_mkey_crypto cfg;
+	u32 x = 0x2545f491, taken = 0;
+	unsigned int n, k, r;
+	u8 b[SK_B_BYTES];
+
+	for (n = 0; n < 4096; n++) {
+		sk_b_good(b);
+		for (k = 0; k < 1 + n % 4; k++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			b[x % SK_B_BYTES] = x >> 8;
+		}
+		if (!sim_crypto_bsf_parse(b, &cfg))
+			continue;
+		taken++;
+		KUNIT_EXPECT_TRUE(test, cfg.unit == 512 || cfg.unit == 520 ||
+				  cfg.unit == 4048 || cfg.unit == 4096 ||
+				  cfg.unit == 4160);
+		KUNIT_EXPECT_LT(test, cfg.dek, 1U << 24);
+		KUNIT_EXPECT_EQ(test, b[0], 0x81);
+		for (r = 0; r < ARRAY_SIZE(reserved); r++)
+			KUNIT_EXPECT_EQ(test, b[reserved[r]], 0);
+	}
+	/* the tweak and keytag take most changes: some are taken */
+	KUNIT_EXPECT_GT(test, taken, 0U);
+}
+
 static struct kunit_case sk_crypto_bsf_cases[] = {
 	KUNIT_CASE(sk_crypto_bsf_good),
 	KUNIT_CASE(sk_crypto_bsf_orders),
 	KUNIT_CASE(sk_crypto_bsf_units),
 	KUNIT_CASE(sk_crypto_bsf_refused),
+	KUNIT_CASE(sk_crypto_bsf_random),
 	{}
 };
 
