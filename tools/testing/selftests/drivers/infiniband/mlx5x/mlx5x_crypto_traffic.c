@@ -32,6 +32,10 @@
 #define CT1		8192
 #define OUT		12288
 #define OUT2		16384
+/* two units of up to 4096 bytes: A's plaintext, what B gets, the reference */
+#define BIG_SRC		20480
+#define BIG_DST		32768
+#define BIG_WANT	49152
 
 #ifndef SOL_ALG
 #define SOL_ALG		279
@@ -170,12 +174,13 @@ MT_FIXTURE_TEARDOWN(ctr)
 
 /*
  * QP @qp configures @mk over @n pieces @sge with @access, AES-XTS of
- * @dek in units of 512 with the tweak above, ciphertext on the wire if
+ * @dek in units of @bs with the tweak above, ciphertext on the wire if
  * @on_tx: wr_complete()'s result, the completion's status in *@st.
  */
-static int configure(struct pair *p, unsigned int qp, struct mlx5dv_mkey *mk,
-		     const struct ibv_sge *sge, uint16_t n, int access,
-		     struct mlx5dv_dek *dek, bool on_tx, int *st)
+static int configure_bs(struct pair *p, unsigned int qp,
+			struct mlx5dv_mkey *mk, const struct ibv_sge *sge,
+			uint16_t n, int access, struct mlx5dv_dek *dek,
+			bool on_tx, enum mlx5dv_block_size bs, int *st)
 {
 	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(p->qp[qp]);
 	struct mlx5dv_qp_ex *dx = mlx5dv_qp_ex_from_ibv_qp_ex(qx);
@@ -185,7 +190,7 @@ static int configure(struct pair *p, unsigned int qp, struct mlx5dv_mkey *mk,
 		.encrypt_on_tx = on_tx,
 		.signature_crypto_order =
 			MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX,
-		.data_unit_size = MLX5DV_BLOCK_SIZE_512,
+		.data_unit_size = bs,
 		.dek = dek,
 	};
 	struct ibv_wc wc;
@@ -208,6 +213,15 @@ static int configure(struct pair *p, unsigned int qp, struct mlx5dv_mkey *mk,
 	mt_diag("crypto mkey configured: %s", ibv_wc_status_str(wc.status));
 	*st = wc.status;
 	return 0;
+}
+
+/* The same in units of 512 bytes. */
+static int configure(struct pair *p, unsigned int qp, struct mlx5dv_mkey *mk,
+		     const struct ibv_sge *sge, uint16_t n, int access,
+		     struct mlx5dv_dek *dek, bool on_tx, int *st)
+{
+	return configure_bs(p, qp, mk, sge, n, access, dek, on_tx,
+			    MLX5DV_BLOCK_SIZE_512, st);
 }
 
 /* B's mkey over CT0 and CT1, @on_tx, with every remote right. */
@@ -239,11 +253,12 @@ static bool config_a(struct ctr *self)
 }
 
 /*
- * The reference: @n units of @in through AF_ALG's xts(aes) with the key
- * and tweak above, unit i with the tweak plus i; encrypt or decrypt.
+ * The reference: @n units of @unit bytes of @in through AF_ALG's
+ * xts(aes) with the key and tweak above, unit i with the tweak plus i;
+ * encrypt or decrypt.
  */
-static bool xts_ref(const uint8_t *in, uint8_t *out, unsigned int n,
-		    bool encrypt)
+static bool xts_units(const uint8_t *in, uint8_t *out, unsigned int n,
+		      unsigned int unit, bool encrypt)
 {
 	struct sockaddr_alg sa = { .salg_family = AF_ALG };
 	char cbuf[CMSG_SPACE(sizeof(uint32_t)) +
@@ -295,12 +310,12 @@ static bool xts_ref(const uint8_t *in, uint8_t *out, unsigned int n,
 			iv->iv[k] = carry & 0xff;
 			carry >>= 8;
 		}
-		io.iov_base = (void *)(in + i * UNIT);
-		io.iov_len = UNIT;
+		io.iov_base = (void *)(in + i * unit);
+		io.iov_len = unit;
 		msg.msg_iov = &io;
 		msg.msg_iovlen = 1;
-		if (!CHECK_EQ(sendmsg(op, &msg, 0), UNIT) ||
-		    !CHECK_EQ(read(op, out + i * UNIT, UNIT), UNIT))
+		if (!CHECK_EQ(sendmsg(op, &msg, 0), unit) ||
+		    !CHECK_EQ(read(op, out + i * unit, unit), unit))
 			goto out;
 	}
 	ok = true;
@@ -312,11 +327,18 @@ out:
 	return ok;
 }
 
+/* The reference in units of 512 bytes. */
+static bool xts_ref(const uint8_t *in, uint8_t *out, unsigned int n,
+		    bool encrypt)
+{
+	return xts_units(in, out, n, UNIT, encrypt);
+}
+
 /* A SEND of @len bytes at @addr of @lkey into B's @rlkey at @raddr. */
 static int send_recv(struct pair *p, uint32_t lkey, uint64_t addr,
 		     uint32_t len, uint32_t rlkey, uint64_t raddr, int *rst)
 {
-	struct ibv_sge rsge = { raddr, MSG, rlkey };
+	struct ibv_sge rsge = { raddr, len, rlkey };
 	struct ibv_recv_wr rwr = { .wr_id = 9, .sg_list = &rsge, .num_sge = 1 };
 	struct ibv_sge ssge = { addr, len, lkey };
 	struct ibv_send_wr swr = {
@@ -463,6 +485,44 @@ MT_TEST_F_PARTS(ctr, partial_unit)
 	return KSFT_PASS;
 }
 
+/*
+ * The other data unit sizes, one a part: 520 bytes (not a multiple of
+ * the AES block: XTS steals ciphertext for the last one), 4048 and 4096;
+ * two units of A's plaintext sent through its crypto lkey arrive as
+ * their ciphertext.
+ */
+MT_TEST_F_PARTS(ctr, unit_sizes)
+{
+	static const struct {
+		enum mlx5dv_block_size bs;
+		unsigned int unit;
+	} sz[] = {
+		{ MLX5DV_BLOCK_SIZE_520, 520 },
+		{ MLX5DV_BLOCK_SIZE_4048, 4048 },
+		{ MLX5DV_BLOCK_SIZE_4096, 4096 },
+	};
+	struct pair *p = &self->p;
+	uint32_t len = 2 * sz[i].unit;
+	struct ibv_sge sge = { (uintptr_t)p->buf + BIG_SRC, len,
+			       p->mr->lkey };
+	int st, rst;
+
+	if (!CHECK_ERR(configure_bs(p, 0, self->mk[0], &sge, 1,
+				    IBV_ACCESS_LOCAL_WRITE, self->dek, true,
+				    sz[i].bs, &st), 0) ||
+	    !CHECK_EQ(st, IBV_WC_SUCCESS))
+		return KSFT_FAIL;
+	fill(p->buf + BIG_SRC, len, 50 + i);
+	if (!xts_units(p->buf + BIG_SRC, p->buf + BIG_WANT, 2, sz[i].unit,
+		       true))
+		return KSFT_FAIL;
+	CHECK_EQ(send_recv(p, self->mk[0]->lkey, 0, len, p->mr->lkey,
+			   (uintptr_t)p->buf + BIG_DST, &rst), IBV_WC_SUCCESS);
+	CHECK_EQ(rst, IBV_WC_SUCCESS);
+	CHECK(!memcmp(p->buf + BIG_DST, p->buf + BIG_WANT, len));
+	return KSFT_PASS;
+}
+
 /* A child as nobody configures a crypto mkey of its own with @arg's DEK. */
 static int foreign_dek(void *arg)
 {
@@ -532,6 +592,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(ctr, send_wire_encrypted, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F(ctr, unconfigured, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(ctr, partial_unit, 2, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F_PARTS(ctr, unit_sizes, 3, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(ctr, foreign_deks, 3, .flags = MT_NEEDS_MODEL),
 };
 
