@@ -308,6 +308,7 @@ static const struct sim_cqe *sk_run_cqe(struct sk_run *d, u32 i)
 /* The worker's figures: the first line of fw/datapath. */
 struct sk_run_stats {
 	u64 passes, busy_passes, wqes, tx_packets, holds, max_hold_ns;
+	u64 quick_polls, rungs;
 };
 
 /* The number after the word @name in @line. */
@@ -358,6 +359,8 @@ static void sk_run_stats(struct kunit *test, struct sk_run_stats *s)
 	s->tx_packets = sk_run_field(test, buf, "tx_packets");
 	s->holds = sk_run_field(test, buf, "holds");
 	s->max_hold_ns = sk_run_field(test, buf, "max_hold_ns");
+	s->quick_polls = sk_run_field(test, buf, "quick_polls");
+	s->rungs = sk_run_field(test, buf, "rungs");
 }
 
 /*
@@ -711,7 +714,58 @@ static void sk_run_cq_resize(struct kunit *test)
 	sk_run_free(test, d);
 }
 
+/* The driver's idle handler: every doorbell is armed (counted). */
+static bool sk_run_idle(void *ctx)
+{
+	atomic_inc(ctx);
+	return true;
+}
+
+/*
+ * A trapped doorbell (mlx5x_sim_rung()): the WQEs posted before it are
+ * executed when it returns, whoever took them.  Then the worker asks
+ * the driver to arm the doorbells, and once all are it does not poll
+ * for them every SIM_DP_POLL_NS (hundreds of polls in the 20 ms after
+ * traffic), only a jiffy apart.
+ */
+static void sk_run_rung(struct kunit *test)
+{
+	struct sk_run *d = sk_run_new(test);
+	struct mlx5x_sim *sim = sk_sim(test);
+	atomic_t idle = ATOMIC_INIT(0);
+	struct sk_run_stats a, b, c;
+	struct sim_wq *sq;
+	u32 cqn, sqn;
+	u16 cc;
+
+	mlx5x_sim_set_idle_handler(sim, sk_run_idle, &idle);
+	cqn = sk_run_cq(test, d, d->r.umem);
+	sqn = sk_run_ready_sq(test, d, cqn, 0);
+	sq = sk_run_wq(test, sqn);
+	sk_run_stats(test, &a);
+	sk_run_send(test, d, 0, sqn, 0, 8);
+	mlx5x_sim_rung(sim, true);
+	mutex_lock(&sim->lock);
+	cc = sq->dp.cc;
+	mutex_unlock(&sim->lock);
+	KUNIT_EXPECT_EQ(test, cc, 8);
+	sk_run_stats(test, &b);
+	KUNIT_EXPECT_EQ(test, b.rungs, a.rungs + 1);
+	msleep(15);
+	sk_run_stats(test, &c);
+	KUNIT_EXPECT_GT(test, atomic_read(&idle), 0);
+	KUNIT_EXPECT_LT(test, c.quick_polls - b.quick_polls, 20);
+
+	mlx5x_sim_set_idle_handler(sim, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_SQ,
+					   d->r.uid, sqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ,
+					   d->r.uid, cqn), PRM_STAT_OK);
+	sk_run_free(test, d);
+}
+
 static struct kunit_case sk_run_cases[] = {
+	KUNIT_CASE(sk_run_rung),
 	KUNIT_CASE(sk_run_big_wqe),
 	KUNIT_CASE(sk_run_cq_ro),
 	KUNIT_CASE(sk_run_cq_overrun),
