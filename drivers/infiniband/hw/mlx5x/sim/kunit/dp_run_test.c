@@ -751,7 +751,7 @@ static void sk_run_rung(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc, 8);
 	sk_run_stats(test, &b);
 	KUNIT_EXPECT_EQ(test, b.rungs, a.rungs + 1);
-	msleep(15);
+	msleep(20);
 	sk_run_stats(test, &c);
 	KUNIT_EXPECT_GT(test, atomic_read(&idle), 0);
 	KUNIT_EXPECT_LT(test, c.quick_polls - b.quick_polls, 20);
