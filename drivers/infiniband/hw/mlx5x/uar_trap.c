@@ -172,6 +172,45 @@ static void mlx5x_uar_trap_close(struct vm_area_struct *vma)
 }
 
 /*
+ * A trap for @vma, which the core's operations @core_ops and its current
+ * private data track, over page @pfn of @entry (whose reference the
+ * caller gives it); NULL without memory.
+ */
+static struct mlx5x_uar_trap *
+mlx5x_uar_trap_new(struct mlx5x_ucontext *uctx, struct vm_area_struct *vma,
+		   struct rdma_user_mmap_entry *entry,
+		   const struct vm_operations_struct *core_ops,
+		   unsigned long pfn)
+{
+	struct mlx5x_uar_trap *trap = kzalloc(sizeof(*trap), GFP_KERNEL);
+
+	if (!trap)
+		return NULL;
+	trap->dev = to_mdev(uctx->ib.device);
+	trap->uctx = uctx;
+	trap->vma = vma;
+	trap->mm = vma->vm_mm;
+	mmgrab(trap->mm);
+	trap->entry = entry;
+	trap->core_ops = core_ops;
+	trap->core_priv = vma->vm_private_data;
+	trap->pfn = pfn;
+	return trap;
+}
+
+/* @trap becomes its mapping's and the device's; @armed: no PTE now. */
+static void mlx5x_uar_trap_add(struct mlx5x_uar_trap *trap, bool armed)
+{
+	struct mlx5x_dev *dev = trap->dev;
+
+	trap->armed = armed;
+	trap->vma->vm_private_data = trap;
+	mutex_lock(&dev->trap_lock);
+	list_add_tail(&trap->node, &dev->traps);
+	mutex_unlock(&dev->trap_lock);
+}
+
+/*
  * The mapping is copied into a child (fork()): the core tracks the copy,
  * and the copy gets a trap of its own.  It may have the page mapped.
  * Without memory for one, the copy is left to the core alone, and the
@@ -180,34 +219,21 @@ static void mlx5x_uar_trap_close(struct vm_area_struct *vma)
 static void mlx5x_uar_trap_open(struct vm_area_struct *vma)
 {
 	struct mlx5x_uar_trap *parent = vma->vm_private_data;
-	struct mlx5x_dev *dev = parent->dev;
-	struct mlx5x_uar_trap *trap;
+	struct mlx5x_uar_trap *trap = NULL;
 
 	vma->vm_private_data = parent->core_priv;
 	if (parent->core_ops->open)
 		parent->core_ops->open(vma);
-	trap = vma->vm_private_data ? kzalloc(sizeof(*trap), GFP_KERNEL) :
-				      NULL;
+	if (vma->vm_private_data)
+		trap = mlx5x_uar_trap_new(parent->uctx, vma, parent->entry,
+					  parent->core_ops, parent->pfn);
 	if (!trap) {
 		/* or the device is going: the core's mapping then */
 		vma->vm_ops = parent->core_ops;
 		return;
 	}
-	trap->dev = dev;
-	trap->uctx = parent->uctx;
-	trap->vma = vma;
-	trap->mm = vma->vm_mm;
-	mmgrab(trap->mm);
 	kref_get(&parent->entry->ref);
-	trap->entry = parent->entry;
-	trap->core_ops = parent->core_ops;
-	trap->core_priv = vma->vm_private_data;
-	trap->pfn = parent->pfn;
-	trap->armed = false;
-	vma->vm_private_data = trap;
-	mutex_lock(&dev->trap_lock);
-	list_add_tail(&trap->node, &dev->traps);
-	mutex_unlock(&dev->trap_lock);
+	mlx5x_uar_trap_add(trap, false);
 }
 
 /* A mapping of one page is neither moved nor split. */
@@ -243,29 +269,15 @@ int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
 			struct vm_area_struct *vma,
 			struct rdma_user_mmap_entry *entry, unsigned long pfn)
 {
-	struct mlx5x_dev *dev = to_mdev(uctx->ib.device);
 	struct mlx5x_uar_trap *trap;
 
-	trap = kzalloc(sizeof(*trap), GFP_KERNEL);
+	trap = mlx5x_uar_trap_new(uctx, vma, entry, vma->vm_ops, pfn);
 	if (!trap)
 		return -ENOMEM;
-	trap->dev = dev;
-	trap->uctx = uctx;
-	trap->vma = vma;
-	trap->mm = vma->vm_mm;
-	mmgrab(trap->mm);
-	trap->entry = entry;
-	trap->core_ops = vma->vm_ops;
-	trap->core_priv = vma->vm_private_data;
-	trap->pfn = pfn;
 	/* mmap runs with the mmap lock written: no access races this */
 	zap_vma_ptes(vma, vma->vm_start, PAGE_SIZE);
-	trap->armed = true;
 	vma->vm_ops = &mlx5x_uar_trap_ops;
-	vma->vm_private_data = trap;
-	mutex_lock(&dev->trap_lock);
-	list_add_tail(&trap->node, &dev->traps);
-	mutex_unlock(&dev->trap_lock);
+	mlx5x_uar_trap_add(trap, true);
 	return 0;
 }
 
