@@ -21,9 +21,9 @@
  * control segment (flags, KLM octowords, mkey mask), the mkey context
  * segment, then the KLM octowords in 64-byte units.  sim_umr_parse()
  * reads any UMR into struct sim_umr; what is executed is what the model
- * has of it: a window's context and one KLM, or a KLM list of
- * mlx5dv_wr_mkey_configure() (umr_mkey.c) with, on a crypto mkey, its
- * crypto BSF (crypto_bsf.c).  The other UMRs of a ConnectX (signature
+ * has of it: a window's context and one KLM, or a KLM list or repeat
+ * block of mlx5dv_wr_mkey_configure() (umr_mkey.c, umr_repeat.c) with, on
+ * a crypto mkey, its crypto BSF (crypto_bsf.c).  The other UMRs of a ConnectX (signature
  * BSFs, MTT and KSM translations, a translation offset) are a local QP
  * operation error until they are modelled.
  *

@@ -82,10 +82,39 @@ bool sim_umr_invalidate(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 
 void sim_umr_write_mkc(struct sim_mkey *mkey, const struct sim_umr *u);
 
+/**
+ * struct sim_umr_layout - the layout a configure gives, checked
+ * @ent: its entries, each naming a live mkey (not yet referenced); NULL
+ *	 when it gives none
+ * @n: how many
+ * @depth: the mkey's depth with them
+ * @covered: the bytes they cover
+ * @rb_count: a repeat block's repetitions; 0 for a KLM list
+ * @rb_bytes: a repeat block's bytes per repetition
+ */
+struct sim_umr_layout {
+	struct sim_mkey_ent *ent;
+	u32 n;
+	u8 depth;
+	u64 covered;
+	u32 rb_count;
+	u32 rb_bytes;
+};
+
 /* umr_mkey.c: mlx5dv_wr_mkey_configure() and its LOCAL_INV */
 bool sim_umr_mkey_op(const struct sim_mkey *mkey, const struct sim_umr *u);
 u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		 struct sim_mkey *mkey, const struct sim_umr *u);
+struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
+				    const struct sim_umr_qp *qp,
+				    const struct sim_mkey *mkey, u32 key,
+				    unsigned int rights);
+
+/* umr_repeat.c: the repeat block of an interleaved layout */
+bool sim_umr_is_repeat(const struct sim_umr *u);
+u32 sim_umr_repeat(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
+		   const struct sim_mkey *mkey, const struct sim_umr *u,
+		   unsigned int rights, struct sim_umr_layout *l);
 
 /* crypto_bsf.c: the crypto BSF of mlx5dv_wr_set_mkey_crypto() */
 bool sim_crypto_bsf_parse(const u8 *b, struct sim_mkey_crypto *cfg);

@@ -111,18 +111,23 @@ static bool sim_umr_mkey_grants(const struct sim_mkey *mkey,
 	return !(rights & ~sim_umr_mkey_rights(&none, mkey));
 }
 
-/*
- * The mkey entry @klm names, for @mkey with @rights: live, by its whole
- * key, of the QP's context and the mkey's PD, in use, not @mkey, within
- * the depth the device walks, granting @rights.
+/**
+ * sim_umr_mkey_entry() - the mkey an entry of a configure names
+ * @sim: the model, its lock held
+ * @qp: the QP that posted the UMR
+ * @mkey: the mkey configured
+ * @key: the entry's key
+ * @rights: what @mkey will grant
+ *
+ * Return: the mkey, if it is live, named by its whole key, of the QP's
+ * context and @mkey's PD, in use, not @mkey, within the depth the device
+ * walks, granting @rights; else NULL.
  */
-static struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
-					   const struct sim_umr_qp *qp,
-					   const struct sim_mkey *mkey,
-					   const struct sim_klm *klm,
-					   unsigned int rights)
+struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
+				    const struct sim_umr_qp *qp,
+				    const struct sim_mkey *mkey, u32 key,
+				    unsigned int rights)
 {
-	u32 key = be32_to_cpu(klm->key);
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_MKEY], key >> 8);
 	struct sim_mkey *t;
 
@@ -148,45 +153,98 @@ static u32 sim_umr_mkey_inval(struct sim_mkey *mkey, const struct sim_umr *u)
 	return 0;
 }
 
-/* Write the configure @u, with its entries @ent (@n of them), into @mkey. */
+/* Write the configure @u, with its layout @l, into @mkey. */
 static void sim_umr_mkey_apply(struct sim_mkey *mkey, const struct sim_umr *u,
-			       struct sim_mkey_ent *ent, u32 n, u8 depth)
+			       const struct sim_umr_layout *l)
 {
 	u32 i;
 
 	/* free (to 0), tag, rights, length */
 	sim_umr_write_mkc(mkey, u);
 	mkey->klm_list = true;
-	if (!ent)
+	if (!l->ent)
 		return;
 	sim_mkey_drop_entries(mkey);
-	for (i = 0; i < n; i++)
-		ent[i].obj->users++;
-	mkey->ent = ent;
-	mkey->nent = n;
-	mkey->depth = depth;
+	for (i = 0; i < l->n; i++)
+		l->ent[i].obj->users++;
+	mkey->ent = l->ent;
+	mkey->nent = l->n;
+	mkey->depth = l->depth;
+	mkey->rb_count = l->rb_count;
+	mkey->rb_bytes = l->rb_bytes;
 }
 
 /*
- * Check a configure and build its entries in *@ent (NULL: it gives none,
- * the mkey keeps its own).  Returns 0 or the error CQE's syndrome.
+ * A configure that gives no layout: the mkey keeps its entries, which
+ * must grant the new rights and cover the new length.
+ */
+static u32 sim_umr_mkey_keep(const struct sim_mkey *mkey, unsigned int rights,
+			     u64 len)
+{
+	u64 covered = 0;
+	struct sim_mkey *t;
+	u32 i;
+
+	for (i = 0; i < mkey->nent; i++) {
+		t = container_of(mkey->ent[i].obj, struct sim_mkey, obj);
+		if (!sim_umr_mkey_grants(t, rights))
+			return SIM_CQE_SYND_MW_BIND;
+		covered += be32_to_cpu(mkey->ent[i].klm.bcount);
+	}
+	if (mkey->rb_count)
+		covered = (u64)mkey->rb_bytes * mkey->rb_count;
+	return len > covered ? SIM_CQE_SYND_MW_BIND : 0;
+}
+
+/* A KLM list of @n entries: checked, into @l; the bytes it covers. */
+static u32 sim_umr_mkey_klms(struct mlx5x_sim *sim,
+			     const struct sim_umr_qp *qp,
+			     const struct sim_mkey *mkey,
+			     const struct sim_umr *u, u32 n,
+			     unsigned int rights, struct sim_umr_layout *l)
+{
+	struct sim_mkey *t;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		t = sim_umr_mkey_entry(sim, qp, mkey,
+				       be32_to_cpu(u->klm[i].key), rights);
+		if (!t)
+			return SIM_CQE_SYND_MW_BIND;
+		l->depth = max_t(u8, l->depth, t->depth + 1);
+		l->covered += be32_to_cpu(u->klm[i].bcount);
+	}
+	if (!n)
+		return 0;
+	l->ent = kvcalloc(n, sizeof(*l->ent), GFP_KERNEL);
+	if (!l->ent)
+		return SIM_CQE_SYND_LOCAL_QP_OP;
+	l->n = n;
+	for (i = 0; i < n; i++) {
+		l->ent[i].obj = xa_load(&sim->objs[SIM_OBJ_MKEY],
+					be32_to_cpu(u->klm[i].key) >> 8);
+		l->ent[i].klm = u->klm[i];
+	}
+	return 0;
+}
+
+/*
+ * Check a configure and build its layout in *@l (no entries: it gives
+ * none, the mkey keeps its own).  Returns 0 or the error CQE's syndrome.
  */
 static u32 sim_umr_mkey_check(struct mlx5x_sim *sim,
 			      const struct sim_umr_qp *qp,
 			      const struct sim_mkey *mkey,
 			      const struct sim_umr *u, u32 n,
-			      struct sim_mkey_ent **ent, u8 *depth)
+			      struct sim_umr_layout *l)
 {
 	unsigned int rights = sim_umr_mkey_rights(u, mkey);
 	u64 len = u->mask & SIM_UMR_MASK_LEN ?
 		  PRM_GET64(mkc, u->mkc, len) :
 		  PRM_GET64(mkc, mkey->mkc, len);
-	u64 covered = 0;
-	struct sim_mkey *t;
-	u32 i;
+	u32 synd;
 
-	*ent = NULL;
-	*depth = mkey->depth;
+	*l = (struct sim_umr_layout){ .depth = mkey->depth };
 	/* a signature mkey is not modelled; a crypto one's BSF is checked */
 	if ((u->mask & ~SIM_UMR_MKEY_MASK) || !(u->mask & SIM_UMR_MASK_FREE) ||
 	    PRM_GET(mkc, u->mkc, free) || PRM_GET(mkc, u->mkc, length64) ||
@@ -197,43 +255,27 @@ static u32 sim_umr_mkey_check(struct mlx5x_sim *sim,
 	if ((rights & (SIM_MKEY_REMOTE_WRITE | SIM_MKEY_ATOMIC)) &&
 	    !(rights & SIM_MKEY_LOCAL_WRITE))
 		return SIM_CQE_SYND_MW_BIND;
-	if (!u->nklm) {
-		for (i = 0; i < mkey->nent; i++) {
-			t = container_of(mkey->ent[i].obj, struct sim_mkey,
-					 obj);
-			if (!sim_umr_mkey_grants(t, rights))
-				return SIM_CQE_SYND_MW_BIND;
-			covered += be32_to_cpu(mkey->ent[i].klm.bcount);
-		}
-		return len > covered ? SIM_CQE_SYND_MW_BIND : 0;
-	}
+	if (!u->nklm)
+		return sim_umr_mkey_keep(mkey, rights, len);
 	if (u->nklm > PRM_GET(mkc, mkey->mkc, translations_octword_size))
 		return SIM_CQE_SYND_MW_BIND;
-	*depth = 1;
-	for (i = 0; i < n; i++) {
-		t = sim_umr_mkey_entry(sim, qp, mkey, &u->klm[i], rights);
-		if (!t)
-			return SIM_CQE_SYND_MW_BIND;
-		*depth = max_t(u8, *depth, t->depth + 1);
-		covered += be32_to_cpu(u->klm[i].bcount);
-	}
+	l->depth = 1;
+	if (sim_umr_is_repeat(u))
+		synd = sim_umr_repeat(sim, qp, mkey, u, rights, l);
+	else
+		synd = sim_umr_mkey_klms(sim, qp, mkey, u, n, rights, l);
 	/*
 	 * Along every entry the depth goes down: an mkey that others name
 	 * takes no deeper layout, so no list comes back to itself.
 	 */
-	if (len > covered || (mkey->obj.users && *depth > mkey->depth))
-		return SIM_CQE_SYND_MW_BIND;
-	if (!n)
-		return 0;
-	*ent = kvcalloc(n, sizeof(**ent), GFP_KERNEL);
-	if (!*ent)
-		return SIM_CQE_SYND_LOCAL_QP_OP;
-	for (i = 0; i < n; i++) {
-		(*ent)[i].obj = xa_load(&sim->objs[SIM_OBJ_MKEY],
-					be32_to_cpu(u->klm[i].key) >> 8);
-		(*ent)[i].klm = u->klm[i];
+	if (!synd && (len > l->covered ||
+		      (mkey->obj.users && l->depth > mkey->depth)))
+		synd = SIM_CQE_SYND_MW_BIND;
+	if (synd) {
+		kvfree(l->ent);
+		l->ent = NULL;
 	}
-	return 0;
+	return synd;
 }
 
 /**
@@ -250,10 +292,9 @@ u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		 struct sim_mkey *mkey, const struct sim_umr *u)
 {
 	struct sim_mkey_crypto crypto;
-	struct sim_mkey_ent *ent;
+	struct sim_umr_layout l;
 	bool bsf;
 	u32 synd, n;
-	u8 depth;
 
 	lockdep_assert_held(&sim->lock);
 	if (mkey->klm_list && (u->mask & SIM_UMR_MASK_FREE) &&
@@ -263,13 +304,13 @@ u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 	if (synd)
 		return synd;
 	n = sim_umr_mkey_nklm(u);
-	synd = sim_umr_mkey_check(sim, qp, mkey, u, n, &ent, &depth);
+	synd = sim_umr_mkey_check(sim, qp, mkey, u, n, &l);
 	if (synd)
 		return synd;
 	/* the layout given but empty: no entry is left */
 	if (u->nklm && !n)
 		sim_mkey_drop_entries(mkey);
-	sim_umr_mkey_apply(mkey, u, ent, n, depth);
+	sim_umr_mkey_apply(mkey, u, &l);
 	if (bsf) {
 		mkey->crypto = crypto;
 		mkey->crypto_configured = true;

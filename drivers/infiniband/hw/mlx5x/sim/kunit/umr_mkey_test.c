@@ -7,7 +7,8 @@
  * sim_mkey_access() says what its key reaches, piece by piece.  Each
  * spoilt configure is refused with MW_BIND and leaves the mkey free; a
  * loop of two mkeys is refused; LOCAL_INV frees the mkey and lets its
- * MRs go.
+ * MRs go.  An interleaved layout (a repeat block) repeats its entries,
+ * each moved on by its stride, and is refused as firmware refuses it.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -328,10 +329,158 @@ static void sk_umr_mkey_nested(struct kunit *test)
 	sk_k_fini(test, &k);
 }
 
+/*
+ * A repeat block after sk_k_conf() of @key (its entries given by
+ * sk_k_rent()), as libmlx5 writes mlx5dv_mr_interleaved: @n entries of
+ * @bcount bytes each per repetition, @repeat times.
+ */
+static u8 *sk_k_repeat(struct sk_k *k, u32 key, u32 n, u32 bcount,
+		       u32 repeat)
+{
+	u8 *h = (u8 *)sk_k_conf(k, key, (u64)n * bcount * repeat, n + 1);
+
+	*(__be32 *)h = cpu_to_be32(n * bcount);
+	*(__be32 *)(h + 4) = cpu_to_be32(0x400);
+	*(__be32 *)(h + 8) = cpu_to_be32(repeat);
+	*(__be16 *)(h + 14) = cpu_to_be16(n);
+	return h;
+}
+
+/* Entry @i of the repeat block @h: @bcount bytes every @stride from @va. */
+static void sk_k_rent(u8 *h, u32 i, u32 key, u16 stride, u16 bcount, u64 va)
+{
+	u8 *e = h + 16 * (i + 1);
+
+	*(__be16 *)e = cpu_to_be16(stride);
+	*(__be16 *)(e + 2) = cpu_to_be16(bcount);
+	*(__be32 *)(e + 4) = cpu_to_be32(key);
+	*(__be64 *)(e + 8) = cpu_to_be64(va);
+}
+
+/*
+ * mlx5dv_wr_mr_interleaved(3): two entries of 8 bytes, skipping 2, 3
+ * times; the key's 48 bytes are A0 B0 A1 B1 A2 B2, each 8 bytes from its
+ * entry's address plus 10 per repetition; nothing past 48; LOCAL_INV
+ * frees it.
+ */
+static void sk_umr_mkey_repeat(struct kunit *test)
+{
+	struct sk_k_pieces p;
+	struct sk_k k;
+	u8 *h;
+
+	sk_k_init(test, &k);
+	h = sk_k_repeat(&k, k.mk, 2, 8, 3);
+	sk_k_rent(h, 0, k.mr, 10, 8, SK_K_VA);
+	sk_k_rent(h, 1, k.mr, 10, 8, SK_K_VA + 64);
+	KUNIT_EXPECT_EQ(test, sk_k_exec(test, &k), 0);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_MKEY, k.mr >> 8), 2);
+	/* from the middle of B0 into A2 */
+	KUNIT_EXPECT_EQ(test, sk_k_access(test, &k, k.mk, 12, 22, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.n, 4);
+	KUNIT_EXPECT_EQ(test, p.va[0], SK_K_VA + 64 + 4);
+	KUNIT_EXPECT_EQ(test, p.len[0], 4);
+	KUNIT_EXPECT_EQ(test, p.va[1], SK_K_VA + 10);
+	KUNIT_EXPECT_EQ(test, p.len[1], 8);
+	KUNIT_EXPECT_EQ(test, p.va[2], SK_K_VA + 64 + 10);
+	KUNIT_EXPECT_EQ(test, p.len[2], 8);
+	KUNIT_EXPECT_EQ(test, p.va[3], SK_K_VA + 20);
+	KUNIT_EXPECT_EQ(test, p.len[3], 2);
+	KUNIT_EXPECT_EQ(test, sk_k_access(test, &k, k.mk, 40, 8, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.va[0], SK_K_VA + 64 + 20);
+	KUNIT_EXPECT_EQ(test, sk_k_access(test, &k, k.mk, 44, 5, &p),
+			SIM_SYND_MKEY_RANGE);
+	sk_k_inv(&k, k.mk);
+	KUNIT_EXPECT_EQ(test, sk_k_exec(test, &k), 0);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_MKEY, k.mr >> 8), 0);
+	KUNIT_EXPECT_EQ(test, sk_k_access(test, &k, k.mk, 0, 8, &p),
+			SIM_SYND_MKEY_FREE);
+	/* a KLM list after it is a list again */
+	sk_k_ent(sk_k_conf(&k, k.mk, 8, 1), k.mr, 8, SK_K_VA + 32);
+	KUNIT_EXPECT_EQ(test, sk_k_exec(test, &k), 0);
+	KUNIT_EXPECT_EQ(test, sk_k_access(test, &k, k.mk, 0, 8, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.va[0], SK_K_VA + 32);
+	sk_k_inv(&k, k.mk);
+	KUNIT_EXPECT_EQ(test, sk_k_exec(test, &k), 0);
+	sk_k_fini(test, &k);
+}
+
+/*
+ * Each spoilt repeat block is MW_BIND, the mkey left free and the MR
+ * unnamed: no entries, header and entries past the mkey's table of 4,
+ * more entries than the WQE's translation, a bad key, another PD's MR,
+ * a repeat count of 0, a byte count that is not the entries' sum, a
+ * length past the repetitions, remote write the MR does not grant.
+ */
+static void sk_umr_mkey_repeat_refusals(struct kunit *test)
+{
+	struct sk_k_pieces p;
+	struct sk_k k;
+	unsigned int i;
+	u8 *h;
+
+	sk_k_init(test, &k);
+	for (i = 0; i < 9; i++) {
+		h = sk_k_repeat(&k, k.mk, 2, 8, 3);
+		sk_k_rent(h, 0, k.mr, 10, 8, SK_K_VA);
+		sk_k_rent(h, 1, k.mr, 10, 8, SK_K_VA + 64);
+		switch (i) {
+		case 0:
+			*(__be16 *)(h + 14) = 0;
+			break;
+		case 1:
+			/* 4 entries and the header: 5 of a table of 4 */
+			((struct sim_wqe_ctrl *)k.wqe)->qpn_ds =
+				cpu_to_be32(SK_K_QPN << 8 | 16);
+			*(__be16 *)(k.wqe + 20) = cpu_to_be16(8);
+			*(__be16 *)(h + 14) = cpu_to_be16(4);
+			sk_k_rent(h, 2, k.mr, 10, 8, SK_K_VA + 128);
+			sk_k_rent(h, 3, k.mr, 10, 8, SK_K_VA + 192);
+			*(__be32 *)h = cpu_to_be32(32);
+			break;
+		case 2:
+			/* the translation is 4 entries: 3 and the header */
+			*(__be16 *)(h + 14) = cpu_to_be16(3);
+			*(__be16 *)(k.wqe + 20) = cpu_to_be16(2);
+			break;
+		case 3:
+			sk_k_rent(h, 1, k.mr ^ 1, 10, 8, SK_K_VA + 64);
+			break;
+		case 4:
+			sk_k_rent(h, 1, k.mr2, 10, 8, SK_K_VA + 64);
+			break;
+		case 5:
+			*(__be32 *)(h + 8) = 0;
+			break;
+		case 6:
+			*(__be32 *)h = cpu_to_be32(17);
+			break;
+		case 7:
+			PRM_SET64(mkc, k.wqe + 64, len, 49);
+			break;
+		default:
+			/* atomics: the MR grants none */
+			*(__be64 *)(k.wqe + 24) |= cpu_to_be64(SIM_UMR_MASK_A);
+			PRM_SET(mkc, k.wqe + 64, a, 1);
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, sk_k_exec(test, &k),
+				    SIM_CQE_SYND_MW_BIND, "spoil %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, sk_k_access(test, &k, k.mk, 0, 8,
+						      &p),
+				    SIM_SYND_MKEY_FREE, "spoil %u", i);
+		KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_MKEY, k.mr >> 8),
+				0);
+	}
+	sk_k_fini(test, &k);
+}
+
 static struct kunit_case sk_umr_mkey_cases[] = {
 	KUNIT_CASE(sk_umr_mkey_conf_inv),
 	KUNIT_CASE(sk_umr_mkey_refusals),
 	KUNIT_CASE(sk_umr_mkey_nested),
+	KUNIT_CASE(sk_umr_mkey_repeat),
+	KUNIT_CASE(sk_umr_mkey_repeat_refusals),
 	{}
 };
 

@@ -31,6 +31,8 @@ void sim_mkey_drop_entries(struct sim_mkey *mkey)
 	mkey->ent = NULL;
 	mkey->nent = 0;
 	mkey->mw = false;
+	mkey->rb_count = 0;
+	mkey->rb_bytes = 0;
 }
 
 void sim_mkey_release(struct sim_obj *obj)

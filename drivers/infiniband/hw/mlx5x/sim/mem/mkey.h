@@ -31,10 +31,18 @@ struct sim_klm {
 	__be64 va;
 };
 
-/* An entry of an indirect mkey: as given, and the mkey it names. */
+/**
+ * struct sim_mkey_ent - an entry of an indirect mkey
+ * @obj: the mkey it names, referenced
+ * @klm: as given (an entry of a repeat block: its byte count, key and
+ *	 address, as a KLM)
+ * @stride: of a repeat block's entry: how far its address moves on each
+ *	    repetition of the block
+ */
 struct sim_mkey_ent {
 	struct sim_obj *obj;
 	struct sim_klm klm;
+	u32 stride;
 };
 
 #define SIM_OCTWORD_BYTES	16
@@ -90,6 +98,9 @@ struct sim_mkey_crypto {
  * @umr_ent: the entry a UMR WQE wrote (@ent then points here)
  * @klm_list: its KLM list was written by mlx5dv_wr_mkey_configure()'s
  *	UMR (dp/umr_mkey.c), which LOCAL_INV frees again
+ * @rb_count: its UMR gave a repeat block (dp/umr_repeat.c): its @ent are
+ *	repeated this many times; 0 for a KLM list
+ * @rb_bytes: the bytes of one repetition, the sum of the entries' counts
  */
 struct sim_mkey {
 	struct sim_obj obj;
@@ -107,6 +118,8 @@ struct sim_mkey {
 	bool mw;
 	struct sim_mkey_ent umr_ent;
 	bool klm_list;
+	u32 rb_count;
+	u32 rb_bytes;
 };
 
 static inline u32 sim_mkey_key(const struct sim_mkey *mkey)

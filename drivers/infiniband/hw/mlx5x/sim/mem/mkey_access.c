@@ -6,7 +6,9 @@
  * the access rights asked for, is not a crypto mkey whose crypto BSF no
  * UMR has written, and covers [va, va + len).  An indirect mkey is walked
  * through its KLM or KSM entries, each of which must pass the same checks
- * on its own part, down to the direct mkeys that hold the bytes.  Below a
+ * on its own part, down to the direct mkeys that hold the bytes; one that
+ * a UMR gave a repeat block (an interleaved layout) repeats its entries,
+ * each moved on by its stride at every repetition.  Below a
  * bound memory window, the MR must grant the local rights the access's
  * stand on (sim_mkey_mw_rights()): a window grants remote access to an MR
  * that itself grants none.
@@ -26,6 +28,9 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/math64.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -58,6 +63,49 @@ static u32 sim_mkey_walk(struct mlx5x_sim *sim,
 			 const struct sim_mkey *mkey, u64 va, u64 len,
 			 unsigned int depth);
 
+/*
+ * [off, off + len) of an mkey laid out by a repeat block: repetition r of
+ * the block holds, in entry order, each entry's byte count from its
+ * address + r * its stride.
+ */
+static u32 sim_mkey_walk_repeat(struct mlx5x_sim *sim,
+				const struct sim_mkey_access *acc,
+				const struct sim_mkey *mkey, u64 off, u64 len,
+				unsigned int depth)
+{
+	const struct sim_mkey_ent *ent;
+	u64 cycle, inner, pos, size, piece, va;
+	u32 i, synd;
+
+	cycle = div64_u64_rem(off, mkey->rb_bytes, &inner);
+	for (; len; cycle++, inner = 0) {
+		if (cycle >= mkey->rb_count)
+			return SIM_SYND_MKEY_RANGE;
+		for (i = 0, pos = 0; i < mkey->nent && len; i++, pos += size) {
+			ent = &mkey->ent[i];
+			size = be32_to_cpu(ent->klm.bcount);
+			if (inner >= pos + size)
+				continue;
+			piece = min(len, pos + size - inner);
+			if (check_add_overflow(be64_to_cpu(ent->klm.va),
+					       cycle * ent->stride + inner - pos,
+					       &va))
+				return SIM_SYND_MKEY_RANGE;
+			synd = sim_mkey_walk(sim, acc,
+					     container_of(ent->obj,
+							  struct sim_mkey, obj),
+					     va, piece, depth + 1);
+			if (synd)
+				return synd;
+			inner += piece;
+			len -= piece;
+		}
+		/* a long access through a fine interleave: let others run */
+		cond_resched();
+	}
+	return 0;
+}
+
 /* [off, off + len) of an indirect mkey, through its entries */
 static u32 sim_mkey_walk_entries(struct mlx5x_sim *sim,
 				 const struct sim_mkey_access *acc,
@@ -77,6 +125,8 @@ static u32 sim_mkey_walk_entries(struct mlx5x_sim *sim,
 		mw.rights = sim_mkey_mw_rights(acc->rights);
 		acc = &mw;
 	}
+	if (mkey->rb_count)
+		return sim_mkey_walk_repeat(sim, acc, mkey, off, len, depth);
 	for (i = 0; i < mkey->nent && len; i++, pos += size) {
 		ent = &mkey->ent[i];
 		size = ksm ? BIT_ULL(log_page) : be32_to_cpu(ent->klm.bcount);
