@@ -17,6 +17,14 @@
  * an entry naming no MR, an MR of another PD, rights the MRs do not
  * grant, another context's mkey (of the same process or of another
  * user); and past the layout, traffic is an access error.  libmlx5 itself refuses more entries than max_entries.
+ *
+ * mlx5dv_wr_set_mkey_layout_interleaved() and mlx5dv_wr_mr_interleaved()
+ * (MR_INTERLEAVED) give the mkey a repeated layout instead: each
+ * mlx5dv_mr_interleaved's bytes_count bytes, then bytes_skip skipped, the
+ * entries in turn, repeat_count times; the mkey's length is the sum of
+ * the counts times the repetitions.  Refused as a list is: a bad lkey,
+ * another PD's MR, rights the MR lacks, and entries past the mkey's
+ * table (MW_BIND_ERR, libmlx5 itself refusing more than max_entries).
  */
 #define _GNU_SOURCE
 #include <infiniband/mlx5dv.h>
@@ -61,7 +69,8 @@ static struct ibv_qp *umr_qp(struct pair *p, struct ibv_cq *cq)
 	struct mlx5dv_qp_init_attr dv = {
 		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
 		.send_ops_flags = MLX5DV_QP_EX_WITH_MKEY_CONFIGURE |
-				  MLX5DV_QP_EX_WITH_MR_LIST,
+				  MLX5DV_QP_EX_WITH_MR_LIST |
+				  MLX5DV_QP_EX_WITH_MR_INTERLEAVED,
 	};
 
 	return mlx5dv_create_qp(p->c.ctx, &a, &dv);
@@ -440,6 +449,261 @@ MT_TEST_F(umr, nested)
 }
 
 /*
+ * The interleaved layout used: 8 bytes at P0 skipping 2, 8 at P1
+ * skipping 8, three times: 48 bytes.  Byte i of the mkey's space, in
+ * repetition r = i / 16, is at P0 + 10r or P1 + 16r.
+ */
+#define IL_REPEAT	3
+#define IL_LEN		48
+
+static void il_layout(struct pair *p, struct mlx5dv_mr_interleaved *il,
+		      uint32_t lkey)
+{
+	il[0] = (struct mlx5dv_mr_interleaved){
+		(uintptr_t)p->buf + P0, 8, 2, lkey };
+	il[1] = (struct mlx5dv_mr_interleaved){
+		(uintptr_t)p->buf + P1, 8, 8, lkey };
+}
+
+/* Where byte @i of the layout lives in the buffer. */
+static size_t il_at(size_t i)
+{
+	size_t r = i / 16, in = i % 16;
+
+	return in < 8 ? P0 + 10 * r + in : P1 + 16 * r + in - 8;
+}
+
+/*
+ * @qp configures @mk with the interleaved layout @il (@n entries,
+ * @repeat times) and @access, by the new API or mlx5dv_wr_mr_interleaved()
+ * (@old): wr_complete()'s result, the completion's status in *@st.
+ */
+static int configure_il(struct pair *p, unsigned int qp,
+			struct mlx5dv_mkey *mk, int access,
+			struct mlx5dv_mr_interleaved *il, uint16_t n,
+			uint32_t repeat, bool old, int *st)
+{
+	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(p->qp[qp]);
+	struct mlx5dv_qp_ex *dx = mlx5dv_qp_ex_from_ibv_qp_ex(qx);
+	struct mlx5dv_mkey_conf_attr attr = {};
+	struct ibv_wc wc;
+	int err;
+
+	*st = -1;
+	ibv_wr_start(qx);
+	qx->wr_id = 78;
+	qx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	if (old) {
+		mlx5dv_wr_mr_interleaved(dx, mk, access, repeat, n, il);
+	} else {
+		mlx5dv_wr_mkey_configure(dx, mk, 2, &attr);
+		mlx5dv_wr_set_mkey_access_flags(dx, access);
+		mlx5dv_wr_set_mkey_layout_interleaved(dx, repeat, n, il);
+	}
+	err = ibv_wr_complete(qx);
+	if (err)
+		return err;
+	if (!CHECK(poll_one(p->cq[qp], &wc)))
+		return -1;
+	mt_diag("interleaved conf: status %s", ibv_wc_status_str(wc.status));
+	*st = wc.status;
+	if (wc.status == IBV_WC_SUCCESS)
+		CHECK_EQ(wc.opcode, IBV_WC_DRIVER1);
+	return 0;
+}
+
+static bool config_il_ok(struct pair *p, unsigned int qp,
+			 struct mlx5dv_mkey *mk, int access, bool old)
+{
+	struct mlx5dv_mr_interleaved il[2];
+	int st;
+
+	il_layout(p, il, p->mr->lkey);
+	return CHECK_ERR(configure_il(p, qp, mk, access, il, 2, IL_REPEAT, old,
+				      &st), 0) &&
+	       CHECK_EQ(st, IBV_WC_SUCCESS);
+}
+
+/* Whether the layout holds @src's IL_LEN bytes and the skips are 0. */
+static bool il_holds(const struct pair *p, const uint8_t *src)
+{
+	size_t i;
+
+	for (i = 0; i < IL_LEN; i++)
+		if (p->buf[il_at(i)] != src[i])
+			return false;
+	for (i = 0; i < IL_REPEAT; i++)
+		if (p->buf[P0 + 10 * i + 8] || p->buf[P0 + 10 * i + 9] ||
+		    p->buf[P1 + 16 * i + 8] || p->buf[P1 + 16 * i + 15])
+			return false;
+	return true;
+}
+
+/*
+ * mlx5dv_wr_set_mkey_layout_interleaved(3): A writes 48 bytes through
+ * B's rkey and they land 8 by 8 in turn at P0 and P1, each repetition
+ * past the skipped bytes; A reads 20 back from byte 4, across three
+ * pieces.
+ */
+MT_TEST_F(umr, interleaved_write_read)
+{
+	struct pair *p = &self->p;
+	uint8_t want[20];
+	size_t i;
+
+	if (!config_il_ok(p, 1, self->mk[1], ALL_ACCESS, false))
+		return KSFT_FAIL;
+	fill(p->buf + SRC, IL_LEN, 11);
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+		      p->mr->lkey, (uintptr_t)p->buf + SRC, IL_LEN),
+		 IBV_WC_SUCCESS);
+	CHECK(il_holds(p, p->buf + SRC));
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, 4,
+		      p->mr->lkey, (uintptr_t)p->buf + DST, 20),
+		 IBV_WC_SUCCESS);
+	for (i = 0; i < 20; i++)
+		want[i] = p->buf[il_at(4 + i)];
+	CHECK(!memcmp(p->buf + DST, want, 20));
+	CHECK(!memcmp(p->buf + DST, p->buf + SRC + 4, 20));
+	return KSFT_PASS;
+}
+
+/*
+ * mlx5dv_wr_mr_interleaved(3), the older API, on A's side: A's mkey as
+ * the lkey of an RDMA WRITE gathers the layout's bytes in order, and of
+ * a READ scatters them back.
+ */
+MT_TEST_F(umr, interleaved_as_lkey)
+{
+	struct pair *p = &self->p;
+	uint8_t want[IL_LEN];
+	size_t i;
+
+	if (!config_il_ok(p, 0, self->mk[0], IBV_ACCESS_LOCAL_WRITE, true))
+		return KSFT_FAIL;
+	fill(want, IL_LEN, 33);
+	for (i = 0; i < IL_LEN; i++)
+		p->buf[il_at(i)] = want[i];
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, p->mr->rkey,
+		      (uintptr_t)p->buf + DST, self->mk[0]->lkey, 0, IL_LEN),
+		 IBV_WC_SUCCESS);
+	CHECK(!memcmp(p->buf + DST, want, IL_LEN));
+	for (i = 0; i < IL_LEN; i++)
+		p->buf[il_at(i)] = 0;
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, p->mr->rkey,
+		      (uintptr_t)p->buf + DST, self->mk[0]->lkey, 0, IL_LEN),
+		 IBV_WC_SUCCESS);
+	CHECK(il_holds(p, want));
+	return KSFT_PASS;
+}
+
+/*
+ * Past the repetitions: 49 bytes from 0 through the rkey of the 48-byte
+ * layout: a remote access error, nothing lands.
+ */
+MT_TEST_F(umr, interleaved_past_the_end)
+{
+	struct pair *p = &self->p;
+
+	if (!config_il_ok(p, 1, self->mk[1], ALL_ACCESS, true))
+		return KSFT_FAIL;
+	fill(p->buf + SRC, 64, 9);
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+		      p->mr->lkey, (uintptr_t)p->buf + SRC, IL_LEN + 1),
+		 IBV_WC_REM_ACCESS_ERR);
+	CHECK(p->buf[P0] == 0);
+	return KSFT_PASS;
+}
+
+/* After IBV_WR_LOCAL_INV, the interleaved mkey's rkey reaches nothing. */
+MT_TEST_F(umr, interleaved_local_inv)
+{
+	struct pair *p = &self->p;
+	struct ibv_send_wr wr = {
+		.wr_id = 6, .opcode = IBV_WR_LOCAL_INV,
+		.send_flags = IBV_SEND_SIGNALED,
+		.invalidate_rkey = self->mk[1]->lkey,
+	}, *bad;
+	struct ibv_wc wc;
+
+	if (!config_il_ok(p, 1, self->mk[1], ALL_ACCESS, false))
+		return KSFT_FAIL;
+	if (!CHECK_ERR(ibv_post_send(p->qp[1], &wr, &bad), 0) ||
+	    !CHECK(poll_one(p->cq[1], &wc)))
+		return KSFT_FAIL;
+	CHECK(wc_is(&wc, 6, IBV_WC_SUCCESS, IBV_WC_LOCAL_INV));
+	fill(p->buf + SRC, 8, 9);
+	CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+		      p->mr->lkey, (uintptr_t)p->buf + SRC, 8),
+		 IBV_WC_REM_ACCESS_ERR);
+	CHECK(p->buf[P0] == 0);
+	return KSFT_PASS;
+}
+
+/*
+ * Refused interleaved layouts, each an MW_BIND_ERR completion: part 0 a deregistered MR's lkey; part 1 an MR of
+ * another PD; part 2 remote write over an MR without it; part 3 four
+ * entries, which with the block's header are past the mkey's table of
+ * four; part 4 more entries than max_entries, refused by libmlx5
+ * (ENOMEM), no WQE.
+ */
+MT_TEST_F_PARTS(umr, interleaved_refused)
+{
+	struct pair *p = &self->p;
+	struct mlx5dv_mr_interleaved il[MK_ENTRIES + 1];
+	uint16_t n = 2;
+	struct ibv_mr *mr;
+	uint32_t key;
+	int st, rc;
+
+	il_layout(p, il, p->mr->lkey);
+	switch (i) {
+	case 0:
+		mr = ibv_reg_mr(p->pd, p->buf + P2, 4096, ALL_ACCESS);
+		if (!CHECK(mr))
+			return KSFT_FAIL;
+		key = mr->lkey;
+		CHECK_ERR(ibv_dereg_mr(mr), 0);
+		il[1].lkey = key;
+		break;
+	case 1:
+		self->pd2 = ibv_alloc_pd(p->c.ctx);
+		if (!CHECK(self->pd2))
+			return KSFT_FAIL;
+		self->mr2 = ibv_reg_mr(self->pd2, p->buf + P2, 4096,
+				       ALL_ACCESS);
+		if (!CHECK(self->mr2))
+			return KSFT_FAIL;
+		il[1].lkey = self->mr2->lkey;
+		break;
+	case 2:
+		self->mr2 = ibv_reg_mr(p->pd, p->buf + P2, 4096,
+				       IBV_ACCESS_LOCAL_WRITE);
+		if (!CHECK(self->mr2))
+			return KSFT_FAIL;
+		il[1].lkey = self->mr2->lkey;
+		break;
+	default:
+		for (n = 0; n < MK_ENTRIES + 1; n++)
+			il[n] = (struct mlx5dv_mr_interleaved){
+				(uintptr_t)p->buf + P0 + 16 * n, 8, 8,
+				p->mr->lkey };
+		n = i == 3 ? MK_ENTRIES : MK_ENTRIES + 1;
+		break;
+	}
+	rc = configure_il(p, 1, self->mk[1], ALL_ACCESS, il, n, IL_REPEAT,
+			  false, &st);
+	if (i == 4) {
+		CHECK_ERR(rc, ENOMEM);
+		return KSFT_PASS;
+	}
+	if (!CHECK_ERR(rc, 0))
+		return KSFT_FAIL;
+	CHECK_EQ(st, IBV_WC_MW_BIND_ERR);
+	return KSFT_PASS;
+}
+
+/*
  * Another context's QP configures @arg, B's mkey: the key is not its
  * own, the configure is refused (MW_BIND_ERR).
  */
@@ -485,6 +749,11 @@ static const struct mt_case cases[] = {
 	MT_CASE_F_PARTS(umr, refused, 4),
 	MT_CASE_F(umr, nested, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F(umr, foreign_mkey),
+	MT_CASE_F(umr, interleaved_write_read),
+	MT_CASE_F(umr, interleaved_as_lkey),
+	MT_CASE_F(umr, interleaved_past_the_end),
+	MT_CASE_F(umr, interleaved_local_inv),
+	MT_CASE_F_PARTS(umr, interleaved_refused, 5),
 };
 
 int main(void)
