@@ -101,6 +101,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list_new_api \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list_bad_flow \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_remote_invalidate \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_interleaved \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_interleaved_new_api \
 	test_mlx5_dc.DCTest.test_dc_send test_mlx5_dc.DCTest.test_dc_rdma_write \
 	test_mlx5_dc.DCTest.test_dc_ah_to_qp_mapping \
 	>"$log" 2>&1
