@@ -125,6 +125,9 @@ int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
  * @hop_limit: its hop limit
  * @flow_label: its flow label
  * @dgid: the destination GID
+ * @rmac: the destination MAC (RoCE)
+ * @udp_sport: the UDP source port (RoCE v2; libmlx5 picks one per AH,
+ *	       0: the device picks it from the flow label)
  */
 struct sim_ud_av {
 	u32 qkey;
@@ -134,6 +137,8 @@ struct sim_ud_av {
 	u8 hop_limit;
 	u32 flow_label;
 	u8 dgid[16];
+	u8 rmac[6];
+	u16 udp_sport;
 };
 
 int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,

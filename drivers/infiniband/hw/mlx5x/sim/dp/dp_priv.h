@@ -265,8 +265,49 @@ bool sim_dp_dct(const struct sim_qp *qp);
 struct sim_qp *sim_dp_dc_target(struct mlx5x_sim *sim, struct sim_qp *dci,
 				const struct sim_rc_wqe *w, bool *wait);
 
+/**
+ * struct sim_ud_msg - what a datagram did, for the two CQEs
+ * @resp: the receiver that took a receive WQE
+ * @resp_wqe: which one
+ * @req_synd: the sender's error CQE, or 0
+ * @resp_synd: the receiver's
+ * @flags_rqpn: the receiver's CQE: GRH, RoCE header type, source QP
+ * @len: the payload's bytes
+ * @imm: it carries immediate data
+ * @imm_data: which (big endian)
+ * @solicited: the sender asked for a solicited event
+ */
+struct sim_ud_msg {
+	struct sim_qp *resp;
+	u16 resp_wqe;
+	u32 req_synd;
+	u32 resp_synd;
+	u32 flags_rqpn;
+	u32 len;
+	bool imm;
+	__be32 imm_data;
+	bool solicited;
+};
+
+struct sim_ud_av;
+
+/* The QP number every port's QP1 answers to. */
+#define SIM_GSI_QPN		1
+/* The GRH at the front of every UD receive buffer. */
+#define SIM_UD_GRH		40
+/* The IPv4 header of RoCE v2 sits in its last 20 bytes. */
+#define SIM_UD_IPV4_OFF		20
+
 /* dp_ud.c */
 unsigned int sim_dp_ud_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active);
+struct sim_qp *sim_ud_peer(struct mlx5x_sim *sim, u32 qpn, u32 qkey);
+void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m);
+
+/* dp_ud_wire.c: UD datagrams as RoCE v2 frames on the wire */
+u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
+		     const struct sim_ud_av *av,
+		     const struct sim_roce_gid *sgid, u32 qkey);
+bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len);
 
 #endif /* MLX5X_SIM_DP_PRIV_H */

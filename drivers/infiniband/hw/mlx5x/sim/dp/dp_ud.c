@@ -48,12 +48,6 @@
 #include "dp_priv.h"
 #include "wqe.h"
 
-/* The QP number every port's QP1 answers to. */
-#define SIM_GSI_QPN		1
-/* The GRH at the front of every UD receive buffer. */
-#define SIM_UD_GRH		40
-/* The IPv4 header of RoCE v2 sits in its last 20 bytes. */
-#define SIM_UD_IPV4_OFF		20
 /* What a datagram adds to its payload: UDP (RoCE v2), BTH, DETH, ICRC. */
 #define SIM_UD_UDP		8
 #define SIM_UD_BTH_DETH		(12 + 8)
@@ -70,15 +64,6 @@
 #define SIM_UD_MTU_RESERVE	96
 #define SIM_UD_MIN_MTU		256
 #define SIM_UD_MAX_MTU		4096
-
-/* What a datagram did, for the two CQEs. */
-struct sim_ud_msg {
-	struct sim_qp *resp;	/* the receiver that took a receive WQE */
-	u16 resp_wqe;		/* which one */
-	u32 req_synd;		/* the sender's error CQE, or 0 */
-	u32 resp_synd;		/* the receiver's */
-	u32 flags_rqpn;		/* the receiver's CQE: GRH, type, source */
-};
 
 /* The largest datagram @qp may send: the port's path MTU, or its own. */
 static u32 sim_ud_mtu(struct mlx5x_sim *sim, const struct sim_qp *qp)
@@ -131,10 +116,10 @@ static u32 sim_ud_grh(const struct sim_roce_gid *sgid,
 }
 
 /*
- * The UD QP @av names on this device, if it takes datagrams with the
- * Q_Key @qkey; else NULL: the datagram is dropped there, silently.
+ * The UD QP number @qpn names on this device, if it takes datagrams with
+ * the Q_Key @qkey; else NULL: the datagram is dropped there, silently.
  */
-static struct sim_qp *sim_ud_peer(struct mlx5x_sim *sim, u32 qpn, u32 qkey)
+struct sim_qp *sim_ud_peer(struct mlx5x_sim *sim, u32 qpn, u32 qkey)
 {
 	struct sim_obj *obj;
 	struct sim_qp *qp;
@@ -199,9 +184,13 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	}
 	/* a source address the port lacks builds no packet: nothing arrives */
 	sgid = &sim->gids[av->sgid_index];
-	if (!sgid->valid || sim_roce_gid_find(sim, av->dgid) < 0)
+	if (!sgid->valid)
 		goto lost;
 	qkey = av->qkey & BIT(31) ? PRM_GET(qpc, req->qpc, q_key) : av->qkey;
+	if (sim_roce_gid_find(sim, av->dgid) < 0) {
+		m->req_synd = sim_ud_wire_send(dp, req, av, sgid, qkey);
+		return;
+	}
 	resp = sim_ud_peer(sim, av->dqpn, qkey);
 	if (!resp || !sim_rq_take(sim, resp, &m->resp_wqe))
 		goto lost;
@@ -232,8 +221,8 @@ lost:
 	dp->dropped++;
 }
 
-/* The receiver's CQE for datagram @m of send WQE dp->rc. */
-static void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m)
+/* The receiver's CQE for datagram @m. */
+void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m)
 {
 	struct sim_cqe_info info = { .wqe_counter = m->resp_wqe };
 	struct sim_qp *resp = m->resp;
@@ -245,11 +234,11 @@ static void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m)
 		PRM_SET(qpc, resp->qpc, state, SIM_QP_ST(ERR));
 		sim_dp_kick(dp->sim);
 	} else {
-		info.opcode = dp->rc.opcode == SIM_OPCODE_SEND_IMM ?
-			      SIM_CQE_RESP_SEND_IMM : SIM_CQE_RESP_SEND;
-		info.byte_cnt = SIM_UD_GRH + dp->rc.len;
-		info.imm = dp->rc.imm;
-		info.solicited = dp->rc.solicited;
+		info.opcode = m->imm ? SIM_CQE_RESP_SEND_IMM :
+			      SIM_CQE_RESP_SEND;
+		info.byte_cnt = SIM_UD_GRH + m->len;
+		info.imm = m->imm_data;
+		info.solicited = m->solicited;
 		info.flags_rqpn = m->flags_rqpn;
 	}
 	sim_rc_cqe(dp->sim, resp, false, &info);
@@ -287,6 +276,10 @@ static unsigned int sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 				     SIM_SEND_WQE_BB);
 	dp->wqes++;
 	if (m.resp) {
+		m.len = dp->rc.len;
+		m.imm = dp->rc.opcode == SIM_OPCODE_SEND_IMM;
+		m.imm_data = dp->rc.imm;
+		m.solicited = dp->rc.solicited;
 		sim_ud_deliver(dp, &m);
 		qp->dp.messages++;
 	}

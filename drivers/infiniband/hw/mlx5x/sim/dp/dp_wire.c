@@ -92,7 +92,7 @@ static struct sim_wire_rx sim_wire_rx_walk(struct sim_dp *dp,
 }
 
 /* Out on the wire: @len bytes of @data. */
-static void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len)
+void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len)
 {
 	struct sim_wire *wire = &dp->wire;
 
@@ -214,6 +214,9 @@ int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 	}
 	dp->wire.rx++;
 	dp->wire.rx_short += len < ETH_ZLEN;
+	/* RoCE v2 to the port's GIDs is the RDMA engine's, not the NIC's */
+	if (sim_ud_wire_rx(dp, frame, len))
+		goto out;
 	p = sim_dp_pkt(frame, len);
 	if (!p) {
 		dp->dropped++;
@@ -256,4 +259,8 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 		   (s64)atomic64_read(&w->rx_queue_drops),
 		   (s64)atomic64_read(&w->rx_gso), w->tx, w->tx_up,
 		   w->tx_dropped);
+	seq_printf(m, "roce tx %llu tx_lost %llu rx %llu rx_ud %llu bad_icrc %llu malformed %llu unsupported %llu dropped %llu\n",
+		   w->roce_tx, w->roce_tx_lost, w->roce_rx, w->roce_rx_ud,
+		   w->roce_bad_icrc, w->roce_malformed, w->roce_unsupported,
+		   w->roce_dropped);
 }

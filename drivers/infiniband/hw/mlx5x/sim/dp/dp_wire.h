@@ -24,6 +24,17 @@
  * @tx: frames handed to the wire
  * @tx_up: own-address frames no rule took, handed to the host's stack
  * @tx_dropped: frames the wire or the stack did not take
+ * @roce_tx: RoCE v2 packets the port's QPs sent on the wire
+ * @roce_tx_lost: datagrams for the wire that no packet was built for
+ *		  (a RoCE v1 source GID)
+ * @roce_rx: RoCE v2 frames from the wire to one of the port's GIDs
+ * @roce_rx_ud: of those, datagrams a UD QP received
+ * @roce_bad_icrc: of those, ones whose ICRC was wrong, dropped
+ * @roce_malformed: ones whose headers were short or inconsistent, dropped
+ * @roce_unsupported: well-formed ones of a transport other than UD,
+ *		      dropped: only UD crosses the wire today
+ * @roce_dropped: datagrams no QP took (no such QP, Q_Key or P_Key
+ *		  mismatch, not ready, no receive WQE), dropped
  */
 struct sim_wire {
 	mlx5x_sim_wire_fn fn;
@@ -31,6 +42,8 @@ struct sim_wire {
 	u64 rx, rx_up, rx_short, rx_bad;
 	atomic64_t rx_queue_drops, rx_gso;
 	u64 tx, tx_up, tx_dropped;
+	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
+	u64 roce_malformed, roce_unsupported, roce_dropped;
 };
 
 struct sim_dp;
@@ -38,6 +51,7 @@ struct sim_pkt;
 struct seq_file;
 
 void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn);
+void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len);
 void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp);
 
 #endif /* MLX5X_SIM_DP_WIRE_H */

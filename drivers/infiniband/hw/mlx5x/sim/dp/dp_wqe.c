@@ -320,5 +320,7 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 	av->tclass = a->tclass;
 	av->hop_limit = a->hop_limit;
 	memcpy(av->dgid, a->rgid, sizeof(av->dgid));
+	memcpy(av->rmac, a->rmac, sizeof(av->rmac));
+	av->udp_sport = be16_to_cpu(a->rlid);
 	return sim_msg_gather(wqe, end, off + sizeof(*a), w);
 }

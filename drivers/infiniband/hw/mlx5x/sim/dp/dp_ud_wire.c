@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UD datagrams across the wire, as RoCE v2 packets (dp_roce.c frames
+ * them).
+ *
+ * Send.  A datagram whose destination GID is not one of the port's
+ * leaves on the wire as one packet (UD is never segmented; dp_ud.c has
+ * refused one over the path MTU): the destination MAC of the AV, the
+ * port's MAC, the IP addresses of the source GID and the destination
+ * one, the AV's traffic class and hop limit, the UDP source port of the
+ * AV (or of its flow label), the default P_Key, the QP's next PSN (it
+ * advances by one), the Q_Key of the work request (or the QP's), the
+ * source QP (1 for the GSI QP).  A source GID of RoCE v1 builds nothing
+ * (counted).  The send completes once the frame is handed to the
+ * netdev; a key that refuses the payload is the sender's local
+ * protection error, and nothing is sent.
+ *
+ * Receive.  A frame from the wire that is IP, UDP to 4791, to an address
+ * that a RoCE v2 entry of the port's GID table holds, is the RDMA
+ * engine's: the NIC's steering and the host's stack never see it.  It
+ * is parsed (dp_roce.c; malformed or with a bad ICRC: counted, dropped),
+ * then, a UD SEND (with immediate or not) with the default P_Key, goes
+ * to the QP its BTH names (1: the GSI QP) as a looped datagram does
+ * (sim_ud_peer(): UD, ready, the same Q_Key): its receive WQE gets the
+ * GRH (the IPv4 header in bytes 20..39, or the IPv6 header) and the
+ * payload, its CQE the source QP of the DETH and the RoCE header type.
+ * Other transports' packets are counted and dropped: only UD crosses
+ * the wire so far.
+ */
+#include <linux/slab.h>
+#include "../queues/queues.h"
+#include "dp_priv.h"
+#include "dp_roce.h"
+#include "wqe.h"
+
+/* P_Keys match when their low 15 bits do (one full member at least). */
+#define SIM_UD_PKEY_BITS	0x7fff
+
+/**
+ * sim_ud_wire_send() - send datagram dp->rc of @req on the wire
+ * @dp: the data path
+ * @req: the sending QP
+ * @av: the WQE's address vector
+ * @sgid: the source GID's entry
+ * @qkey: the Q_Key the datagram carries
+ *
+ * Its payload is resolved in dp->rc_src.
+ *
+ * Return: 0, or the sender's error syndrome.
+ */
+u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
+		     const struct sim_ud_av *av,
+		     const struct sim_roce_gid *sgid, u32 qkey)
+{
+	struct sim_rc_side *dst = &dp->rc_dst;
+	const struct sim_rc_wqe *w = &dp->rc;
+	struct sim_roce_ud u = {};
+	u32 hdr, len;
+	u8 *f;
+
+	if (sgid->version != SIM_ROCE_V2) {
+		dp->wire.roce_tx_lost++;
+		dp->dropped++;
+		return 0;
+	}
+	u.v4 = sgid->l3_type == SIM_ROCE_L3_IPV4;
+	memcpy(u.dmac, av->rmac, sizeof(u.dmac));
+	memcpy(u.smac, dp->sim->params.mac, sizeof(u.smac));
+	memcpy(u.sgid, sgid->gid, sizeof(u.sgid));
+	memcpy(u.dgid, av->dgid, sizeof(u.dgid));
+	u.tclass = av->tclass;
+	u.hop_limit = av->hop_limit;
+	u.flow_label = av->flow_label;
+	u.sport = av->udp_sport ?: sim_roce_sport(av->flow_label);
+	u.opcode = w->opcode == SIM_OPCODE_SEND_IMM ? SIM_ROCE_UD_SEND_IMM :
+		   SIM_ROCE_UD_SEND;
+	u.se = w->solicited;
+	u.pkey = SIM_ROCE_PKEY_DEFAULT;
+	u.dqpn = av->dqpn;
+	u.psn = PRM_GET(qpc, req->qpc, next_send_psn);
+	u.qkey = qkey;
+	u.sqpn = PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
+		 SIM_GSI_QPN : req->q.obj.id;
+	u.imm = w->imm;
+	u.len = w->len;
+	f = kmalloc(SIM_ROCE_UD_HDR_MAX + u.len + 3 + SIM_ROCE_ICRC,
+		    GFP_KERNEL);
+	if (!f) {
+		dp->dropped++;
+		return 0;
+	}
+	hdr = sim_roce_ud_build(&u, f);
+	dst->n = 1;
+	dst->p[0] = (struct sim_rc_piece){ .kva = f + hdr, .len = u.len };
+	if (sim_rc_copy(dp, &dp->rc_src, dst, 0, u.len)) {
+		kfree(f);
+		return SIM_CQE_SYND_LOCAL_PROT;
+	}
+	len = sim_roce_ud_seal(f, hdr + u.len);
+	PRM_SET(qpc, req->qpc, next_send_psn, (u.psn + 1) & 0xffffff);
+	dp->wire.roce_tx++;
+	dp->tx_packets++;
+	sim_wire_out(dp, f, len);
+	kfree(f);
+	return 0;
+}
+
+/* Whether @gid is a RoCE v2 address of the port. */
+static bool sim_ud_wire_own(struct mlx5x_sim *sim, const u8 *gid)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIM_ROCE_GIDS; i++)
+		if (sim->gids[i].valid && sim->gids[i].version == SIM_ROCE_V2 &&
+		    !memcmp(sim->gids[i].gid, gid, SIM_GID_BYTES))
+			return true;
+	return false;
+}
+
+/* Datagram @u, received from the wire, into a receive WQE of @resp. */
+static void sim_ud_wire_deliver(struct sim_dp *dp, struct sim_qp *resp,
+				const struct sim_roce_ud *u,
+				struct sim_ud_msg *m)
+{
+	struct sim_rc_side *src = &dp->rc_src, *dst = &dp->rc_dst;
+	u8 grh[SIM_UD_GRH] = {};
+	u64 room = 0;
+	unsigned int i;
+
+	m->resp = resp;
+	m->flags_rqpn = SIM_CQE_GRH | u->sqpn |
+			(u->v4 ? SIM_CQE_ROCE_L3_IPV4 : SIM_CQE_ROCE_L3_IPV6) <<
+			SIM_CQE_ROCE_L3_SHIFT;
+	m->len = u->len;
+	m->imm = u->opcode == SIM_ROCE_UD_SEND_IMM;
+	m->imm_data = u->imm;
+	m->solicited = u->se;
+	if (u->v4)
+		memcpy(grh + SIM_UD_IPV4_OFF, u->l3, SIM_UD_GRH - SIM_UD_IPV4_OFF);
+	else
+		memcpy(grh, u->l3, SIM_UD_GRH);
+	m->resp_synd = sim_rc_recv_wqe(dp, resp, dst);
+	if (m->resp_synd)
+		return;
+	for (i = 0; i < dst->n; i++)
+		room += dst->p[i].len;
+	if (room < SIM_UD_GRH + u->len) {
+		m->resp_synd = SIM_CQE_SYND_LOCAL_LENGTH;
+		return;
+	}
+	src->n = 2;
+	src->p[0] = (struct sim_rc_piece){ .inl = grh, .len = SIM_UD_GRH };
+	src->p[1] = (struct sim_rc_piece){ .inl = u->payload, .len = u->len };
+	if (sim_rc_copy(dp, src, dst, 0, SIM_UD_GRH + u->len))
+		m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
+}
+
+/**
+ * sim_ud_wire_rx() - a frame from the wire, if it is RoCE v2 to the port
+ * @dp: the data path, the model's lock held
+ * @frame: the frame, from its Ethernet header
+ * @len: its bytes
+ *
+ * Return: true when the frame was the RDMA engine's (delivered, or
+ * counted and dropped); false when it is for the NIC's steering.
+ */
+bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
+{
+	struct sim_wire *wire = &dp->wire;
+	struct sim_ud_msg m = {};
+	struct sim_roce_ud u;
+	struct sim_qp *resp;
+	u8 dgid[SIM_GID_BYTES];
+	bool v4;
+
+	if (!sim_roce_dip(frame, len, dgid, &v4) ||
+	    !sim_ud_wire_own(dp->sim, dgid))
+		return false;
+	wire->roce_rx++;
+	switch (sim_roce_parse(frame, len, &u)) {
+	case SIM_ROCE_OK:
+		break;
+	case SIM_ROCE_BAD_ICRC:
+		wire->roce_bad_icrc++;
+		return true;
+	case SIM_ROCE_OTHER:
+		wire->roce_unsupported++;
+		return true;
+	default:
+		wire->roce_malformed++;
+		return true;
+	}
+	resp = (u.pkey & SIM_UD_PKEY_BITS) == SIM_UD_PKEY_BITS ?
+	       sim_ud_peer(dp->sim, u.dqpn, u.qkey) : NULL;
+	if (!resp || !sim_rq_take(dp->sim, resp, &m.resp_wqe)) {
+		wire->roce_dropped++;
+		dp->dropped++;
+		return true;
+	}
+	sim_ud_wire_deliver(dp, resp, &u, &m);
+	sim_ud_deliver(dp, &m);
+	resp->dp.messages++;
+	wire->roce_rx_ud++;
+	dp->rx_packets++;
+	return true;
+}
