@@ -15,6 +15,7 @@ PKGS=(
 	rdma-core ibverbs-providers ibverbs-utils libibverbs-dev python3-pyverbs
 	librdmacm-dev rdmacm-utils perftest iputils-ping # rdma_cm: selftest, tools
 	iproute2 pkg-config python3-sphinx
+	tshark # decodes RoCE v2 on the wire (scripts/vm/guest-roce-wire.sh)
 	flex bison bc libelf-dev libssl-dev # the KUnit kernel
 	xz-utils zstd # unpacking kernels and modules in scripts/vm
 )

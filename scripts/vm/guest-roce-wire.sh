@@ -1,0 +1,128 @@
+#!/bin/bash
+# In the guest: UD as RoCE v2 across a veth pair (issue 24).  The near
+# end (wn0) stays in the initial namespace, the far end (wf0) is in a
+# namespace of its own; a simulated device is on the far end, and on the
+# near end first rxe (which, in 6.1, serves the initial namespace only),
+# then a second simulated device.  ibv_ud_pingpong runs across the pair,
+# each way (the server on one end, the client on the other; their TCP
+# exchange crosses the same veth), on the port's RoCE v2 link-local GID
+# (its MAC is the GID's: no address resolution across namespaces).
+# tshark captures wn0; every UDP 4791 frame must decode as InfiniBand
+# (RoCE v2) and carry a correct ICRC (roce-icrc.py: Debian's tshark shows
+# the ICRC but does not check it).  Prints each device's fw/datapath
+# roce line.  Usage: guest-roce-wire.sh [ITERATIONS]
+# Last line: "roce-wire: N passed, N failed".
+set -uo pipefail
+
+iters=${1:-50}
+near=02:77:00:00:00:01 far=02:77:00:00:00:02
+dir=$(mktemp -d)
+pass=0 fail=0
+
+ok() { echo "ok - $1"; pass=$((pass + 1)); }
+notok() { echo "not ok - $1"; fail=$((fail + 1)); }
+
+ip link set lo up
+modprobe veth && modprobe mlx5x || exit 1
+modprobe crc32_generic 2>/dev/null
+ip netns add wfar || exit 1
+ip link add wn0 address $near type veth peer name wf0 address $far \
+	netns wfar || exit 1
+ip addr add 192.168.77.1/24 dev wn0 && ip link set wn0 up || exit 1
+ip -n wfar addr add 192.168.77.2/24 dev wf0 || exit 1
+ip -n wfar link set wf0 up && ip -n wfar link set lo up || exit 1
+ip netns exec wfar rdma link add mlx5x_wf type mlx5x netdev wf0 || exit 1
+
+# v2ll DEV: the index of the port's RoCE v2 link-local (fe80::) GID
+v2ll() {
+	local p=/sys/class/infiniband/$1/ports/1 i
+	for ((i = 0; i < 16; i++)); do
+		[[ $(cat "$p/gid_attrs/types/$i" 2>/dev/null) == "RoCE v2" &&
+		   $(cat "$p/gids/$i") == fe80:* ]] && { echo "$i"; return; }
+	done
+	return 1
+}
+
+# nsx NS: the prefix that runs a command in network namespace NS
+# ("-": this one)
+nsx() { [[ $1 == - ]] || echo "ip netns exec $1"; }
+
+# pingpong NAME SRV_NS SRV_DEV CLI_NS CLI_DEV CLI_TARGET [SIZE]
+pingpong() {
+	local name=$1 sns=$2 sdev=$3 cns=$4 cdev=$5 target=$6 size=${7:-1024}
+	local sg cg port=$((18515 + pass + fail)) srv rc=0
+	sg=$(v2ll "$sdev") && cg=$(v2ll "$cdev") ||
+		{ notok "$name: no RoCE v2 link-local GID"; return; }
+	timeout 30 $(nsx "$sns") ibv_ud_pingpong -d "$sdev" -g "$sg" \
+		-p $port -n "$iters" -s "$size" >"$dir/srv.log" 2>&1 &
+	srv=$!
+	sleep 1
+	timeout 30 $(nsx "$cns") ibv_ud_pingpong -d "$cdev" -g "$cg" \
+		-p $port -n "$iters" -s "$size" "$target" \
+		>"$dir/cli.log" 2>&1 || rc=1
+	wait $srv || rc=1
+	sed 's/^/#   /' "$dir/srv.log" "$dir/cli.log" | grep -v '^#   *$'
+	if ((rc == 0)) && grep -q "$iters iters" "$dir/cli.log"; then
+		ok "$name"
+	else
+		notok "$name"
+	fi
+}
+
+# the capture: every frame on wn0, written as pcap
+tshark -q -i wn0 -F pcap -w "$dir/wire.pcap" -f 'udp port 4791' \
+	>"$dir/tshark.log" 2>&1 &
+cap=$!
+sleep 3
+
+rxe=0
+if modprobe rdma_rxe 2>/dev/null &&
+   rdma link add rxe_wn type rxe netdev wn0; then
+	rxe=1
+	sleep 1
+	pingpong "ud rxe (near, server) <- sim (far, client)" \
+		- rxe_wn wfar mlx5x_wf 192.168.77.1
+	pingpong "ud sim (far, server) <- rxe (near, client)" \
+		wfar mlx5x_wf - rxe_wn 192.168.77.2
+	pingpong "ud sim <- rxe, 1 byte" \
+		wfar mlx5x_wf - rxe_wn 192.168.77.2 1
+	rdma link delete rxe_wn
+else
+	echo "# rxe: not in this kernel; sim-sim only"
+fi
+rdma link add mlx5x_wn type mlx5x netdev wn0 || exit 1
+sleep 1
+pingpong "ud sim (near, server) <- sim (far, client)" \
+	- mlx5x_wn wfar mlx5x_wf 192.168.77.1
+pingpong "ud sim (far, server) <- sim (near, client)" \
+	wfar mlx5x_wf - mlx5x_wn 192.168.77.2
+pingpong "ud sim <- sim, 3 bytes (pad)" \
+	wfar mlx5x_wf - mlx5x_wn 192.168.77.2 3
+sleep 1
+kill $cap; wait $cap
+
+n=$(tshark -r "$dir/wire.pcap" -Y 'udp.dstport == 4791' 2>/dev/null | wc -l)
+ib=$(tshark -r "$dir/wire.pcap" -Y 'infiniband.bth.opcode == 100 || infiniband.bth.opcode == 101' 2>/dev/null | wc -l)
+echo "# capture: $n UDP 4791 frames, $ib decoded as RoCE UD SEND"
+tshark -r "$dir/wire.pcap" -c 2 -V -Y infiniband 2>/dev/null |
+	sed -n '/^Internet Protocol\|^User Datagram\|^InfiniBand/,$p' |
+	head -40 | sed 's/^/#   /'
+if ((n > 0 && n == ib)); then
+	ok "tshark decodes every UDP 4791 frame as RoCE"
+else
+	notok "tshark decodes every UDP 4791 frame as RoCE"
+fi
+if python3 scripts/vm/roce-icrc.py "$dir/wire.pcap"; then
+	ok "every RoCE frame's ICRC is right"
+else
+	notok "every RoCE frame's ICRC is right"
+fi
+
+for d in mlx5x_wn mlx5x_wf; do
+	echo "# $d: $(grep '^roce' /sys/kernel/debug/mlx5x/$d/fw/datapath)"
+done
+rdma link delete mlx5x_wn; ip netns exec wfar rdma link delete mlx5x_wf
+ip link del wn0; ip netns del wfar
+rm -rf "$dir"
+echo "roce-wire: $pass passed, $fail failed"
+((fail == 0))
