@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * UD as RoCE v2 on the wire (issue 24): a simulated device of its own on
+ * the near end of a veth pair whose far end is in another network
+ * namespace, where AF_PACKET sockets stand for a remote RoCE port.
+ *
+ * Transmit: a UD SEND (ibv_post_send(3)) through an AH (ibv_create_ah(3))
+ * to a GID of the far end arrives there as one RoCE v2 frame (IBTA Annex
+ * A17), checked byte for byte: Ethernet, IPv4 (to the IPv4-mapped GID,
+ * the kernel resolving the MAC by ARP) or IPv6 (to the link-local GID),
+ * with the AH's traffic class, hop limit and flow label, UDP to 4791
+ * from a port of RoCE's range (0xC000..0xFFFF), BTH (UD SEND, with
+ * immediate or not, the solicited bit, pad count, P_Key 0xffff, the
+ * destination QP, the QP's PSN, advancing), DETH (Q_Key, source QP),
+ * immediate, payload, pad and the ICRC, recomputed here.
+ *
+ * Receive: a frame built here, sent from the far namespace to the near
+ * end's IPv4 GID, reaches the UD QP its BTH names (a receive CQE with
+ * the GRH flag, the source QP, the immediate data; the IPv4 header in
+ * bytes 20..39 of the buffer, then the payload).  Frames of every
+ * malformed shape (bad ICRC, cut short, lengths that disagree, a bad
+ * IPv4 checksum, a BTH version other than 0, no room for the DETH) are
+ * counted in fw/datapath's roce line and dropped; a wrong QP or Q_Key
+ * is dropped as a ConnectX drops it; an RC packet is counted as not
+ * supported yet.  None completes anything; the QP still receives after
+ * them.  On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel
+ * without network namespaces or veth (the debug kernel) too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
+
+#define R_DEV		"mlx5x_r"
+#define R_NEAR		"mrn0"
+#define R_FAR		"mrf0"
+#define R_NS		"mrfar"
+#define NEAR_IP		"192.168.78.1"
+#define FAR_IP		"192.168.78.2"
+#define R_DEBUGFS	"/sys/kernel/debug/mlx5x/" R_DEV "/fw/datapath"
+#define SLOT		2048
+#define NRECV		16
+#define QKEY		0x1234567
+#define PSN0		0x10ffff
+#define ROCE_PORT	4791
+#define FRAMES		4
+#define ETH_IP		0x0800
+#define ETH_IP6		0x86dd
+
+static const uint8_t near_mac[6] = { 2, 0x78, 0, 0, 0, 1 };
+static const uint8_t far_mac[6] = { 2, 0x78, 0, 0, 0, 2 };
+/* the far end's link-local address, from its MAC */
+static const uint8_t far_ll[16] = { 0xfe, 0x80, [9] = 0x78, [10] = 0,
+				    [11] = 0xff, [12] = 0xfe, [15] = 2 };
+
+static int net_make(void)
+{
+	static const char *const steps[] = {
+		/* link-local addresses usable at once: no DAD to wait for */
+		"sysctl -qw net.ipv6.conf." R_NEAR ".accept_dad=0",
+		"ip addr add " NEAR_IP "/24 dev " R_NEAR,
+		"ip link set " R_NEAR " up",
+		"ip -n " R_NS " addr add " FAR_IP "/24 dev " R_FAR,
+		"ip -n " R_NS " link set " R_FAR " up",
+		"rdma link add " R_DEV " type mlx5x netdev " R_NEAR,
+	};
+	unsigned int i;
+
+	mt_sh("ip netns del " R_NS " 2>/dev/null; ip link del " R_NEAR " 2>/dev/null");
+	if (mt_sh("ip netns add " R_NS))
+		return mt_skip("no network namespaces in this kernel");
+	mt_sh("modprobe -q veth");
+	mt_sh("ip netns exec " R_NS " sysctl -qw net.ipv6.conf.default.accept_dad=0");
+	if (mt_sh("ip link add " R_NEAR " address 02:78:00:00:00:01 type veth peer name " R_FAR " address 02:78:00:00:00:02 netns " R_NS))
+		return mt_skip("no veth pair in this kernel");
+	for (i = 0; i < MT_ARRAY_SIZE(steps); i++)
+		if (!CHECK_EQ(mt_sh("%s", steps[i]), 0))
+			return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+static void net_unmake(void)
+{
+	mt_sh("rdma link delete " R_DEV " 2>/dev/null");
+	mt_sh("ip link del " R_NEAR " 2>/dev/null");
+	mt_sh("ip netns del " R_NS " 2>/dev/null");
+}
+
+static struct ibv_context *r_open(void)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **l;
+	int i, n, tries;
+
+	for (tries = 0; !ctx && tries < 40; tries++) {
+		l = ibv_get_device_list(&n);
+		for (i = 0; l && i < n && !ctx; i++)
+			if (!strcmp(ibv_get_device_name(l[i]), R_DEV))
+				ctx = ibv_open_device(l[i]);
+		if (l)
+			ibv_free_device_list(l);
+		if (!ctx)
+			usleep(50 * 1000);
+	}
+	return ctx;
+}
+
+static bool enter_far(void)
+{
+	int fd = open("/var/run/netns/" R_NS, O_RDONLY);
+	bool ok = fd >= 0 && !setns(fd, CLONE_NEWNET);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static int packet_socket(const char *ifname, uint16_t proto)
+{
+	struct sockaddr_ll a = { .sll_family = AF_PACKET,
+				 .sll_protocol = htons(proto) };
+	struct timeval tv = { .tv_sec = 3 };
+	int s = socket(AF_PACKET, SOCK_RAW, htons(proto));
+
+	a.sll_ifindex = if_nametoindex(ifname);
+	if (s < 0 || !a.sll_ifindex ||
+	    bind(s, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		if (s >= 0)
+			close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* CRC-32 (IEEE 802.3, reflected), as zlib's crc32() chains it. */
+static uint32_t crc32_ieee(uint32_t crc, const uint8_t *p, size_t n)
+{
+	unsigned int k;
+
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0xedb88320 : crc >> 1;
+	}
+	return ~crc;
+}
+
+/*
+ * The ICRC of the RoCE v2 packet at @l3 (@len bytes up to the ICRC):
+ * over 8 bytes of ones and the packet with its variant fields as ones.
+ */
+static uint32_t icrc(const uint8_t *l3, size_t len, bool v4)
+{
+	static const uint8_t lrh[8] = { 0xff, 0xff, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0xff };
+	size_t hl = v4 ? 20 : 40;
+	uint8_t m[SLOT];
+	uint32_t crc;
+
+	memcpy(m, l3, len);
+	if (v4) {
+		m[1] = m[8] = m[10] = m[11] = 0xff;
+	} else {
+		m[0] |= 0x0f;
+		m[1] = m[2] = m[3] = m[7] = 0xff;
+	}
+	m[hl + 6] = m[hl + 7] = 0xff;
+	m[hl + 8 + 4] = 0xff;
+	crc = crc32_ieee(0, lrh, sizeof(lrh));
+	return crc32_ieee(crc, m, len);
+}
+
+static uint16_t ip_csum(const uint8_t *h, size_t n)
+{
+	uint32_t s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i += 2)
+		s += h[i] << 8 | h[i + 1];
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return ~s & 0xffff;
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v);
+}
+
+/* one fw/datapath roce figure, or -1 */
+static long long roce_figure(const char *name)
+{
+	char buf[8192], want[40], *l;
+	long long v = -1;
+
+	if (mt_read_file(R_DEBUGFS, buf, sizeof(buf)))
+		return -1;
+	l = strstr(buf, "\nroce ");
+	snprintf(want, sizeof(want), " %s ", name);
+	if (l)
+		l = strstr(l, want);
+	if (l)
+		sscanf(l + strlen(want), "%lld", &v);
+	return v;
+}
+
+struct rw {
+	bool made;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	struct ibv_gid_entry g4, g6;
+	uint8_t near_g4[16];
+};
+
+/* The port's RoCE v2 GID: IPv4-mapped or link-local; waits 3 s for it. */
+static bool find_gid(struct ibv_context *ctx, bool v4,
+		     struct ibv_gid_entry *e)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	unsigned int i, tries;
+
+	for (tries = 0; tries < 30; tries++) {
+		for (i = 0; i < 16; i++)
+			if (!ibv_query_gid_ex(ctx, 1, i, e, 0) &&
+			    e->gid_type == IBV_GID_TYPE_ROCE_V2 &&
+			    (v4 ? !memcmp(e->gid.raw, mapped, 12) :
+			     e->gid.raw[0] == 0xfe && e->gid.raw[1] == 0x80))
+				return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+static bool post_recvs(struct rw *w)
+{
+	struct ibv_recv_wr wr = { .num_sge = 1 }, *bad;
+	struct ibv_sge sge = { .length = SLOT, .lkey = w->mr->lkey };
+	unsigned int i;
+
+	wr.sg_list = &sge;
+	for (i = 0; i < NRECV; i++) {
+		wr.wr_id = i;
+		sge.addr = (uintptr_t)w->buf + i * SLOT;
+		if (ibv_post_recv(w->qp, &wr, &bad))
+			return false;
+	}
+	return true;
+}
+
+MT_FIXTURE(rw);
+
+MT_FIXTURE_SETUP(rw)
+{
+	struct ibv_qp_init_attr ia = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 16, .max_recv_wr = NRECV,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY,
+	};
+	int made = net_make();
+
+	self->made = true;
+	if (made != KSFT_PASS)
+		return made;
+	self->ctx = r_open();
+	if (!CHECK(self->ctx))
+		return KSFT_FAIL;
+	self->pd = ibv_alloc_pd(self->ctx);
+	self->cq = ibv_create_cq(self->ctx, 64, NULL, NULL, 0);
+	self->buf = aligned_alloc(4096, (NRECV + 1) * SLOT);
+	if (!CHECK(self->pd) || !CHECK(self->cq) || !CHECK(self->buf))
+		return KSFT_FAIL;
+	memset(self->buf, 0, (NRECV + 1) * SLOT);
+	self->mr = ibv_reg_mr(self->pd, self->buf, (NRECV + 1) * SLOT,
+			      IBV_ACCESS_LOCAL_WRITE);
+	ia.send_cq = self->cq;
+	ia.recv_cq = self->cq;
+	self->qp = ibv_create_qp(self->pd, &ia);
+	if (!CHECK(self->mr) || !CHECK(self->qp))
+		return KSFT_FAIL;
+	if (!CHECK_ERR(ibv_modify_qp(self->qp, &a, IBV_QP_STATE |
+				     IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				     IBV_QP_QKEY), 0))
+		return KSFT_FAIL;
+	a.qp_state = IBV_QPS_RTR;
+	if (!CHECK_ERR(ibv_modify_qp(self->qp, &a, IBV_QP_STATE), 0))
+		return KSFT_FAIL;
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = PSN0;
+	if (!CHECK_ERR(ibv_modify_qp(self->qp, &a, IBV_QP_STATE |
+				     IBV_QP_SQ_PSN), 0) ||
+	    !CHECK(post_recvs(self)) ||
+	    !CHECK(find_gid(self->ctx, true, &self->g4)) ||
+	    !CHECK(find_gid(self->ctx, false, &self->g6)))
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+MT_FIXTURE_TEARDOWN(rw)
+{
+	if (self->qp)
+		CHECK_ERR(ibv_destroy_qp(self->qp), 0);
+	if (self->mr)
+		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
+	if (self->cq)
+		CHECK_ERR(ibv_destroy_cq(self->cq), 0);
+	if (self->pd)
+		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
+	if (self->ctx)
+		CHECK_EQ(ibv_close_device(self->ctx), 0);
+	free(self->buf);
+	if (self->made)
+		net_unmake();
+}
+
+/* One completion within @ms, or false. */
+static bool poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, long ms)
+{
+	long end = mt_now_ms() + ms;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return CHECK_EQ(n, 1);
+		usleep(1000);
+	} while (mt_now_ms() < end);
+	return false;
+}
+
+/*
+ * A child in the far namespace that writes each of the first @n RoCE v2
+ * frames it receives to @fd[1] (a 2-byte length, then the bytes); it
+ * says it listens with one byte first.
+ */
+static pid_t far_listen(int fd[2], unsigned int n)
+{
+	uint8_t f[SLOT + 2];
+	ssize_t len;
+	size_t l3;
+	pid_t pid;
+	int s;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid)
+		return pid;
+	close(fd[0]);
+	if (!enter_far())
+		_exit(2);
+	s = packet_socket(R_FAR, ETH_P_ALL);
+	if (s < 0 || write(fd[1], "r", 1) != 1)
+		_exit(3);
+	while (n) {
+		len = recv(s, f + 2, SLOT, 0);
+		if (len <= 0)
+			_exit(4);
+		if (len < 14 + 40 + 8)
+			continue;
+		l3 = get16(f + 2 + 12) == ETH_IP ? 20 : 40;
+		if ((get16(f + 2 + 12) != ETH_IP &&
+		     get16(f + 2 + 12) != ETH_IP6) ||
+		    get16(f + 2 + 14 + l3 + 2) != ROCE_PORT)
+			continue;
+		put16(f, len);
+		if (write(fd[1], f, len + 2) != len + 2)
+			_exit(5);
+		n--;
+	}
+	_exit(0);
+}
+
+static ssize_t far_frame(int fd, uint8_t *f)
+{
+	uint8_t l[2];
+
+	if (read(fd, l, 2) != 2)
+		return -1;
+	return read(fd, f, get16(l)) == get16(l) ? get16(l) : -1;
+}
+
+/* What a sent frame must carry. */
+struct want {
+	bool v4, imm, se;
+	uint8_t tclass, hop;
+	uint32_t flow, psn, len;
+	const uint8_t *sgid, *dgid, *payload;
+};
+
+static void check_frame(struct rw *w, const uint8_t *f, ssize_t n,
+			const struct want *x)
+{
+	size_t hl = x->v4 ? 20 : 40, ext = x->imm ? 12 : 8;
+	uint32_t pad = -x->len & 3;
+	size_t l4 = 8 + 12 + ext + x->len + pad + 4;
+	const uint8_t *ip = f + 14, *udp = ip + hl, *bth = udp + 8;
+	const uint8_t *deth = bth + 12;
+	uint32_t i;
+
+	if (!CHECK_EQ(n, 14 + hl + l4))
+		return;
+	CHECK(!memcmp(f, far_mac, 6));
+	CHECK(!memcmp(f + 6, near_mac, 6));
+	CHECK_EQ(get16(f + 12), x->v4 ? ETH_IP : ETH_IP6);
+	if (x->v4) {
+		CHECK_EQ(ip[0], 0x45);
+		CHECK_EQ(ip[1], x->tclass);
+		CHECK_EQ(get16(ip + 2), 20 + l4);
+		CHECK_EQ(get16(ip + 4), 0);		/* identification */
+		CHECK_EQ(get16(ip + 6), 0x4000);	/* DF */
+		CHECK_EQ(ip[8], x->hop);
+		CHECK_EQ(ip[9], 17);
+		CHECK_EQ(ip_csum(ip, 20), 0);
+		CHECK(!memcmp(ip + 12, x->sgid + 12, 4));
+		CHECK(!memcmp(ip + 16, x->dgid + 12, 4));
+	} else {
+		CHECK_EQ(get32(ip), 6U << 28 | (uint32_t)x->tclass << 20 |
+			 x->flow);
+		CHECK_EQ(get16(ip + 4), l4);
+		CHECK_EQ(ip[6], 17);
+		CHECK_EQ(ip[7], x->hop);
+		CHECK(!memcmp(ip + 8, x->sgid, 16));
+		CHECK(!memcmp(ip + 24, x->dgid, 16));
+	}
+	CHECK(get16(udp) >= 0xc000);
+	CHECK_EQ(get16(udp + 2), ROCE_PORT);
+	CHECK_EQ(get16(udp + 4), l4);
+	CHECK_EQ(get16(udp + 6), 0);
+	CHECK_EQ(bth[0], x->imm ? 0x65 : 0x64);
+	CHECK_EQ(bth[1], (x->se ? 0x80 : 0) | pad << 4);
+	CHECK_EQ(get16(bth + 2), 0xffff);
+	CHECK_EQ(get32(bth + 4), 0x77);		/* the AH's QP */
+	CHECK_EQ(get32(bth + 8), x->psn);
+	CHECK_EQ(get32(deth), QKEY);
+	CHECK_EQ(get32(deth + 4), w->qp->qp_num);
+	if (x->imm)
+		CHECK_EQ(get32(deth + 8), 0xfeedf00d);
+	CHECK(!memcmp(bth + 12 + ext, x->payload, x->len));
+	for (i = 0; i < pad; i++)
+		CHECK_EQ(bth[12 + ext + x->len + i], 0);
+	CHECK_EQ(icrc(ip, hl + l4 - 4, x->v4),
+		 (uint32_t)f[n - 4] | f[n - 3] << 8 | f[n - 2] << 16 |
+		 (uint32_t)f[n - 1] << 24);
+}
+
+/* Send @len bytes from the send slot through @ah; the send completes. */
+static bool send_ud(struct rw *w, struct ibv_ah *ah, uint32_t len, bool imm,
+		    bool se)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)w->buf + NRECV * SLOT,
+			       .length = len, .lkey = w->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 100, .sg_list = &sge, .num_sge = 1,
+		.opcode = imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED | (se ? IBV_SEND_SOLICITED : 0),
+		.imm_data = htonl(0xfeedf00d),
+	}, *bad;
+	struct ibv_wc wc;
+
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = 0x77;
+	wr.wr.ud.remote_qkey = QKEY;
+	if (!CHECK_ERR(ibv_post_send(w->qp, &wr, &bad), 0) ||
+	    !CHECK(poll_wc(w->cq, &wc, 3000)))
+		return false;
+	CHECK_EQ(wc.wr_id, 100);
+	return CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+}
+
+/* (a) UD SENDs to the far end's GIDs: the frames there, byte for byte. */
+MT_TEST_F(rw, transmit)
+{
+	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
+	uint8_t *payload = self->buf + NRECV * SLOT, f[SLOT], far4[16] = {};
+	struct want x = { .payload = payload };
+	struct ibv_ah *ah4, *ah6;
+	unsigned int i;
+	int fd[2];
+	char c;
+	pid_t pid;
+	ssize_t n;
+
+	for (i = 0; i < SLOT; i++)
+		payload[i] = i * 7 + 1;
+	far4[10] = far4[11] = 0xff;
+	inet_pton(AF_INET, FAR_IP, far4 + 12);
+	memcpy(aa.grh.dgid.raw, far4, 16);
+	aa.grh.sgid_index = self->g4.gid_index;
+	aa.grh.hop_limit = 33;
+	aa.grh.traffic_class = 0x48;
+	ah4 = ibv_create_ah(self->pd, &aa);
+	memcpy(aa.grh.dgid.raw, far_ll, 16);
+	aa.grh.sgid_index = self->g6.gid_index;
+	aa.grh.flow_label = 0x12345;
+	ah6 = ibv_create_ah(self->pd, &aa);
+	if (!mt_check(ah4 && ah6, __FILE__, __LINE__, "ibv_create_ah: %s",
+		      strerror(errno))) {
+		if (ah4)
+			ibv_destroy_ah(ah4);
+		return KSFT_FAIL;
+	}
+	pid = far_listen(fd, FRAMES);
+	if (!CHECK(pid > 0))
+		return KSFT_FAIL;
+	close(fd[1]);
+	CHECK_EQ(read(fd[0], &c, 1), 1);
+	/* IPv4: with immediate, solicited; then 1 byte (3 of pad) */
+	x.v4 = true;
+	x.sgid = self->g4.gid.raw;
+	x.dgid = far4;
+	x.tclass = 0x48;
+	x.hop = 33;
+	CHECK(send_ud(self, ah4, 1000, true, true));
+	CHECK(send_ud(self, ah4, 1, false, false));
+	/* IPv6 link-local: 0 bytes, then 61 (3 of pad) with immediate */
+	CHECK(send_ud(self, ah6, 0, false, false));
+	CHECK(send_ud(self, ah6, 61, true, false));
+	n = far_frame(fd[0], f);
+	x.imm = x.se = true;
+	x.len = 1000;
+	x.psn = PSN0;
+	check_frame(self, f, n, &x);
+	n = far_frame(fd[0], f);
+	x.imm = x.se = false;
+	x.len = 1;
+	x.psn = PSN0 + 1;
+	check_frame(self, f, n, &x);
+	x.v4 = false;
+	x.sgid = self->g6.gid.raw;
+	x.dgid = far_ll;
+	x.flow = 0x12345;
+	n = far_frame(fd[0], f);
+	x.len = 0;
+	x.psn = PSN0 + 2;
+	check_frame(self, f, n, &x);
+	n = far_frame(fd[0], f);
+	x.imm = true;
+	x.len = 61;
+	x.psn = PSN0 + 3;
+	check_frame(self, f, n, &x);
+	close(fd[0]);
+	CHECK_EQ(mt_reap(pid), 0);
+	CHECK_EQ(roce_figure("tx"), FRAMES);
+	CHECK_ERR(ibv_destroy_ah(ah4), 0);
+	CHECK_ERR(ibv_destroy_ah(ah6), 0);
+	return KSFT_PASS;
+}
+
+/* A RoCE v2 UD frame from the far end to the QP, over IPv4. */
+struct frame {
+	uint8_t b[SLOT];
+	size_t len;
+};
+
+/* Its ICRC, over what it holds after the Ethernet header. */
+static void seal(struct frame *fr)
+{
+	uint32_t c = icrc(fr->b + 14, fr->len - 14 - 4, true);
+	uint8_t *p = fr->b + fr->len - 4;
+
+	p[0] = c;
+	p[1] = c >> 8;
+	p[2] = c >> 16;
+	p[3] = c >> 24;
+}
+
+static void make_roce(struct frame *fr, struct rw *w, uint8_t opcode,
+		      uint32_t dqpn, uint32_t qkey, const uint8_t *payload,
+		      uint32_t len)
+{
+	bool imm = opcode == 0x65;
+	size_t ext = opcode == 0x64 || imm ? 8 + 4 * imm : 0;
+	uint32_t pad = -len & 3, l4 = 8 + 12 + ext + len + pad + 4;
+	uint8_t *ip = fr->b + 14, *udp = ip + 20, *bth = udp + 8;
+
+	memset(fr, 0, sizeof(*fr));
+	memcpy(fr->b, near_mac, 6);
+	memcpy(fr->b + 6, far_mac, 6);
+	put16(fr->b + 12, ETH_IP);
+	ip[0] = 0x45;
+	ip[1] = 0x10;
+	put16(ip + 2, 20 + l4);
+	put16(ip + 6, 0x4000);
+	ip[8] = 64;
+	ip[9] = 17;
+	inet_pton(AF_INET, FAR_IP, ip + 12);
+	memcpy(ip + 16, w->g4.gid.raw + 12, 4);
+	put16(ip + 10, ip_csum(ip, 20));
+	put16(udp, 0xc0de);
+	put16(udp + 2, ROCE_PORT);
+	put16(udp + 4, l4);
+	bth[0] = opcode;
+	bth[1] = pad << 4;
+	put16(bth + 2, 0xffff);
+	put32(bth + 4, dqpn);
+	put32(bth + 8, 42);
+	if (ext) {
+		put32(bth + 12, qkey);
+		put32(bth + 16, 0x99);
+		if (imm)
+			put32(bth + 20, 0xabad1dea);
+	}
+	memcpy(bth + 12 + ext, payload, len);
+	fr->len = 14 + 20 + l4;
+	seal(fr);
+}
+
+static bool far_send(const struct frame *fr)
+{
+	pid_t pid = fork();
+	int s;
+
+	if (pid < 0)
+		return false;
+	if (!pid) {
+		if (!enter_far())
+			_exit(2);
+		s = packet_socket(R_FAR, 0);
+		if (s < 0)
+			_exit(3);
+		_exit(send(s, fr->b, fr->len, 0) == (ssize_t)fr->len ? 0 : 4);
+	}
+	return CHECK_EQ(mt_reap(pid), 0);
+}
+
+/* The good frame arrives: its CQE, its GRH and payload in the buffer. */
+static void check_received(struct rw *w, const struct frame *fr,
+			   uint32_t len)
+{
+	struct ibv_wc wc;
+	uint8_t *b;
+
+	if (!CHECK(poll_wc(w->cq, &wc, 3000)))
+		return;
+	CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(wc.opcode, IBV_WC_RECV);
+	CHECK_EQ(wc.byte_len, 40 + len);
+	CHECK(wc.wc_flags & IBV_WC_GRH);
+	CHECK(wc.wc_flags & IBV_WC_WITH_IMM);
+	CHECK_EQ(ntohl(wc.imm_data), 0xabad1dea);
+	CHECK_EQ(wc.src_qp, 0x99);
+	if (!CHECK(wc.wr_id < NRECV))
+		return;
+	b = w->buf + wc.wr_id * SLOT;
+	CHECK(!memcmp(b + 20, fr->b + 14, 20));
+	CHECK(!memcmp(b + 40, fr->b + 14 + 20 + 8 + 12 + 12, len));
+}
+
+/* A bad frame: @figure counts it, and nothing completes. */
+static void check_refused(struct frame *fr, const char *figure)
+{
+	long long before = roce_figure(figure);
+	long end;
+
+	if (!CHECK(far_send(fr)))
+		return;
+	end = mt_now_ms() + 3000;
+	while (roce_figure(figure) == before && mt_now_ms() < end)
+		usleep(10 * 1000);
+	CHECK_EQ(roce_figure(figure), before + 1);
+}
+
+/*
+ * (b) Frames from the far end: a good one lands in the QP; each malformed
+ * one is counted and dropped; the QP still receives after them.
+ */
+MT_TEST_F(rw, receive_and_malformed)
+{
+	uint8_t payload[200];
+	struct frame good, fr;
+	struct ibv_wc wc;
+	uint32_t qpn = self->qp->qp_num;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(payload); i++)
+		payload[i] = 0xa0 ^ i;
+	make_roce(&good, self, 0x65, qpn, QKEY, payload, sizeof(payload));
+	CHECK(far_send(&good));
+	check_received(self, &good, sizeof(payload));
+	CHECK_EQ(roce_figure("rx_ud"), 1);
+
+	/* a bad ICRC */
+	fr = good;
+	fr.b[fr.len - 1] ^= 0x40;
+	check_refused(&fr, "bad_icrc");
+	/* a payload byte changed in flight */
+	fr = good;
+	fr.b[fr.len - 10] ^= 1;
+	check_refused(&fr, "bad_icrc");
+	/* cut short: the IP length says more than the frame has */
+	fr = good;
+	fr.len -= 30;
+	check_refused(&fr, "malformed");
+	/* cut in the BTH */
+	fr = good;
+	fr.len = 14 + 20 + 8 + 6;
+	check_refused(&fr, "malformed");
+	/* the UDP length is not the IP one */
+	fr = good;
+	put16(fr.b + 14 + 20 + 4, get16(fr.b + 14 + 20 + 4) - 4);
+	seal(&fr);
+	check_refused(&fr, "malformed");
+	/* a bad IPv4 header checksum */
+	fr = good;
+	fr.b[14 + 10] ^= 0x11;
+	check_refused(&fr, "malformed");
+	/* a BTH version other than 0 */
+	fr = good;
+	fr.b[14 + 20 + 8 + 1] |= 1;
+	seal(&fr);
+	check_refused(&fr, "malformed");
+	/* UD SEND with immediate with no room for its DETH and immediate */
+	make_roce(&fr, self, 0x04, qpn, 0, NULL, 0);
+	fr.b[14 + 20 + 8] = 0x65;
+	seal(&fr);
+	check_refused(&fr, "malformed");
+	/* no such QP; the wrong Q_Key */
+	make_roce(&fr, self, 0x65, qpn + 1000, QKEY, payload, 16);
+	check_refused(&fr, "dropped");
+	make_roce(&fr, self, 0x65, qpn, QKEY + 1, payload, 16);
+	check_refused(&fr, "dropped");
+	/* an RC SEND: only UD crosses the wire yet */
+	make_roce(&fr, self, 0x04, qpn, 0, payload, 16);
+	check_refused(&fr, "unsupported");
+
+	/* nothing completed; the QP still receives */
+	CHECK(!poll_wc(self->cq, &wc, 200));
+	CHECK(far_send(&good));
+	check_received(self, &good, sizeof(payload));
+	CHECK_EQ(roce_figure("rx_ud"), 2);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	MT_CASE_F(rw, transmit, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+	MT_CASE_F(rw, receive_and_malformed,
+		  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
