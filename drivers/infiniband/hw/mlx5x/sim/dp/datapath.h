@@ -145,6 +145,27 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 		     struct sim_ud_av *av);
 
 /**
+ * struct sim_sig_err - what a signature error CQE says (dp_sig.c),
+ * struct mlx5_sig_err_cqe
+ * @mkey: the signature mkey's key
+ * @syndrome: SIM_SIG_ERR_* (dp/sig.h): which field was bad
+ * @domain: SIM_SIG_DOMAIN_*: where
+ * @exp_sig: the guard (31:16) and application tag (15:0) the block's
+ *	     signature field holds, or its CRC
+ * @act_sig: those computed from the block's data and the BSF
+ * @exp_ref: the reference tag the field holds
+ * @act_ref: the one the BSF gives the block
+ * @offset: the bad block's first byte, in the mkey's wire domain
+ */
+struct sim_sig_err {
+	u32 mkey;
+	u16 syndrome;
+	u8 domain;
+	u32 exp_sig, act_sig, exp_ref, act_ref;
+	u64 offset;
+};
+
+/**
  * struct sim_cqe_info - what a CQE says
  * @opcode: SIM_CQE_* (of op_own)
  * @syndrome: of an error CQE (SIM_CQE_SYND_*)
@@ -160,6 +181,7 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
  * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types seen
  * @flags_rqpn: a UD receive's GRH bits, RoCE header type and source QP
+ * @sig: a signature error CQE's (SIM_CQE_SIG_ERR) fields
  */
 struct sim_cqe_info {
 	u8 opcode;
@@ -176,6 +198,7 @@ struct sim_cqe_info {
 	u8 hds_ip_ext;
 	u8 l4_l3_hdr_type;
 	u32 flags_rqpn;
+	const struct sim_sig_err *sig;
 };
 
 void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner);

@@ -14,6 +14,26 @@
 #include "datapath.h"
 #include "wqe.h"
 
+/*
+ * A signature error CQE (struct mlx5_sig_err_cqe): the values at 16-31,
+ * the syndrome at 32, the domain at 35, the mkey at 36, the offset at
+ * 40, the QP at 56; libmlx5 takes it for the mkey and polls on.
+ */
+static void sim_cqe_sig_err(u8 *cqe, const struct sim_cqe_info *info)
+{
+	const struct sim_sig_err *e = info->sig;
+	__be32 *w = (__be32 *)cqe;
+
+	w[4] = cpu_to_be32(e->exp_sig);
+	w[5] = cpu_to_be32(e->act_sig);
+	w[6] = cpu_to_be32(e->exp_ref);
+	w[7] = cpu_to_be32(e->act_ref);
+	w[8] = cpu_to_be32((u32)e->syndrome << 16 | e->domain);
+	w[9] = cpu_to_be32(e->mkey);
+	*(__be64 *)(cqe + 40) = cpu_to_be64(e->offset);
+	w[14] = cpu_to_be32(info->qpn & 0xffffff);
+}
+
 /**
  * sim_cqe_fill() - lay out one 64-byte CQE
  * @cqe: where, 64 bytes
@@ -26,6 +46,11 @@ void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 	struct sim_err_cqe *e = (void *)cqe;
 
 	memset(cqe, 0, sizeof(*c));
+	if (info->opcode == SIM_CQE_SIG_ERR) {
+		sim_cqe_sig_err(cqe, info);
+		c->op_own = info->opcode << 4 | owner;
+		return;
+	}
 	if (info->opcode == SIM_CQE_REQ_ERR ||
 	    info->opcode == SIM_CQE_RESP_ERR) {
 		e->srqn = cpu_to_be32(info->user_index & 0xffffff);

@@ -55,6 +55,13 @@ struct sim_qp;
  * @len: how many
  * @crypto: the configured crypto mkey its data segment names, or NULL
  * @coff: where its first byte is in that mkey, from its start address
+ *	  (for @sig, in its wire domain)
+ * @sig: the signature mkey its data segment names (dp_sig.c), or NULL:
+ *	 then the piece is @len bytes of its wire domain, read or written
+ *	 through its memory domain by @sig_uid's QP on PD @sig_pdn
+ * @sig_uid: that context
+ * @sig_pdn: that PD
+ * @sig_rights: the rights the access needs
  */
 struct sim_rc_piece {
 	const u8 *inl;
@@ -64,6 +71,10 @@ struct sim_rc_piece {
 	u32 len;
 	const struct sim_mkey *crypto;
 	u64 coff;
+	const struct sim_mkey *sig;
+	u16 sig_uid;
+	u32 sig_pdn;
+	u8 sig_rights;
 };
 
 /* One side's memory of a message: its pieces, in order. */
@@ -113,6 +124,9 @@ struct sim_rc_side {
  * @rearm: the next pass first arms the doorbells of processes to trap
  * @rungs: trapped doorbells served (doorbell.c)
  * @rung_wqes: WQEs they executed
+ * @sig_err: the first signature error of the last copy (dp_sig.c)
+ * @sig_err_on: there is one, for its QP to report
+ * @sig_err_dst: it was on the copy's destination side
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
@@ -141,6 +155,8 @@ struct sim_dp {
 	struct sim_wire wire;
 	bool rearm;
 	u64 rungs, rung_wqes;
+	struct sim_sig_err sig_err;
+	bool sig_err_on, sig_err_dst;
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
@@ -232,6 +248,19 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 			 u8 rights, struct sim_rc_side *side);
 int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 		const struct sim_rc_side *dst, u64 skip, u64 len);
+
+/* dp_psv.c: the SET_PSV WQE */
+u32 sim_dp_set_psv(struct sim_dp *dp, struct sim_qp *qp);
+
+/* dp_sig.c: bytes through signature mkeys */
+int sim_rc_sig_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
+		       const struct sim_gather *g, u8 rights,
+		       struct sim_rc_piece *p);
+bool sim_rc_sig_sides(const struct sim_rc_side *src,
+		      const struct sim_rc_side *dst);
+int sim_rc_copy_sig(struct sim_dp *dp, const struct sim_rc_side *src,
+		    const struct sim_rc_side *dst, u64 skip, u64 len);
+void sim_rc_sig_report(struct sim_dp *dp, struct sim_qp *qp, bool send);
 
 /* dp_crypto.c: bytes through crypto mkeys */
 void sim_rc_crypto_mark(struct mlx5x_sim *sim, u32 key, u64 va,

@@ -197,6 +197,7 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 		p->kva = NULL;
 		p->off = 0;
 		p->crypto = NULL;
+		p->sig = NULL;
 		if (p->inl)
 			continue;
 		if (rlky && g[i].lkey == SIM_RESD_LKEY) {
@@ -204,6 +205,13 @@ bool sim_rc_resolve_rlky(struct mlx5x_sim *sim, u16 uid, u32 pdn, bool rlky,
 			if (!p->kva)
 				return false;
 			continue;
+		}
+		/* a signature mkey's wire bytes: one piece (dp_sig.c) */
+		switch (sim_rc_sig_resolve(sim, uid, pdn, &g[i], rights, p)) {
+		case 1:
+			continue;
+		case -1:
+			return false;
 		}
 		/* the pieces of its mkey's direct mkeys, in order */
 		side->n--;
@@ -246,6 +254,8 @@ int sim_rc_copy(struct sim_dp *dp, const struct sim_rc_side *src,
 	unsigned int si, di;
 	u32 sat, dat, n;
 
+	if (sim_rc_sig_sides(src, dst))
+		return sim_rc_copy_sig(dp, src, dst, skip, len);
 	if (sim_rc_crypto_sides(src, dst))
 		return sim_rc_copy_crypto(dp, src, dst, skip, len);
 	sim_rc_seek(src, skip, &si, &sat);

@@ -502,6 +502,7 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	if (!flush && qp->dp.rnr_tries && ktime_get_ns() < qp->dp.rnr_until)
 		return 0;
 	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));
+	dp->sig_err_on = false;
 	if (!sim_dp_read_wqe(dp, buf, qp->dp.buf_off + sim_rq_bytes(qp), nbb,
 			     qp->dp.sq_cc))
 		parsed = -EINVAL;
@@ -515,6 +516,8 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)
 		m.req_synd = sim_dp_umr(dp, qp);	/* dp_umr.c */
+	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_SET_PSV)
+		m.req_synd = sim_dp_set_psv(dp, qp);	/* dp_psv.c */
 	else if (parsed == -EOPNOTSUPP)
 		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 	else if (parsed)
@@ -533,6 +536,13 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	qp->dp.sq_cc += DIV_ROUND_UP(max_t(u32, dp->rc.ds, 1) * SIM_WQE_SEG,
 				     SIM_SEND_WQE_BB);
 	dp->wqes++;
+	/* a signature error, before the completions (dp_sig.c) */
+	if (dp->sig_err_on && m.resp) {
+		if (dp->sig_err_dst == (dp->rc.opcode == SIM_OPCODE_RDMA_READ))
+			sim_rc_sig_report(dp, qp, true);
+		else
+			sim_rc_sig_report(dp, m.resp, false);
+	}
 	if (m.resp) {
 		sim_rc_respond(dp, &m);
 		qp->dp.messages++;

@@ -23,9 +23,10 @@
  * reads any UMR into struct sim_umr; what is executed is what the model
  * has of it: a window's context and one KLM, or a KLM list or repeat
  * block of mlx5dv_wr_mkey_configure() (umr_mkey.c, umr_repeat.c) with, on
- * a crypto mkey, its crypto BSF (crypto_bsf.c).  The other UMRs of a ConnectX (signature
- * BSFs, MTT and KSM translations, a translation offset) are a local QP
- * operation error until they are modelled.
+ * a crypto mkey, its crypto BSF (crypto_bsf.c), on a signature mkey its
+ * signature BSF (sig_bsf.c).  The other UMRs of a ConnectX (MTT and KSM
+ * translations, a translation offset) are a local QP operation error
+ * until they are modelled.
  *
  * Every refusal of a window operation is the error CQE a ConnectX
  * writes, MW_BIND_ERR (libmlx5: IBV_WC_MW_BIND_ERR), and the mkey is left
@@ -236,9 +237,9 @@ static u32 sim_umr_window_check(struct mlx5x_sim *sim,
 	u64 len = sim_umr_field64(u, cur, SIM_UMR_MASK_LEN,
 				  PRM_BIT_OFF(mkc, len));
 
-	/* signature and crypto mkeys are mlx5dv's: not modelled */
+	/* signature and crypto mkeys are configured, not bound */
 	if (PRM_GET(mkc, cur, bsf_en) || sim_mkey_crypto(mw) ||
-	    (u->mask & SIM_UMR_MASK_BSF_EN))
+	    (u->mask & (SIM_UMR_MASK_BSF_EN | SIM_UMR_MASK_EN_SIGERR)))
 		return SIM_CQE_SYND_LOCAL_QP_OP;
 	if ((state == SIM_UMR_MUST_BE_FREE && !was_free) ||
 	    (state == SIM_UMR_MUST_BE_IN_USE && was_free) ||
@@ -287,6 +288,8 @@ void sim_umr_write_mkc(struct sim_mkey *mkey, const struct sim_umr *u)
 		{ SIM_UMR_MASK_RR, PRM_BIT_OFF(mkc, rr), 1 },
 		{ SIM_UMR_MASK_RW, PRM_BIT_OFF(mkc, rw), 1 },
 		{ SIM_UMR_MASK_A, PRM_BIT_OFF(mkc, a), 1 },
+		{ SIM_UMR_MASK_EN_SIGERR,
+		  PRM_BIT_OFF(mkc, expected_sigerr_count), 1 },
 	};
 	unsigned int i;
 

@@ -89,7 +89,7 @@ static u32 sim_xlate_each_seg(void *arg, const struct sim_mkey *direct,
 
 static bool sim_xlate_walk(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			   u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
-			   void *arg, bool crypto)
+			   void *arg, bool crypto, bool sig)
 {
 	struct sim_xlate_each x = { .fn = fn, .arg = arg };
 	struct sim_mkey_access acc = {
@@ -102,6 +102,7 @@ static bool sim_xlate_walk(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 		.seg = sim_xlate_each_seg,
 		.arg = &x,
 		.crypto = crypto,
+		.sig = sig,
 	};
 
 	lockdep_assert_held(&sim->lock);
@@ -134,7 +135,7 @@ bool sim_mkey_xlate_each(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			 void *arg)
 {
 	return sim_xlate_walk(sim, uid, pdn, key, va, len, rights, fn, arg,
-			      false);
+			      false, false);
 }
 
 /**
@@ -158,7 +159,30 @@ bool sim_mkey_xlate_crypto(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			   void *arg)
 {
 	return sim_xlate_walk(sim, uid, pdn, key, va, len, rights, fn, arg,
-			      true);
+			      true, false);
+}
+
+/**
+ * sim_mkey_xlate_sig() - sim_mkey_xlate_each() of a signature mkey's
+ * memory domain, for the caller that applies its BSF (dp/dp_sig.c)
+ * @sim: the model, its lock held
+ * @uid: the context of the queue using the key
+ * @pdn: that queue's protection domain
+ * @key: the signature mkey's key
+ * @va: the address in its memory domain (start address based)
+ * @len: bytes accessed
+ * @rights: SIM_MKEY_* the access needs, at every mkey crossed
+ * @fn: called for each piece, in order
+ * @arg: for @fn
+ *
+ * Return: as sim_mkey_xlate_each().
+ */
+bool sim_mkey_xlate_sig(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			void *arg)
+{
+	return sim_xlate_walk(sim, uid, pdn, key, va, len, rights, fn, arg,
+			      false, true);
 }
 
 /**

@@ -33,6 +33,7 @@ struct sim_umr_qp {
 /* mkey_mask: the fields of the mkey context a UMR may write */
 #define SIM_UMR_MASK_LEN	BIT_ULL(0)
 #define SIM_UMR_MASK_START	BIT_ULL(6)
+#define SIM_UMR_MASK_EN_SIGERR	BIT_ULL(9)
 #define SIM_UMR_MASK_BSF_EN	BIT_ULL(12)
 #define SIM_UMR_MASK_KEY	BIT_ULL(13)
 #define SIM_UMR_MASK_QPN	BIT_ULL(14)
@@ -48,7 +49,7 @@ struct sim_umr_qp {
 #define SIM_UMR_MASK_MODELLED	(SIM_UMR_MASK_LEN | SIM_UMR_MASK_START |	\
 				 SIM_UMR_MASK_KEY | SIM_UMR_MASK_QPN |	\
 				 SIM_UMR_MASK_RIGHTS | SIM_UMR_MASK_FREE |	\
-				 SIM_UMR_MASK_BSF_EN)
+				 SIM_UMR_MASK_BSF_EN | SIM_UMR_MASK_EN_SIGERR)
 
 /* The translation is written in units of 64 bytes: 4 octowords. */
 #define SIM_UMR_XLT_ALIGN	(SIM_MKEY_OCTWORD_ALIGN * SIM_OCTWORD_BYTES)

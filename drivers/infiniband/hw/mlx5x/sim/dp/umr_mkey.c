@@ -37,13 +37,14 @@
  * destroyed while the list names it.
  */
 #include <linux/slab.h>
+#include "sig.h"
 #include "umr.h"
 #include "wqe.h"
 
 /* The fields mlx5dv_wr_mkey_configure() may write. */
 #define SIM_UMR_MKEY_MASK	(SIM_UMR_MASK_FREE | SIM_UMR_MASK_KEY |	\
 				 SIM_UMR_MASK_LEN | SIM_UMR_MASK_RIGHTS |	\
-				 SIM_UMR_MASK_BSF_EN)
+				 SIM_UMR_MASK_BSF_EN | SIM_UMR_MASK_EN_SIGERR)
 
 /**
  * sim_umr_mkey_op() - whether a UMR is a configure or an invalidation of
@@ -136,7 +137,7 @@ struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
 	t = container_of(obj, struct sim_mkey, obj);
 	/* a cipher applies to the key an access names, not to an entry */
 	if (t == mkey || sim_mkey_key(t) != key || t->pd != mkey->pd ||
-	    PRM_GET(mkc, t->mkc, free) || sim_mkey_crypto(t) ||
+	    PRM_GET(mkc, t->mkc, free) || sim_mkey_crypto(t) || t->sig_on ||
 	    t->depth + 1 > SIM_CAP_GEN(sim, max_indirection))
 		return NULL;
 	return sim_umr_mkey_grants(t, rights) ? t : NULL;
@@ -245,11 +246,10 @@ static u32 sim_umr_mkey_check(struct mlx5x_sim *sim,
 	u32 synd;
 
 	*l = (struct sim_umr_layout){ .depth = mkey->depth };
-	/* a signature mkey is not modelled; a crypto one's BSF is checked */
+	/* a BSF was checked before (crypto_bsf.c, sig_bsf.c) */
 	if ((u->mask & ~SIM_UMR_MKEY_MASK) || !(u->mask & SIM_UMR_MASK_FREE) ||
 	    PRM_GET(mkc, u->mkc, free) || PRM_GET(mkc, u->mkc, length64) ||
-	    mkey->access_mode != MLX5_MKC_ACCESS_MODE_KLMS ||
-	    (PRM_GET(mkc, mkey->mkc, bsf_en) && !sim_mkey_crypto(mkey)))
+	    mkey->access_mode != MLX5_MKC_ACCESS_MODE_KLMS)
 		return SIM_CQE_SYND_MW_BIND;
 	/* remote write and atomics stand on local write */
 	if ((rights & (SIM_MKEY_REMOTE_WRITE | SIM_MKEY_ATOMIC)) &&
@@ -293,14 +293,19 @@ u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 {
 	struct sim_mkey_crypto crypto;
 	struct sim_umr_layout l;
-	bool bsf;
+	struct sim_mkey_sig sig;
+	int sig_given = 0;
+	bool bsf = false;
 	u32 synd, n;
 
 	lockdep_assert_held(&sim->lock);
 	if (mkey->klm_list && (u->mask & SIM_UMR_MASK_FREE) &&
 	    PRM_GET(mkc, u->mkc, free) && !u->nklm)
 		return sim_umr_mkey_inval(mkey, u);
-	synd = sim_crypto_bsf(sim, qp, mkey, u, &crypto, &bsf);
+	if (sim_mkey_crypto(mkey))
+		synd = sim_crypto_bsf(sim, qp, mkey, u, &crypto, &bsf);
+	else
+		synd = sim_sig_bsf(sim, qp, mkey, u, &sig, &sig_given);
 	if (synd)
 		return synd;
 	n = sim_umr_mkey_nklm(u);
@@ -315,5 +320,9 @@ u32 sim_umr_mkey(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		mkey->crypto = crypto;
 		mkey->crypto_configured = true;
 	}
+	if (sig_given > 0)
+		mkey->sig = sig;
+	if (sig_given)
+		mkey->sig_on = sig_given > 0;
 	return 0;
 }

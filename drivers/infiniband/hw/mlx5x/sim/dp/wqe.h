@@ -33,6 +33,7 @@
 #define SIM_OPCODE_ATOMIC_CS		0x11
 #define SIM_OPCODE_ATOMIC_FA		0x12
 #define SIM_OPCODE_UMR			0x25
+#define SIM_OPCODE_SET_PSV		0x20
 
 /**
  * struct sim_wqe_ctrl - the control segment that starts a send WQE
@@ -174,6 +175,7 @@ struct sim_wqe_data {
 #define SIM_CQE_RESP_SEND	0x2
 #define SIM_CQE_RESP_SEND_IMM	0x3
 #define SIM_CQE_RESP_SEND_INV	0x4
+#define SIM_CQE_SIG_ERR		0xc
 #define SIM_CQE_REQ_ERR		0xd
 #define SIM_CQE_RESP_ERR	0xe
 

@@ -72,6 +72,54 @@ struct sim_mkey_crypto {
 	u8 tweak[16];
 };
 
+/* A signature domain's kind (dp/sig_bsf.c): none, T10-DIF, a CRC */
+enum sim_sig_kind {
+	SIM_SIG_NONE,
+	SIM_SIG_T10DIF,
+	SIM_SIG_CRC32,
+	SIM_SIG_CRC32C,
+};
+
+/**
+ * struct sim_sig_domain - what one domain (memory or wire) of a
+ * signature BSF says its blocks carry (dp/sig_bsf.c)
+ * @kind: enum sim_sig_kind
+ * @block: data bytes of a block (each followed by its signature)
+ * @seed: the guard's or CRC's initial value: all ones, else 0
+ * @ipcs: T10-DIF: the guard is an IP checksum, else a CRC16
+ * @inc_ref: T10-DIF: the reference tag grows by one each block
+ * @escape: T10-DIF: 1 no check where the application tag is 0xffff; 2
+ *	    where it is 0xffff and the reference tag 0xffffffff too
+ * @apptag: T10-DIF: application tag
+ * @reftag: T10-DIF: the first block's reference tag
+ * @psv: the PSV the domain names
+ */
+struct sim_sig_domain {
+	u8 kind;
+	u32 block;
+	bool seed;
+	bool ipcs;
+	bool inc_ref;
+	u8 escape;
+	u16 apptag;
+	u32 reftag;
+	u32 psv;
+};
+
+/**
+ * struct sim_mkey_sig - a signature BSF as the data path applies it
+ * @mem: the memory domain
+ * @wire: the wire domain
+ * @check: byte mask of the input domain's signature bytes checked
+ * @copy: byte mask of them copied to the output domain (same block
+ *	  structure in both domains), else computed
+ */
+struct sim_mkey_sig {
+	struct sim_sig_domain mem, wire;
+	u8 check;
+	u8 copy;
+};
+
 /**
  * struct sim_mkey - a memory key
  * @obj: its table entry; obj.id is the mkey index
@@ -101,6 +149,10 @@ struct sim_mkey_crypto {
  * @rb_count: its UMR gave a repeat block (dp/umr_repeat.c): its @ent are
  *	repeated this many times; 0 for a KLM list
  * @rb_bytes: the bytes of one repetition, the sum of the entries' counts
+ * @sig_on: a signature mkey (bsf_en, no crypto) has a signature BSF
+ *	(dp/sig_bsf.c): an access through it is in the wire domain
+ *	(dp/dp_sig.c)
+ * @sig: that BSF
  */
 struct sim_mkey {
 	struct sim_obj obj;
@@ -120,6 +172,8 @@ struct sim_mkey {
 	bool klm_list;
 	u32 rb_count;
 	u32 rb_bytes;
+	bool sig_on;
+	struct sim_mkey_sig sig;
 };
 
 static inline u32 sim_mkey_key(const struct sim_mkey *mkey)
@@ -183,6 +237,8 @@ typedef u32 (*sim_mkey_seg_fn)(void *arg, const struct sim_mkey *direct,
  * @arg: for @seg
  * @crypto: the caller applies a configured crypto mkey's cipher to the
  *	 bytes (dp/dp_crypto.c): only then may @key be one
+ * @sig: the caller applies a signature mkey's BSF (dp/dp_sig.c), and
+ *	 @va and @len are in its memory domain: only then may @key be one
  */
 struct sim_mkey_access {
 	u16 uid;
@@ -194,6 +250,7 @@ struct sim_mkey_access {
 	sim_mkey_seg_fn seg;
 	void *arg;
 	bool crypto;
+	bool sig;
 };
 
 #define SIM_MKEY_ANY_PD		U32_MAX
@@ -236,5 +293,8 @@ bool sim_mkey_xlate_each(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 bool sim_mkey_xlate_crypto(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			   u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
 			   void *arg);
+bool sim_mkey_xlate_sig(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
+			u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
+			void *arg);
 
 #endif /* MLX5X_SIM_MKEY_H */

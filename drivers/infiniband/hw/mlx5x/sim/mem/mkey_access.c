@@ -168,6 +168,9 @@ static u32 sim_mkey_walk(struct mlx5x_sim *sim,
 	/* a cipher is applied to the key the access names, no deeper one */
 	if (sim_mkey_crypto(mkey) && (depth || !acc->crypto))
 		return SIM_SYND_MKEY_ACCESS;
+	/* a signature mkey is reached by its BSF's caller, by its own key */
+	if (mkey->sig_on != (acc->sig && !depth))
+		return SIM_SYND_MKEY_ACCESS;
 	if (va < start)
 		return SIM_SYND_MKEY_RANGE;
 	off = va - start;
