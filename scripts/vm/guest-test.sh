@@ -103,6 +103,9 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_remote_invalidate \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_interleaved \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_interleaved_new_api \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_crc \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_t10dif \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_err \
 	test_mlx5_dc.DCTest.test_dc_send test_mlx5_dc.DCTest.test_dc_rdma_write \
 	test_mlx5_dc.DCTest.test_dc_ah_to_qp_mapping \
 	>"$log" 2>&1
