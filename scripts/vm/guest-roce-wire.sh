@@ -6,7 +6,9 @@
 # then a second simulated device.  ibv_ud_pingpong runs across the pair,
 # each way (the server on one end, the client on the other; their TCP
 # exchange crosses the same veth), on the port's RoCE v2 link-local GID
-# (its MAC is the GID's: no address resolution across namespaces).
+# (its MAC is the GID's: no address resolution across namespaces), and
+# udaddy (rdma_cm over UD: address and route resolution, SIDR REQ/REP
+# MADs between the ports' QP1s, then datagrams) each way.
 # tshark captures wn0; every UDP 4791 frame must decode as InfiniBand
 # (RoCE v2) and carry a correct ICRC (roce-icrc.py: Debian's tshark shows
 # the ICRC but does not check it).  Prints each device's fw/datapath
@@ -24,6 +26,7 @@ notok() { echo "not ok - $1"; fail=$((fail + 1)); }
 
 ip link set lo up
 modprobe veth && modprobe mlx5x || exit 1
+modprobe rdma_ucm	# rdma_cm's character device, for udaddy
 modprobe crc32_generic 2>/dev/null
 ip netns add wfar || exit 1
 ip link add wn0 address $near type veth peer name wf0 address $far \
@@ -69,6 +72,22 @@ pingpong() {
 	fi
 }
 
+# udaddy NAME SRV_NS SRV_IP CLI_NS: rdma_cm's UD test, its address and
+# route resolution and SIDR REQ/REP (CM MADs, QP1 to QP1) across the
+# pair, then datagrams each way
+udaddy() {
+	local name=$1 sns=$2 sip=$3 cns=$4 srv rc=0
+	timeout 30 $(nsx "$sns") /usr/bin/udaddy -b "$sip" -C 10 \
+		>"$dir/srv.log" 2>&1 &
+	srv=$!
+	sleep 1
+	timeout 30 $(nsx "$cns") /usr/bin/udaddy -s "$sip" -C 10 \
+		>"$dir/cli.log" 2>&1 || rc=1
+	wait $srv || rc=1
+	sed 's/^/#   /' "$dir/srv.log" "$dir/cli.log"
+	if ((rc == 0)); then ok "$name"; else notok "$name"; fi
+}
+
 # the capture: every frame on wn0, written as pcap
 tshark -q -i wn0 -F pcap -w "$dir/wire.pcap" -f 'udp port 4791' \
 	>"$dir/tshark.log" 2>&1 &
@@ -86,6 +105,10 @@ if modprobe rdma_rxe 2>/dev/null &&
 		wfar mlx5x_wf - rxe_wn 192.168.77.2
 	pingpong "ud sim <- rxe, 1 byte" \
 		wfar mlx5x_wf - rxe_wn 192.168.77.2 1
+	udaddy "udaddy rxe (near, server) <- sim (far, client)" \
+		- 192.168.77.1 wfar
+	udaddy "udaddy sim (far, server) <- rxe (near, client)" \
+		wfar 192.168.77.2 -
 	rdma link delete rxe_wn
 else
 	echo "# rxe: not in this kernel; sim-sim only"
@@ -98,6 +121,10 @@ pingpong "ud sim (far, server) <- sim (near, client)" \
 	wfar mlx5x_wf - mlx5x_wn 192.168.77.2
 pingpong "ud sim <- sim, 3 bytes (pad)" \
 	wfar mlx5x_wf - mlx5x_wn 192.168.77.2 3
+udaddy "udaddy sim (near, server) <- sim (far, client)" \
+	- 192.168.77.1 wfar
+udaddy "udaddy sim (far, server) <- sim (near, client)" \
+	wfar 192.168.77.2 -
 sleep 1
 kill $cap; wait $cap
 
@@ -111,6 +138,15 @@ if ((n > 0 && n == ib)); then
 	ok "tshark decodes every UDP 4791 frame as RoCE"
 else
 	notok "tshark decodes every UDP 4791 frame as RoCE"
+fi
+# rdma_cm's SIDR REQ and REP (CM class 0x07, attributes 0x17, 0x18)
+req=$(tshark -r "$dir/wire.pcap" -Y 'infiniband.bth.destqp == 1 && infiniband.mad.mgmtclass == 0x07 && infiniband.mad.attributeid == 0x0017' 2>/dev/null | wc -l)
+rep=$(tshark -r "$dir/wire.pcap" -Y 'infiniband.bth.destqp == 1 && infiniband.mad.mgmtclass == 0x07 && infiniband.mad.attributeid == 0x0018' 2>/dev/null | wc -l)
+echo "# capture: $req SIDR REQ, $rep SIDR REP to QP1"
+if ((req > 0 && rep > 0)); then
+	ok "CM MADs cross the wire, QP1 to QP1"
+else
+	notok "CM MADs cross the wire, QP1 to QP1"
 fi
 if python3 scripts/vm/roce-icrc.py "$dir/wire.pcap"; then
 	ok "every RoCE frame's ICRC is right"
