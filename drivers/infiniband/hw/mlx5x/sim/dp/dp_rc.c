@@ -294,8 +294,11 @@ static void sim_rc_atomic(struct sim_dp *dp, struct sim_rc_msg *m)
 		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
 		return;
 	}
-	/* the 8 bytes on one direct mkey, through an indirect one too */
-	if (rem->n != 1 || rem->p[0].len != sizeof(u64)) {
+	/*
+	 * the 8 bytes on one direct mkey, through an indirect one too; not
+	 * through a signature mkey, whose bytes are blocks (dp_sig.c)
+	 */
+	if (rem->n != 1 || rem->p[0].len != sizeof(u64) || !rem->p[0].umem) {
 		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
 		return;
 	}
