@@ -188,8 +188,7 @@ static int configure(struct pair *p, unsigned int qp, struct mlx5dv_mkey *mk,
 	qx->wr_id = 77;
 	qx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
 	mlx5dv_wr_mkey_configure(dx, mk, mem || wire ? 3 : 2, &attr);
-	mlx5dv_wr_set_mkey_access_flags(dx, ALL_ACCESS &
-					~IBV_ACCESS_REMOTE_ATOMIC);
+	mlx5dv_wr_set_mkey_access_flags(dx, ALL_ACCESS);
 	mlx5dv_wr_set_mkey_layout_list(dx, 1, &sge);
 	if (mem || wire)
 		mlx5dv_wr_set_mkey_sig_block(dx, &sa);
@@ -235,6 +234,25 @@ static int send_recv(struct pair *p, uint32_t lkey, uint64_t addr,
 		return -1;
 	if (wc.status == IBV_WC_SUCCESS && CHECK(poll_one(p->cq[1], &r)))
 		*rst = r.status;
+	return wc.status;
+}
+
+/* A's fetch and add of 1 on @rkey at @raddr, into SRC: its status. */
+static int rc_atomic(struct pair *p, uint32_t rkey, uint64_t raddr)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf + SRC, 8, p->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 6, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.atomic = { .remote_addr = raddr, .compare_add = 1,
+			       .rkey = rkey },
+	}, *bad;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(ibv_post_send(p->qp[0], &wr, &bad), 0) ||
+	    !CHECK(poll_one(p->cq[0], &wc)))
+		return -1;
 	return wc.status;
 }
 
@@ -491,6 +509,67 @@ MT_TEST_F_PARTS(sig, refusals_and_reset)
 	return KSFT_PASS;
 }
 
+/*
+ * Through an rkey: part 0 an RDMA WRITE of two CRC32 blocks into B's
+ * mkey (wire CRC32, memory none), the second CRC wrong: B's memory gets
+ * the data, and B's mkey the error, which B's CQ carries (no other
+ * completion is B's); part 1 an RDMA READ from B's mkey (memory CRC32,
+ * wire none) into A's MR: A gets the data alone, and the bad memory CRC
+ * is B's error; part 2 an atomic on B's mkey, whose bytes are blocks: a
+ * remote access error, its memory untouched.
+ */
+MT_TEST_F_PARTS(sig, rdma_through_rkey)
+{
+	struct mlx5dv_sig_block_domain d = {
+		.sig_type = MLX5DV_SIG_TYPE_CRC, .sig.crc = &crc32_ff,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct pair *p = &self->p;
+	uint8_t *w = p->buf + (i ? MEM : SRC);
+	struct mlx5dv_mkey_err e;
+	struct ibv_wc wc;
+	unsigned int k;
+
+	fill(p->buf + WANT, NBLK * BLK, 77);
+	for (k = 0; k < NBLK; k++) {
+		memcpy(w + k * (BLK + 4), p->buf + WANT + k * BLK, BLK);
+		put_be(w + k * (BLK + 4) + BLK,
+		       crc32_refl(CRC32_POLY, p->buf + WANT + k * BLK, BLK),
+		       4);
+	}
+	w[2 * BLK + 4 + 3] ^= 0x80;
+	if (i == 0) {
+		if (!config_ok(p, 1, self->mk[1], DST, NBLK * BLK, NULL, &d,
+			       MLX5DV_SIG_MASK_CRC32))
+			return KSFT_FAIL;
+		CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_WRITE, self->mk[1]->rkey, 0,
+				 p->mr->lkey, (uintptr_t)w,
+				 NBLK * (BLK + 4)), IBV_WC_SUCCESS);
+		CHECK(!memcmp(p->buf + DST, p->buf + WANT, NBLK * BLK));
+	} else if (i == 1) {
+		if (!config_ok(p, 1, self->mk[1], MEM, NBLK * (BLK + 4), &d,
+			       NULL, MLX5DV_SIG_MASK_CRC32))
+			return KSFT_FAIL;
+		CHECK_EQ(rc_rdma(p, IBV_WR_RDMA_READ, self->mk[1]->rkey, 0,
+				 p->mr->lkey, (uintptr_t)p->buf + DST,
+				 NBLK * BLK), IBV_WC_SUCCESS);
+		CHECK(!memcmp(p->buf + DST, p->buf + WANT, NBLK * BLK));
+	} else {
+		if (!config_ok(p, 1, self->mk[1], DST, NBLK * BLK, NULL, &d,
+			       MLX5DV_SIG_MASK_CRC32))
+			return KSFT_FAIL;
+		memset(p->buf + DST, 0x5a, 8);
+		CHECK_EQ(rc_atomic(p, self->mk[1]->rkey, 0), IBV_WC_REM_ACCESS_ERR);
+		CHECK_EQ(p->buf[DST], 0x5a);
+		return KSFT_PASS;
+	}
+	/* B's CQ holds the signature error alone: polled, no completion */
+	CHECK_EQ(ibv_poll_cq(p->cq[1], 1, &wc), 0);
+	CHECK_EQ(mkey_err(self->mk[1], &e), MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD);
+	CHECK_EQ(e.err.sig.offset, i ? BLK : BLK + 4);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(sig, crc32_wire_insert, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(sig, crc32c_mem_check_strip, 2,
@@ -499,6 +578,7 @@ static const struct mt_case cases[] = {
 			.flags = MT_NEEDS_MODEL),
 	MT_CASE_F(sig, t10dif_ipcs_mem_insert, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(sig, refusals_and_reset, 3, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F_PARTS(sig, rdma_through_rkey, 3, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
