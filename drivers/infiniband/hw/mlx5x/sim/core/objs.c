@@ -35,7 +35,14 @@ static const struct sim_type_info sim_types[SIM_OBJ_NTYPES] = {
 	[SIM_OBJ_PKT_REFORMAT] = { "pkt_reformat", 1,
 				   sizeof(struct sim_pkt_reformat),
 				   sim_pkt_reformat_release },
-	[SIM_OBJ_MKEY] = { "mkey", 1, sizeof(struct sim_mkey),
+	/*
+	 * From 8: the first indices make keys the device reads as marks
+	 * with tag 0, which drivers give: index 0 is the reserved lkey's,
+	 * index 1 key 0x100 the invalid lkey that ends a scatter list
+	 * (MLX5_INVALID_LKEY), index 4 key 0x400 the op of a UMR's repeat
+	 * block where a KLM has its key (dp/umr_repeat.c).
+	 */
+	[SIM_OBJ_MKEY] = { "mkey", 8, sizeof(struct sim_mkey),
 			   sim_mkey_release },
 	[SIM_OBJ_CQ] = { "cq", 1, sizeof(struct sim_cq), sim_q_release },
 	[SIM_OBJ_RQ] = { "rq", 1, sizeof(struct sim_wq), sim_q_release },

@@ -7,12 +7,12 @@
  * libmlx5 44 writes, where a configure's KLM list would be, one repeat
  * block (struct mlx5_wqe_umr_repeat_block_seg in <infiniband/mlx5dv.h>):
  * a 16-byte header (the bytes of one repetition, the op 0x400 where a KLM
- * has its key, by which the model tells the two apart, the repeat count,
- * the number of entries), then one 16-byte entry (struct
- * mlx5_wqe_umr_repeat_ent_seg) per mlx5dv_mr_interleaved: its stride
- * (bytes_count + bytes_skip), byte count, lkey and address; zeroed
- * entries pad it to 64 bytes.  The mkey's length is the block's bytes
- * times the repeat count.
+ * has its key, by which the model tells the two apart: no mkey has index
+ * 4 (core/objs.c); the repeat count, the number of entries), then one
+ * 16-byte entry (struct mlx5_wqe_umr_repeat_ent_seg) per
+ * mlx5dv_mr_interleaved: its stride (bytes_count + bytes_skip), byte
+ * count, lkey and address; zeroed entries pad it to 64 bytes.  The mkey's
+ * length is the block's bytes times the repeat count.
  *
  * The mkey's space is the block repeated: repetition r holds, in entry
  * order, each entry's byte count of its key from its address plus r times
