@@ -218,6 +218,7 @@ struct mlx5x_sim {
 	struct dentry *dbg;
 	struct sim_flow_table *fs_root[7];	/* steering/fs_root.c */
 	struct page **memic_pages;	/* mem/cmd_memic.c: BAR windows */
+	struct sim_umem *memic_umem;	/* mem/cmd_memic.c: the MEMIC's bytes */
 	struct sim_dp *dp;		/* dp/datapath.c */
 	struct sim_roce_gid gids[SIM_ROCE_GIDS];	/* core/cmd_roce.c */
 	u32 gsi_qpn;		/* queues/cmd_qp.c: the port's QP1 */

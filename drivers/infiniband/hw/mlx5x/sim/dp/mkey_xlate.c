@@ -12,11 +12,13 @@
  * every mkey crossed, unconfigured crypto, range.  The data path then
  * copies one contiguous piece per segment (sim_mkey_xlate_rights()), or
  * each piece the walk splits it into, one per direct mkey crossed
- * through an indirect mkey's entries (sim_mkey_xlate_each()): a piece on
- * a direct mkey with no umem (MEMIC, SW ICM, the kernel's raw
- * translation) is a protection error.
+ * through an indirect mkey's entries (sim_mkey_xlate_each()).  A piece
+ * on MEMIC is one of the MEMIC window's umem (mem/cmd_memic.c); a piece
+ * on a direct mkey with no umem (SW ICM, the kernel's raw translation) is
+ * a protection error.
  */
 #include <linux/overflow.h>
+#include "../mem/dm.h"
 #include "../mem/mkey.h"
 #include "wqe.h"
 
@@ -70,19 +72,31 @@ bool sim_mkey_xlate_rights(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 }
 
 struct sim_xlate_each {
+	struct mlx5x_sim *sim;
 	sim_xlate_piece_fn fn;
 	void *arg;
 };
 
+/*
+ * A piece on a direct mkey: over its umem, or, for MEMIC, over the
+ * MEMIC window's (@va is the BAR offset there).
+ */
 static u32 sim_xlate_each_seg(void *arg, const struct sim_mkey *direct,
 			      u64 va, u64 len)
 {
 	struct sim_xlate_each *x = arg;
 	u64 start = PRM_GET64(mkc, direct->mkc, start_addr);
+	struct sim_umem *umem = direct->umem;
+	u64 off = direct->umem_off + (va - start);
 
-	if (!direct->umem || direct->access_mode != MLX5_MKC_ACCESS_MODE_MTT ||
-	    len > U32_MAX ||
-	    !x->fn(x->arg, direct->umem, direct->umem_off + (va - start), len))
+	if (direct->access_mode == MLX5_MKC_ACCESS_MODE_MEMIC &&
+	    x->sim->memic_umem && va >= SIM_MEMIC_BAR_START) {
+		umem = x->sim->memic_umem;
+		off = va - SIM_MEMIC_BAR_START;
+	} else if (direct->access_mode != MLX5_MKC_ACCESS_MODE_MTT) {
+		umem = NULL;
+	}
+	if (!umem || len > U32_MAX || !x->fn(x->arg, umem, off, len))
 		return SIM_SYND_MKEY_RANGE;
 	return 0;
 }
@@ -91,7 +105,7 @@ static bool sim_xlate_walk(struct mlx5x_sim *sim, u16 uid, u32 pdn, u32 key,
 			   u64 va, u32 len, u8 rights, sim_xlate_piece_fn fn,
 			   void *arg, bool crypto, bool sig)
 {
-	struct sim_xlate_each x = { .fn = fn, .arg = arg };
+	struct sim_xlate_each x = { .sim = sim, .fn = fn, .arg = arg };
 	struct sim_mkey_access acc = {
 		.uid = uid,
 		.pdn = pdn,

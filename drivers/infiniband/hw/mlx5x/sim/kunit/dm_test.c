@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit: device memory of the model: the capability page, ALLOC/DEALLOC/
- * MODIFY_MEMIC, SW_ICM general objects, and mkeys over both.
+ * MODIFY_MEMIC, SW_ICM general objects, mkeys over both, and what the
+ * data path reaches through a MEMIC mkey.
  */
 #include <linux/mm.h>
 #include "sk_mkey.h"
+#include "../dp/datapath.h"
+#include "../dp/wqe.h"
 #include "../mem/dm.h"
 #include "../core/general.h"
 
@@ -530,6 +533,72 @@ static void sk_dm_mkeys(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
+/* sim_mkey_xlate() of @key as @uid on @pdn, the model's lock held. */
+static u32 sk_dm_xlate(struct kunit *test, u16 uid, u32 pdn, u32 key, u64 va,
+		       u32 len, struct sim_umem **umem, u64 *off)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 synd;
+
+	mutex_lock(&sim->lock);
+	synd = sim_mkey_xlate(sim, uid, pdn, key, va, len, true, umem, off);
+	mutex_unlock(&sim->lock);
+	return synd;
+}
+
+/*
+ * A MEMIC mkey is zero-based: its address 0 is its start_addr's byte of
+ * the MEMIC window, which the data path writes through the window's
+ * umem; past its length, or below it as an address, nothing.  An SW_ICM
+ * mkey gives the data path no bytes.
+ */
+static void sk_dm_mkey_traffic(struct kunit *test)
+{
+	u16 uid = sk_icm_uctx(test, SK_DEV_RES);
+	u64 a, off, icm = SIM_ICM_STEERING_START;
+	u32 pdn, m1, m2, obj, k1, k2;
+	struct sim_umem *umem;
+	struct sk_mkey mk, mi;
+	u8 v[8] = "memic!!";
+
+	KUNIT_ASSERT_EQ(test, sk_alloc_pd(test, uid, &pdn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_memic(test, SIM_MEMIC_BAR_START,
+					     PAGE_SIZE, 512, 0, &a),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_icm(test, uid, icm,
+					    SIM_ICM_LOG_GRANULE, &obj),
+			PRM_STAT_OK);
+	sk_mkey_dm(test, &mk, uid, pdn, MLX5_MKC_ACCESS_MODE_MEMIC,
+		   a + 64, 448, 0);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &mk, &m1), PRM_STAT_OK);
+	k1 = sk_mkey_key(&mk, m1);
+	KUNIT_EXPECT_EQ(test, sk_dm_xlate(test, uid, pdn, k1, 440, 8, &umem,
+					  &off), 0);
+	KUNIT_EXPECT_PTR_EQ(test, umem, sk_sim(test)->memic_umem);
+	KUNIT_EXPECT_EQ(test, off, a + 64 + 440 - SIM_MEMIC_BAR_START);
+	KUNIT_EXPECT_TRUE(test, sim_umem_io(umem, off, v, sizeof(v), true));
+	KUNIT_EXPECT_EQ(test, memcmp(sk_memic_byte(test, 0, off), v,
+				     sizeof(v)), 0);
+	KUNIT_EXPECT_EQ(test, sk_dm_xlate(test, uid, pdn, k1, 441, 8, &umem,
+					  &off), SIM_CQE_SYND_LOCAL_PROT);
+	KUNIT_EXPECT_EQ(test, sk_dm_xlate(test, uid, pdn, k1, a + 64, 8,
+					  &umem, &off),
+			SIM_CQE_SYND_LOCAL_PROT);
+	sk_mkey_dm(test, &mi, uid, pdn, MLX5_MKC_ACCESS_MODE_SW_ICM,
+		   icm, SK_ICM_GRANULE, 0);
+	KUNIT_ASSERT_EQ(test, sk_mkey_exec(test, &mi, &m2), PRM_STAT_OK);
+	k2 = sk_mkey_key(&mi, m2);
+	KUNIT_EXPECT_EQ(test, sk_dm_xlate(test, uid, pdn, k2, 0, 8, &umem,
+					  &off), SIM_CQE_SYND_LOCAL_PROT);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, m1), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_mkey(test, uid, m2), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_memic(test, a, 512), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_icm(test, uid, obj), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_pd(test, uid, pdn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 /* Mailboxes without a uid field are the kernel's alone. */
 static void sk_memic_uid(struct kunit *test)
 {
@@ -557,6 +626,7 @@ static struct kunit_case sk_dm_cases[] = {
 	KUNIT_CASE(sk_memic_uid),
 	KUNIT_CASE(sk_sw_icm_rules),
 	KUNIT_CASE(sk_dm_mkeys),
+	KUNIT_CASE(sk_dm_mkey_traffic),
 	{}
 };
 

@@ -14,6 +14,11 @@
  * A new allocation reads as zeroes in every window, whoever held its
  * pages before (sim_memic_scrub()).
  *
+ * The data path reaches the MEMIC window through sim->memic_umem: a umem
+ * that is not in the object table, listing the window's pages readable
+ * and writable, at BAR offset SIM_MEMIC_BAR_START + its offset.  An mkey
+ * over an allocation (mkey_dm.c) resolves to a piece of it.
+ *
  * MODIFY_MEMIC hands out the window of an atomic operation over an
  * allocation: the same offset, SIM_MEMIC_SIZE further per operation.  The
  * model cannot see stores to host memory, so it does not perform the
@@ -68,6 +73,27 @@ void sim_dev_mem_caps_fill(void *page)
  */
 #define SIM_MEMIC_ORDER		(SIM_MEMIC_LOG_SIZE - PAGE_SHIFT)
 
+/* The MEMIC window as the data path reaches it: one umem over its pages. */
+static struct sim_umem *sim_memic_umem_new(struct page *first)
+{
+	struct sim_umem *umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	u64 i;
+
+	if (!umem)
+		return NULL;
+	umem->mtt = kcalloc(SIM_MEMIC_PAGES, sizeof(*umem->mtt), GFP_KERNEL);
+	if (!umem->mtt) {
+		kfree(umem);
+		return NULL;
+	}
+	for (i = 0; i < SIM_MEMIC_PAGES; i++)
+		umem->mtt[i] = (u64)(uintptr_t)page_address(nth_page(first, i)) |
+			       SIM_MTT_RD | SIM_MTT_WR;
+	umem->nmtt = SIM_MEMIC_PAGES;
+	umem->log_page = PAGE_SHIFT;
+	return umem;
+}
+
 int sim_memic_init(struct mlx5x_sim *sim)
 {
 	unsigned int w;
@@ -84,6 +110,11 @@ int sim_memic_init(struct mlx5x_sim *sim)
 			return -ENOMEM;
 		}
 	}
+	sim->memic_umem = sim_memic_umem_new(sim->memic_pages[0]);
+	if (!sim->memic_umem) {
+		sim_memic_free(sim);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -91,6 +122,11 @@ void sim_memic_free(struct mlx5x_sim *sim)
 {
 	unsigned int w;
 
+	if (sim->memic_umem) {
+		kfree(sim->memic_umem->mtt);
+		kfree(sim->memic_umem);
+		sim->memic_umem = NULL;
+	}
 	if (!sim->memic_pages)
 		return;
 	for (w = 0; w < SIM_MEMIC_WINDOWS; w++)

@@ -11,7 +11,9 @@
  * each moved on by its stride at every repetition.  Below a
  * bound memory window, the MR must grant the local rights the access's
  * stand on (sim_mkey_mw_rights()): a window grants remote access to an MR
- * that itself grants none.
+ * that itself grants none.  An mkey over device memory (MEMIC, SW_ICM) is
+ * zero-based, as ibv_reg_dm_mr(3) has it: the address is an offset from
+ * its first byte, which start_addr places.
  *
  * sim_mkey_access() is the one entry point: the data path (a QP's WQE
  * scatter/gather entries, an RDMA READ or WRITE's rkey) calls it with
@@ -171,9 +173,18 @@ static u32 sim_mkey_walk(struct mlx5x_sim *sim,
 	/* a signature mkey is reached by its BSF's caller, by its own key */
 	if (mkey->sig_on != (acc->sig && !depth))
 		return SIM_SYND_MKEY_ACCESS;
-	if (va < start)
-		return SIM_SYND_MKEY_RANGE;
-	off = va - start;
+	/*
+	 * Device memory is zero-based (ibv_reg_dm_mr(3)): the address is an
+	 * offset from the mkey's first byte, which start_addr places.
+	 */
+	if (sim_mkey_mode_dm(mkey->access_mode)) {
+		off = va;
+		va = start + off;
+	} else {
+		if (va < start)
+			return SIM_SYND_MKEY_RANGE;
+		off = va - start;
+	}
 	if (!PRM_GET(mkc, mkc, length64) && (off > size || len > size - off))
 		return SIM_SYND_MKEY_RANGE;
 	if (mkey->access_mode == MLX5_MKC_ACCESS_MODE_KLMS ||
