@@ -7,6 +7,7 @@
 # each way (the server on one end, the client on the other; their TCP
 # exchange crosses the same veth), on the port's RoCE v2 link-local GID
 # (its MAC is the GID's: no address resolution across namespaces), and
+# with 1, 3, 1024 and 4096-byte messages (the veth's MTU is 4500), and
 # udaddy (rdma_cm over UD: address and route resolution, SIDR REQ/REP
 # MADs between the ports' QP1s, then datagrams) each way.
 # tshark captures wn0; every UDP 4791 frame must decode as InfiniBand
@@ -29,8 +30,9 @@ modprobe veth && modprobe mlx5x || exit 1
 modprobe rdma_ucm	# rdma_cm's character device, for udaddy
 modprobe crc32_generic 2>/dev/null
 ip netns add wfar || exit 1
-ip link add wn0 address $near type veth peer name wf0 address $far \
-	netns wfar || exit 1
+# a 4500-byte MTU: the path MTU is 4096, the largest UD message
+ip link add wn0 address $near mtu 4500 type veth peer name wf0 \
+	address $far mtu 4500 netns wfar || exit 1
 ip addr add 192.168.77.1/24 dev wn0 && ip link set wn0 up || exit 1
 ip -n wfar addr add 192.168.77.2/24 dev wf0 || exit 1
 ip -n wfar link set wf0 up && ip -n wfar link set lo up || exit 1
@@ -105,6 +107,8 @@ if modprobe rdma_rxe 2>/dev/null &&
 		wfar mlx5x_wf - rxe_wn 192.168.77.2
 	pingpong "ud sim <- rxe, 1 byte" \
 		wfar mlx5x_wf - rxe_wn 192.168.77.2 1
+	pingpong "ud rxe <- sim, 4096 bytes" \
+		- rxe_wn wfar mlx5x_wf 192.168.77.1 4096
 	udaddy "udaddy rxe (near, server) <- sim (far, client)" \
 		- 192.168.77.1 wfar
 	udaddy "udaddy sim (far, server) <- rxe (near, client)" \
@@ -121,6 +125,8 @@ pingpong "ud sim (far, server) <- sim (near, client)" \
 	wfar mlx5x_wf - mlx5x_wn 192.168.77.2
 pingpong "ud sim <- sim, 3 bytes (pad)" \
 	wfar mlx5x_wf - mlx5x_wn 192.168.77.2 3
+pingpong "ud sim <- sim, 4096 bytes" \
+	wfar mlx5x_wf - mlx5x_wn 192.168.77.2 4096
 udaddy "udaddy sim (near, server) <- sim (far, client)" \
 	- 192.168.77.1 wfar
 udaddy "udaddy sim (far, server) <- sim (near, client)" \

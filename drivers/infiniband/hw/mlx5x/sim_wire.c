@@ -31,8 +31,8 @@
 #define MLX5X_WIRE_QLEN		1024
 /* Frames one run of the work steers before it yields. */
 #define MLX5X_WIRE_BUDGET	64
-/* The largest frame the model takes (its SIM_PKT_MAX). */
-#define MLX5X_WIRE_MAX		2048
+/* The largest frame the model takes. */
+#define MLX5X_WIRE_MAX		MLX5X_SIM_WIRE_MAX
 
 /**
  * struct mlx5x_sim_wire - a simulated device's wire

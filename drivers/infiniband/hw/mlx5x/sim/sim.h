@@ -109,11 +109,18 @@ int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 
 void mlx5x_sim_debugfs_init(struct mlx5x_sim *sim, struct dentry *parent);
 
+/*
+ * The largest frame the port takes from the wire: a RoCE v2 packet of the
+ * largest path MTU (4096 bytes of payload, its headers, pad, ICRC and a
+ * VLAN tag).  Other frames, for the NIC's steering, are 2048 at most.
+ */
+#define MLX5X_SIM_WIRE_MAX	(4096 + 128)
+
 /**
  * typedef mlx5x_sim_wire_fn - takes a frame the port puts out
  * @ctx: what was registered with it
  * @frame: the frame, from its Ethernet header, without FCS
- * @len: its length, 14 to 2048 bytes
+ * @len: its length, 14 to MLX5X_SIM_WIRE_MAX bytes
  * @up: for the host's network stack, as the port's default delivery of a
  *	frame the device sent to its own address; else for the wire
  *

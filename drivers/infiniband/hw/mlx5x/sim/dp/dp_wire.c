@@ -27,7 +27,9 @@
  * sent it).  The caller learns whether the host's stack gets it too: a
  * copy reached the port's default (no rule took it, or a DONT_TRAP rule
  * went on past every other).  A frame under an Ethernet header, or over
- * SIM_PKT_MAX, is refused unparsed and counted.
+ * SIM_PKT_MAX, is refused unparsed and counted; RoCE v2 frames to the
+ * port's GIDs (dp_ud_wire.c) skip the NIC RX tables, and may be as long
+ * as MLX5X_SIM_WIRE_MAX.
  */
 #include <linux/etherdevice.h>
 #include <linux/seq_file.h>
@@ -191,9 +193,10 @@ void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
  * Process context: it takes the model's lock.
  *
  * Return: 1 when the host's stack gets it too (it reached the port's
- * default), 0 when it does not (taken by rules, dropped, or the device
- * is going away), -EINVAL for a frame under an Ethernet header or over
- * the largest the port takes (counted, not looked at).
+ * default), 0 when it does not (taken by rules or the RDMA engine,
+ * dropped, or the device is going away), -EINVAL for a frame under an
+ * Ethernet header or over the largest the port takes: SIM_PKT_MAX, or
+ * MLX5X_SIM_WIRE_MAX for RoCE v2 to the port (counted, not looked at).
  */
 int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 		      unsigned int len)
@@ -207,16 +210,23 @@ int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 	dp = sim->dp;
 	if (!dp || dp->stopping)
 		goto out;
-	if (len < ETH_HLEN || len > SIM_PKT_MAX) {
+	if (len < ETH_HLEN || len > MLX5X_SIM_WIRE_MAX) {
+		dp->wire.rx_bad++;
+		ret = -EINVAL;
+		goto out;
+	}
+	/* RoCE v2 to the port's GIDs is the RDMA engine's, not the NIC's */
+	if (sim_ud_wire_rx(dp, frame, len)) {
+		dp->wire.rx++;
+		goto out;
+	}
+	if (len > SIM_PKT_MAX) {
 		dp->wire.rx_bad++;
 		ret = -EINVAL;
 		goto out;
 	}
 	dp->wire.rx++;
 	dp->wire.rx_short += len < ETH_ZLEN;
-	/* RoCE v2 to the port's GIDs is the RDMA engine's, not the NIC's */
-	if (sim_ud_wire_rx(dp, frame, len))
-		goto out;
 	p = sim_dp_pkt(frame, len);
 	if (!p) {
 		dp->dropped++;

@@ -52,11 +52,14 @@ static struct sim_wire *sw_wire(struct kunit *test)
 	return &sk_sim(test)->dp->wire;
 }
 
-/* Under an Ethernet header or over SIM_PKT_MAX: refused, counted. */
+/*
+ * Under an Ethernet header, over SIM_PKT_MAX (not RoCE v2 to the port),
+ * or over MLX5X_SIM_WIRE_MAX: refused, counted.
+ */
 static void sw_rx_bad_length(struct kunit *test)
 {
 	struct mlx5x_sim *sim = sk_sim(test);
-	u8 *f = kunit_kzalloc(test, SIM_PKT_MAX + 1, GFP_KERNEL);
+	u8 *f = kunit_kzalloc(test, MLX5X_SIM_WIRE_MAX + 1, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_EXPECT_EQ(test, mlx5x_sim_wire_rx(sim, f, 0), -EINVAL);
@@ -64,7 +67,10 @@ static void sw_rx_bad_length(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, mlx5x_sim_wire_rx(sim, f, SIM_PKT_MAX + 1),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, sw_wire(test)->rx_bad, 3);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_wire_rx(sim, f,
+						MLX5X_SIM_WIRE_MAX + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sw_wire(test)->rx_bad, 4);
 	KUNIT_EXPECT_EQ(test, sw_wire(test)->rx, 0);
 }
 
