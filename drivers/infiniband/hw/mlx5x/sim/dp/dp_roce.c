@@ -36,7 +36,6 @@
 #include <linux/ipv6.h>
 #include <linux/string.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/checksum.h>
 #include "dp_roce.h"
 
@@ -51,6 +50,42 @@
 #define SIM_ROCE_BTH_PAD(b)	(((b) >> 4) & 3)
 #define SIM_ROCE_BTH_TVER(b)	((b) & 0xf)
 #define SIM_ROCE_UDP_SPORT_MIN	0xc000
+
+/* Header fields, byte by byte: a frame's headers need not be aligned. */
+static u16 sim_be16(const u8 *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+static u32 sim_be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static u32 sim_le32(const u8 *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static void sim_put_be16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void sim_put_be32(u8 *p, u32 v)
+{
+	sim_put_be16(p, v >> 16);
+	sim_put_be16(p + 2, v);
+}
+
+static void sim_put_le32(u8 *p, u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
 
 /**
  * sim_roce_sport() - the UDP source port of a flow label
@@ -125,7 +160,7 @@ u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
 
 	memcpy(frame, u->dmac, ETH_ALEN);
 	memcpy(frame + ETH_ALEN, u->smac, ETH_ALEN);
-	put_unaligned_be16(u->v4 ? ETH_P_IP : ETH_P_IPV6, frame + 12);
+	sim_put_be16(frame + 12, u->v4 ? ETH_P_IP : ETH_P_IPV6);
 	p = frame + ETH_HLEN;
 	if (u->v4) {
 		ip = (void *)p;
@@ -143,8 +178,8 @@ u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
 		p += SIM_ROCE_IP4;
 	} else {
 		ip6 = (void *)p;
-		put_unaligned_be32(6U << 28 | (u32)u->tclass << 20 |
-				   (u->flow_label & 0xfffff), p);
+		sim_put_be32(p, 6U << 28 | (u32)u->tclass << 20 |
+			     (u->flow_label & 0xfffff));
 		ip6->payload_len = htons(l4);
 		ip6->nexthdr = IPPROTO_UDP;
 		ip6->hop_limit = u->hop_limit;
@@ -160,12 +195,12 @@ u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
 	bth = p + SIM_ROCE_UDP;
 	bth[0] = u->opcode;
 	bth[1] = (u->se ? SIM_ROCE_BTH_SE : 0) | pad << 4;
-	put_unaligned_be16(u->pkey, bth + 2);
-	put_unaligned_be32(u->dqpn & 0xffffff, bth + 4);
-	put_unaligned_be32(u->psn & 0xffffff, bth + 8);
+	sim_put_be16(bth + 2, u->pkey);
+	sim_put_be32(bth + 4, u->dqpn & 0xffffff);
+	sim_put_be32(bth + 8, u->psn & 0xffffff);
 	p = bth + SIM_ROCE_BTH;
-	put_unaligned_be32(u->qkey, p);
-	put_unaligned_be32(u->sqpn & 0xffffff, p + 4);
+	sim_put_be32(p, u->qkey);
+	sim_put_be32(p + 4, u->sqpn & 0xffffff);
 	p += SIM_ROCE_DETH;
 	if (u->opcode == SIM_ROCE_UD_SEND_IMM) {
 		memcpy(p, &u->imm, SIM_ROCE_IMM);
@@ -183,15 +218,15 @@ u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
  */
 u32 sim_roce_ud_seal(u8 *frame, u32 payload_end)
 {
-	bool v4 = get_unaligned_be16(frame + 12) == ETH_P_IP;
+	bool v4 = sim_be16(frame + 12) == ETH_P_IP;
 	u32 hl = v4 ? SIM_ROCE_IP4 : SIM_ROCE_IP6, pad;
 
 	pad = SIM_ROCE_BTH_PAD(frame[ETH_HLEN + hl + SIM_ROCE_UDP + 1]);
 	memset(frame + payload_end, 0, pad);
 	payload_end += pad;
-	put_unaligned_le32(sim_roce_icrc(frame + ETH_HLEN,
-					 payload_end - ETH_HLEN, v4),
-			   frame + payload_end);
+	sim_put_le32(frame + payload_end,
+		     sim_roce_icrc(frame + ETH_HLEN, payload_end - ETH_HLEN,
+				   v4));
 	return payload_end + SIM_ROCE_ICRC;
 }
 
@@ -205,12 +240,12 @@ static bool sim_roce_udp_at(const u8 *f, u32 len, u32 *l3, u32 *hl, bool *v4)
 
 	if (len < ETH_HLEN)
 		return false;
-	type = get_unaligned_be16(f + 12);
+	type = sim_be16(f + 12);
 	*l3 = ETH_HLEN;
 	if (type == ETH_P_IP) {
 		if (len < *l3 + SIM_ROCE_IP4 || f[*l3] >> 4 != 4 ||
 		    f[*l3 + 9] != IPPROTO_UDP ||
-		    get_unaligned_be16(f + *l3 + 6) & SIM_ROCE_IP_FRAG)
+		    sim_be16(f + *l3 + 6) & SIM_ROCE_IP_FRAG)
 			return false;
 		*hl = (f[*l3] & 0xf) * 4;
 		*v4 = true;
@@ -224,7 +259,7 @@ static bool sim_roce_udp_at(const u8 *f, u32 len, u32 *l3, u32 *hl, bool *v4)
 		return false;
 	}
 	return *hl >= SIM_ROCE_IP4 && len >= *l3 + *hl + SIM_ROCE_UDP &&
-	       get_unaligned_be16(f + *l3 + *hl + 2) == SIM_ROCE_UDP_PORT;
+	       sim_be16(f + *l3 + *hl + 2) == SIM_ROCE_UDP_PORT;
 }
 
 /**
@@ -272,7 +307,7 @@ static void sim_roce_ip_read(const u8 *ip, struct sim_roce_ud *u)
 		u->hop_limit = ip[8];
 		return;
 	}
-	w = get_unaligned_be32(ip);
+	w = sim_be32(ip);
 	u->tclass = (w >> 20) & 0xff;
 	u->flow_label = w & 0xfffff;
 	u->hop_limit = ip[7];
@@ -299,15 +334,15 @@ enum sim_roce_verdict sim_roce_parse(const u8 *f, u32 len,
 	if (!sim_roce_udp_at(f, len, &l3, &hl, &u->v4))
 		return SIM_ROCE_NOT;
 	if (u->v4) {
-		ip_len = get_unaligned_be16(f + l3 + 2);
+		ip_len = sim_be16(f + l3 + 2);
 		/* no options: the ICRC's pseudo header has none */
 		if (hl != SIM_ROCE_IP4 || ip_fast_csum(f + l3, hl / 4))
 			return SIM_ROCE_MALFORMED;
 	} else {
-		ip_len = hl + get_unaligned_be16(f + l3 + 4);
+		ip_len = hl + sim_be16(f + l3 + 4);
 	}
 	udp = f + l3 + hl;
-	udp_len = get_unaligned_be16(udp + 4);
+	udp_len = sim_be16(udp + 4);
 	if (ip_len > len - l3 || ip_len < hl || udp_len != ip_len - hl ||
 	    udp_len < SIM_ROCE_UDP + SIM_ROCE_BTH + SIM_ROCE_ICRC)
 		return SIM_ROCE_MALFORMED;
@@ -315,18 +350,18 @@ enum sim_roce_verdict sim_roce_parse(const u8 *f, u32 len,
 	if (SIM_ROCE_BTH_TVER(bth[1]))
 		return SIM_ROCE_MALFORMED;
 	if (sim_roce_icrc(f + l3, ip_len - SIM_ROCE_ICRC, u->v4) !=
-	    get_unaligned_le32(f + l3 + ip_len - SIM_ROCE_ICRC))
+	    sim_le32(f + l3 + ip_len - SIM_ROCE_ICRC))
 		return SIM_ROCE_BAD_ICRC;
 	memcpy(u->dmac, f, ETH_ALEN);
 	memcpy(u->smac, f + ETH_ALEN, ETH_ALEN);
 	sim_roce_ip_read(f + l3, u);
 	u->l3 = f + l3;
-	u->sport = get_unaligned_be16(udp);
+	u->sport = sim_be16(udp);
 	u->opcode = bth[0];
 	u->se = bth[1] & SIM_ROCE_BTH_SE;
-	u->pkey = get_unaligned_be16(bth + 2);
-	u->dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
-	u->psn = get_unaligned_be32(bth + 8) & 0xffffff;
+	u->pkey = sim_be16(bth + 2);
+	u->dqpn = sim_be32(bth + 4) & 0xffffff;
+	u->psn = sim_be32(bth + 8) & 0xffffff;
 	if (u->opcode != SIM_ROCE_UD_SEND && u->opcode != SIM_ROCE_UD_SEND_IMM)
 		return SIM_ROCE_OTHER;
 	ext = SIM_ROCE_DETH +
@@ -334,8 +369,8 @@ enum sim_roce_verdict sim_roce_parse(const u8 *f, u32 len,
 	pad = SIM_ROCE_BTH_PAD(bth[1]);
 	if (udp_len < SIM_ROCE_UDP + SIM_ROCE_BTH + ext + pad + SIM_ROCE_ICRC)
 		return SIM_ROCE_MALFORMED;
-	u->qkey = get_unaligned_be32(bth + SIM_ROCE_BTH);
-	u->sqpn = get_unaligned_be32(bth + SIM_ROCE_BTH + 4) & 0xffffff;
+	u->qkey = sim_be32(bth + SIM_ROCE_BTH);
+	u->sqpn = sim_be32(bth + SIM_ROCE_BTH + 4) & 0xffffff;
 	if (ext > SIM_ROCE_DETH)
 		memcpy(&u->imm, bth + SIM_ROCE_BTH + SIM_ROCE_DETH,
 		       SIM_ROCE_IMM);
