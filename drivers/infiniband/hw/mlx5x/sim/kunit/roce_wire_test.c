@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit: RoCE v2 frames from the wire (dp/dp_ud_wire.c), each handed in
+ * from a buffer of exactly its length.  One to a RoCE v2 address of the
+ * port is the RDMA engine's, never the host's: a bad ICRC, a frame cut
+ * short, another transport's packet and a datagram for a QP that does not
+ * exist are each counted in their figure and dropped.  The same frame to
+ * an address the port does not hold, or once its GID is gone, or to a
+ * RoCE v1 entry's address, goes on to the NIC and the host's stack.
+ */
+#include <linux/etherdevice.h>
+#include "sim_kunit.h"
+#include "../steering/classify.h"
+#include "../dp/datapath.h"
+#include "../mem/mkey.h"
+#include "../queues/queues.h"
+#include "../dp/dp_priv.h"
+#include "../dp/dp_roce.h"
+
+#define RW_MAX	128
+
+static const u8 rw_gid[16] = {
+	[10] = 0xff, [11] = 0xff, [12] = 192, [13] = 168, [14] = 91, [15] = 1,
+};
+
+/* A UD SEND of 16 bytes to QP @dqpn at @dgid; returns its length. */
+static u32 rw_frame(u8 *f, const u8 *dgid, u32 dqpn, u8 opcode)
+{
+	struct sim_roce_ud u = {
+		.v4 = true, .hop_limit = 64, .sport = 0xc001,
+		.opcode = opcode, .pkey = 0xffff, .dqpn = dqpn,
+		.qkey = 0x1111, .sqpn = 0x22, .len = 16,
+	};
+	u32 hdr;
+
+	memcpy(u.dmac, sk_params.mac, ETH_ALEN);
+	eth_random_addr(u.smac);
+	memcpy(u.dgid, dgid, 16);
+	memcpy(u.sgid, dgid, 15);
+	u.sgid[15] = 2;
+	hdr = sim_roce_ud_build(&u, f);
+	memset(f + hdr, 0x3c, u.len);
+	return sim_roce_ud_seal(f, hdr + u.len);
+}
+
+/* Hand @len bytes of @f in, from a buffer of exactly that size. */
+static int rw_rx(struct kunit *test, const u8 *f, u32 len)
+{
+	u8 *copy = kmemdup(f, len, GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	ret = mlx5x_sim_wire_rx(sk_sim(test), copy, len);
+	kfree(copy);
+	return ret;
+}
+
+static void rw_set_gid(struct kunit *test, u8 version, bool valid)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+
+	mutex_lock(&sim->lock);
+	memcpy(sim->gids[5].gid, rw_gid, 16);
+	sim->gids[5].version = version;
+	sim->gids[5].l3_type = SIM_ROCE_L3_IPV4;
+	sim->gids[5].valid = valid;
+	mutex_unlock(&sim->lock);
+}
+
+static void rw_refused(struct kunit *test)
+{
+	struct sim_wire *w = &sk_sim(test)->dp->wire;
+	u8 f[RW_MAX];
+	u32 len, cut;
+
+	rw_set_gid(test, SIM_ROCE_V2, true);
+	len = rw_frame(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_rx, 1);
+	KUNIT_EXPECT_EQ(test, w->roce_dropped, 1);
+	f[len - 1] ^= 1;
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_bad_icrc, 1);
+	f[len - 1] ^= 1;
+	/* every cut that still shows UDP to 4791 is malformed */
+	for (cut = ETH_HLEN + 20 + 8; cut < len; cut++)
+		KUNIT_EXPECT_EQ(test, rw_rx(test, f, cut), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_malformed, len - (ETH_HLEN + 20 + 8));
+	len = rw_frame(f, rw_gid, 0xabcde, 0x04);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_unsupported, 1);
+	KUNIT_EXPECT_EQ(test, w->roce_rx_ud, 0);
+	KUNIT_EXPECT_EQ(test, w->rx_up, 0);
+	KUNIT_EXPECT_EQ(test, sk_sim(test)->dp->rx_packets, 0);
+}
+
+static void rw_not_the_port(struct kunit *test)
+{
+	struct sim_wire *w = &sk_sim(test)->dp->wire;
+	u8 f[RW_MAX], other[16];
+	u32 len;
+
+	memcpy(other, rw_gid, 16);
+	other[15] = 9;
+	rw_set_gid(test, SIM_ROCE_V2, true);
+	len = rw_frame(f, other, 0xabcde, SIM_ROCE_UD_SEND);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	len = rw_frame(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND);
+	rw_set_gid(test, SIM_ROCE_V1, true);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	rw_set_gid(test, SIM_ROCE_V2, false);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	KUNIT_EXPECT_EQ(test, w->roce_rx, 0);
+	KUNIT_EXPECT_EQ(test, w->rx_up, 3);
+}
+
+static struct kunit_case rw_cases[] = {
+	KUNIT_CASE(rw_refused),
+	KUNIT_CASE(rw_not_the_port),
+	{}
+};
+
+static struct kunit_suite rw_suite = {
+	.name = "mlx5x_sim_roce_wire",
+	.init = sk_init,
+	.exit = sk_exit,
+	.test_cases = rw_cases,
+};
+
+kunit_test_suite(rw_suite);
