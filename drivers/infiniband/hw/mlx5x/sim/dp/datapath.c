@@ -19,13 +19,14 @@
  * port, hands it to the netdev, or both.  Every TIR the RX walk reaches
  * gets a copy, unless the TIR blocks self loopback (self_lb_block) for
  * the packet's kind and its transport domain is the sending TIS's.  A
- * direct TIR delivers to its RQ, an indirect one to the first RQ of its
- * RQT.  The RQ's next WQE (its doorbell record's receive counter says
- * how many were posted) takes the bytes through its data segments, and a
- * CQE goes to the RQ's CQ; no posted WQE: the packet is dropped and the
- * RQ's out_of_buffer counts it.  A signalled send writes a CQE to the
- * SQ's CQ; a bad WQE or lkey writes an error CQE and moves the SQ to
- * error, where the WQEs after it are flushed.
+ * direct TIR delivers to its RQ, an indirect one to the RQ of its RQT
+ * that its hash picks (dp_rss.c).  The RQ's next WQE (its doorbell
+ * record's receive counter says how many were posted) takes the bytes
+ * through its data segments, and a CQE goes to the RQ's CQ; no posted
+ * WQE: the packet is dropped and the RQ's out_of_buffer counts it.  A
+ * signalled send writes a CQE to the SQ's CQ; a bad WQE or lkey writes an
+ * error CQE and moves the SQ to error, where the WQEs after it are
+ * flushed.
  *
  * Everything runs under the model's lock, as commands do: a queue, CQ,
  * mkey or umem is never destroyed while a pass looks at it, and every
@@ -169,7 +170,7 @@ void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
 	}
 	if (dest->type == SIM_OBJ_RQT) {
 		rqt = container_of(dest, struct sim_rqt, obj);
-		dest = rqt->size ? rqt->rq[0] : NULL;
+		dest = rqt->size ? sim_rss_rq(tir->tirc, rqt, p) : NULL;
 	}
 	if (!dest || dest->type != SIM_OBJ_RQ) {
 		dp->dropped++;

@@ -178,6 +178,13 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
 		     u32 nbb, u16 bb);
 struct sim_pkt *sim_dp_pkt(const u8 *bytes, u32 len);
+
+/* dp_rss.c: the RQ of an indirect TIR's RQT a packet goes to */
+struct sim_rqt;
+u32 sim_rss_toeplitz(const u8 *key, const u8 *in, unsigned int len);
+u32 sim_rss_hash(const void *tirc, const struct sim_pkt *p);
+struct sim_obj *sim_rss_rq(const void *tirc, const struct sim_rqt *rqt,
+			   const struct sim_pkt *p);
 void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
 		   const struct sim_pkt *p);
 
