@@ -104,6 +104,14 @@ static unsigned int sim_umr_mkey_rights(const struct sim_umr *u,
 	return r;
 }
 
+/* What an entry of @mkey must grant for @mkey to grant @rights. */
+static unsigned int sim_umr_entry_rights(const struct sim_mkey *mkey,
+					 unsigned int rights)
+{
+	return sim_mkey_sig_capable(mkey) ? sim_mkey_mw_rights(rights) :
+					    rights;
+}
+
 static bool sim_umr_mkey_grants(const struct sim_mkey *mkey,
 				unsigned int rights)
 {
@@ -140,7 +148,8 @@ struct sim_mkey *sim_umr_mkey_entry(struct mlx5x_sim *sim,
 	    PRM_GET(mkc, t->mkc, free) || sim_mkey_crypto(t) || t->sig_on ||
 	    t->depth + 1 > SIM_CAP_GEN(sim, max_indirection))
 		return NULL;
-	return sim_umr_mkey_grants(t, rights) ? t : NULL;
+	return sim_umr_mkey_grants(t, sim_umr_entry_rights(mkey, rights)) ?
+	       t : NULL;
 }
 
 /* LOCAL_INV: the configured mkey @mkey is free, with no entries. */
@@ -188,7 +197,7 @@ static u32 sim_umr_mkey_keep(const struct sim_mkey *mkey, unsigned int rights,
 
 	for (i = 0; i < mkey->nent; i++) {
 		t = container_of(mkey->ent[i].obj, struct sim_mkey, obj);
-		if (!sim_umr_mkey_grants(t, rights))
+		if (!sim_umr_mkey_grants(t, sim_umr_entry_rights(mkey, rights)))
 			return SIM_CQE_SYND_MW_BIND;
 		covered += be32_to_cpu(mkey->ent[i].klm.bcount);
 	}

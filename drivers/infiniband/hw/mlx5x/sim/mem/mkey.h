@@ -199,6 +199,18 @@ static inline bool sim_mkey_crypto(const struct sim_mkey *mkey)
 			    SIM_MKC_CRYPTO_EN_BITS);
 }
 
+/*
+ * A signature mkey (bsf_en without crypto): rdma-core's
+ * test_mkey_sig_pipelining_* give one remote write over an MR of local
+ * write alone and write through it, as a ConnectX lets them: its entries
+ * need only the local rights its remote ones stand on, as a window's MR
+ * (sim_mkey_mw_rights()).
+ */
+static inline bool sim_mkey_sig_capable(const struct sim_mkey *mkey)
+{
+	return PRM_GET(mkc, mkey->mkc, bsf_en) && !sim_mkey_crypto(mkey);
+}
+
 /* mkey_access.c: what a memory access through a key resolves to */
 
 /* rights an access needs, one per access bit of the mkey context */

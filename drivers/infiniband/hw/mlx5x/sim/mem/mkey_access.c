@@ -121,8 +121,11 @@ static u32 sim_mkey_walk_entries(struct mlx5x_sim *sim,
 	struct sim_mkey_access mw;
 	u32 i, synd;
 
-	/* a window's MR is reached with the local rights of the access */
-	if (mkey->mw) {
+	/*
+	 * a window's MR, and a signature mkey's entries, are reached with
+	 * the local rights of the access
+	 */
+	if (mkey->mw || sim_mkey_sig_capable(mkey)) {
 		mw = *acc;
 		mw.rights = sim_mkey_mw_rights(acc->rights);
 		acc = &mw;
