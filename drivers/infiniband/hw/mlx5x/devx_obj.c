@@ -10,6 +10,7 @@
 #include <rdma/uverbs_std_types.h>
 #include "mlx5x.h"
 #include "devx_kinds.h"
+#include "verbs.h"
 
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>
@@ -227,6 +228,30 @@ int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 	return 0;
 }
 
+/*
+ * A verbs RC QP's handle: libmlx5 queries it (QUERY_QP, for
+ * mlx5dv_qp_cancel_posted_send_wrs(3)) and, for signature pipelining,
+ * sets its drain_sigerr by INIT2INIT_QP, each through DEVX as on
+ * mlx5_ib.  Only those, naming that very QP, with its own uid: no
+ * command that moves it between states behind the kernel's back.
+ * Returns the uid to run the mailbox with, or a negative errno.
+ */
+static int mlx5x_devx_qp_check(struct ib_uobject *uobj, const void *in,
+			       size_t inlen, bool modify)
+{
+	struct mlx5x_qp *qp = to_mqp(uobj->object);
+	u16 opcode = prm_in_opcode(in);
+
+	if (qp->ib.qp_type != IB_QPT_RC ||
+	    inlen < (modify ? PRM_BYTES(init2init_qp_in) :
+			      PRM_BYTES(query_qp_in)) ||
+	    opcode != (modify ? MLX5_CMD_OP_INIT2INIT_QP :
+				MLX5_CMD_OP_QUERY_QP) ||
+	    PRM_GET(init2init_qp_in, in, qpn) != qp->qpn)
+		return -EINVAL;
+	return qp->uid;
+}
+
 static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 			      u16 cmd_in, u16 cmd_out, bool modify)
 {
@@ -236,22 +261,32 @@ static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 	int outlen = uverbs_attr_get_len(attrs, cmd_out);
 	struct mlx5x_ucontext *uctx;
 	struct mlx5x_devx_obj *obj;
+	struct mlx5x_dev *dev;
+	int err, err2, uid;
 	void *out;
-	int err, err2;
 
 	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	err = mlx5x_devx_obj_check(uobj, in, inlen, modify);
-	if (err)
-		return err;
-	obj = uobj->object;
+	if (uobj_get_object_id(uobj) == UVERBS_OBJECT_QP) {
+		uid = mlx5x_devx_qp_check(uobj, in, inlen, modify);
+		if (uid < 0)
+			return uid;
+		dev = to_mdev(uobj->context->device);
+	} else {
+		err = mlx5x_devx_obj_check(uobj, in, inlen, modify);
+		if (err)
+			return err;
+		obj = uobj->object;
+		dev = obj->dev;
+		uid = uctx->devx_uid;
+	}
 
 	out = uverbs_zalloc(attrs, outlen);
 	if (IS_ERR(out))
 		return PTR_ERR(out);
-	prm_in_set_uid(in, uctx->devx_uid);
-	err = mlx5x_cmd_exec(obj->dev, in, inlen, out, outlen);
+	prm_in_set_uid(in, uid);
+	err = mlx5x_cmd_exec(dev, in, inlen, out, outlen);
 	if (err && err != -EREMOTEIO)
 		return err;
 	err2 = uverbs_copy_to(attrs, cmd_out, out, outlen);

@@ -248,6 +248,22 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* DC moves as mlx5_ib moves it, not as ib_modify_qp_is_ok() says */
 	if (ibqp->qp_type == IB_QPT_DRIVER)
 		return mlx5x_dc_modify(dev, qp, attr, mask, udata);
+	/*
+	 * The device drains an RC QP's send queue on its own (signature
+	 * pipelining): SQD, which the caller may name as its state when
+	 * firmware says so.
+	 */
+	if (mask & IB_QP_CUR_STATE && attr->cur_qp_state != cur &&
+	    attr->cur_qp_state == IB_QPS_SQD && cur == IB_QPS_RTS &&
+	    ibqp->qp_type == IB_QPT_RC) {
+		struct ib_qp_attr now = {};
+
+		err = mlx5x_rc_query(dev, qp, &now);
+		if (err)
+			return err;
+		if (now.qp_state == IB_QPS_SQD)
+			cur = IB_QPS_SQD;
+	}
 	if (mask & IB_QP_CUR_STATE && attr->cur_qp_state != cur)
 		return -EINVAL;
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
@@ -337,6 +353,8 @@ static enum ib_event_type mlx5x_qp_error_event(u8 type)
 		return IB_EVENT_QP_REQ_ERR;
 	case MLX5_EVENT_TYPE_WQ_ACCESS_ERROR:
 		return IB_EVENT_QP_ACCESS_ERR;
+	case MLX5_EVENT_TYPE_SQ_DRAINED:
+		return IB_EVENT_SQ_DRAINED;
 	default:
 		return 0;
 	}

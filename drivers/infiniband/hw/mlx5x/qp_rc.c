@@ -35,6 +35,8 @@ static const struct mlx5x_rc_move mlx5x_rc_moves[] = {
 	MLX5X_RC_MOVE(IB_QPS_RTS, IB_QPS_RTS, RTS2RTS_QP, rts2rts_qp, true),
 	MLX5X_RC_MOVE(IB_QPS_SQE, IB_QPS_RTS, SQERR2RTS_QP, sqerr2rts_qp,
 		      true),
+	/* a send queue the device drained on a signature error */
+	MLX5X_RC_MOVE(IB_QPS_SQD, IB_QPS_RTS, SQD_RTS_QP, sqd2rts_qp, true),
 	MLX5X_RC_MOVE(MLX5X_ANY_STATE, IB_QPS_ERR, 2ERR_QP, qp_2err, false),
 	MLX5X_RC_MOVE(MLX5X_ANY_STATE, IB_QPS_RESET, 2RST_QP, qp_2rst, false),
 };
@@ -350,6 +352,7 @@ static const enum ib_qp_state mlx5x_rc_states[] = {
 	[MLX5_QPC_STATE_RTS] = IB_QPS_RTS,
 	[MLX5_QPC_STATE_SQER] = IB_QPS_SQE,
 	[MLX5_QPC_STATE_SQD] = IB_QPS_SQD,
+	[5] = IB_QPS_SQD,	/* SQ drained (signature pipelining) */
 	[MLX5_QPC_STATE_ERR] = IB_QPS_ERR,
 };
 

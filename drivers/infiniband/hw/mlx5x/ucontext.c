@@ -45,6 +45,12 @@ static void mlx5x_fill_ucontext_resp(struct mlx5x_ucontext *uctx,
 	 * as upstream mlx5, always.
 	 */
 	resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_MKEY_UPDATE_TAG;
+	/*
+	 * SQD to RTS, which signature pipelining needs: where the device
+	 * drains a send queue on a signature error, as mlx5_ib says it
+	 */
+	if (MLX5X_CAP_GEN(dev, drain_sigerr))
+		resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_SQD2RTS;
 }
 
 static int mlx5x_read_ucontext_req(struct ib_udata *udata,
