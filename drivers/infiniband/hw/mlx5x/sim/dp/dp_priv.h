@@ -268,6 +268,7 @@ bool sim_rc_sig_sides(const struct sim_rc_side *src,
 int sim_rc_copy_sig(struct sim_dp *dp, const struct sim_rc_side *src,
 		    const struct sim_rc_side *dst, u64 skip, u64 len);
 void sim_rc_sig_report(struct sim_dp *dp, struct sim_qp *qp, bool send);
+bool sim_rc_sig_drain(struct sim_dp *dp, struct sim_qp *qp);
 
 /* dp_crypto.c: bytes through crypto mkeys */
 void sim_rc_crypto_mark(struct mlx5x_sim *sim, u32 key, u64 va,

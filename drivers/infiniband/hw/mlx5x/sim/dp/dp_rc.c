@@ -363,7 +363,7 @@ static struct sim_qp *sim_rc_peer(struct mlx5x_sim *sim, struct sim_qp *req)
 	 * drops what reaches it: the requester's retries run out.
 	 */
 	if ((state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
-	     state != SIM_QP_ST(SQD)) ||
+	     state != SIM_QP_ST(SQD) && state != SIM_QPC_STATE_SQ_DRAINED) ||
 	    (!peer->dp.buf_umem && !sim_dp_xrc_tgt(peer)) ||
 	    PRM_GET(qpc, peer->qpc, remote_qpn) != req->q.obj.id ||
 	    PRM_GET(qpc, peer->qpc, st) != PRM_GET(qpc, req->qpc, st))
@@ -515,6 +515,8 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		parsed = sim_dci_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
 	else
 		parsed = sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+	if (!flush && sim_rc_sig_drain(dp, qp))
+		return 0;	/* dp_sig.c: the send queue is drained */
 	if (flush)
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)
@@ -541,10 +543,12 @@ static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	dp->wqes++;
 	/* a signature error, before the completions (dp_sig.c) */
 	if (dp->sig_err_on && m.resp) {
-		if (dp->sig_err_dst == (dp->rc.opcode == SIM_OPCODE_RDMA_READ))
+		if (dp->sig_err_dst == (dp->rc.opcode == SIM_OPCODE_RDMA_READ)) {
 			sim_rc_sig_report(dp, qp, true);
-		else
+			qp->dp.sig_drain = true;
+		} else {
 			sim_rc_sig_report(dp, m.resp, false);
+		}
 	}
 	if (m.resp) {
 		sim_rc_respond(dp, &m);

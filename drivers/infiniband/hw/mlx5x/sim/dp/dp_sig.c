@@ -450,3 +450,36 @@ void sim_rc_sig_report(struct sim_dp *dp, struct sim_qp *qp, bool send)
 	dp->sig_err_on = false;
 	sim_rc_cqe(dp->sim, qp, send, &info);
 }
+
+/**
+ * sim_rc_sig_drain() - signature pipelining: whether @qp's send queue
+ * stops before the WQE read into @dp->wqe
+ * @dp: the data path, the model's lock held
+ * @qp: the QP, in RTS
+ *
+ * On a QP with drain_sigerr (MLX5DV_QP_CREATE_SIG_PIPELINING: libmlx5
+ * sets it by INIT2INIT_QP), after a WQE of @qp's met a signature error
+ * on its own keys (its signature error CQE written), the next WQE with
+ * a fence (libmlx5's IBV_SEND_FENCE) is not executed: the send queue is drained, the QP
+ * goes to SQD with an SQ_DRAINED event, and QUERY_QP's
+ * hw_sq_wqebb_counter names that WQE, for
+ * mlx5dv_qp_cancel_posted_send_wrs(3); SQD_RTS_QP goes on from it.  A
+ * next WQE without a fence goes on as if nothing happened.
+ *
+ * Return: true if the send queue was drained.
+ */
+bool sim_rc_sig_drain(struct sim_dp *dp, struct sim_qp *qp)
+{
+	const struct sim_wqe_ctrl *c = (const void *)dp->wqe;
+
+	if (!qp->dp.sig_drain)
+		return false;
+	qp->dp.sig_drain = false;
+	if (!PRM_GET(qpc, qp->qpc, drain_sigerr) ||
+	    !(c->fm_ce_se & SIM_WQE_CTRL_FENCE_MASK))
+		return false;
+	PRM_SET(qpc, qp->qpc, state, SIM_QPC_STATE_SQ_DRAINED);
+	sim_event_emit(dp->sim, SIM_EV_SQ_DRAINED, SIM_OBJ_QP, qp->q.obj.id,
+		       0);
+	return true;
+}

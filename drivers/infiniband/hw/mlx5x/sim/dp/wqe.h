@@ -59,6 +59,8 @@ struct sim_wqe_ctrl {
 #define SIM_WQE_CTRL_DS_MASK	0x3f
 /* fm_ce_se: a CQE is written for this WQE; the receiver's is solicited */
 #define SIM_WQE_CTRL_CQ_UPDATE	BIT(3)
+/* fm_ce_se: the fence mode (7:5), nonzero for IBV_SEND_FENCE */
+#define SIM_WQE_CTRL_FENCE_MASK	GENMASK(7, 5)
 #define SIM_WQE_CTRL_SOLICITED	BIT(1)
 
 /**

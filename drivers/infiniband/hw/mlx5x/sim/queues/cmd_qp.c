@@ -139,7 +139,7 @@ static u8 sim_qp_check_rts(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 #define SIM_QPS(s)	BIT(MLX5_QPC_STATE_##s)
 #define SIM_QP_ANY	(SIM_QPS(RST) | SIM_QPS(INIT) | SIM_QPS(RTR) |	\
 			 SIM_QPS(RTS) | SIM_QPS(SQER) | SIM_QPS(SQD) |	\
-			 SIM_QPS(ERR))
+			 SIM_QPS(ERR) | BIT(SIM_QPC_STATE_SQ_DRAINED))
 #define SIM_QP_MOVE(op, f, t, chk, fields) {				\
 	.opcode = (op), .from = (f), .to = MLX5_QPC_STATE_##t,		\
 	.check = (chk), .copy = (fields), .ncopy = ARRAY_SIZE(fields) }
@@ -157,6 +157,9 @@ static const struct sim_qp_move sim_qp_moves[] = {
 		    sim_qp_check_rts, sim_qp_rts2rts_fields),
 	/* RC errors take a QP to ERR; a UD send error to SQER */
 	SIM_QP_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER), RTS, NULL,
+		    sim_qp_rts2rts_fields),
+	SIM_QP_MOVE(MLX5_CMD_OP_SQD_RTS_QP,
+		    SIM_QPS(SQD) | BIT(SIM_QPC_STATE_SQ_DRAINED), RTS, NULL,
 		    sim_qp_rts2rts_fields),
 	{ .opcode = MLX5_CMD_OP_2ERR_QP, .from = SIM_QP_ANY,
 	  .to = MLX5_QPC_STATE_ERR },
@@ -318,6 +321,24 @@ static const struct sim_qp_move *sim_qp_move_of(u16 opcode)
  * Every transition command: qpn at the same place; those that carry a
  * context carry it at the same place too (checked below).
  */
+/*
+ * libmlx5's INIT2INIT_QP for MLX5DV_QP_CREATE_SIG_PIPELINING: its
+ * optional parameter mask names drain_sigerr alone, the one field it
+ * sets (dp/dp_sig.c); where the device does not drain, BAD_CAP.
+ */
+#define SIM_QP_OPT_DRAIN_SIGERR	BIT(11)
+
+static u8 sim_qp_drain_sigerr(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			      struct sim_qp *qp, const void *qpc)
+{
+	if (!SIM_CAP_GEN(sim, drain_sigerr))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	if (PRM_GET(qpc, qp->qpc, st) != MLX5_QPC_ST_RC)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	PRM_SET(qpc, qp->qpc, drain_sigerr, PRM_GET(qpc, qpc, drain_sigerr));
+	return PRM_STAT_OK;
+}
+
 static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const struct sim_qp_move *mv = sim_qp_move_of(ctx->cmd->opcode);
@@ -340,6 +361,8 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		     PRM_BIT_OFF(init2init_qp_in, qpc) !=
 		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
 		     PRM_BIT_OFF(sqerr2rts_qp_in, qpc) !=
+		     PRM_BIT_OFF(rst2init_qp_in, qpc) ||
+		     PRM_BIT_OFF(sqd2rts_qp_in, qpc) !=
 		     PRM_BIT_OFF(rst2init_qp_in, qpc));
 	if (!mv)
 		return sim_fail(ctx, PRM_STAT_BAD_OP, SIM_SYND_BAD_OPCODE);
@@ -350,6 +373,10 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	qp = container_of(q, struct sim_qp, q);
 	if (!(mv->from & BIT(PRM_GET(qpc, qp->qpc, state))))
 		return sim_fail(ctx, PRM_STAT_BAD_QP_STATE, SIM_SYND_BAD_STATE);
+	if (mv->opcode == MLX5_CMD_OP_INIT2INIT_QP &&
+	    PRM_GET(init2init_qp_in, ctx->in, opt_param_mask) ==
+	    SIM_QP_OPT_DRAIN_SIGERR)
+		return sim_qp_drain_sigerr(sim, ctx, qp, qpc);
 	/* a DCI, as a UD QP, names its peer in each WQE: no path here */
 	if (mv->to == MLX5_QPC_STATE_RTR &&
 	    (sim_qp_datagram(qp) ||
@@ -384,15 +411,20 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 
 static u8 sim_query_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
+	struct sim_qp *qp;
 	struct sim_qobj *q;
 	u8 status;
 
 	status = sim_q_lookup(sim, ctx, SIM_OBJ_QP,
 			      PRM_GET(query_qp_in, ctx->in, qpn), &q);
-	if (!status)
-		memcpy(PRM_ADDR(query_qp_out, ctx->out, qpc),
-		       container_of(q, struct sim_qp, q)->qpc, PRM_BYTES(qpc));
-	return status;
+	if (status)
+		return status;
+	qp = container_of(q, struct sim_qp, q);
+	memcpy(PRM_ADDR(query_qp_out, ctx->out, qpc), qp->qpc, PRM_BYTES(qpc));
+	/* where the send queue stands: the next WQE the device executes */
+	PRM_SET(qpc, PRM_ADDR(query_qp_out, ctx->out, qpc),
+		hw_sq_wqebb_counter, qp->dp.sq_cc);
+	return 0;
 }
 
 #define SIM_QP_MODIFY_CMD(op, nm, typ)					\
@@ -430,6 +462,7 @@ static const struct sim_cmd sim_qp_cmd_list[] = {
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_RTS2RTS_QP, "RTS2RTS_QP", rts2rts_qp),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_SQERR2RTS_QP, "SQERR2RTS_QP",
 			  sqerr2rts_qp),
+	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_SQD_RTS_QP, "SQD_RTS_QP", sqd2rts_qp),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_2ERR_QP, "2ERR_QP", qp_2err),
 	SIM_QP_MODIFY_CMD(MLX5_CMD_OP_2RST_QP, "2RST_QP", qp_2rst),
 };

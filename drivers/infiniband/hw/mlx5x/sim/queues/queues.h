@@ -198,6 +198,8 @@ struct sim_rqt {
  * @srq_held: @srq_wqe is held: it completes, or is flushed, with the QP
  * @last_wqe: on an SRQ, the QP in ERR has raised LAST_WQE_REACHED
  * @xrc_srqn: an XRC target: the XRC SRQ its message is for
+ * @sig_drain: its last WQE met a signature error on its own keys: a
+ *	       fenced WQE next drains the send queue (dp/dp_sig.c)
  */
 struct sim_qp_dp {
 	u32 buf_umem;
@@ -212,7 +214,15 @@ struct sim_qp_dp {
 	bool srq_held;
 	bool last_wqe;
 	u32 xrc_srqn;
+	bool sig_drain;
 };
+
+/*
+ * The state a QP reports once the device drained its send queue
+ * (SQDRAINED of newer mlx5_ifc.h; 6.1 names SQD, 7, only): libmlx5's
+ * mlx5dv_qp_cancel_posted_send_wrs(3) asks for it.
+ */
+#define SIM_QPC_STATE_SQ_DRAINED	5
 
 struct sim_qp {
 	struct sim_qobj q;
