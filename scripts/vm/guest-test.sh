@@ -107,6 +107,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_crc \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_t10dif \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_err \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_pipelining_good \
+	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_pipelining_bad \
 	test_mlx5_dc.DCTest.test_dc_send test_mlx5_dc.DCTest.test_dc_rdma_write \
 	test_mlx5_dc.DCTest.test_dc_ah_to_qp_mapping \
 	>"$log" 2>&1
