@@ -52,6 +52,16 @@ v2ll() {
 # ("-": this one)
 nsx() { [[ $1 == - ]] || echo "ip netns exec $1"; }
 
+# listening NS PORT: wait (10 s at most) until a server in NS listens
+# on TCP PORT
+listening() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		$(nsx "$1") ss -Hltn "sport = :$2" | grep -q . && return
+		sleep 0.1
+	done
+}
+
 # pingpong NAME SRV_NS SRV_DEV CLI_NS CLI_DEV CLI_TARGET [SIZE]
 pingpong() {
 	local name=$1 sns=$2 sdev=$3 cns=$4 cdev=$5 target=$6 size=${7:-1024}
@@ -61,7 +71,7 @@ pingpong() {
 	timeout 30 $(nsx "$sns") ibv_ud_pingpong -d "$sdev" -g "$sg" \
 		-p $port -n "$iters" -s "$size" >"$dir/srv.log" 2>&1 &
 	srv=$!
-	sleep 1
+	listening "$sns" $port
 	timeout 30 $(nsx "$cns") ibv_ud_pingpong -d "$cdev" -g "$cg" \
 		-p $port -n "$iters" -s "$size" "$target" \
 		>"$dir/cli.log" 2>&1 || rc=1
@@ -82,7 +92,7 @@ udaddy() {
 	timeout 30 $(nsx "$sns") /usr/bin/udaddy -b "$sip" -C 10 \
 		>"$dir/srv.log" 2>&1 &
 	srv=$!
-	sleep 1
+	sleep 2	# rdma_cm's listen: no socket to wait for
 	timeout 30 $(nsx "$cns") /usr/bin/udaddy -s "$sip" -C 10 \
 		>"$dir/cli.log" 2>&1 || rc=1
 	wait $srv || rc=1
