@@ -32,7 +32,15 @@ struct sig {
 
 MT_FIXTURE(sig);
 
-static struct ibv_qp *sig_qp(struct pair *p, struct ibv_cq *cq)
+/* The same pair, its QPs created with MLX5DV_QP_CREATE_SIG_PIPELINING. */
+struct sigp {
+	struct sig s;
+};
+
+MT_FIXTURE(sigp);
+
+static struct ibv_qp *sig_qp(struct pair *p, struct ibv_cq *cq,
+			     bool pipelining)
 {
 	struct ibv_qp_init_attr_ex a = {
 		.send_cq = cq, .recv_cq = cq,
@@ -52,6 +60,10 @@ static struct ibv_qp *sig_qp(struct pair *p, struct ibv_cq *cq)
 		.send_ops_flags = MLX5DV_QP_EX_WITH_MKEY_CONFIGURE,
 	};
 
+	if (pipelining) {
+		dv.comp_mask |= MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS;
+		dv.create_flags = MLX5DV_QP_CREATE_SIG_PIPELINING;
+	}
 	return mlx5dv_create_qp(p->c.ctx, &a, &dv);
 }
 
@@ -67,7 +79,7 @@ static struct mlx5dv_mkey *sig_mkey(struct ibv_pd *pd)
 	return mlx5dv_create_mkey(&a);
 }
 
-MT_FIXTURE_SETUP(sig)
+static int sig_open(struct sig *self, bool pipelining)
 {
 	struct pair *p = &self->p;
 	unsigned int i;
@@ -80,7 +92,7 @@ MT_FIXTURE_SETUP(sig)
 		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
 		if (!CHECK(p->cq[i]))
 			return KSFT_FAIL;
-		p->qp[i] = sig_qp(p, p->cq[i]);
+		p->qp[i] = sig_qp(p, p->cq[i], pipelining);
 		self->mk[i] = sig_mkey(p->pd);
 		if (!CHECK(p->qp[i]) || !CHECK(self->mk[i]))
 			return KSFT_FAIL;
@@ -91,6 +103,11 @@ MT_FIXTURE_SETUP(sig)
 				  7), 0))
 		return KSFT_FAIL;
 	return KSFT_PASS;
+}
+
+MT_FIXTURE_SETUP(sig)
+{
+	return sig_open(self, false);
 }
 
 MT_FIXTURE_TEARDOWN(sig)
@@ -570,6 +587,111 @@ MT_TEST_F_PARTS(sig, rdma_through_rkey)
 	return KSFT_PASS;
 }
 
+MT_FIXTURE_SETUP(sigp)
+{
+	return sig_open(&self->s, true);
+}
+
+MT_FIXTURE_TEARDOWN(sigp)
+{
+	sig_teardown(&self->s);
+}
+
+/*
+ * Signature pipelining (mlx5dv_create_qp(3) SIG_PIPELINING,
+ * mlx5dv_qp_cancel_posted_send_wrs(3)): A writes through its mkey, whose
+ * memory CRC32 is wrong, then SENDs with a fence.  Part 0: the SEND
+ * does not go: A's send queue is drained (SQ_DRAINED, IBV_QPS_SQD), no
+ * completion but the signature error, which mlx5dv_mkey_check() reports;
+ * the SEND is cancelled (one WQE), posted again, and once A is back in
+ * RTS it arrives.  Part 1: the same CRC right: nothing stops.  Part 2:
+ * through DEVX a verbs QP takes INIT2INIT_QP and QUERY_QP only.
+ */
+MT_TEST_F_PARTS(sigp, pipelining)
+{
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_CRC, .sig.crc = &crc32_ff,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct pair *p = &self->s.p;
+	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(p->qp[0]);
+	struct ibv_sge wsge = { 0, BLK, self->s.mk[0]->lkey };
+	struct ibv_sge ssge = { (uintptr_t)p->buf + SRC, 16, p->mr->lkey };
+	struct ibv_send_wr sw = {
+		.wr_id = 2, .sg_list = &ssge, .num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED | IBV_SEND_FENCE,
+	}, ww = {
+		.wr_id = 1, .sg_list = &wsge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .next = &sw,
+		.wr.rdma = { (uintptr_t)p->buf + DST, p->mr->rkey },
+	}, *bad;
+	uint32_t in[64] = {}, out[256] = {};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS,
+				 .cur_qp_state = IBV_QPS_SQD };
+	struct ibv_qp_init_attr ia;
+	struct mlx5dv_mkey_err e;
+	struct ibv_wc wc;
+	int n = 0;
+
+	if (i == 2) {
+		in[0] = htobe32(0x503 << 16);	/* RTR2RTS_QP */
+		in[2] = htobe32(p->qp[0]->qp_num);
+		CHECK(mlx5dv_devx_qp_modify(p->qp[0], in, sizeof(in), out,
+					    sizeof(out)));
+		in[0] = htobe32(0x50b << 16);	/* QUERY_QP */
+		in[2] = htobe32(p->qp[1]->qp_num);
+		CHECK(mlx5dv_devx_qp_query(p->qp[0], in, sizeof(in), out,
+					   sizeof(out)));
+		in[2] = htobe32(p->qp[0]->qp_num);
+		CHECK_ERR(mlx5dv_devx_qp_query(p->qp[0], in, sizeof(in), out,
+					       sizeof(out)), 0);
+		return KSFT_PASS;
+	}
+	fill(p->buf + MEM, BLK + 4, 5);
+	put_be(p->buf + MEM + BLK, crc32_refl(CRC32_POLY, p->buf + MEM, BLK),
+	       4);
+	if (!i)
+		p->buf[MEM + BLK] ^= 1;
+	if (!config_ok(p, 0, self->s.mk[0], MEM, BLK + 4, &mem, NULL,
+		       MLX5DV_SIG_MASK_CRC32) ||
+	    !CHECK_ERR(post_recv(p, 9, DST + 1024, 16), 0) ||
+	    !CHECK_ERR(ibv_post_send(p->qp[0], &ww, &bad), 0))
+		return KSFT_FAIL;
+	if (i) {
+		CHECK(poll_one(p->cq[0], &wc) &&
+		      wc_is(&wc, 2, IBV_WC_SUCCESS, IBV_WC_SEND));
+		CHECK(poll_one(p->cq[1], &wc) &&
+		      wc_is(&wc, 9, IBV_WC_SUCCESS, IBV_WC_RECV));
+		CHECK_EQ(mkey_err(self->s.mk[0], &e), MLX5DV_MKEY_NO_ERR);
+		return KSFT_PASS;
+	}
+	CHECK_EQ(mt_wait_event(p->c.ctx, IBV_EVENT_SQ_DRAINED, WAIT_MS, NULL),
+		 0);
+	CHECK_EQ(ibv_poll_cq(p->cq[0], 1, &wc), 0);
+	CHECK_EQ(ibv_poll_cq(p->cq[1], 1, &wc), 0);
+	CHECK_EQ(mkey_err(self->s.mk[0], &e), MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD);
+	if (CHECK_ERR(ibv_query_qp(p->qp[0], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_SQD);
+	CHECK_EQ(mlx5dv_qp_cancel_posted_send_wrs(
+			mlx5dv_qp_ex_from_ibv_qp_ex(qx), 2), 1);
+	sw.wr_id = 3;
+	if (!CHECK_ERR(ibv_post_send(p->qp[0], &sw, &bad), 0))
+		return KSFT_FAIL;
+	a.qp_state = IBV_QPS_RTS;
+	a.cur_qp_state = IBV_QPS_SQD;
+	if (!CHECK_ERR(ibv_modify_qp(p->qp[0], &a,
+				     IBV_QP_STATE | IBV_QP_CUR_STATE), 0))
+		return KSFT_FAIL;
+	/* the cancelled WQE completes as it was asked to, then the SEND */
+	while (n++ < 2 && poll_one(p->cq[0], &wc) && wc.wr_id != 3)
+		;
+	CHECK(wc_is(&wc, 3, IBV_WC_SUCCESS, IBV_WC_SEND));
+	CHECK(poll_one(p->cq[1], &wc) &&
+	      wc_is(&wc, 9, IBV_WC_SUCCESS, IBV_WC_RECV));
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(sig, crc32_wire_insert, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(sig, crc32c_mem_check_strip, 2,
@@ -579,6 +701,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(sig, t10dif_ipcs_mem_insert, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(sig, refusals_and_reset, 3, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F_PARTS(sig, rdma_through_rkey, 3, .flags = MT_NEEDS_MODEL),
+	MT_CASE_F_PARTS(sigp, pipelining, 3, .flags = MT_NEEDS_MODEL),
 };
 
 int main(void)
