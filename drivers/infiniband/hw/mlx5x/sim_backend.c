@@ -199,6 +199,7 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	dev->fw_ver = MLX5X_SIM_FW_VER;
 	dev->netdev = ndev;
 	netdev_hold(ndev, &dev->netdev_tracker, GFP_KERNEL);
+	dev->ib.dev.parent = ndev->dev.parent;
 
 	/* the netdev is the port's wire: -EBUSY if another handler has it */
 	err = mlx5x_sim_wire_attach(sdev, ndev);
