@@ -222,6 +222,8 @@ struct mlx5x_sim {
 	struct sim_dp *dp;		/* dp/datapath.c */
 	struct sim_roce_gid gids[SIM_ROCE_GIDS];	/* core/cmd_roce.c */
 	u32 gsi_qpn;		/* queues/cmd_qp.c: the port's QP1 */
+	struct list_head mcgs;	/* queues/cmd_mcg.c: multicast groups */
+	unsigned int n_mcgs;
 };
 
 /**
@@ -298,11 +300,15 @@ struct sim_cmd {
 	.obj_type = (type), .id_off = PRM_BIT_OFF(out_typ, fld),	\
 	.id_bits = PRM_BIT_SZ(out_typ, fld), .exec = sim_exec_alloc }
 
-#define SIM_FREE_CMD(op, nm, in_typ, out_typ, type, fld) {		\
+#define SIM_FREE_CMD(op, nm, in_typ, out_typ, type, fld)		\
+	SIM_FREE_CMD_EXEC(op, nm, in_typ, out_typ, type, fld, sim_exec_destroy)
+
+/* A generic destroy that @fn wraps (it calls sim_exec_destroy()). */
+#define SIM_FREE_CMD_EXEC(op, nm, in_typ, out_typ, type, fld, fn) {	\
 	.opcode = (op), .name = (nm), .inlen = PRM_BYTES(in_typ),	\
 	.outlen = PRM_BYTES(out_typ), .has_uid = true, .destroy = true,	\
 	.obj_type = (type), .id_off = PRM_BIT_OFF(in_typ, fld),		\
-	.id_bits = PRM_BIT_SZ(in_typ, fld), .exec = sim_exec_destroy }
+	.id_bits = PRM_BIT_SZ(in_typ, fld), .exec = (fn) }
 
 u8 sim_exec_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
 u8 sim_exec_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx);
@@ -335,6 +341,8 @@ extern const struct sim_cmd_set sim_wq_cmds;
 extern const struct sim_cmd_set sim_tir_cmds;
 extern const struct sim_cmd_set sim_qp_cmds;
 extern const struct sim_cmd_set sim_roce_cmds;
+extern const struct sim_cmd_set sim_mcg_cmds;
+void sim_mcgs_free(struct mlx5x_sim *sim);	/* queues/cmd_mcg.c */
 extern const struct sim_cmd_set sim_srq_cmds;
 extern const struct sim_cmd_set sim_xrc_cmds;
 extern const struct sim_cmd_set sim_dct_cmds;

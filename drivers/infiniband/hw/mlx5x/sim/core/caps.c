@@ -9,6 +9,7 @@
 #include "general.h"
 #include "../mem/dm.h"
 #include "../mem/crypto.h"
+#include "../queues/queues.h"
 
 enum {
 	SIM_CAP_GENERAL		= 0x00,
@@ -61,6 +62,9 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, pkey_table_size, 0);
 	PRM_SET(cmd_hca_cap, c, nic_flow_table, 1);
 	PRM_SET(cmd_hca_cap, c, block_lb_mc, 1);
+	/* multicast groups of UD QPs (queues/cmd_mcg.c) */
+	PRM_SET(cmd_hca_cap, c, log_max_mcg, SIM_MCG_LOG_MAX);
+	PRM_SET(cmd_hca_cap, c, max_qp_mcg, SIM_MCG_MAX_QPS);
 	PRM_SET(cmd_hca_cap, c, local_ca_ack_delay, 16);
 	PRM_SET(cmd_hca_cap, c, port_type, 1);		/* Ethernet */
 	PRM_SET(cmd_hca_cap, c, num_ports, 1);

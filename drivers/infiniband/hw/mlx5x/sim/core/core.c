@@ -30,6 +30,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_tir_cmds,
 	&sim_qp_cmds,
 	&sim_roce_cmds,
+	&sim_mcg_cmds,
 	&sim_srq_cmds,
 	&sim_xrc_cmds,
 	&sim_dct_cmds,
@@ -150,6 +151,7 @@ struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 	mutex_init(&sim->lock);
 	sim->params = *params;
 	sim->fail_opcode = -1;
+	INIT_LIST_HEAD(&sim->mcgs);
 	sim_objs_init(sim);
 	err = sim_caps_init(sim);
 	if (err)
@@ -183,6 +185,7 @@ void mlx5x_sim_destroy(struct mlx5x_sim *sim)
 	sim_eqs_free(sim);
 	sim_fs_roots_drop(sim);
 	sim_objs_destroy_all(sim);
+	sim_mcgs_free(sim);
 	sim_memic_free(sim);
 	sim_caps_free(sim);
 	mutex_destroy(&sim->lock);

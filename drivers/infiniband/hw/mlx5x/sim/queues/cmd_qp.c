@@ -439,11 +439,21 @@ static u8 sim_query_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 #define SIM_QUERY_QP_OUTLEN	(PRM_BYTE_OFF(query_qp_out, qpc) + \
 				 PRM_BYTES(qpc) + 16)
 
+/* A QP destroyed leaves its multicast groups (cmd_mcg.c). */
+static u8 sim_destroy_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
+{
+	u8 status = sim_exec_destroy(sim, ctx);
+
+	if (!status)
+		sim_mcg_forget(sim, PRM_GET(destroy_qp_in, ctx->in, qpn));
+	return status;
+}
+
 static const struct sim_cmd sim_qp_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_CREATE_QP, "CREATE_QP", create_qp_in,
 		create_qp_out, true, sim_create_qp),
-	SIM_FREE_CMD(MLX5_CMD_OP_DESTROY_QP, "DESTROY_QP", destroy_qp_in,
-		     destroy_qp_out, SIM_OBJ_QP, qpn),
+	SIM_FREE_CMD_EXEC(MLX5_CMD_OP_DESTROY_QP, "DESTROY_QP", destroy_qp_in,
+			  destroy_qp_out, SIM_OBJ_QP, qpn, sim_destroy_qp),
 	{
 		.opcode = MLX5_CMD_OP_QUERY_QP,
 		.name = "QUERY_QP",

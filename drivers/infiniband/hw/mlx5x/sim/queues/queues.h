@@ -271,6 +271,28 @@ static inline bool sim_qp_rlky(const struct sim_qp *qp)
 
 /* cmd_qp.c */
 struct sim_qp *sim_gsi_qp(struct mlx5x_sim *sim);
+
+/* cmd_mcg.c: the port's multicast groups; the caps say these bounds */
+#define SIM_MCG_LOG_MAX		8
+#define SIM_MCG_MAX_QPS		16
+
+/**
+ * struct sim_mcg - a multicast group: the QPs attached to one GID
+ * @node: in mlx5x_sim.mcgs
+ * @gid: the multicast GID
+ * @n: QPs attached
+ * @qpn: their numbers
+ */
+struct sim_mcg {
+	struct list_head node;
+	u8 gid[SIM_GID_BYTES];
+	unsigned int n;
+	u32 qpn[SIM_MCG_MAX_QPS];
+};
+
+bool sim_mcg_gid(const u8 *gid);
+struct sim_mcg *sim_mcg_find(struct mlx5x_sim *sim, const u8 *gid);
+void sim_mcg_forget(struct mlx5x_sim *sim, u32 qpn);
 void sim_qp_qbuf_req(const void *in, struct sim_qbuf_req *req);
 
 /* queues.c */
