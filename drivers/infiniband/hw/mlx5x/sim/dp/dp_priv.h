@@ -330,6 +330,8 @@ struct sim_ud_av;
 
 /* The QP number every port's QP1 answers to. */
 #define SIM_GSI_QPN		1
+/* The destination QP of a multicast datagram. */
+#define SIM_UD_MCAST_QPN	0xffffff
 /* The GRH at the front of every UD receive buffer. */
 #define SIM_UD_GRH		40
 /* The IPv4 header of RoCE v2 sits in its last 20 bytes. */

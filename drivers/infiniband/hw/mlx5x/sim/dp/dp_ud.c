@@ -13,8 +13,10 @@
  *   QP's context and PD, local read, the range) before anything is sent;
  * - a datagram whose destination GID is one of the port's (the RoCE
  *   address table, core/cmd_roce.c) comes back in on the same port, to the
- *   QP of this device its AV names; any other leaves for the wire, which
- *   the model does not have: it is lost, and the send completes as sent;
+ *   QP of this device its AV names; any other leaves for the wire
+ *   (dp_ud_wire.c); one to a multicast GID and QP 0xffffff also comes
+ *   back in, to every QP of that GID's group (queues/cmd_mcg.c), each
+ *   taking a receive WQE of its own;
  * - at the receiver, what IBTA drops silently is dropped: no such QP, not
  *   a UD QP, not ready to receive, a Q_Key that differs from its own (a
  *   work request's Q_Key with the high bit set stands for the sending
@@ -155,20 +157,90 @@ static bool sim_ud_prepend(struct sim_rc_side *src, const u8 *grh)
 	return true;
 }
 
+/*
+ * The datagram (dp->rc_src, its GRH in front unless @no_grh) into
+ * @resp's receive WQE (taken: m->resp_wqe); m->resp is set when the
+ * receiver gets a CQE.
+ */
+static void sim_ud_to(struct sim_dp *dp, struct sim_qp *resp, bool no_grh,
+		      struct sim_ud_msg *m)
+{
+	struct sim_rc_side *src = &dp->rc_src, *dst = &dp->rc_dst;
+	u32 len = SIM_UD_GRH + dp->rc.len;
+	u64 room = 0;
+	unsigned int i;
+	int bad;
+
+	m->resp = resp;
+	m->resp_synd = sim_rc_recv_wqe(dp, resp, dst);
+	if (m->resp_synd)
+		return;
+	for (i = 0; i < dst->n; i++)
+		room += dst->p[i].len;
+	if (room < len || no_grh) {
+		m->resp_synd = SIM_CQE_SYND_LOCAL_LENGTH;
+		return;
+	}
+	bad = sim_rc_copy(dp, src, dst, 0, len);
+	if (bad == 1) {
+		/* never sent: the receive WQE stays for the next datagram */
+		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+		m->resp = NULL;
+	} else if (bad) {
+		m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
+	}
+}
+
+/* What the receiver's CQE says of send WQE dp->rc. */
+static void sim_ud_msg_fill(const struct sim_dp *dp, struct sim_ud_msg *m)
+{
+	m->len = dp->rc.len;
+	m->imm = dp->rc.opcode == SIM_OPCODE_SEND_IMM;
+	m->imm_data = dp->rc.imm;
+	m->solicited = dp->rc.solicited;
+}
+
+/*
+ * A datagram to multicast GID @dgid: a copy to each QP of its group that
+ * takes @qkey and has a receive WQE posted, each completed at once.
+ */
+static void sim_ud_mcast(struct sim_dp *dp, const u8 *dgid, u32 qkey,
+			 bool no_grh, struct sim_ud_msg *m)
+{
+	struct mlx5x_sim *sim = dp->sim;
+	struct sim_mcg *g = sim_mcg_find(sim, dgid);
+	struct sim_ud_msg one;
+	struct sim_qp *resp;
+	unsigned int i;
+
+	for (i = 0; g && i < g->n && !m->req_synd; i++) {
+		resp = sim_ud_peer(sim, g->qpn[i], qkey);
+		one = *m;
+		if (!resp || !sim_rq_take(sim, resp, &one.resp_wqe)) {
+			dp->dropped++;
+			continue;
+		}
+		sim_ud_to(dp, resp, no_grh, &one);
+		m->req_synd = one.req_synd;
+		if (!one.resp)
+			continue;
+		sim_ud_msg_fill(dp, &one);
+		sim_ud_deliver(dp, &one);
+	}
+}
+
 /* Execute send WQE dp->rc of @req, with @av, as one datagram. */
 static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 			const struct sim_ud_av *av, struct sim_ud_msg *m)
 {
-	struct sim_rc_side *src = &dp->rc_src, *dst = &dp->rc_dst;
+	struct sim_rc_side *src = &dp->rc_src;
 	const struct sim_rc_wqe *w = &dp->rc;
 	struct mlx5x_sim *sim = dp->sim;
 	const struct sim_roce_gid *sgid;
 	u8 grh[SIM_UD_GRH];
 	struct sim_qp *resp;
-	u64 room = 0;
-	unsigned int i;
+	bool mcast, no_grh;
 	u32 qkey, l3;
-	int bad;
 
 	if (w->opcode == SIM_OPCODE_NOP)
 		return;
@@ -187,35 +259,26 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	if (!sgid->valid)
 		goto lost;
 	qkey = av->qkey & BIT(31) ? PRM_GET(qpc, req->qpc, q_key) : av->qkey;
+	mcast = av->dqpn == SIM_UD_MCAST_QPN && sim_mcg_gid(av->dgid);
 	if (sim_roce_gid_find(sim, av->dgid) < 0) {
 		m->req_synd = sim_ud_wire_send(dp, req, av, sgid, qkey);
+		/* multicast also loops back to the port's members */
+		if (!mcast || m->req_synd)
+			return;
+	}
+	l3 = sim_ud_grh(sgid, av, w->len, grh);
+	m->flags_rqpn = SIM_CQE_GRH | l3 << SIM_CQE_ROCE_L3_SHIFT |
+			(PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
+			 SIM_GSI_QPN : req->q.obj.id);
+	no_grh = !sim_ud_prepend(src, grh);
+	if (mcast) {
+		sim_ud_mcast(dp, av->dgid, qkey, no_grh, m);
 		return;
 	}
 	resp = sim_ud_peer(sim, av->dqpn, qkey);
 	if (!resp || !sim_rq_take(sim, resp, &m->resp_wqe))
 		goto lost;
-	m->resp = resp;
-	l3 = sim_ud_grh(sgid, av, w->len, grh);
-	m->flags_rqpn = SIM_CQE_GRH | l3 << SIM_CQE_ROCE_L3_SHIFT |
-			(PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
-			 SIM_GSI_QPN : req->q.obj.id);
-	m->resp_synd = sim_rc_recv_wqe(dp, resp, dst);
-	if (m->resp_synd)
-		return;
-	for (i = 0; i < dst->n; i++)
-		room += dst->p[i].len;
-	if (room < SIM_UD_GRH + w->len || !sim_ud_prepend(src, grh)) {
-		m->resp_synd = SIM_CQE_SYND_LOCAL_LENGTH;
-		return;
-	}
-	bad = sim_rc_copy(dp, src, dst, 0, SIM_UD_GRH + w->len);
-	if (bad == 1) {
-		/* never sent: the receive WQE stays for the next datagram */
-		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
-		m->resp = NULL;
-	} else if (bad) {
-		m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
-	}
+	sim_ud_to(dp, resp, no_grh, m);
 	return;
 lost:
 	dp->dropped++;
@@ -276,10 +339,7 @@ static unsigned int sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 				     SIM_SEND_WQE_BB);
 	dp->wqes++;
 	if (m.resp) {
-		m.len = dp->rc.len;
-		m.imm = dp->rc.opcode == SIM_OPCODE_SEND_IMM;
-		m.imm_data = dp->rc.imm;
-		m.solicited = dp->rc.solicited;
+		sim_ud_msg_fill(dp, &m);
 		sim_ud_deliver(dp, &m);
 		qp->dp.messages++;
 	}
