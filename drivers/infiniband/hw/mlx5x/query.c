@@ -55,6 +55,11 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->atomic_cap = mlx5x_atomic_cap(dev);
 	a->masked_atomic_cap = IB_ATOMIC_NONE;
 	a->max_ah = INT_MAX;
+	/* UD multicast groups (mcast.c) */
+	a->max_mcast_grp = 1 << MLX5X_CAP_GEN(dev, log_max_mcg);
+	a->max_mcast_qp_attach = MLX5X_CAP_GEN(dev, max_qp_mcg);
+	a->max_total_mcast_qp_attach = a->max_mcast_qp_attach *
+				       a->max_mcast_grp;
 	a->hca_core_clock = MLX5X_CAP_GEN(dev, device_frequency_khz);
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |

@@ -192,6 +192,8 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		   struct ib_qp_init_attr *init);
 int mlx5x_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int mlx5x_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int mlx5x_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 
 /* qp_dc.c: DC initiators and targets (IB_QPT_DRIVER) */
 struct mlx5_ib_create_qp;
