@@ -54,10 +54,26 @@ tally "$(grep -cE '^ok - [^#]*$' "$log")" "$(grep -cE '^not ok - ' "$log")" \
 	"$(grep -cE '^ok - .*# SKIP' "$log")"
 ((rc == 0)) || grep -q '^not ok' "$log" || { echo "not ok - programs (rc $rc)"; tally 0 1 0; }
 
+# The device from here on sits on the VM's NIC where the kernel drives
+# it (virtio_net; the debug kernel has none): as a ConnectX's RDMA device
+# and its netdev share a PCI function, the device's parent is the NIC's,
+# and rdma-core's rdma_cm tests find their address through
+# /sys/class/infiniband/mlx5x_0/device/net.  Elsewhere, a dummy netdev.
 modprobe mlx5x
-ip link show d0 >/dev/null 2>&1 || { ip link add d0 type dummy; ip link set d0 up; }
-ip addr add 192.168.77.1/24 dev d0
-rdma link add mlx5x_0 type mlx5x netdev d0
+modprobe virtio_net 2>/dev/null
+# (the runs above may leave theirs on d0)
+rdma link delete mlx5x_0 2>/dev/null
+port=
+for n in /sys/class/net/*; do
+	[[ -e $n/device/net ]] && { port=${n##*/}; break; }
+done
+if [[ -z $port ]]; then
+	port=d0
+	ip link show d0 >/dev/null 2>&1 || ip link add d0 type dummy
+fi
+ip link set "$port" up
+ip addr add 192.168.77.1/24 dev "$port"
+rdma link add mlx5x_0 type mlx5x netdev "$port"
 ibv_devinfo -d mlx5x_0
 
 echo "# the installed kselftests, run as kernel CI runs them"
@@ -130,6 +146,23 @@ if [[ -e /proc/crypto ]]; then
 		>>"$log" 2>&1 || rc=1
 else
 	echo "# test_mlx5_crypto's traffic: not run, this kernel has no crypto API" >>"$log"
+fi
+# rdma_cm on the device's own address: where it has a parent with a net/
+if [[ -e /sys/class/infiniband/mlx5x_0/device/net ]]; then
+	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 \
+		test_rdmacm.CMTestCase.test_rdmacm_sync_traffic \
+		test_rdmacm.CMTestCase.test_rdmacm_async_traffic \
+		test_rdmacm.CMTestCase.test_rdmacm_async_read \
+		test_rdmacm.CMTestCase.test_rdmacm_async_write \
+		test_rdmacm.CMTestCase.test_rdmacm_async_reject_traffic \
+		test_rdmacm.CMTestCase.test_rdmacm_async_traffic_external_qp \
+		test_rdmacm.CMTestCase.test_rdmacm_async_udp_traffic \
+		test_rdmacm.CMTestCase.test_rdmacm_async_multicast_traffic \
+		test_rdmacm.CMTestCase.test_rdmacm_async_ex_multicast_traffic \
+		test_rdmacm.CMTestCase.test_rdmacm_async_ex_leave_multicast_traffic \
+		>>"$log" 2>&1 || rc=1
+else
+	echo "# test_rdmacm: not run, the device's netdev has no parent device" >>"$log"
 fi
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \

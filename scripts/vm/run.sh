@@ -73,7 +73,9 @@ APPEND=
 start=$EPOCHREALTIME
 set +e
 timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35,accel=tcg -m "$MEM" -smp 2 \
-	-nographic -no-reboot -monitor none -nic none \
+	-nographic -no-reboot -monitor none \
+	-netdev hubport,id=nic0,hubid=0 \
+	-device virtio-net-pci,netdev=nic0,romfile= \
 	-kernel "$KIMG" -initrd "$INITRD" \
 	-append "console=ttyS0 panic=-1 oops=panic mlx5x_vm.script=$WRAP mlx5x_vm.cwd=$ROOT mlx5x_vm.moddir=$MODDIR $APPEND${VM_APPEND:-}" \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
