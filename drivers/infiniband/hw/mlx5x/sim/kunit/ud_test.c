@@ -5,7 +5,8 @@
  * back by QUERY_ROCE_ADDRESS; sim_roce_gid_find() sees only entries that
  * hold an address), and UD QPs (CREATE_QP of st UD, the Q_Key set by
  * RST2INIT, an INIT2RTR that names no peer, path or MAC and may ask for
- * a 4096-byte MTU on any port).
+ * a 4096-byte MTU on any port), and the port's multicast groups
+ * (ATTACH_TO_MCG, DETACH_FROM_MCG).
  */
 #include "sk_queues.h"
 
@@ -125,9 +126,94 @@ static void sk_ud_qp(struct kunit *test)
 	sk_q_fini(test, &r);
 }
 
+static const u8 sk_mgid[16] = { 0xff, 0x0e, [15] = 1 };
+
+static u8 sk_mcg(struct kunit *test, u16 opcode, u16 uid, u32 qpn,
+		 const u8 *gid)
+{
+	void *in = SK_MBOX(test, attach_to_mcg_in);
+
+	PRM_SET(attach_to_mcg_in, in, opcode, opcode);
+	PRM_SET(attach_to_mcg_in, in, uid, uid);
+	PRM_SET(attach_to_mcg_in, in, qpn, qpn);
+	memcpy(PRM_ADDR(attach_to_mcg_in, in, multicast_gid), gid, 16);
+	return sk_exec(test, in, PRM_BYTES(attach_to_mcg_in),
+		       SK_MBOX(test, attach_to_mcg_out),
+		       PRM_BYTES(attach_to_mcg_out));
+}
+
+/* A QP of service type @st on @r's context; its number. */
+static u32 sk_mcg_qp(struct kunit *test, struct sk_q *r, u32 cqn, u32 st)
+{
+	void *in = sk_qp_in(test, r, cqn);
+	u32 qpn = 0;
+
+	PRM_SET(qpc, PRM_ADDR(create_qp_in, in, qpc), st, st);
+	KUNIT_EXPECT_EQ(test, sk_q_create(test, in, PRM_BYTES(create_qp_in),
+					  PRM_BYTES(create_qp_out), &qpn),
+			PRM_STAT_OK);
+	return qpn;
+}
+
+static void sk_ud_mcg(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 cqn, ud, ud2, rc;
+	struct sim_mcg *g;
+	struct sk_q r;
+	u16 other;
+
+	sk_q_init(test, &r);
+	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
+	ud = sk_mcg_qp(test, &r, cqn, MLX5_QPC_ST_UD);
+	ud2 = sk_mcg_qp(test, &r, cqn, MLX5_QPC_ST_UD);
+	rc = sk_mcg_qp(test, &r, cqn, MLX5_QPC_ST_RC);
+	KUNIT_ASSERT_EQ(test, sk_create_uctx(test, 0, &other), PRM_STAT_OK);
+
+	/* only a UD QP, only a multicast GID, only by its own context */
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid, rc,
+				     sk_mgid), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid, ud,
+				     sk_gid_v4), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_NE(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, other, ud,
+				     sk_mgid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_DETACH_FROM_MCG, r.uid,
+				     ud, sk_mgid), PRM_STAT_BAD_PARAM);
+
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid, ud,
+				     sk_mgid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid, ud,
+				     sk_mgid), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid,
+				     ud2, sk_mgid), PRM_STAT_OK);
+	mutex_lock(&sim->lock);
+	g = sim_mcg_find(sim, sk_mgid);
+	KUNIT_EXPECT_TRUE(test, g && g->n == 2 && sim->n_mcgs == 1);
+	mutex_unlock(&sim->lock);
+
+	/* detached, then destroyed: the group goes with its last member */
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_DETACH_FROM_MCG, r.uid,
+				     ud2, sk_mgid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
+					   ud), PRM_STAT_OK);
+	mutex_lock(&sim->lock);
+	KUNIT_EXPECT_TRUE(test, !sim_mcg_find(sim, sk_mgid) && !sim->n_mcgs);
+	mutex_unlock(&sim->lock);
+
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
+					   ud2), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
+					   rc), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
+					   cqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, other), PRM_STAT_OK);
+	sk_q_fini(test, &r);
+}
+
 static struct kunit_case sk_ud_cases[] = {
 	KUNIT_CASE(sk_ud_roce_table),
 	KUNIT_CASE(sk_ud_qp),
+	KUNIT_CASE(sk_ud_mcg),
 	{}
 };
 
