@@ -240,22 +240,54 @@ u32 sim_cap_gen(struct mlx5x_sim *sim, size_t bit_off, size_t bit_sz)
 }
 
 /* The model reports the same values as maximum and as current. */
+/*
+ * The bytes of capability page @type an output mailbox must hold: the
+ * layout of the general pages, the whole page for the others.
+ */
+static size_t sim_cap_bytes(unsigned int type)
+{
+	switch (type) {
+	case SIM_CAP_GENERAL:
+		return PRM_BYTES(cmd_hca_cap);
+	case SIM_CAP_GENERAL_2:
+		return PRM_BYTES(cmd_hca_cap_2);
+	default:
+		return SIM_CAP_PAGE_BYTES;
+	}
+}
+
+/*
+ * An output mailbox shorter than the union of every page will do, as on a
+ * ConnectX, if it holds the page asked for (rdma-core's DEVX tests read
+ * the general page into 2048 bytes); it gets what fits.
+ */
 static u8 sim_query_hca_cap(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
+	size_t off = PRM_BYTE_OFF(query_hca_cap_out, capability);
 	unsigned int type = ctx->op_mod >> 1;
 
 	if (PRM_GET(query_hca_cap_in, ctx->in, other_function))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (type >= PRM_CAP_TYPE_MAX || !sim->caps[type])
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_OPMOD);
-	memcpy(PRM_ADDR(query_hca_cap_out, ctx->out, capability),
-	       sim->caps[type], SIM_CAP_PAGE_BYTES);
+	if (ctx->outlen < off + sim_cap_bytes(type))
+		return sim_fail(ctx, PRM_STAT_BAD_OUTPUT_LEN,
+				SIM_SYND_BAD_OUTLEN);
+	memcpy((u8 *)ctx->out + off, sim->caps[type],
+	       min_t(size_t, ctx->outlen - off, SIM_CAP_PAGE_BYTES));
 	return PRM_STAT_OK;
 }
 
 static const struct sim_cmd sim_caps_cmd_list[] = {
-	SIM_CMD(MLX5_CMD_OP_QUERY_HCA_CAP, "QUERY_HCA_CAP", query_hca_cap_in,
-		query_hca_cap_out, true, sim_query_hca_cap),
+	/* at least the smallest page; the page's own is checked after */
+	{
+		.opcode = MLX5_CMD_OP_QUERY_HCA_CAP, .name = "QUERY_HCA_CAP",
+		.inlen = PRM_BYTES(query_hca_cap_in),
+		.outlen = PRM_BYTE_OFF(query_hca_cap_out, capability) +
+			  (PRM_BYTES(cmd_hca_cap) < PRM_BYTES(cmd_hca_cap_2) ?
+			   PRM_BYTES(cmd_hca_cap) : PRM_BYTES(cmd_hca_cap_2)),
+		.has_uid = true, .exec = sim_query_hca_cap,
+	},
 };
 
 const struct sim_cmd_set sim_caps_cmds = {

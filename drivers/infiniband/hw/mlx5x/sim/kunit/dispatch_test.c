@@ -99,13 +99,12 @@ static void sk_input_too_short(struct kunit *test)
 
 static void sk_output_too_short(struct kunit *test)
 {
-	size_t inlen = PRM_BYTES(query_hca_cap_in);
-	size_t outlen = PRM_BYTES(query_hca_cap_out);
+	size_t inlen = PRM_BYTES(query_adapter_in);
+	size_t outlen = PRM_BYTES(query_adapter_out);
 	void *in = sk_mbox(test, inlen);
 	void *out = sk_mbox(test, outlen);
 
-	PRM_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
-	PRM_SET(query_hca_cap_in, in, op_mod, PRM_CAP_OPMOD(0, 1));
+	PRM_SET(query_adapter_in, in, opcode, MLX5_CMD_OP_QUERY_ADAPTER);
 	KUNIT_EXPECT_EQ(test, sk_exec(test, in, inlen, out, outlen - 4),
 			PRM_STAT_BAD_OUTPUT_LEN);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OUTLEN);

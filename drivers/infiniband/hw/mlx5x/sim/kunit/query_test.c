@@ -125,6 +125,43 @@ static void sk_caps_unsupported(struct kunit *test)
 	}
 }
 
+/* QUERY_HCA_CAP of page @type into an output mailbox of @len bytes. */
+static u8 sk_cap_short(struct kunit *test, u32 type, size_t len, u8 *out)
+{
+	void *in = SK_MBOX(test, query_hca_cap_in);
+
+	PRM_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	PRM_SET(query_hca_cap_in, in, op_mod, PRM_CAP_OPMOD(type, 1));
+	return sk_exec(test, in, PRM_BYTES(query_hca_cap_in), out, len);
+}
+
+/*
+ * A mailbox that holds the page asked for gets what fits (rdma-core's
+ * DEVX tests read the general page into 2048 bytes); a shorter one, or
+ * one short of a whole page of another type, is BAD_OUTPUT_LEN.
+ */
+static void sk_caps_short_mailbox(struct kunit *test)
+{
+	size_t off = PRM_BYTE_OFF(query_hca_cap_out, capability);
+	u8 *out = kunit_kzalloc(test, off + 2048 + 16, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	memset(out + off + 2048, 0xa5, 16);
+	KUNIT_EXPECT_EQ(test, sk_cap_short(test, SK_CAP_GENERAL, off + 2048,
+					   out), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(cmd_hca_cap, out + off, port_type), 1);
+	KUNIT_EXPECT_EQ(test, memcmp(out + off,
+				     sk_sim(test)->caps[SK_CAP_GENERAL], 2048),
+			0);
+	KUNIT_EXPECT_EQ(test, out[off + 2048], 0xa5);
+	KUNIT_EXPECT_EQ(test, sk_cap_short(test, SK_CAP_GENERAL,
+					   off + PRM_BYTES(cmd_hca_cap) - 1,
+					   out), PRM_STAT_BAD_OUTPUT_LEN);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_OUTLEN);
+	KUNIT_EXPECT_EQ(test, sk_cap_short(test, SK_CAP_ROCE, off + 2048, out),
+			PRM_STAT_BAD_OUTPUT_LEN);
+}
+
 static void sk_caps_other_function(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sk_query_cap(test,
@@ -185,6 +222,7 @@ static void sk_caps_encodings(struct kunit *test)
 
 static struct kunit_case sk_caps_cases[] = {
 	KUNIT_CASE(sk_caps_general),
+	KUNIT_CASE(sk_caps_short_mailbox),
 	KUNIT_CASE(sk_caps_roce),
 	KUNIT_CASE(sk_caps_offered),
 	KUNIT_CASE(sk_caps_atomic),
