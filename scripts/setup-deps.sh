@@ -13,6 +13,7 @@ PKGS=(
 	build-essential kmod cpio busybox-static qemu-system-x86 sparse rsync dkms
 	linux-source-6.1
 	rdma-core ibverbs-providers ibverbs-utils libibverbs-dev python3-pyverbs
+	python3-scapy # rdma-core's DEVX tests build their packets with it
 	librdmacm-dev rdmacm-utils perftest iputils-ping # rdma_cm: selftest, tools
 	iproute2 pkg-config python3-sphinx
 	tshark # decodes RoCE v2 on the wire (scripts/vm/guest-roce-wire.sh)
