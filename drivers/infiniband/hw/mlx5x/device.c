@@ -263,6 +263,12 @@ err_fw:
 	mlx5x_fs_cleanup(dev);
 	mlx5x_devx_events_cleanup(dev);
 	mlx5x_dev_free_fw(dev);
+	/*
+	 * The caller frees @dev with ib_dealloc_device(), which calls the
+	 * dealloc_driver op of the ops set above: what it would release is
+	 * released here, or the caller's still.
+	 */
+	ib->ops.dealloc_driver = NULL;
 	return err;
 }
 
