@@ -31,32 +31,6 @@ struct mc {
 	int sgid;
 };
 
-/* A UD QP in RTS with Q_Key @qkey. */
-static struct ibv_qp *mc_qp(struct mc *m, struct ibv_cq *cq, uint32_t qkey)
-{
-	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey,
-	};
-	struct ibv_qp *qp = ibv_create_qp(m->p.pd, &ia);
-
-	if (!CHECK(qp))
-		return NULL;
-	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				     IBV_QP_PORT | IBV_QP_QKEY), 0))
-		return qp;
-	a.qp_state = IBV_QPS_RTR;
-	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE), 0))
-		return qp;
-	a.qp_state = IBV_QPS_RTS;
-	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
-	return qp;
-}
-
 MT_FIXTURE(mc);
 
 MT_FIXTURE_SETUP(mc)
@@ -77,7 +51,7 @@ MT_FIXTURE_SETUP(mc)
 		self->cq[i] = ibv_create_cq(self->p.c.ctx, 16, NULL, NULL, 0);
 		if (!CHECK(self->cq[i]))
 			return KSFT_FAIL;
-		self->qp[i] = mc_qp(self, self->cq[i], QKEY);
+		self->qp[i] = rts_ud_qp(self->p.pd, self->cq[i], QKEY, NULL);
 		if (!self->qp[i] || mt_case_failures())
 			return KSFT_FAIL;
 	}
@@ -250,7 +224,7 @@ MT_TEST_F(mc, group_is_bounded)
 	if (!CHECK(qp))
 		return KSFT_FAIL;
 	for (i = 0; i <= n && !mt_case_failures(); i++) {
-		qp[i] = mc_qp(self, self->cq[1], QKEY);
+		qp[i] = rts_ud_qp(self->p.pd, self->cq[1], QKEY, NULL);
 		if (!qp[i])
 			break;
 		if (i < n) {

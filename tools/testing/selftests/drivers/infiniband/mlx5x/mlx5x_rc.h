@@ -64,6 +64,38 @@ static inline struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
 	return ibv_create_qp(p->pd, &a);
 }
 
+/* A UD QP in RTS, receiving into its own RQ or into @srq. */
+static inline struct ibv_qp *rts_ud_qp(struct ibv_pd *pd, struct ibv_cq *cq,
+				       uint32_t qkey, struct ibv_srq *srq)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
+		.srq = srq,
+		.cap = {
+			.max_send_wr = 16, .max_recv_wr = srq ? 0 : 16,
+			.max_send_sge = 2, .max_recv_sge = srq ? 0 : 2,
+			.max_inline_data = 64,
+		},
+	};
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey,
+	};
+	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+
+	if (!CHECK(qp))
+		return NULL;
+	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				     IBV_QP_PORT | IBV_QP_QKEY), 0))
+		return qp;
+	a.qp_state = IBV_QPS_RTR;
+	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE), 0))
+		return qp;
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 1;
+	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
+	return qp;
+}
+
 /* RESET -> INIT -> RTR -> RTS, connected to @dest. */
 static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 		      int access, uint8_t rnr_retry)

@@ -56,38 +56,6 @@ static bool ud_find_gid(struct ibv_context *ctx, uint32_t type, bool v4,
 	return false;
 }
 
-/* A UD QP in RTS, receiving into its own RQ or into @srq. */
-static struct ibv_qp *ud_qp(struct ud *u, struct ibv_cq *cq, uint32_t qkey,
-			    struct ibv_srq *srq)
-{
-	struct ibv_qp_init_attr ia = {
-		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
-		.srq = srq,
-		.cap = {
-			.max_send_wr = 16, .max_recv_wr = srq ? 0 : 16,
-			.max_send_sge = 2, .max_recv_sge = srq ? 0 : 2,
-			.max_inline_data = 64,
-		},
-	};
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey,
-	};
-	struct ibv_qp *qp = ibv_create_qp(u->p.pd, &ia);
-
-	if (!CHECK(qp))
-		return NULL;
-	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				     IBV_QP_PORT | IBV_QP_QKEY), 0))
-		return qp;
-	a.qp_state = IBV_QPS_RTR;
-	if (!CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE), 0))
-		return qp;
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = 1;
-	CHECK_ERR(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
-	return qp;
-}
-
 /* An AH from the port's GID @e to the same address. */
 static struct ibv_ah *ud_ah(struct ud *u, const struct ibv_gid_entry *e)
 {
@@ -125,7 +93,7 @@ MT_FIXTURE_SETUP(ud)
 		self->p.cq[i] = ibv_create_cq(self->p.c.ctx, 32, NULL, NULL, 0);
 		if (!CHECK(self->p.cq[i]))
 			return KSFT_FAIL;
-		self->p.qp[i] = ud_qp(self, self->p.cq[i], QKEY, NULL);
+		self->p.qp[i] = rts_ud_qp(self->p.pd, self->p.cq[i], QKEY, NULL);
 		if (!self->p.qp[i] || mt_case_failures())
 			return KSFT_FAIL;
 	}
@@ -340,7 +308,7 @@ MT_TEST_F(ud, srq_recv)
 		return mt_skip("no SRQs");
 	if (!CHECK(srq))
 		return KSFT_FAIL;
-	qp = ud_qp(self, self->p.cq[1], QKEY, srq);
+	qp = rts_ud_qp(self->p.pd, self->p.cq[1], QKEY, srq);
 	fill(self->p.buf, 200, 9);
 	if (qp && !mt_case_failures() &&
 	    CHECK_ERR(ibv_post_srq_recv(srq, &rwr, &bad), 0) &&
