@@ -44,6 +44,7 @@
 #include <sys/wait.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
+#include "mlx5x_veth.h"
 
 #define R_DEV		"mlx5x_r"
 #define R_NEAR		"mrn0"
@@ -63,89 +64,16 @@
 
 static const uint8_t near_mac[6] = { 2, 0x78, 0, 0, 0, 1 };
 static const uint8_t far_mac[6] = { 2, 0x78, 0, 0, 0, 2 };
+
+static const struct mt_veth veth = {
+	.dev = R_DEV, .near = R_NEAR, .far = R_FAR, .ns = R_NS,
+	.near_ip = NEAR_IP, .far_ip = FAR_IP,
+	.near_mac = "02:78:00:00:00:01", .far_mac = "02:78:00:00:00:02",
+	.no_dad = true,
+};
 /* the far end's link-local address, from its MAC */
 static const uint8_t far_ll[16] = { 0xfe, 0x80, [9] = 0x78, [10] = 0,
 				    [11] = 0xff, [12] = 0xfe, [15] = 2 };
-
-static int net_make(void)
-{
-	static const char *const steps[] = {
-		/* link-local addresses usable at once: no DAD to wait for */
-		"sysctl -qw net.ipv6.conf." R_NEAR ".accept_dad=0",
-		"ip addr add " NEAR_IP "/24 dev " R_NEAR,
-		"ip link set " R_NEAR " up",
-		"ip -n " R_NS " addr add " FAR_IP "/24 dev " R_FAR,
-		"ip -n " R_NS " link set " R_FAR " up",
-		"rdma link add " R_DEV " type mlx5x netdev " R_NEAR,
-	};
-	unsigned int i;
-
-	mt_sh("ip netns del " R_NS " 2>/dev/null; ip link del " R_NEAR " 2>/dev/null");
-	if (mt_sh("ip netns add " R_NS))
-		return mt_skip("no network namespaces in this kernel");
-	mt_sh("modprobe -q veth");
-	mt_sh("ip netns exec " R_NS " sysctl -qw net.ipv6.conf.default.accept_dad=0");
-	if (mt_sh("ip link add " R_NEAR " address 02:78:00:00:00:01 type veth peer name " R_FAR " address 02:78:00:00:00:02 netns " R_NS))
-		return mt_skip("no veth pair in this kernel");
-	for (i = 0; i < MT_ARRAY_SIZE(steps); i++)
-		if (!CHECK_EQ(mt_sh("%s", steps[i]), 0))
-			return KSFT_FAIL;
-	return KSFT_PASS;
-}
-
-static void net_unmake(void)
-{
-	mt_sh("rdma link delete " R_DEV " 2>/dev/null");
-	mt_sh("ip link del " R_NEAR " 2>/dev/null");
-	mt_sh("ip netns del " R_NS " 2>/dev/null");
-}
-
-static struct ibv_context *r_open(void)
-{
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **l;
-	int i, n, tries;
-
-	for (tries = 0; !ctx && tries < 40; tries++) {
-		l = ibv_get_device_list(&n);
-		for (i = 0; l && i < n && !ctx; i++)
-			if (!strcmp(ibv_get_device_name(l[i]), R_DEV))
-				ctx = ibv_open_device(l[i]);
-		if (l)
-			ibv_free_device_list(l);
-		if (!ctx)
-			usleep(50 * 1000);
-	}
-	return ctx;
-}
-
-static bool enter_far(void)
-{
-	int fd = open("/var/run/netns/" R_NS, O_RDONLY);
-	bool ok = fd >= 0 && !setns(fd, CLONE_NEWNET);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-static int packet_socket(const char *ifname, uint16_t proto)
-{
-	struct sockaddr_ll a = { .sll_family = AF_PACKET,
-				 .sll_protocol = htons(proto) };
-	struct timeval tv = { .tv_sec = 3 };
-	int s = socket(AF_PACKET, SOCK_RAW, htons(proto));
-
-	a.sll_ifindex = if_nametoindex(ifname);
-	if (s < 0 || !a.sll_ifindex ||
-	    bind(s, (struct sockaddr *)&a, sizeof(a)) ||
-	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		if (s >= 0)
-			close(s);
-		return -1;
-	}
-	return s;
-}
 
 /* CRC-32 (IEEE 802.3, reflected), as zlib's crc32() chains it. */
 static uint32_t crc32_ieee(uint32_t crc, const uint8_t *p, size_t n)
@@ -296,12 +224,12 @@ MT_FIXTURE_SETUP(rw)
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY,
 	};
-	int made = net_make();
+	int made = mt_veth_make(&veth);
 
 	self->made = true;
 	if (made != KSFT_PASS)
 		return made;
-	self->ctx = r_open();
+	self->ctx = mt_veth_open(&veth);
 	if (!CHECK(self->ctx))
 		return KSFT_FAIL;
 	self->pd = ibv_alloc_pd(self->ctx);
@@ -349,7 +277,7 @@ MT_FIXTURE_TEARDOWN(rw)
 		CHECK_EQ(ibv_close_device(self->ctx), 0);
 	free(self->buf);
 	if (self->made)
-		net_unmake();
+		mt_veth_unmake(&veth);
 }
 
 /* One completion within @ms, or false. */
@@ -386,9 +314,9 @@ static pid_t far_listen(int fd[2], unsigned int n)
 	if (pid)
 		return pid;
 	close(fd[0]);
-	if (!enter_far())
+	if (!mt_veth_enter_far(&veth))
 		_exit(2);
-	s = packet_socket(R_FAR, ETH_P_ALL);
+	s = mt_packet_socket(R_FAR, ETH_P_ALL, 3);
 	if (s < 0 || write(fd[1], "r", 1) != 1)
 		_exit(3);
 	while (n) {
@@ -653,9 +581,9 @@ static bool far_send(const struct frame *fr)
 	if (pid < 0)
 		return false;
 	if (!pid) {
-		if (!enter_far())
+		if (!mt_veth_enter_far(&veth))
 			_exit(2);
-		s = packet_socket(R_FAR, 0);
+		s = mt_packet_socket(R_FAR, 0, 3);
 		if (s < 0)
 			_exit(3);
 		_exit(send(s, fr->b, fr->len, 0) == (ssize_t)fr->len ? 0 : 4);

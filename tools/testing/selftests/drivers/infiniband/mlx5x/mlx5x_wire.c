@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
+#include "mlx5x_veth.h"
 
 #define W_DEV		"mlx5x_w"
 #define W_NEAR		"mwn0"
@@ -50,89 +51,11 @@
 static const uint8_t near_mac[6] = { 2, 0x77, 0, 0, 0, 1 };
 static const uint8_t far_mac[6] = { 2, 0x77, 0, 0, 0, 2 };
 
-/*
- * The veth pair, the far namespace and the device on the near end;
- * KSFT_SKIP in a kernel without network namespaces or veth.
- */
-static int net_make(void)
-{
-	static const char *const steps[] = {
-		"ip addr add " NEAR_IP "/24 dev " W_NEAR,
-		"ip link set " W_NEAR " up",
-		"ip -n " W_NS " addr add " FAR_IP "/24 dev " W_FAR,
-		"ip -n " W_NS " link set " W_FAR " up",
-		"rdma link add " W_DEV " type mlx5x netdev " W_NEAR,
-	};
-	unsigned int i;
-
-	mt_sh("ip netns del " W_NS " 2>/dev/null; ip link del " W_NEAR " 2>/dev/null");
-	if (mt_sh("ip netns add " W_NS))
-		return mt_skip("no network namespaces in this kernel");
-	mt_sh("modprobe -q veth");
-	if (mt_sh("ip link add " W_NEAR " address 02:77:00:00:00:01 type veth peer name " W_FAR " address 02:77:00:00:00:02 netns " W_NS))
-		return mt_skip("no veth pair in this kernel");
-	for (i = 0; i < MT_ARRAY_SIZE(steps); i++)
-		if (!CHECK_EQ(mt_sh("%s", steps[i]), 0))
-			return KSFT_FAIL;
-	return KSFT_PASS;
-}
-
-static void net_unmake(void)
-{
-	mt_sh("rdma link delete " W_DEV " 2>/dev/null");
-	mt_sh("ip link del " W_NEAR " 2>/dev/null");
-	mt_sh("ip netns del " W_NS " 2>/dev/null");
-}
-
-/* The device by name, once its uverbs node is there. */
-static struct ibv_context *w_open(void)
-{
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **l;
-	int i, n, tries;
-
-	for (tries = 0; !ctx && tries < 40; tries++) {
-		l = ibv_get_device_list(&n);
-		for (i = 0; l && i < n && !ctx; i++)
-			if (!strcmp(ibv_get_device_name(l[i]), W_DEV))
-				ctx = ibv_open_device(l[i]);
-		if (l)
-			ibv_free_device_list(l);
-		if (!ctx)
-			usleep(50 * 1000);
-	}
-	return ctx;
-}
-
-/* In a child: enter the far namespace. */
-static bool enter_far(void)
-{
-	int fd = open("/var/run/netns/" W_NS, O_RDONLY);
-	bool ok = fd >= 0 && !setns(fd, CLONE_NEWNET);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-/* A packet socket on @ifname (this namespace's), of @proto. */
-static int packet_socket(const char *ifname, uint16_t proto)
-{
-	struct sockaddr_ll a = { .sll_family = AF_PACKET,
-				 .sll_protocol = htons(proto) };
-	struct timeval tv = { .tv_sec = 2 };
-	int s = socket(AF_PACKET, SOCK_RAW, htons(proto));
-
-	a.sll_ifindex = if_nametoindex(ifname);
-	if (s < 0 || !a.sll_ifindex ||
-	    bind(s, (struct sockaddr *)&a, sizeof(a)) ||
-	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		if (s >= 0)
-			close(s);
-		return -1;
-	}
-	return s;
-}
+static const struct mt_veth veth = {
+	.dev = W_DEV, .near = W_NEAR, .far = W_FAR, .ns = W_NS,
+	.near_ip = NEAR_IP, .far_ip = FAR_IP,
+	.near_mac = "02:77:00:00:00:01", .far_mac = "02:77:00:00:00:02",
+};
 
 /*
  * Send @n frames of @len bytes (each @stride apart) from the far end;
@@ -149,9 +72,9 @@ static int far_run(const uint8_t *f, size_t len, size_t stride,
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		if (!enter_far())
+		if (!mt_veth_enter_far(&veth))
 			_exit(2);
-		s = packet_socket(W_FAR, 0);
+		s = mt_packet_socket(W_FAR, 0, 2);
 		if (s < 0)
 			_exit(3);
 		for (i = 0; i < n; i++)
@@ -185,9 +108,9 @@ static pid_t far_listen(int fd[2])
 	if (pid)
 		return pid;
 	close(fd[0]);
-	if (!enter_far())
+	if (!mt_veth_enter_far(&veth))
 		_exit(2);
-	s = packet_socket(W_FAR, ETH_TEST);
+	s = mt_packet_socket(W_FAR, ETH_TEST, 2);
 	if (s < 0 || write(fd[1], "r", 1) != 1)
 		_exit(3);
 	n = recv(s, f, sizeof(f), 0);
@@ -305,12 +228,12 @@ MT_FIXTURE(wire);
 
 MT_FIXTURE_SETUP(wire)
 {
-	int made = net_make();
+	int made = mt_veth_make(&veth);
 
 	self->made = true;
 	if (made != KSFT_PASS)
 		return made;
-	self->ctx = w_open();
+	self->ctx = mt_veth_open(&veth);
 	if (!CHECK(self->ctx))
 		return KSFT_FAIL;
 	self->pd = ibv_alloc_pd(self->ctx);
@@ -344,7 +267,7 @@ MT_FIXTURE_TEARDOWN(wire)
 		CHECK_EQ(ibv_close_device(self->ctx), 0);
 	free(self->buf);
 	if (self->made)
-		net_unmake();
+		mt_veth_unmake(&veth);
 }
 
 /* A flow of @qp: UDP to the near end's IP and @port (and MAC). */
@@ -437,7 +360,7 @@ static int qp_count(struct ibv_cq *cq, const uint8_t *buf, long ms,
 static int stranger(void *arg)
 {
 	int fd = *(int *)arg;
-	struct ibv_context *ctx = w_open();
+	struct ibv_context *ctx = mt_veth_open(&veth);
 	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
 	struct ibv_cq *cq = ctx ? ibv_create_cq(ctx, 64, NULL, NULL, 0) : NULL;
 	uint8_t *buf = aligned_alloc(4096, NRECV * SLOT);
@@ -651,10 +574,10 @@ static bool flood_during(const char *cmd)
 /* (f) The device deleted during traffic, then its veth. */
 static int test_delete_during_traffic(void)
 {
-	int made = net_make();
+	int made = mt_veth_make(&veth);
 
 	if (made != KSFT_PASS) {
-		net_unmake();
+		mt_veth_unmake(&veth);
 		return made;
 	}
 	flood_during("rdma link delete " W_DEV);
@@ -665,7 +588,7 @@ static int test_delete_during_traffic(void)
 	/* the netdev took the device with it */
 	usleep(500 * 1000);
 	CHECK(mt_sh("rdma link show " W_DEV " >/dev/null 2>&1") != 0);
-	net_unmake();
+	mt_veth_unmake(&veth);
 	return KSFT_PASS;
 }
 
