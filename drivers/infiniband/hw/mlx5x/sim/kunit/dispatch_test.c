@@ -370,7 +370,8 @@ static void sk_check_cmd(struct kunit *test, const struct sim_cmd *c)
 	KUNIT_EXPECT_GE(test, c->outlen, PRM_OUT_HDR_BYTES);
 	destroy = str_has_prefix(c->name, "DESTROY_") ||
 		  str_has_prefix(c->name, "DEALLOC_") ||
-		  str_has_prefix(c->name, "DELETE_");
+		  str_has_prefix(c->name, "DELETE_") ||
+		  str_has_prefix(c->name, "DETACH_");
 	KUNIT_EXPECT_EQ_MSG(test, c->destroy, destroy, "%s", c->name);
 
 	prm_set_bits(in, 0, 16, c->opcode);

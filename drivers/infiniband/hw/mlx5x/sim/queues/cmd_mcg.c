@@ -170,9 +170,14 @@ void sim_mcgs_free(struct mlx5x_sim *sim)
 static const struct sim_cmd sim_mcg_cmd_list[] = {
 	SIM_CMD(MLX5_CMD_OP_ATTACH_TO_MCG, "ATTACH_TO_MCG", attach_to_mcg_in,
 		attach_to_mcg_out, true, sim_attach_to_mcg),
-	SIM_CMD(MLX5_CMD_OP_DETACH_FROM_MCG, "DETACH_FROM_MCG",
-		detach_from_mcg_in, detach_from_mcg_out, true,
-		sim_detach_from_mcg),
+	/*
+	 * A teardown: ib_core detaches a closing context's QPs before it
+	 * destroys them, and cannot destroy one whose detach failed, so
+	 * fault injection spares it as it spares destroys.
+	 */
+	SIM_DESTROY_CMD(MLX5_CMD_OP_DETACH_FROM_MCG, "DETACH_FROM_MCG",
+			detach_from_mcg_in, detach_from_mcg_out, true,
+			sim_detach_from_mcg),
 };
 
 const struct sim_cmd_set sim_mcg_cmds = {
