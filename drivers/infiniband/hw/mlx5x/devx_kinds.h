@@ -77,6 +77,10 @@ struct mlx5x_devx_key {
  *	     nothing kept.  NULL hook: nothing to forget
  * @retrack: the destroy failed: the object lives on, and so does the
  *	     record @untrack returned (non-NULL), kept again
+ * @lapses: the object links another (a QP's membership of a multicast
+ *	    group) and firmware drops it by itself when that one goes: a
+ *	    destroy firmware refuses as naming what is no longer there
+ *	    (EINVAL) frees the handle all the same
  */
 struct mlx5x_devx_kind {
 	const char *name;
@@ -93,6 +97,7 @@ struct mlx5x_devx_kind {
 		       const void *out);
 	void *(*untrack)(struct mlx5x_devx_obj *obj);
 	void (*retrack)(struct mlx5x_devx_obj *obj, void *rec);
+	bool lapses;
 };
 
 /**

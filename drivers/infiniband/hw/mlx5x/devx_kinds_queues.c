@@ -2,7 +2,8 @@
 /*
  * DEVX kinds of the queues and transport objects: CQ, RQ, SQ, RQT, TIR,
  * TIS, QP, RMP (an SRQ) and XRC SRQ, with their query and modify commands
- * (every QP state transition is a modify).  A queue's buffers come from the process: the
+ * (every QP state transition is a modify), and a QP's attachment to a
+ * multicast group.  A queue's buffers come from the process: the
  * kernel sets the umem_valid bits of their create mailboxes, so firmware
  * reads the buffer and doorbell fields as umem ids and offsets, never as
  * raw bus addresses.  Field positions come from <linux/mlx5/mlx5_ifc.h>.
@@ -20,8 +21,29 @@ enum {
 	KIND_QP,
 	KIND_RMP,
 	KIND_XRC_SRQ,
+	KIND_MCG,
 	KIND_MAX,
 };
+
+/* An attachment's mailbox holds its multicast GID: the detach needs it. */
+static int mlx5x_devx_mcg_check(const void *in, size_t inlen)
+{
+	return inlen < PRM_BYTES(attach_to_mcg_in) ? -EINVAL : 0;
+}
+
+/*
+ * The destroy of an attachment is the DETACH_FROM_MCG of the same QP from
+ * the same group: the GID, 128 bits, is copied whole, not as a key.
+ */
+static int mlx5x_devx_mcg_created(struct mlx5x_devx_obj *obj, const void *in,
+				  const void *out)
+{
+	BUILD_BUG_ON(PRM_BYTES(detach_from_mcg_in) > sizeof(obj->dinbox));
+	memcpy(PRM_ADDR(detach_from_mcg_in, obj->dinbox, multicast_gid),
+	       PRM_ADDR(attach_to_mcg_in, in, multicast_gid),
+	       PRM_BIT_SZ(attach_to_mcg_in, multicast_gid) / 8);
+	return 0;
+}
 
 /* A kind named by the id field fld of its create output. */
 #define QKIND(nm, cop, dop, typ, fld, ...) {				\
@@ -71,6 +93,20 @@ static const struct mlx5x_devx_kind mlx5x_queue_kinds[KIND_MAX] = {
 						       xrc_srq_umem_valid),
 					   MLX5X_FIELD(create_xrc_srq_in,
 						       xrc_srq_context_entry.dbr_umem_valid))),
+	/*
+	 * A QP's membership of a multicast group, as on mlx5_ib: the
+	 * mailbox's QP is checked by firmware (a QP of the context's uid),
+	 * and the object goes by DETACH_FROM_MCG.  Firmware drops the
+	 * membership by itself when the QP is destroyed first.
+	 */
+	[KIND_MCG] = { MLX5X_KIND_OPS("mcg", MLX5_CMD_OP_ATTACH_TO_MCG,
+				      MLX5_CMD_OP_DETACH_FROM_MCG,
+				      detach_from_mcg_in),
+		       .key = { MLX5X_KEY_FROM_IN(attach_to_mcg_in, qpn,
+						  detach_from_mcg_in, qpn) },
+		       .check = mlx5x_devx_mcg_check,
+		       .created = mlx5x_devx_mcg_created,
+		       .lapses = true },
 };
 
 /* A command typ_in of kind k naming the object by its field fld. */
