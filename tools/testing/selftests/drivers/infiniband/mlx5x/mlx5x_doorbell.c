@@ -20,13 +20,7 @@
 /* fw/datapath's served doorbells (its "rungs"), or -1. */
 static long long served(void)
 {
-	char path[sizeof(mt.dbg) + 16], buf[512], *p;
-
-	snprintf(path, sizeof(path), "%s/datapath", mt.dbg);
-	if (mt_read_file(path, buf, sizeof(buf)))
-		return -1;
-	p = strstr(buf, " rungs ");
-	return p ? atoll(p + 7) : -1;
+	return mt_dp_figure(NULL, "passes ", "rungs");
 }
 
 /* A's UAR page, as libmlx5 maps it (its BlueFlame register's page). */

@@ -591,6 +591,41 @@ int mt_imkey_count(struct ibv_context *ctx, int uid)
 	return n;
 }
 
+/* ---- the model's data path figures ---- */
+
+/**
+ * mt_dp_figure() - one figure of the model's fw/datapath
+ * @path: the file; NULL: the datapath file of the device under test
+ * @line: how the figure's line starts ("passes ", "wire ", "roce ",
+ *	  "rq 0x12 ")
+ * @name: the figure: the word its value follows on that line
+ *
+ * Return: its value (decimal, or hexadecimal after 0x), or -1 when the
+ * file, the line or the figure is not there.
+ */
+long long mt_dp_figure(const char *path, const char *line, const char *name)
+{
+	char dflt[sizeof(mt.dbg) + 16], buf[16384], *l, *w, *ls, *ws;
+
+	if (!path) {
+		snprintf(dflt, sizeof(dflt), "%s/datapath", mt.dbg);
+		path = dflt;
+	}
+	if (mt_read_file(path, buf, sizeof(buf)))
+		return -1;
+	for (l = strtok_r(buf, "\n", &ls); l; l = strtok_r(NULL, "\n", &ls)) {
+		if (strncmp(l, line, strlen(line)))
+			continue;
+		for (w = strtok_r(l, " ", &ws); w; w = strtok_r(NULL, " ", &ws))
+			if (!strcmp(w, name)) {
+				w = strtok_r(NULL, " ", &ws);
+				return w ? strtoll(w, NULL, 0) : -1;
+			}
+		return -1;
+	}
+	return -1;
+}
+
 /* ---- the model's classifier ---- */
 
 /* Ethernet 02:..:02 -> 02:..:01, IPv4 10.0.0.1 -> 10.0.0.2, TCP to 80. */

@@ -13,6 +13,7 @@
  *   mt_devx_rx_table()   a DEVX flow table, and mt_devx_fwd() an entry
  *   mt_run_child()       a function run in a child (mt_drop_cap())
  *   mt_imkey_*()         the kernel's table of indirect mkeys
+ *   mt_dp_figure()       a figure of the model's fw/datapath
  *   mt_classify()        the model's classifier: where a packet goes
  *   struct mt_pkt        a packet built up header by header (mlx5x_pkt.c)
  *
@@ -156,6 +157,8 @@ int mt_imkey_uid(const char *line, int uid);
 int mt_imkey_count(struct ibv_context *ctx, int uid);
 
 /* The model's classifier (fw/classify), and a packet to walk through it */
+long long mt_dp_figure(const char *path, const char *line, const char *name);
+
 #define MT_TCP80_BYTES	54
 extern const uint8_t mt_tcp80[MT_TCP80_BYTES];
 

@@ -234,16 +234,10 @@ static int poll_none(struct ibv_cq *cq)
 /* The server RQ's out_of_buffer count in fw/datapath, or -1. */
 static long long rq_drops(const struct env *e)
 {
-	char buf[8192], want[32], *l;
-	long long v = -1;
+	char line[32];
 
-	if (dp_read(buf, sizeof(buf)))
-		return -1;
-	snprintf(want, sizeof(want), "rq 0x%x ", e->rqn);
-	l = strstr(buf, want);
-	if (l)
-		sscanf(l + strlen(want), "packets %*u out_of_buffer %lld", &v);
-	return v;
+	snprintf(line, sizeof(line), "rq 0x%x ", e->rqn);
+	return mt_dp_figure(NULL, line, "out_of_buffer");
 }
 
 MT_TEST_F(env, traffic)
@@ -361,11 +355,9 @@ MT_TEST_F_PARTS(env, destroy_in_flight)
 /* passes and busy_ns of fw/datapath; false if unreadable. */
 static bool dp_figures(long long *passes, long long *ns)
 {
-	char buf[256];
-
-	return !dp_read(buf, sizeof(buf)) &&
-	       sscanf(buf, "passes %lld busy_passes %*d busy_ns %lld", passes,
-		      ns) == 2;
+	*passes = mt_dp_figure(NULL, "passes ", "passes");
+	*ns = mt_dp_figure(NULL, "passes ", "busy_ns");
+	return *passes >= 0 && *ns >= 0;
 }
 
 /*

@@ -151,18 +151,7 @@ static void put32(uint8_t *p, uint32_t v)
 /* one fw/datapath roce figure, or -1 */
 static long long roce_figure(const char *name)
 {
-	char buf[8192], want[40], *l;
-	long long v = -1;
-
-	if (mt_read_file(R_DEBUGFS, buf, sizeof(buf)))
-		return -1;
-	l = strstr(buf, "\nroce ");
-	snprintf(want, sizeof(want), " %s ", name);
-	if (l)
-		l = strstr(l, want);
-	if (l)
-		sscanf(l + strlen(want), "%lld", &v);
-	return v;
+	return mt_dp_figure(R_DEBUGFS, "roce ", name);
 }
 
 struct rw {

@@ -179,18 +179,7 @@ static void make_test(struct mt_pkt *p, const uint8_t *dmac, uint8_t seq)
 /* One value of fw/datapath's wire line, or -1. */
 static long long wire_figure(const char *name)
 {
-	char buf[8192], want[40], *l;
-	long long v = -1;
-
-	if (mt_read_file(W_DEBUGFS, buf, sizeof(buf)))
-		return -1;
-	l = strstr(buf, "wire ");
-	snprintf(want, sizeof(want), " %s ", name);
-	if (l)
-		l = strstr(l, want);
-	if (l)
-		sscanf(l + strlen(want), "%lld", &v);
-	return v;
+	return mt_dp_figure(W_DEBUGFS, "wire ", name);
 }
 
 /*
