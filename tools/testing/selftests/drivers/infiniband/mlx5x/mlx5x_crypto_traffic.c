@@ -64,41 +64,6 @@ struct ctr {
 
 MT_FIXTURE(ctr);
 
-static struct ibv_qp *ctr_qp(struct pair *p, struct ibv_cq *cq)
-{
-	struct ibv_qp_init_attr_ex a = {
-		.send_cq = cq, .recv_cq = cq,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-			 .max_send_sge = 2, .max_recv_sge = 2,
-			 .max_inline_data = 512 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = p->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE |
-				  IBV_QP_EX_WITH_RDMA_READ,
-	};
-	struct mlx5dv_qp_init_attr dv = {
-		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
-		.send_ops_flags = MLX5DV_QP_EX_WITH_MKEY_CONFIGURE,
-	};
-
-	return mlx5dv_create_qp(p->c.ctx, &a, &dv);
-}
-
-static struct mlx5dv_mkey *crypto_mkey(struct ibv_pd *pd)
-{
-	struct mlx5dv_mkey_init_attr a = {
-		.pd = pd,
-		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
-				MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO,
-		.max_entries = 2,
-	};
-
-	return mlx5dv_create_mkey(&a);
-}
-
 /* A plaintext DEK of @key on @pd of @ctx. */
 static struct mlx5dv_dek *dek_on(struct ibv_context *ctx, struct ibv_pd *pd)
 {
@@ -115,8 +80,12 @@ static struct mlx5dv_dek *dek_on(struct ibv_context *ctx, struct ibv_pd *pd)
 
 static int ctr_open(struct ctr *self)
 {
+	const struct mkey_pair_attr at = {
+		.sges = 2,
+		.mk_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO,
+		.entries = 2,
+	};
 	struct pair *p = &self->p;
-	unsigned int i;
 	int rc;
 
 	self->c2.base = -1;
@@ -130,27 +99,11 @@ static int ctr_open(struct ctr *self)
 	if (!self->child &&
 	    !CHECK_ERR(mt_fw_write("crypto", "plaintext"), 0))
 		return KSFT_FAIL;
-	rc = pair_mem_open(p, BUF_BYTES);
+	rc = mkey_pair_open(p, self->mk, &at);
 	if (rc != KSFT_PASS)
 		return rc;
-	for (i = 0; i < 2; i++) {
-		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
-		if (!CHECK(p->cq[i]))
-			return KSFT_FAIL;
-		p->qp[i] = ctr_qp(p, p->cq[i]);
-		self->mk[i] = crypto_mkey(p->pd);
-		if (!CHECK(p->qp[i]) || !CHECK(self->mk[i]))
-			return KSFT_FAIL;
-	}
 	self->dek = dek_on(p->c.ctx, p->pd);
-	if (!CHECK(self->dek))
-		return KSFT_FAIL;
-	if (!CHECK_ERR(rc_connect(p, p->qp[0], p->qp[1]->qp_num, ALL_ACCESS,
-				  7), 0) ||
-	    !CHECK_ERR(rc_connect(p, p->qp[1], p->qp[0]->qp_num, ALL_ACCESS,
-				  7), 0))
-		return KSFT_FAIL;
-	return KSFT_PASS;
+	return CHECK(self->dek) ? KSFT_PASS : KSFT_FAIL;
 }
 
 MT_FIXTURE_SETUP(ctr)
@@ -160,16 +113,12 @@ MT_FIXTURE_SETUP(ctr)
 
 MT_FIXTURE_TEARDOWN(ctr)
 {
-	unsigned int i;
-
 	if (self->dek2)
 		CHECK_ERR(mlx5dv_dek_destroy(self->dek2), 0);
 	if (self->pd2)
 		CHECK_ERR(ibv_dealloc_pd(self->pd2), 0);
 	mt_ctx_close(&self->c2);
-	for (i = 0; i < 2; i++)
-		if (self->mk[i])
-			CHECK_ERR(mlx5dv_destroy_mkey(self->mk[i]), 0);
+	mkeys_destroy(self->mk);
 	if (self->dek)
 		CHECK_ERR(mlx5dv_dek_destroy(self->dek), 0);
 	pair_teardown(&self->p);

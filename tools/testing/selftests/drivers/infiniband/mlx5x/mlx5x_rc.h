@@ -3,6 +3,8 @@
  * What mlx5x_rc and mlx5x_rc_errors share: a pair of connected QPs of the
  * device (RC or UC) on one context, each with its own CQ, and a buffer
  * registered with every access; A sends from it, B receives into it.
+ * Also such a pair whose QPs configure mkeys, with two indirect mkeys
+ * (mlx5x_sig, mlx5x_crypto_traffic, mlx5x_umr).
  */
 #ifndef MLX5X_RC_H
 #define MLX5X_RC_H
@@ -231,8 +233,108 @@ MT_FIXTURE_TEARDOWN(pair)
 	mt_ctx_close(&self->c);
 }
 
+/**
+ * struct mkey_pair_attr - the QPs and mkeys of mkey_pair_open()
+ * @ops: the QPs' IBV_QP_EX_WITH_* besides SEND, RDMA_WRITE, RDMA_READ
+ * @dv_ops: their MLX5DV_QP_EX_WITH_* besides MKEY_CONFIGURE
+ * @dv_flags: their MLX5DV_QP_CREATE_* (0: none)
+ * @sges: their send and receive SGEs
+ * @mk_flags: the mkeys' MLX5DV_MKEY_INIT_ATTR_FLAGS_* besides INDIRECT
+ * @entries: the mkeys' max_entries
+ * @optional: a device without such QPs or mkeys is a skip, not a failure
+ */
+struct mkey_pair_attr {
+	uint64_t ops, dv_ops;
+	uint32_t dv_flags, sges, mk_flags;
+	uint16_t entries;
+	bool optional;
+};
 
+static inline struct ibv_qp *mkey_pair_qp(struct pair *p, struct ibv_cq *cq,
+					  const struct mkey_pair_attr *at)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = cq, .recv_cq = cq,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = at->sges, .max_recv_sge = at->sges,
+			 .max_inline_data = 512 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = p->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND |
+				  IBV_QP_EX_WITH_RDMA_WRITE |
+				  IBV_QP_EX_WITH_RDMA_READ | at->ops,
+	};
+	struct mlx5dv_qp_init_attr dv = {
+		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
+		.send_ops_flags = MLX5DV_QP_EX_WITH_MKEY_CONFIGURE | at->dv_ops,
+	};
 
+	if (at->dv_flags) {
+		dv.comp_mask |= MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS;
+		dv.create_flags = at->dv_flags;
+	}
+	return mlx5dv_create_qp(p->c.ctx, &a, &dv);
+}
+
+/**
+ * mkey_pair_open() - a pair whose RC QPs configure mkeys, and two mkeys
+ * @p: the pair: its memory, a CQ and a QP each, connected with every
+ *     access; close with pair_teardown() after mkeys_destroy()
+ * @mk: the two indirect mkeys, on the pair's PD
+ * @at: what the QPs and mkeys are
+ *
+ * Return: KSFT_PASS, KSFT_SKIP, or KSFT_FAIL (a failed check).
+ */
+static inline int mkey_pair_open(struct pair *p, struct mlx5dv_mkey **mk,
+				 const struct mkey_pair_attr *at)
+{
+	struct mlx5dv_mkey_init_attr ma = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+				at->mk_flags,
+		.max_entries = at->entries,
+	};
+	unsigned int i;
+	int rc = pair_mem_open(p, BUF_BYTES);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	ma.pd = p->pd;
+	for (i = 0; i < 2; i++) {
+		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
+		if (!CHECK(p->cq[i]))
+			return KSFT_FAIL;
+		p->qp[i] = mkey_pair_qp(p, p->cq[i], at);
+		if (!p->qp[i] && at->optional &&
+		    (errno == EOPNOTSUPP || errno == EINVAL))
+			return mt_skip("no MKEY_CONFIGURE QPs (%s)",
+				       strerror(errno));
+		if (!CHECK(p->qp[i]))
+			return KSFT_FAIL;
+		mk[i] = mlx5dv_create_mkey(&ma);
+		if (!mk[i] && at->optional && errno == EOPNOTSUPP)
+			return mt_skip("no mlx5dv_create_mkey()");
+		if (!CHECK(mk[i]))
+			return KSFT_FAIL;
+	}
+	if (!CHECK_ERR(rc_connect(p, p->qp[0], p->qp[1]->qp_num, ALL_ACCESS,
+				  7), 0) ||
+	    !CHECK_ERR(rc_connect(p, p->qp[1], p->qp[0]->qp_num, ALL_ACCESS,
+				  7), 0))
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+/* The two mkeys of mkey_pair_open(), those there are. */
+static inline void mkeys_destroy(struct mlx5dv_mkey **mk)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (mk[i])
+			CHECK_ERR(mlx5dv_destroy_mkey(mk[i]), 0);
+}
 
 /* Poll @cq for one completion, within WAIT_MS. */
 static inline bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)

@@ -39,70 +39,16 @@ struct sigp {
 
 MT_FIXTURE(sigp);
 
-static struct ibv_qp *sig_qp(struct pair *p, struct ibv_cq *cq,
-			     bool pipelining)
-{
-	struct ibv_qp_init_attr_ex a = {
-		.send_cq = cq, .recv_cq = cq,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-			 .max_send_sge = 2, .max_recv_sge = 2,
-			 .max_inline_data = 512 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = p->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE |
-				  IBV_QP_EX_WITH_RDMA_READ,
-	};
-	struct mlx5dv_qp_init_attr dv = {
-		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
-		.send_ops_flags = MLX5DV_QP_EX_WITH_MKEY_CONFIGURE,
-	};
-
-	if (pipelining) {
-		dv.comp_mask |= MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS;
-		dv.create_flags = MLX5DV_QP_CREATE_SIG_PIPELINING;
-	}
-	return mlx5dv_create_qp(p->c.ctx, &a, &dv);
-}
-
-static struct mlx5dv_mkey *sig_mkey(struct ibv_pd *pd)
-{
-	struct mlx5dv_mkey_init_attr a = {
-		.pd = pd,
-		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
-				MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE,
-		.max_entries = 2,
-	};
-
-	return mlx5dv_create_mkey(&a);
-}
-
 static int sig_open(struct sig *self, bool pipelining)
 {
-	struct pair *p = &self->p;
-	unsigned int i;
-	int rc;
+	const struct mkey_pair_attr at = {
+		.dv_flags = pipelining ? MLX5DV_QP_CREATE_SIG_PIPELINING : 0,
+		.sges = 2,
+		.mk_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE,
+		.entries = 2,
+	};
 
-	rc = pair_mem_open(p, BUF_BYTES);
-	if (rc != KSFT_PASS)
-		return rc;
-	for (i = 0; i < 2; i++) {
-		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
-		if (!CHECK(p->cq[i]))
-			return KSFT_FAIL;
-		p->qp[i] = sig_qp(p, p->cq[i], pipelining);
-		self->mk[i] = sig_mkey(p->pd);
-		if (!CHECK(p->qp[i]) || !CHECK(self->mk[i]))
-			return KSFT_FAIL;
-	}
-	if (!CHECK_ERR(rc_connect(p, p->qp[0], p->qp[1]->qp_num, ALL_ACCESS,
-				  7), 0) ||
-	    !CHECK_ERR(rc_connect(p, p->qp[1], p->qp[0]->qp_num, ALL_ACCESS,
-				  7), 0))
-		return KSFT_FAIL;
-	return KSFT_PASS;
+	return mkey_pair_open(&self->p, self->mk, &at);
 }
 
 MT_FIXTURE_SETUP(sig)
@@ -112,11 +58,7 @@ MT_FIXTURE_SETUP(sig)
 
 MT_FIXTURE_TEARDOWN(sig)
 {
-	unsigned int i;
-
-	for (i = 0; i < 2; i++)
-		if (self->mk[i])
-			CHECK_ERR(mlx5dv_destroy_mkey(self->mk[i]), 0);
+	mkeys_destroy(self->mk);
 	pair_teardown(&self->p);
 }
 

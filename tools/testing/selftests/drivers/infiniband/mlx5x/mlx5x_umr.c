@@ -47,85 +47,23 @@ struct umr {
 
 MT_FIXTURE(umr);
 
-static struct ibv_qp *umr_qp(struct pair *p, struct ibv_cq *cq)
-{
-	struct ibv_qp_init_attr_ex a = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.cap = {
-			.max_send_wr = 16, .max_recv_wr = 16,
-			.max_send_sge = 4, .max_recv_sge = 4,
-			.max_inline_data = 512,
-		},
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = p->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE |
-				  IBV_QP_EX_WITH_RDMA_READ |
-				  IBV_QP_EX_WITH_LOCAL_INV,
-	};
-	struct mlx5dv_qp_init_attr dv = {
-		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
-		.send_ops_flags = MLX5DV_QP_EX_WITH_MKEY_CONFIGURE |
-				  MLX5DV_QP_EX_WITH_MR_LIST |
-				  MLX5DV_QP_EX_WITH_MR_INTERLEAVED,
-	};
-
-	return mlx5dv_create_qp(p->c.ctx, &a, &dv);
-}
-
-static struct mlx5dv_mkey *umr_mkey(struct ibv_pd *pd)
-{
-	struct mlx5dv_mkey_init_attr a = {
-		.pd = pd,
-		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
-		.max_entries = MK_ENTRIES,
-	};
-
-	return mlx5dv_create_mkey(&a);
-}
-
 MT_FIXTURE_SETUP(umr)
 {
-	struct pair *p = &self->p;
-	unsigned int i;
-	int rc = pair_mem_open(p, BUF_BYTES);
+	const struct mkey_pair_attr at = {
+		.ops = IBV_QP_EX_WITH_LOCAL_INV,
+		.dv_ops = MLX5DV_QP_EX_WITH_MR_LIST |
+			  MLX5DV_QP_EX_WITH_MR_INTERLEAVED,
+		.sges = 4,
+		.entries = MK_ENTRIES,
+		.optional = true,
+	};
 
-	if (rc != KSFT_PASS)
-		return rc;
-	for (i = 0; i < 2; i++) {
-		p->cq[i] = ibv_create_cq(p->c.ctx, 32, NULL, NULL, 0);
-		if (!CHECK(p->cq[i]))
-			return KSFT_FAIL;
-		p->qp[i] = umr_qp(p, p->cq[i]);
-		if (!p->qp[i] && (errno == EOPNOTSUPP || errno == EINVAL))
-			return mt_skip("no MKEY_CONFIGURE QPs (%s)",
-				       strerror(errno));
-		if (!CHECK(p->qp[i]))
-			return KSFT_FAIL;
-		self->mk[i] = umr_mkey(p->pd);
-		if (!self->mk[i] && errno == EOPNOTSUPP)
-			return mt_skip("no mlx5dv_create_mkey()");
-		if (!CHECK(self->mk[i]))
-			return KSFT_FAIL;
-	}
-	if (!CHECK_ERR(rc_connect(p, p->qp[0], p->qp[1]->qp_num, ALL_ACCESS,
-				  7), 0) ||
-	    !CHECK_ERR(rc_connect(p, p->qp[1], p->qp[0]->qp_num, ALL_ACCESS,
-				  7), 0))
-		return KSFT_FAIL;
-	return KSFT_PASS;
+	return mkey_pair_open(&self->p, self->mk, &at);
 }
 
 MT_FIXTURE_TEARDOWN(umr)
 {
-	unsigned int i;
-
-	for (i = 0; i < 2; i++)
-		if (self->mk[i])
-			CHECK_ERR(mlx5dv_destroy_mkey(self->mk[i]), 0);
+	mkeys_destroy(self->mk);
 	if (self->mr2)
 		CHECK_ERR(ibv_dereg_mr(self->mr2), 0);
 	if (self->pd2)
