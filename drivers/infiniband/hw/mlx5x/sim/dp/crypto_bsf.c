@@ -37,12 +37,10 @@
 #include "umr.h"
 #include "wqe.h"
 
-#define SIM_CBSF_BYTES		64
 #define SIM_CBSF_SIZE_TYPE	0x81	/* 64 bytes, crypto */
 #define SIM_CBSF_ORDER_MAX	3
 #define SIM_CBSF_ORDER_MEM	BIT(0)	/* orders 1 and 3: memory side */
 #define SIM_CBSF_AES_XTS	0
-#define SIM_CBSF_RAW_ALL	U32_MAX
 #define SIM_CBSF_DEK_MASK	GENMASK(23, 0)
 
 /**
@@ -75,26 +73,7 @@ struct sim_cbsf {
 	u8 rsvd3[16];
 };
 
-static_assert(sizeof(struct sim_cbsf) == SIM_CBSF_BYTES);
-
-/* Bytes of a data unit, by its selector; 0: not one the model does. */
-static u32 sim_cbsf_unit(u8 sel)
-{
-	switch (sel) {
-	case 1:
-		return 512;
-	case 2:
-		return 520;
-	case 3:
-		return 4096;
-	case 4:
-		return 4160;
-	case 6:
-		return 4048;
-	default:	/* 5, 1 MiB, and the reserved ones */
-		return 0;
-	}
-}
+static_assert(sizeof(struct sim_cbsf) == SIM_BSF_BYTES);
 
 /**
  * sim_crypto_bsf_parse() - check a crypto BSF on its own
@@ -111,8 +90,8 @@ bool sim_crypto_bsf_parse(const u8 *b, struct sim_mkey_crypto *cfg)
 	if (c->size_type != SIM_CBSF_SIZE_TYPE ||
 	    c->order > SIM_CBSF_ORDER_MAX || c->rsvd0 ||
 	    c->standard != SIM_CBSF_AES_XTS ||
-	    be32_to_cpu(c->raw_size) != SIM_CBSF_RAW_ALL ||
-	    !sim_cbsf_unit(c->unit_sel) ||
+	    be32_to_cpu(c->raw_size) != SIM_BSF_RAW_ALL ||
+	    !sim_bsf_block(c->unit_sel) ||
 	    memchr_inv(c->rsvd1, 0, sizeof(c->rsvd1)) ||
 	    (dek & ~SIM_CBSF_DEK_MASK) ||
 	    memchr_inv(c->rsvd2, 0, sizeof(c->rsvd2)) ||
@@ -120,7 +99,7 @@ bool sim_crypto_bsf_parse(const u8 *b, struct sim_mkey_crypto *cfg)
 		return false;
 	cfg->dek = dek;
 	cfg->mem_encrypted = c->order & SIM_CBSF_ORDER_MEM;
-	cfg->unit = sim_cbsf_unit(c->unit_sel);
+	cfg->unit = sim_bsf_block(c->unit_sel);
 	memcpy(cfg->tweak, c->tweak, sizeof(cfg->tweak));
 	return true;
 }
@@ -140,12 +119,14 @@ u32 sim_crypto_bsf(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		   const struct sim_mkey *mkey, const struct sim_umr *u,
 		   struct sim_mkey_crypto *cfg, bool *given)
 {
+	u32 synd;
+
 	*given = false;
-	if (!(u->mask & SIM_UMR_MASK_BSF_EN))
-		return u->nbsf ? SIM_CQE_SYND_MW_BIND : 0;
+	if (sim_umr_bsf_kept(u, &synd))
+		return synd;
 	/* one crypto BSF, bsf_en kept, on a crypto mkey sized for it */
 	if (!sim_mkey_crypto(mkey) || !PRM_GET(mkc, u->mkc, bsf_en) ||
-	    u->nbsf * SIM_OCTWORD_BYTES != SIM_CBSF_BYTES ||
+	    !sim_umr_bsf_whole(u) ||
 	    PRM_GET(mkc, mkey->mkc, bsf_octword_size) !=
 	    SIM_MKEY_CRYPTO_BSF_OCTWORDS)
 		return SIM_CQE_SYND_MW_BIND;

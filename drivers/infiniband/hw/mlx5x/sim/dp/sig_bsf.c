@@ -46,10 +46,8 @@
 #include "umr.h"
 #include "wqe.h"
 
-#define SIM_SBSF_BYTES		64
 #define SIM_SBSF_BASIC		0x80
 #define SIM_SBSF_SBS		0x10
-#define SIM_SBSF_RAW_ALL	U32_MAX
 #define SIM_SBSF_PSV_MASK	GENMASK(23, 0)
 /* block format selectors of the CRCs, and their bits */
 #define SIM_SBSF_BFS_KIND	0xf0
@@ -116,26 +114,7 @@ struct sim_sbsf {
 	struct sim_sbsf_inl m;
 };
 
-static_assert(sizeof(struct sim_sbsf) == SIM_SBSF_BYTES);
-
-/* Data bytes of a block, by its selector; 0: not one the model does. */
-static u32 sim_sbsf_block(u8 sel)
-{
-	switch (sel) {
-	case 1:
-		return 512;
-	case 2:
-		return 520;
-	case 3:
-		return 4096;
-	case 4:
-		return 4160;
-	case 6:
-		return 4048;
-	default:	/* 5, 1 GiB, and the reserved ones */
-		return 0;
-	}
-}
+static_assert(sizeof(struct sim_sbsf) == SIM_BSF_BYTES);
 
 /* A T10-DIF inline section into @d; false if a field is not executed. */
 static bool sim_sbsf_dif(const struct sim_sbsf_inl *inl,
@@ -176,7 +155,7 @@ static bool sim_sbsf_domain(u8 sel, __be32 bfs_psv,
 	d->psv = v & SIM_SBSF_PSV_MASK;
 	if (!bfs && !memchr_inv(inl, 0, sizeof(*inl)))
 		return !sel && !d->psv;		/* no signature */
-	d->block = sim_sbsf_block(sel);
+	d->block = sim_bsf_block(sel);
 	if (!d->block)
 		return false;
 	if (!bfs)
@@ -213,7 +192,7 @@ bool sim_sig_bsf_parse(const u8 *b, struct sim_mkey_sig *cfg)
 	u8 wire_sel = sbs ? s->mem_sel : s->wire_sel;
 
 	if ((s->size_sbs & ~SIM_SBSF_SBS) != SIM_SBSF_BASIC ||
-	    be32_to_cpu(s->raw_size) != SIM_SBSF_RAW_ALL ||
+	    be32_to_cpu(s->raw_size) != SIM_BSF_RAW_ALL ||
 	    memchr_inv(s->ext, 0, sizeof(s->ext)))
 		return false;
 	if (!sim_sbsf_domain(s->mem_sel, s->m_bfs_psv, &s->m, &cfg->mem) ||
@@ -265,9 +244,11 @@ u32 sim_sig_bsf(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		const struct sim_mkey *mkey, const struct sim_umr *u,
 		struct sim_mkey_sig *cfg, int *given)
 {
+	u32 synd;
+
 	*given = 0;
-	if (!(u->mask & SIM_UMR_MASK_BSF_EN))
-		return u->nbsf ? SIM_CQE_SYND_MW_BIND : 0;
+	if (sim_umr_bsf_kept(u, &synd))
+		return synd;
 	/* a signature mkey: bsf_en, one signature BSF, no crypto */
 	if (!PRM_GET(mkc, mkey->mkc, bsf_en) ||
 	    PRM_GET(mkc, mkey->mkc, bsf_octword_size) !=
@@ -279,8 +260,7 @@ u32 sim_sig_bsf(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		*given = -1;
 		return 0;
 	}
-	if (u->nbsf * SIM_OCTWORD_BYTES != SIM_SBSF_BYTES ||
-	    !sim_sig_bsf_parse(u->bsf, cfg) ||
+	if (!sim_umr_bsf_whole(u) || !sim_sig_bsf_parse(u->bsf, cfg) ||
 	    !sim_sig_psv_ok(sim, qp, mkey, &cfg->mem) ||
 	    !sim_sig_psv_ok(sim, qp, mkey, &cfg->wire))
 		return SIM_CQE_SYND_MW_BIND;

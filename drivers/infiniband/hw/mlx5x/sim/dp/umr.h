@@ -9,6 +9,7 @@
 
 #include <linux/bits.h>
 #include "../mem/mkey.h"
+#include "wqe.h"
 
 /**
  * struct sim_umr_qp - the QP a UMR or an invalidation is for
@@ -116,6 +117,55 @@ bool sim_umr_is_repeat(const struct sim_umr *u);
 u32 sim_umr_repeat(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 		   const struct sim_mkey *mkey, const struct sim_umr *u,
 		   unsigned int rights, struct sim_umr_layout *l);
+
+/*
+ * What a signature BSF (sig_bsf.c) and a crypto BSF (crypto_bsf.c) have
+ * alike: 64 bytes, raw data size all of it (bytes 4-7, as libmlx5
+ * writes), and the selector of a block's (a data unit's) size.
+ */
+#define SIM_BSF_BYTES		64
+#define SIM_BSF_RAW_ALL		U32_MAX
+
+/*
+ * Bytes of a block by its selector: 512 (1), 520 (2), 4096 (3), 4160 (4),
+ * 4048 (6); 0 for one the model does not do (5, and the reserved ones).
+ */
+static inline u32 sim_bsf_block(u8 sel)
+{
+	switch (sel) {
+	case 1:
+		return 512;
+	case 2:
+		return 520;
+	case 3:
+		return 4096;
+	case 4:
+		return 4160;
+	case 6:
+		return 4048;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A UMR that does not name bsf_en in its mask leaves the mkey's BSF as it
+ * is, and may give none: true, and *@synd its syndrome (0 or MW_BIND).
+ * False: it names bsf_en, and its BSF is for the caller to check.
+ */
+static inline bool sim_umr_bsf_kept(const struct sim_umr *u, u32 *synd)
+{
+	if (u->mask & SIM_UMR_MASK_BSF_EN)
+		return false;
+	*synd = u->nbsf ? SIM_CQE_SYND_MW_BIND : 0;
+	return true;
+}
+
+/* The UMR gives one BSF, of SIM_BSF_BYTES. */
+static inline bool sim_umr_bsf_whole(const struct sim_umr *u)
+{
+	return u->nbsf * SIM_OCTWORD_BYTES == SIM_BSF_BYTES;
+}
 
 /* crypto_bsf.c: the crypto BSF of mlx5dv_wr_set_mkey_crypto() */
 bool sim_crypto_bsf_parse(const u8 *b, struct sim_mkey_crypto *cfg);
