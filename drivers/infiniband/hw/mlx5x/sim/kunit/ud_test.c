@@ -175,8 +175,8 @@ static void sk_ud_mcg(struct kunit *test)
 				     sk_mgid), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid, ud,
 				     sk_gid_v4), PRM_STAT_BAD_PARAM);
-	KUNIT_EXPECT_NE(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, other, ud,
-				     sk_mgid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, other, ud,
+				     sk_mgid), PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_DETACH_FROM_MCG, r.uid,
 				     ud, sk_mgid), PRM_STAT_BAD_PARAM);
 
@@ -186,6 +186,9 @@ static void sk_ud_mcg(struct kunit *test)
 				     sk_mgid), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_ATTACH_TO_MCG, r.uid,
 				     ud2, sk_mgid), PRM_STAT_OK);
+	/* another context takes none of them out */
+	KUNIT_EXPECT_EQ(test, sk_mcg(test, MLX5_CMD_OP_DETACH_FROM_MCG, other,
+				     ud, sk_mgid), PRM_STAT_BAD_RESOURCE);
 	mutex_lock(&sim->lock);
 	g = sim_mcg_find(sim, sk_mgid);
 	KUNIT_EXPECT_TRUE(test, g && g->n == 2 && sim->n_mcgs == 1);
