@@ -127,6 +127,7 @@ struct sim_rc_side {
  * @sig_err: the first signature error of the last copy (dp_sig.c)
  * @sig_err_on: there is one, for its QP to report
  * @sig_err_dst: it was on the copy's destination side
+ * @frame: a RoCE packet of an RC or UC QP, being built (rcw_frame.c)
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
@@ -157,6 +158,7 @@ struct sim_dp {
 	u64 rungs, rung_wqes;
 	struct sim_sig_err sig_err;
 	bool sig_err_on, sig_err_dst;
+	u8 frame[MLX5X_SIM_WIRE_MAX];
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
@@ -230,6 +232,17 @@ static inline u32 sim_qp_pdn(const struct sim_qp *qp)
 /* dp_rc.c */
 unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 			  unsigned int budget, bool *active);
+unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
+			   struct sim_umem *buf, u32 nbb);
+u32 sim_rc_rnr_ns(u32 code);
+
+struct sim_roce_ud;
+
+/* rcw_*.c: RC and UC across the wire */
+bool sim_rcw_on_wire(struct mlx5x_sim *sim, const struct sim_qp *qp);
+unsigned int sim_rcw_turn(struct sim_dp *dp, struct sim_qp *qp,
+			  unsigned int budget, bool *active);
+bool sim_rcw_rx(struct sim_dp *dp, const struct sim_roce_ud *u);
 
 /*
  * dp_qp.c: what the QP engines share: a QP's buffers and CQEs, keys

@@ -21,8 +21,8 @@
  * is flushed.  A message is not cut into packets on the loopback (no
  * PSN, no path MTU is visible there); a peer that is missing or not
  * ready to receive is tried again when the ACK timer runs out, until
- * the retries run out (a transport retry error).  The wire is not
- * reached: a message always goes to a QP of this device.
+ * the retries run out (a transport retry error).  A QP whose peer is
+ * across the wire sends packets instead (rcw_*.c).
  *
  * XRC is RC from an initiator to a target that receives into the XRC
  * SRQ each WQE names (dp_xrc.c).  DC is RC from a DCI to the DCT each
@@ -66,6 +66,12 @@ static const u32 sim_rnr_ns[32] = {
 	30720000, 40960000, 61440000, 81920000, 122880000, 163840000,
 	245760000, 327680000, 491520000,
 };
+
+/* The RNR NAK timer of @code (5 bits), in ns. */
+u32 sim_rc_rnr_ns(u32 code)
+{
+	return sim_rnr_ns[code & 31];
+}
 
 /* What a message did on its way, for the two CQEs. */
 struct sim_rc_msg {
@@ -493,8 +499,8 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
  * WQE (a turn's bytes count too), or 0 when the WQE waits (RNR: until
  * its timer runs out).
  */
-static unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
-				  struct sim_umem *buf, u32 nbb)
+unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
+			   struct sim_umem *buf, u32 nbb)
 {
 	bool flush = sim_qp_state(qp) == SIM_QP_ST(ERR);
 	struct sim_cqe_info info = {};
@@ -607,5 +613,8 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 	if (!qp->dp.buf_umem ||
 	    (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(ERR)))
 		return 0;
+	/* a peer across the wire: its packets, its timers (rcw_*.c) */
+	if (sim_rcw_on_wire(dp->sim, qp))
+		return sim_rcw_turn(dp, qp, budget, active);
 	return sim_dp_qp_turn(dp, qp, budget, active, sim_rc_sq_one);
 }

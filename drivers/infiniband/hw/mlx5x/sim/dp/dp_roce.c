@@ -139,19 +139,21 @@ u32 sim_roce_icrc(const u8 *l3, u32 len, bool v4)
 }
 
 /**
- * sim_roce_ud_build() - the headers of a UD packet
- * @u: what it says (@u->len: the payload's bytes)
- * @frame: where it is built: room for SIM_ROCE_UD_HDR_MAX, the payload,
- *	   3 bytes of pad and the ICRC
+ * sim_roce_build() - the headers of a packet, to its extended headers
+ * @u: what it says: addresses, BTH fields (@u->len: the payload's bytes)
+ * @ext: the extended headers after the BTH, as they go on the wire
+ * @ext_len: their bytes (SIM_ROCE_EXT_MAX at most)
+ * @frame: where it is built: room for SIM_ROCE_HDR_MAX, the payload, 3
+ *	   bytes of pad and the ICRC
  *
  * Return: the headers' length, where the payload goes.  Then
  * sim_roce_ud_seal().
  */
-u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
+u32 sim_roce_build(const struct sim_roce_ud *u, const u8 *ext, u32 ext_len,
+		   u8 *frame)
 {
-	u32 pad = -u->len & 3, ext = SIM_ROCE_DETH +
-		  (u->opcode == SIM_ROCE_UD_SEND_IMM ? SIM_ROCE_IMM : 0);
-	u32 l4 = SIM_ROCE_UDP + SIM_ROCE_BTH + ext + u->len + pad +
+	u32 pad = -u->len & 3;
+	u32 l4 = SIM_ROCE_UDP + SIM_ROCE_BTH + ext_len + u->len + pad +
 		 SIM_ROCE_ICRC;
 	struct ipv6hdr *ip6;
 	struct iphdr *ip;
@@ -197,16 +199,34 @@ u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
 	bth[1] = (u->se ? SIM_ROCE_BTH_SE : 0) | pad << 4;
 	sim_put_be16(bth + 2, u->pkey);
 	sim_put_be32(bth + 4, u->dqpn & 0xffffff);
-	sim_put_be32(bth + 8, u->psn & 0xffffff);
+	sim_put_be32(bth + 8, (u->psn & 0xffffff) |
+		     (u->ackreq ? SIM_ROCE_BTH_ACKREQ : 0));
 	p = bth + SIM_ROCE_BTH;
-	sim_put_be32(p, u->qkey);
-	sim_put_be32(p + 4, u->sqpn & 0xffffff);
-	p += SIM_ROCE_DETH;
+	memcpy(p, ext, ext_len);
+	return p + ext_len - frame;
+}
+
+/**
+ * sim_roce_ud_build() - the headers of a UD packet
+ * @u: what it says (@u->len: the payload's bytes)
+ * @frame: where it is built: room for SIM_ROCE_UD_HDR_MAX, the payload,
+ *	   3 bytes of pad and the ICRC
+ *
+ * Return: the headers' length, where the payload goes.  Then
+ * sim_roce_ud_seal().
+ */
+u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
+{
+	u8 ext[SIM_ROCE_DETH + SIM_ROCE_IMM];
+	u32 n = SIM_ROCE_DETH;
+
+	sim_put_be32(ext, u->qkey);
+	sim_put_be32(ext + 4, u->sqpn & 0xffffff);
 	if (u->opcode == SIM_ROCE_UD_SEND_IMM) {
-		memcpy(p, &u->imm, SIM_ROCE_IMM);
-		p += SIM_ROCE_IMM;
+		memcpy(ext + n, &u->imm, SIM_ROCE_IMM);
+		n += SIM_ROCE_IMM;
 	}
-	return p - frame;
+	return sim_roce_build(u, ext, n, frame);
 }
 
 /**
@@ -319,8 +339,9 @@ static void sim_roce_ip_read(const u8 *ip, struct sim_roce_ud *u)
  * sim_roce_parse() - what a frame from the wire is
  * @f: the frame, from its Ethernet header
  * @len: its bytes (Ethernet padding after the IP packet allowed)
- * @u: a UD packet's fields (SIM_ROCE_OK); @u->opcode and @u->dqpn of
- *     another transport's (SIM_ROCE_OTHER)
+ * @u: a UD packet's fields (SIM_ROCE_OK); of another transport's
+ *     (SIM_ROCE_OTHER) the addresses and BTH fields, @u->payload and
+ *     @u->len what follows the BTH, its pad and ICRC left out
  *
  * Return: the verdict.  Nothing past @len is read.
  */
@@ -362,11 +383,19 @@ enum sim_roce_verdict sim_roce_parse(const u8 *f, u32 len,
 	u->pkey = sim_be16(bth + 2);
 	u->dqpn = sim_be32(bth + 4) & 0xffffff;
 	u->psn = sim_be32(bth + 8) & 0xffffff;
-	if (u->opcode != SIM_ROCE_UD_SEND && u->opcode != SIM_ROCE_UD_SEND_IMM)
+	u->ackreq = bth[8] & (SIM_ROCE_BTH_ACKREQ >> 24);
+	pad = SIM_ROCE_BTH_PAD(bth[1]);
+	if (u->opcode != SIM_ROCE_UD_SEND && u->opcode != SIM_ROCE_UD_SEND_IMM) {
+		/* what follows the BTH is the transport's to read */
+		if (udp_len < SIM_ROCE_UDP + SIM_ROCE_BTH + pad + SIM_ROCE_ICRC)
+			return SIM_ROCE_MALFORMED;
+		u->payload = bth + SIM_ROCE_BTH;
+		u->len = udp_len - SIM_ROCE_UDP - SIM_ROCE_BTH - pad -
+			 SIM_ROCE_ICRC;
 		return SIM_ROCE_OTHER;
+	}
 	ext = SIM_ROCE_DETH +
 	      (u->opcode == SIM_ROCE_UD_SEND_IMM ? SIM_ROCE_IMM : 0);
-	pad = SIM_ROCE_BTH_PAD(bth[1]);
 	if (udp_len < SIM_ROCE_UDP + SIM_ROCE_BTH + ext + pad + SIM_ROCE_ICRC)
 		return SIM_ROCE_MALFORMED;
 	u->qkey = sim_be32(bth + SIM_ROCE_BTH);

@@ -18,6 +18,12 @@
 /* BTH opcodes of the UD transport (IBTA 9.2.1) */
 #define SIM_ROCE_UD_SEND	0x64
 #define SIM_ROCE_UD_SEND_IMM	0x65
+/* The BTH's acknowledge request bit, in its PSN word */
+#define SIM_ROCE_BTH_ACKREQ	0x80000000U
+/* The most the extended headers after a BTH take (RETH and immediate) */
+#define SIM_ROCE_EXT_MAX	28
+/* The most any RoCE v2 frame's headers take: Ethernet to the payload */
+#define SIM_ROCE_HDR_MAX	(14 + 40 + 8 + SIM_ROCE_BTH + SIM_ROCE_EXT_MAX)
 /* The default P_Key: full membership */
 #define SIM_ROCE_PKEY_DEFAULT	0xffff
 /* The most any RoCE v2 UD frame's headers take: Ethernet to DETH, IMM */
@@ -40,6 +46,7 @@
  * @pkey: P_Key
  * @dqpn: destination QP
  * @psn: packet sequence number
+ * @ackreq: the BTH's acknowledge request bit
  * @qkey: DETH Q_Key
  * @sqpn: DETH source QP
  * @imm: immediate data (SIM_ROCE_UD_SEND_IMM)
@@ -58,6 +65,7 @@ struct sim_roce_ud {
 	bool se;
 	u16 pkey;
 	u32 dqpn, psn, qkey, sqpn;
+	bool ackreq;
 	__be32 imm;
 	const u8 *l3, *payload;
 	u32 len;
@@ -74,6 +82,8 @@ enum sim_roce_verdict {
 
 u16 sim_roce_sport(u32 flow_label);
 u32 sim_roce_icrc(const u8 *l3, u32 len, bool v4);
+u32 sim_roce_build(const struct sim_roce_ud *u, const u8 *ext, u32 ext_len,
+		   u8 *frame);
 u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame);
 u32 sim_roce_ud_seal(u8 *frame, u32 payload_end);
 bool sim_roce_dip(const u8 *f, u32 len, u8 *dgid, bool *v4);

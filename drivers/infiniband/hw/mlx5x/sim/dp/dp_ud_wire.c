@@ -31,6 +31,7 @@
 #include "../queues/queues.h"
 #include "dp_priv.h"
 #include "dp_roce.h"
+#include "rcw.h"
 #include "wqe.h"
 
 /* P_Keys match when their low 15 bits do (one full member at least). */
@@ -184,6 +185,14 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		wire->roce_bad_icrc++;
 		return true;
 	case SIM_ROCE_OTHER:
+		/* RC and UC to a QP on the wire (rcw_frame.c) */
+		if (sim_rcw_op(u.opcode)) {
+			if (!sim_rcw_rx(dp, &u)) {
+				wire->roce_dropped++;
+				dp->dropped++;
+			}
+			return true;
+		}
 		wire->roce_unsupported++;
 		return true;
 	default:

@@ -273,4 +273,7 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 		   w->roce_tx, w->roce_tx_lost, w->roce_rx, w->roce_rx_ud,
 		   w->roce_bad_icrc, w->roce_malformed, w->roce_unsupported,
 		   w->roce_dropped);
+	seq_printf(m, "rc_wire rx %llu naks %llu dups %llu resends %llu timeouts %llu\n",
+		   w->roce_rx_rc, w->rcw_naks, w->rcw_dups, w->rcw_resends,
+		   w->rcw_timeouts);
 }

@@ -35,6 +35,11 @@
  *		      dropped: only UD crosses the wire today
  * @roce_dropped: datagrams no QP took (no such QP, Q_Key or P_Key
  *		  mismatch, not ready, no receive WQE), dropped
+ * @roce_rx_rc: RC and UC packets a QP on the wire took (rcw_*.c)
+ * @rcw_naks: NAKs its responders sent (RNR included)
+ * @rcw_dups: duplicate requests they answered again
+ * @rcw_resends: times a requester went back to send again
+ * @rcw_timeouts: of those, ACK timers that ran out
  */
 struct sim_wire {
 	mlx5x_sim_wire_fn fn;
@@ -44,6 +49,7 @@ struct sim_wire {
 	u64 tx, tx_up, tx_dropped;
 	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
 	u64 roce_malformed, roce_unsupported, roce_dropped;
+	u64 roce_rx_rc, rcw_naks, rcw_dups, rcw_resends, rcw_timeouts;
 };
 
 struct sim_dp;

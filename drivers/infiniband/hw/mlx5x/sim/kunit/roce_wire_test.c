@@ -3,8 +3,9 @@
  * KUnit: RoCE v2 frames from the wire (dp/dp_ud_wire.c), each handed in
  * from a buffer of exactly its length.  One to a RoCE v2 address of the
  * port is the RDMA engine's, never the host's: a bad ICRC, a frame cut
- * short, another transport's packet and a datagram for a QP that does not
- * exist are each counted in their figure and dropped.  The same frame to
+ * short, a transport the port has not (RD), and a datagram or an RC
+ * packet for a QP that does not exist are each counted in their figure
+ * and dropped.  The same frame to
  * an address the port does not hold, or once its GID is gone, or to a
  * RoCE v1 entry's address, goes on to the NIC and the host's stack.
  */
@@ -86,7 +87,13 @@ static void rw_refused(struct kunit *test)
 	for (cut = ETH_HLEN + 20 + 8; cut < len; cut++)
 		KUNIT_EXPECT_EQ(test, rw_rx(test, f, cut), 0);
 	KUNIT_EXPECT_EQ(test, w->roce_malformed, len - (ETH_HLEN + 20 + 8));
+	/* RC's SEND only, to no QP: dropped as a datagram to none is */
 	len = rw_frame(f, rw_gid, 0xabcde, 0x04);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_dropped, 2);
+	KUNIT_EXPECT_EQ(test, w->roce_rx_rc, 0);
+	/* RD's SEND only: a transport the port has not */
+	len = rw_frame(f, rw_gid, 0xabcde, 0x44);
 	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
 	KUNIT_EXPECT_EQ(test, w->roce_unsupported, 1);
 	KUNIT_EXPECT_EQ(test, w->roce_rx_ud, 0);

@@ -402,6 +402,7 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.rnr_tries = 0;
 		qp->dp.srq_held = false;
 		qp->dp.last_wqe = false;
+		memset(&qp->dp.rcw, 0, sizeof(qp->dp.rcw));
 	}
 	/* the data path sends from RTS and flushes in ERR */
 	if (mv->to == MLX5_QPC_STATE_RTS || mv->to == MLX5_QPC_STATE_ERR)

@@ -183,6 +183,100 @@ struct sim_rqt {
 	struct sim_obj **rq;
 };
 
+/* RC WQEs a QP on the wire keeps in flight, and responses it owes. */
+#define SIM_RCW_INFLIGHT	32
+#define SIM_RCW_RESPONSES	16
+
+/**
+ * struct sim_rcw_wqe - a send WQE of an RC QP on the wire, sent and not
+ *			yet completed (dp/rcw_req.c)
+ * @bb: its first basic block (the SQ's counter)
+ * @nbb: its basic blocks
+ * @index: its index, for the CQE
+ * @opcode: its opcode
+ * @signalled: it asks for a CQE
+ * @psn: its first PSN
+ * @npsn: the PSNs it takes (a READ: one per response packet)
+ * @len: its message's bytes
+ */
+struct sim_rcw_wqe {
+	u16 bb, nbb, index;
+	u8 opcode;
+	bool signalled;
+	u32 psn, npsn, len;
+};
+
+/**
+ * struct sim_rcw_resp - a READ or atomic the responder owes a response
+ *			 to (dp/rcw_resp.c)
+ * @psn: the request's PSN, its first response's
+ * @atomic: an atomic: @orig is the answer; else a READ of @len bytes at
+ *	    @va by @rkey, of which @off are sent
+ * @va: the READ's address
+ * @rkey: its key
+ * @len: its bytes
+ * @off: bytes sent
+ * @orig: the atomic's original value
+ */
+struct sim_rcw_resp {
+	u32 psn;
+	bool atomic;
+	u64 va;
+	u32 rkey, len, off;
+	u64 orig;
+};
+
+/**
+ * struct sim_rcw - an RC or UC QP on the wire: the transport's state
+ * @fl: requester: the WQEs in flight, a ring from @fl_head
+ * @fl_head: the oldest
+ * @fl_n: how many
+ * @deadline: when the ACK timer runs out (ktime ns), 0: not running
+ * @retries: ACK timeouts the oldest WQE met
+ * @rd_next: bytes of the READ at @fl_head its responses brought
+ * @una: the oldest PSN sent that no response has acknowledged
+ * @recovering: the requester went back for a lost response: another
+ *		sign of the same loss does not send it back again
+ * @msn: responder: messages completed (the AETH's MSN)
+ * @rx_op: the message being received: 0, SIM_RCW_RX_SEND or _WRITE
+ * @rx_drop: UC: the message is dropped until its next first packet
+ * @rx_off: bytes of it received
+ * @rx_wqe: the receive WQE it fills
+ * @wr_va: an RDMA WRITE's address
+ * @wr_rkey: its key
+ * @wr_len: its length
+ * @nak_sent: a PSN sequence error was NAKed and the expected PSN has not
+ *	      come since
+ * @ack_owed: an ACK waits behind the responses owed
+ * @rs: responses owed, a ring from @rs_head
+ * @rs_head: the oldest
+ * @rs_n: how many
+ * @at_psn: the last atomic executed, for a duplicate of it
+ * @at_orig: its answer
+ * @at_valid: there is one
+ */
+struct sim_rcw {
+	struct sim_rcw_wqe fl[SIM_RCW_INFLIGHT];
+	u8 fl_head, fl_n;
+	u64 deadline;
+	u8 retries;
+	u32 rd_next, una;
+	bool recovering;
+	u32 msn;
+	u8 rx_op;
+	bool rx_drop;
+	u64 rx_off;
+	u16 rx_wqe;
+	u64 wr_va;
+	u32 wr_rkey, wr_len;
+	bool nak_sent, ack_owed;
+	struct sim_rcw_resp rs[SIM_RCW_RESPONSES];
+	u8 rs_head, rs_n;
+	u32 at_psn;
+	u64 at_orig;
+	bool at_valid;
+};
+
 /**
  * struct sim_qp_dp - the data path's state of a QP (dp/dp_rc.c)
  * @buf_umem: the umem of its buffer, the RQ then the SQ (0: given by
@@ -200,6 +294,7 @@ struct sim_rqt {
  * @xrc_srqn: an XRC target: the XRC SRQ its message is for
  * @sig_drain: its last WQE met a signature error on its own keys: a
  *	       fenced WQE next drains the send queue (dp/dp_sig.c)
+ * @rcw: RC and UC on the wire (dp/rcw_*.c)
  */
 struct sim_qp_dp {
 	u32 buf_umem;
@@ -215,6 +310,7 @@ struct sim_qp_dp {
 	bool last_wqe;
 	u32 xrc_srqn;
 	bool sig_drain;
+	struct sim_rcw rcw;
 };
 
 /*

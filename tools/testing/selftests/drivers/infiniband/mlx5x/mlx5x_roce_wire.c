@@ -676,8 +676,11 @@ MT_TEST_F(rw, receive_and_malformed)
 	check_refused(&fr, "dropped");
 	make_roce(&fr, self, 0x65, qpn, QKEY + 1, payload, 16);
 	check_refused(&fr, "dropped");
-	/* an RC SEND: only UD crosses the wire yet */
+	/* an RC SEND to the UD QP: no RC QP of that number takes it */
 	make_roce(&fr, self, 0x04, qpn, 0, payload, 16);
+	check_refused(&fr, "dropped");
+	/* an RD SEND: a transport the port has not */
+	make_roce(&fr, self, 0x44, qpn, 0, payload, 16);
 	check_refused(&fr, "unsupported");
 
 	/* nothing completed; the QP still receives */
