@@ -48,6 +48,7 @@
 #include "../mem/mkey.h"
 #include "../queues/queues.h"
 #include "dp_priv.h"
+#include "rcw.h"
 #include "wqe.h"
 
 /* rnr_retry 7: retry without end */
@@ -494,6 +495,25 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 }
 
 /*
+ * The PSNs a message took on the loopback, as across the wire: one a
+ * packet of the path MTU (a READ: one a response), the requester's
+ * next_send_psn and the responder's next_rcv_psn moved on by them.
+ */
+static void sim_rc_psns(struct sim_qp *req, struct sim_qp *resp,
+			const struct sim_rc_wqe *w)
+{
+	u32 n = 1;
+
+	if (w->len && !w->atomic)
+		n = DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(req));
+	PRM_SET(qpc, req->qpc, next_send_psn,
+		(PRM_GET(qpc, req->qpc, next_send_psn) + n) & 0xffffff);
+	if (!sim_dp_dct(resp))
+		PRM_SET(qpc, resp->qpc, next_rcv_psn,
+			(PRM_GET(qpc, resp->qpc, next_rcv_psn) + n) & 0xffffff);
+}
+
+/*
  * Execute (RTS), or flush (ERR), the send WQE at the SQ's consumer index,
  * or the next turn of its message.  Returns the work done in units of a
  * WQE (a turn's bytes count too), or 0 when the WQE waits (RNR: until
@@ -558,6 +578,7 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	}
 	if (m.resp) {
 		sim_rc_respond(dp, &m);
+		sim_rc_psns(qp, m.resp, &dp->rc);
 		qp->dp.messages++;
 		dp->rc_messages++;
 	}
@@ -610,11 +631,12 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 		*active = done >= budget;
 		return done;
 	}
-	if (!qp->dp.buf_umem ||
-	    (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(ERR)))
+	if (!qp->dp.buf_umem)
 		return 0;
 	/* a peer across the wire: its packets, its timers (rcw_*.c) */
 	if (sim_rcw_on_wire(dp->sim, qp))
 		return sim_rcw_turn(dp, qp, budget, active);
+	if (state != SIM_QP_ST(RTS) && state != SIM_QP_ST(ERR))
+		return 0;
 	return sim_dp_qp_turn(dp, qp, budget, active, sim_rc_sq_one);
 }

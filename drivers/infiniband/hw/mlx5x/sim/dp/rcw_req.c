@@ -490,13 +490,14 @@ unsigned int sim_rcw_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 /**
  * sim_rcw_turn() - the worker's turn of an RC or UC QP on the wire
  * @dp: the data path, the model's lock held
- * @qp: the QP, in RTS or ERR
+ * @qp: the QP, in any state
  * @budget: work it may do
  * @active: set: the QP needs the worker again
  *
  * In RTS: the responses its responder owes go out, its ACK timer is
- * looked at, then its send WQEs go out in order.  In ERR: what was in
- * flight is flushed with the rest, in order.
+ * looked at, then its send WQEs go out in order.  In RTR (and SQD) only
+ * the responses owed go out.  In ERR: what was in flight is flushed with
+ * the rest, in order.
  *
  * Return: the work done.
  */
@@ -517,6 +518,10 @@ unsigned int sim_rcw_turn(struct sim_dp *dp, struct sim_qp *qp,
 		return sim_dp_qp_turn(dp, qp, budget, active, sim_rc_sq_one);
 	}
 	done = sim_rcw_drain(dp, qp, budget);
+	if (sim_qp_state(qp) != SIM_QP_ST(RTS)) {
+		*active = r->rs_n;
+		return done;
+	}
 	sim_rcw_timer(dp, qp);
 	if (done < budget)
 		done += sim_dp_qp_turn(dp, qp, budget - done, active,

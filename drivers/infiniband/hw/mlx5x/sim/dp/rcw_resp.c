@@ -578,6 +578,9 @@ unsigned int sim_rcw_drain(struct sim_dp *dp, struct sim_qp *qp,
 		r->rs_head = (r->rs_head + 1) % SIM_RCW_RESPONSES;
 		r->rs_n--;
 	}
+	/* what is left goes out in the worker's turns */
+	if (r->rs_n)
+		sim_dp_kick(dp->sim);
 	if (!r->rs_n && r->ack_owed) {
 		r->ack_owed = false;
 		sim_rcw_aeth(dp, qp, PRM_GET(qpc, qp->qpc, next_rcv_psn) - 1,
