@@ -623,10 +623,16 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 	u32 state = sim_qp_state(qp);
 	unsigned int done;
 
-	/* an XRC target sends nothing; in ERR it flushes the WQE it holds */
+	/*
+	 * an XRC target sends nothing but the responses it owes across the
+	 * wire; in ERR it flushes the WQE it holds
+	 */
 	if (sim_dp_xrc_tgt(qp)) {
-		if (state != SIM_QP_ST(ERR))
-			return 0;
+		if (state != SIM_QP_ST(ERR)) {
+			done = sim_rcw_drain(dp, qp, budget);
+			*active = qp->dp.rcw.rs_n;
+			return done;
+		}
 		done = sim_rc_flush_rq(dp, qp, budget);
 		*active = done >= budget;
 		return done;

@@ -20,8 +20,8 @@
 #define SIM_ROCE_UD_SEND_IMM	0x65
 /* The BTH's acknowledge request bit, in its PSN word */
 #define SIM_ROCE_BTH_ACKREQ	0x80000000U
-/* The most the extended headers after a BTH take (RETH and immediate) */
-#define SIM_ROCE_EXT_MAX	28
+/* The most the extended headers after a BTH take (XRCETH, AtomicETH) */
+#define SIM_ROCE_EXT_MAX	32
 /* The most any RoCE v2 frame's headers take: Ethernet to the payload */
 #define SIM_ROCE_HDR_MAX	(14 + 40 + 8 + SIM_ROCE_BTH + SIM_ROCE_EXT_MAX)
 /* The default P_Key: full membership */

@@ -9,7 +9,10 @@
 
 #include "dp_roce.h"
 
-/* The BTH opcodes of RC; UC's are the same with SIM_RCW_UC set. */
+/*
+ * The BTH opcodes of RC; UC's and XRC's are the same in their own
+ * transport's space (the top three bits: RC 000, UC 001, XRC 101).
+ */
 #define SIM_RCW_SEND_FIRST	0x00
 #define SIM_RCW_SEND_MIDDLE	0x01
 #define SIM_RCW_SEND_LAST	0x02
@@ -34,6 +37,8 @@
 #define SIM_RCW_SEND_LAST_INV	0x16
 #define SIM_RCW_SEND_ONLY_INV	0x17
 #define SIM_RCW_UC		0x20
+#define SIM_RCW_XRC		0xa0
+#define SIM_RCW_TRANSPORT	0xe0
 
 /* What a packet of an opcode is and carries (sim_rcw_op()). */
 #define SIM_RCW_F_FIRST		BIT(0)
@@ -51,12 +56,14 @@
 #define SIM_RCW_F_ATOMICACK	BIT(12)
 #define SIM_RCW_F_PAYLOAD	BIT(13)
 #define SIM_RCW_F_UC		BIT(14)	/* an opcode UC has too */
+#define SIM_RCW_F_XRC		BIT(15)	/* of XRC: requests carry an XRCETH */
 
 /* Extended headers' bytes */
 #define SIM_RCW_RETH		16
 #define SIM_RCW_AETH		4
 #define SIM_RCW_ATOMICETH	28
 #define SIM_RCW_ATOMICACKETH	8
+#define SIM_RCW_XRCETH		4
 
 /* The AETH's syndrome (its top byte): ACK, RNR NAK, NAK and their codes */
 #define SIM_RCW_AETH_ACK	0x00
@@ -124,6 +131,7 @@ static inline u64 sim_rcw_get64(const u8 *p)
  * @aeth: AETH: syndrome and MSN
  * @orig: AtomicAckETH: the original value
  * @imm: immediate data, or IETH's R_Key, as on the wire
+ * @xrc_srqn: XRCETH: the XRC SRQ a request is for
  * @data: the payload
  * @len: its bytes
  */
@@ -135,6 +143,7 @@ struct sim_rcw_pkt {
 	u32 aeth;
 	u64 orig;
 	__be32 imm;
+	u32 xrc_srqn;
 	const u8 *data;
 	u32 len;
 };
@@ -146,6 +155,7 @@ struct sim_qp;
 u32 sim_rcw_op(u8 opcode);
 bool sim_rcw_read_ext(const struct sim_roce_ud *u, struct sim_rcw_pkt *pk);
 u32 sim_rcw_pmtu(const struct sim_qp *qp);
+u8 sim_rcw_base(const struct sim_qp *qp);
 bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 		  bool ackreq, bool se, const u8 *ext, u32 ext_len,
 		  const void *src, u64 skip, u32 len);

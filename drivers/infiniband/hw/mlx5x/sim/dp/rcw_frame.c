@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RC and UC on the wire: which QPs are on it, the packets they put out
- * and how a received one is read and handed to its QP.
+ * RC, UC and XRC on the wire: which QPs are on it, the packets they put
+ * out and how a received one is read and handed to its QP.  XRC is RC
+ * from an initiator to a target, with an XRCETH (the XRC SRQ) on each
+ * request, in its own opcode space.
  *
  * A connected QP is on the wire when its address path's destination GID
  * is set and is not one of the port's: its peer is another device,
@@ -65,22 +67,44 @@ static const u16 sim_rcw_ops[32] = {
 };
 
 /**
- * sim_rcw_op() - what a packet of an RC or UC opcode carries
+ * sim_rcw_op() - what a packet of an RC, UC or XRC opcode carries
  * @opcode: the BTH's
  *
- * Return: its SIM_RCW_F_* flags (SIM_RCW_F_UC for UC's), 0 for an opcode
- * neither transport has.
+ * Return: its SIM_RCW_F_* flags (SIM_RCW_F_UC for UC's, SIM_RCW_F_XRC
+ * for XRC's), 0 for an opcode none of the three has.
  */
 u32 sim_rcw_op(u8 opcode)
 {
-	u32 f;
+	u32 f = sim_rcw_ops[opcode & ~SIM_RCW_TRANSPORT];
 
-	if (opcode >= 2 * SIM_RCW_UC)
-		return 0;
-	f = sim_rcw_ops[opcode & (SIM_RCW_UC - 1)];
-	if (!(opcode & SIM_RCW_UC))
+	switch (opcode & SIM_RCW_TRANSPORT) {
+	case 0:
 		return f & ~F(UC);
-	return f & F(UC) ? f : 0;
+	case SIM_RCW_UC:
+		return f & F(UC) ? f : 0;
+	case SIM_RCW_XRC:
+		return f ? (f & ~F(UC)) | F(XRC) : 0;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * sim_rcw_base() - the opcode space of a connected QP's transport
+ * @qp: an RC, UC or XRC QP
+ *
+ * Return: 0 (RC), SIM_RCW_UC or SIM_RCW_XRC.
+ */
+u8 sim_rcw_base(const struct sim_qp *qp)
+{
+	switch (PRM_GET(qpc, qp->qpc, st)) {
+	case MLX5_QPC_ST_UC:
+		return SIM_RCW_UC;
+	case MLX5_QPC_ST_XRC:
+		return SIM_RCW_XRC;
+	default:
+		return 0;
+	}
 }
 
 /* Take @n bytes of header off the front of @pk's payload. */
@@ -113,6 +137,12 @@ bool sim_rcw_read_ext(const struct sim_roce_ud *u, struct sim_rcw_pkt *pk)
 	pk->len = u->len;
 	if (!pk->flags)
 		return false;
+	if ((pk->flags & (F(XRC) | F(RESP))) == F(XRC)) {
+		h = sim_rcw_pull(pk, SIM_RCW_XRCETH);
+		if (!h)
+			return false;
+		pk->xrc_srqn = sim_rcw_get32(h) & SIM_RCW_PSN_MASK;
+	}
 	if (pk->flags & F(RETH)) {
 		h = sim_rcw_pull(pk, SIM_RCW_RETH);
 		if (!h)
@@ -203,7 +233,7 @@ static bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
  * sim_rcw_emit() - put one packet of @qp's on the wire
  * @dp: the data path
  * @qp: the QP it is of
- * @opcode: its BTH opcode
+ * @opcode: its BTH opcode, in RC's space (the QP's transport's is used)
  * @psn: its PSN
  * @ackreq: it asks for an acknowledgement
  * @se: solicited event
@@ -230,7 +260,7 @@ bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 		dp->wire.roce_tx_lost++;
 		return true;
 	}
-	u.opcode = opcode;
+	u.opcode = opcode | sim_rcw_base(qp);
 	u.psn = psn;
 	u.ackreq = ackreq;
 	u.se = se;
@@ -273,7 +303,7 @@ void sim_rcw_aeth(struct sim_dp *dp, struct sim_qp *qp, u32 psn, u8 synd)
 /**
  * sim_rcw_on_wire() - whether a connected QP's peer is across the wire
  * @sim: the model
- * @qp: an RC or UC QP
+ * @qp: an RC, UC or XRC QP
  *
  * Return: true when its path names a GID that is not the port's.
  */
@@ -282,7 +312,8 @@ bool sim_rcw_on_wire(struct mlx5x_sim *sim, const struct sim_qp *qp)
 	const void *ads = PRM_ADDR(qpc, qp->qpc, primary_address_path);
 	u32 st = PRM_GET(qpc, qp->qpc, st);
 
-	if (st != MLX5_QPC_ST_RC && st != MLX5_QPC_ST_UC)
+	if (st != MLX5_QPC_ST_RC && st != MLX5_QPC_ST_UC &&
+	    st != MLX5_QPC_ST_XRC)
 		return false;
 	if (!memchr_inv(PRM_ADDR(ads, ads, rgid_rip), 0, SIM_GID_BYTES))
 		return false;
@@ -316,10 +347,15 @@ bool sim_rcw_rx(struct sim_dp *dp, const struct sim_roce_ud *u)
 	qp = container_of(obj, struct sim_qp, q.obj);
 	st = PRM_GET(qpc, qp->qpc, st);
 	state = sim_qp_state(qp);
-	if (st != (pk.flags & F(UC) ? MLX5_QPC_ST_UC : MLX5_QPC_ST_RC) ||
-	    !qp->dp.buf_umem || !sim_rcw_on_wire(sim, qp) ||
+	if (st != (pk.flags & F(UC) ? MLX5_QPC_ST_UC :
+		   pk.flags & F(XRC) ? MLX5_QPC_ST_XRC : MLX5_QPC_ST_RC) ||
+	    (!qp->dp.buf_umem && !sim_dp_xrc_tgt(qp)) ||
+	    !sim_rcw_on_wire(sim, qp) ||
 	    (state != SIM_QP_ST(RTR) && state != SIM_QP_ST(RTS) &&
 	     state != SIM_QP_ST(SQD) && state != SIM_QPC_STATE_SQ_DRAINED))
+		return false;
+	/* an XRC initiator takes only responses, a target only requests */
+	if (st == MLX5_QPC_ST_XRC && !(pk.flags & F(RESP)) != sim_dp_xrc_tgt(qp))
 		return false;
 	dp->wire.roce_rx_rc++;
 	dp->rx_packets++;

@@ -201,6 +201,27 @@ static unsigned int sim_rcw_reads(struct sim_rcw *r)
 	return n;
 }
 
+/* Parse the WQE read into dp->wqe, as its QP's transport lays it out. */
+static int sim_rcw_parse(struct sim_dp *dp, const struct sim_qp *qp)
+{
+	if (sim_dp_xrc(qp))
+		return sim_xrc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+	return sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
+}
+
+/*
+ * The XRCETH of an XRC request of WQE @w, into @ext: the XRC SRQ it
+ * names.  Returns its bytes (0 for another transport).
+ */
+static u32 sim_rcw_xrceth(const struct sim_qp *qp, const struct sim_rc_wqe *w,
+			  u8 *ext)
+{
+	if (!sim_dp_xrc(qp))
+		return 0;
+	sim_rcw_put32(ext, w->xrc_srqn & SIM_RCW_PSN_MASK);
+	return SIM_RCW_XRCETH;
+}
+
 /* The BTH opcode of packet @k of @last + 1 of send WQE @w. */
 static u8 sim_rcw_data_op(const struct sim_rc_wqe *w, u64 k, u64 last)
 {
@@ -264,10 +285,10 @@ static s64 sim_rcw_send_data(struct sim_dp *dp, struct sim_qp *qp,
 			break;
 		off = k * pmtu;
 		n = min_t(u64, w->len - off, pmtu);
-		op = sim_rcw_data_op(w, k, last) | (uc ? SIM_RCW_UC : 0);
-		ext_len = 0;
+		op = sim_rcw_data_op(w, k, last);
+		ext_len = sim_rcw_xrceth(qp, w, ext);
 		if (sim_rcw_op(op) & SIM_RCW_F_RETH)
-			ext_len = sim_rcw_reth(w, ext);
+			ext_len += sim_rcw_reth(w, ext + ext_len);
 		if (sim_rcw_op(op) & (SIM_RCW_F_IMM | SIM_RCW_F_IETH)) {
 			memcpy(ext + ext_len, &w->imm, SIM_ROCE_IMM);
 			ext_len += SIM_ROCE_IMM;
@@ -292,20 +313,23 @@ static void sim_rcw_send_req(struct sim_dp *dp, struct sim_qp *qp,
 			     const struct sim_rcw_wqe *e)
 {
 	const struct sim_rc_wqe *w = &dp->rc;
-	u8 ext[SIM_ROCE_EXT_MAX];
+	u8 ext[SIM_ROCE_EXT_MAX], *h = ext;
 
+	h += sim_rcw_xrceth(qp, w, ext);
 	if (w->opcode == SIM_OPCODE_RDMA_READ) {
+		h += sim_rcw_reth(w, h);
 		sim_rcw_emit(dp, qp, SIM_RCW_READ_REQ, e->psn, false, false,
-			     ext, sim_rcw_reth(w, ext), NULL, 0, 0);
+			     ext, h - ext, NULL, 0, 0);
 		return;
 	}
-	sim_rcw_put64(ext, w->raddr);
-	sim_rcw_put32(ext + 8, w->rkey);
-	sim_rcw_put64(ext + 12, w->swap_add);
-	sim_rcw_put64(ext + 20, w->compare);
+	sim_rcw_put64(h, w->raddr);
+	sim_rcw_put32(h + 8, w->rkey);
+	sim_rcw_put64(h + 12, w->swap_add);
+	sim_rcw_put64(h + 20, w->compare);
+	h += SIM_RCW_ATOMICETH;
 	sim_rcw_emit(dp, qp, w->opcode == SIM_OPCODE_ATOMIC_FA ?
 		     SIM_RCW_FETCH_ADD : SIM_RCW_CMP_SWAP, e->psn, false, false,
-		     ext, SIM_RCW_ATOMICETH, NULL, 0, 0);
+		     ext, h - ext, NULL, 0, 0);
 }
 
 /* Whether the local memory of WQE dp->rc is what its operation needs. */
@@ -340,7 +364,7 @@ bool sim_rcw_wqe(struct sim_dp *dp, struct sim_qp *qp,
 	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));
 	return buf && sim_dp_read_wqe(dp, buf, qp->dp.buf_off +
 				      sim_rq_bytes(qp), nbb, e->bb) &&
-	       !sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc) &&
+	       !sim_rcw_parse(dp, qp) &&
 	       dp->rc.opcode == e->opcode;
 }
 
@@ -407,7 +431,7 @@ unsigned int sim_rcw_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));
 	if (!sim_dp_read_wqe(dp, buf, qp->dp.buf_off + sim_rq_bytes(qp), nbb,
 			     qp->dp.sq_cc) ||
-	    sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc) ||
+	    sim_rcw_parse(dp, qp) ||
 	    !sim_rcw_transport_op(w->opcode, uc)) {
 		/*
 		 * not a transport operation (NOP, UMR, SET_PSV, one UC has

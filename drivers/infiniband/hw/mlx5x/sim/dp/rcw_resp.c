@@ -40,6 +40,10 @@
  * or the receive WQE's LOC_LEN), a receive WQE whose own keys refuse
  * (remote operational error; the receive WQE's LOC_PROT).
  *
+ * XRC.  A target takes the requests of RC, each for the XRC SRQ its
+ * XRCETH names, which must be of the target's XRC domain (else an
+ * invalid request); it receives there and answers as RC does.
+ *
  * UC.  The same packets, without answers: a PSN gap drops the message in
  * progress, and so does whatever the responder cannot take; the QP stays
  * in RTS and nothing completes, as on the loopback.
@@ -483,6 +487,15 @@ void sim_rcw_resp_rx(struct sim_dp *dp, struct sim_qp *qp,
 			sim_rcw_aeth(dp, qp, epsn,
 				     SIM_RCW_AETH_NAK | SIM_RCW_NAK_SEQ);
 		}
+		return;
+	}
+	/* an XRC target serves the XRC SRQ the request names (dp_xrc.c) */
+	if (sim_dp_xrc_tgt(qp) &&
+	    sim_dp_xrc_target(dp->sim, qp, pk->xrc_srqn)) {
+		if (!d)
+			sim_rcw_refuse(dp, qp, false, u->psn,
+				       SIM_RCW_NAK_INV_REQ, 0,
+				       SIM_EV_WQ_INVAL_REQ_ERROR);
 		return;
 	}
 	if (d < 0) {
