@@ -168,6 +168,7 @@ void sim_rcw_fail(struct sim_dp *dp, struct sim_qp *qp, u32 synd);
 void sim_rcw_complete(struct sim_dp *dp, struct sim_qp *qp,
 		      const struct sim_rcw_wqe *e, u32 synd);
 void sim_rcw_rewind(struct sim_dp *dp, struct sim_qp *qp, unsigned int i);
+void sim_rcw_resume(struct sim_dp *dp, struct sim_qp *qp, u32 psn);
 void sim_rcw_ack_timer(struct sim_qp *qp, bool restart);
 void sim_rcw_timer(struct sim_dp *dp, struct sim_qp *qp);
 unsigned int sim_rcw_sq_one(struct sim_dp *dp, struct sim_qp *qp,

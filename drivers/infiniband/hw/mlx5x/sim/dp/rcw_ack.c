@@ -11,7 +11,8 @@
  * completes the WQEs wholly before its PSN, then concerns the WQE its
  * PSN falls in:
  *
- *   PSN sequence error   it and what follows are sent again;
+ *   PSN sequence error   it and what follows are sent again, a SEND or
+ *                        RDMA WRITE from the packet of the NAK's PSN;
  *   RNR NAK              the same, after the responder's timer, up to
  *                        rnr_retry times (7: without end), then
  *                        RNR_RETRY_EXC;
@@ -129,8 +130,9 @@ static bool sim_rcw_in_head(struct sim_rcw *r, u32 psn)
 	return r->fl_n && d >= 0 && d < e->npsn;
 }
 
-/* An RNR NAK for the oldest WQE: wait the timer @code, then again. */
-static void sim_rcw_rnr(struct sim_dp *dp, struct sim_qp *qp, u32 code)
+/* An RNR NAK at @psn of the oldest WQE: wait the timer @code, then again. */
+static void sim_rcw_rnr(struct sim_dp *dp, struct sim_qp *qp, u32 psn,
+			u32 code)
 {
 	u32 retry = PRM_GET(qpc, qp->qpc, rnr_retry);
 
@@ -141,7 +143,7 @@ static void sim_rcw_rnr(struct sim_dp *dp, struct sim_qp *qp, u32 code)
 	if (qp->dp.rnr_tries < U8_MAX)
 		qp->dp.rnr_tries++;
 	qp->dp.rnr_until = ktime_get_ns() + sim_rc_rnr_ns(code);
-	sim_rcw_rewind(dp, qp, 0);
+	sim_rcw_resume(dp, qp, psn);
 	qp->dp.rcw.deadline = 0;
 }
 
@@ -166,13 +168,13 @@ static void sim_rcw_aeth_rx(struct sim_dp *dp, struct sim_qp *qp, u32 psn,
 	if (!sim_rcw_acked(dp, qp, psn, false) || !sim_rcw_in_head(r, psn))
 		return;
 	if ((synd & SIM_RCW_AETH_KIND) == SIM_RCW_AETH_RNR) {
-		sim_rcw_rnr(dp, qp, synd & 0x1f);
+		sim_rcw_rnr(dp, qp, psn, synd & 0x1f);
 		return;
 	}
 	switch (synd) {
 	case SIM_RCW_AETH_NAK | SIM_RCW_NAK_SEQ:
-		/* what the responder missed is sent again, from its WQE */
-		sim_rcw_rewind(dp, qp, 0);
+		/* what the responder missed is sent again, from its PSN */
+		sim_rcw_resume(dp, qp, psn);
 		break;
 	case SIM_RCW_AETH_NAK | SIM_RCW_NAK_INV_REQ:
 		sim_rcw_fail(dp, qp, SIM_CQE_SYND_REMOTE_INVAL_REQ);

@@ -133,6 +133,38 @@ void sim_rcw_rewind(struct sim_dp *dp, struct sim_qp *qp, unsigned int i)
 	sim_dp_kick(dp->sim);
 }
 
+/**
+ * sim_rcw_resume() - send again from a PSN of the oldest WQE in flight
+ * @dp: the data path
+ * @qp: the requester
+ * @psn: the first PSN the responder has not taken
+ *
+ * A SEND or RDMA WRITE goes on from the packet of @psn (IBTA 9.7.5.2.2:
+ * the responder kept where the message stands); anything else, and a
+ * PSN at a WQE's start, is sent again whole.
+ */
+void sim_rcw_resume(struct sim_dp *dp, struct sim_qp *qp, u32 psn)
+{
+	struct sim_rcw *r = &qp->dp.rcw;
+	struct sim_rcw_wqe *e = sim_rcw_fl(r, 0);
+	s32 k = sim_rcw_psn_diff(psn, e->psn);
+
+	if (!r->fl_n || k <= 0 || k >= e->npsn ||
+	    e->opcode == SIM_OPCODE_RDMA_READ ||
+	    e->opcode == SIM_OPCODE_ATOMIC_CS ||
+	    e->opcode == SIM_OPCODE_ATOMIC_FA) {
+		sim_rcw_rewind(dp, qp, 0);
+		return;
+	}
+	qp->dp.sq_cc = e->bb;
+	qp->dp.msg_off = (u64)k * sim_rcw_pmtu(qp);
+	PRM_SET(qpc, qp->qpc, next_send_psn, e->psn);
+	r->fl_n = 1;
+	r->una = sim_rcw_psn(psn);
+	dp->wire.rcw_resends++;
+	sim_dp_kick(dp->sim);
+}
+
 /*
  * The WQE in flight at @i fails with @synd: those before it are flushed
  * first (their CQEs keep their order), those after it by the QP in ERR.

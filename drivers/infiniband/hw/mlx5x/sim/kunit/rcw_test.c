@@ -125,15 +125,15 @@ static void rt_drop_middle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends, 1);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_timeouts, 0);
 	/*
-	 * 4 packets, then the WQE the NAK's PSN falls in again, whole
-	 * (rcw_ack.c): B takes its first packet as a duplicate
+	 * 4 packets, then the message again from the NAK's PSN (rcw_ack.c,
+	 * IBTA 9.7.5.2.2): its MIDDLE packets and its LAST
 	 */
-	KUNIT_EXPECT_EQ(test, w->s[A].sent, 8);
-	KUNIT_EXPECT_EQ(test, w->s[A].seen[4].psn, SK_W_PSN);
-	KUNIT_EXPECT_EQ(test, w->s[A].seen[4].op, SIM_RCW_SEND_FIRST);
-	KUNIT_EXPECT_EQ(test, w->s[A].seen[7].psn, SK_W_PSN + 3);
-	KUNIT_EXPECT_EQ(test, w->s[A].seen[7].op, SIM_RCW_SEND_LAST);
-	KUNIT_EXPECT_TRUE(test, w->s[A].seen[7].ackreq);
+	KUNIT_EXPECT_EQ(test, w->s[A].sent, 7);
+	KUNIT_EXPECT_EQ(test, w->s[A].seen[4].psn, SK_W_PSN + 1);
+	KUNIT_EXPECT_EQ(test, w->s[A].seen[4].op, SIM_RCW_SEND_MIDDLE);
+	KUNIT_EXPECT_EQ(test, w->s[A].seen[6].psn, SK_W_PSN + 3);
+	KUNIT_EXPECT_EQ(test, w->s[A].seen[6].op, SIM_RCW_SEND_LAST);
+	KUNIT_EXPECT_TRUE(test, w->s[A].seen[6].ackreq);
 	KUNIT_EXPECT_EQ(test, sk_rcw_send_psn(test, A), SK_W_PSN + 4);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_RTS);
