@@ -106,20 +106,17 @@ void sim_rcw_complete(struct sim_dp *dp, struct sim_qp *qp,
 	sim_rc_cqe(dp->sim, qp, true, &info);
 }
 
-/**
- * sim_rcw_rewind() - go back to a WQE in flight and send again from it
- * @dp: the data path
- * @qp: the requester
- * @i: which, counted from the oldest; it and those after it are sent
- *     again (in ERR: flushed)
+/*
+ * Put the SQ back on WQE @i in flight: it and those after it are taken
+ * again from the ring.  False when there is no such WQE.
  */
-void sim_rcw_rewind(struct sim_dp *dp, struct sim_qp *qp, unsigned int i)
+static bool sim_rcw_back(struct sim_qp *qp, unsigned int i)
 {
 	struct sim_rcw *r = &qp->dp.rcw;
 	struct sim_rcw_wqe *e;
 
 	if (i >= r->fl_n)
-		return;
+		return false;
 	e = sim_rcw_fl(r, i);
 	qp->dp.sq_cc = e->bb;
 	qp->dp.msg_off = 0;
@@ -129,6 +126,20 @@ void sim_rcw_rewind(struct sim_dp *dp, struct sim_qp *qp, unsigned int i)
 		r->rd_next = 0;
 		r->una = e->psn;
 	}
+	return true;
+}
+
+/**
+ * sim_rcw_rewind() - go back to a WQE in flight and send again from it
+ * @dp: the data path
+ * @qp: the requester
+ * @i: which, counted from the oldest; it and those after it are sent
+ *     again (in ERR: flushed)
+ */
+void sim_rcw_rewind(struct sim_dp *dp, struct sim_qp *qp, unsigned int i)
+{
+	if (!sim_rcw_back(qp, i))
+		return;
 	dp->wire.rcw_resends++;
 	sim_dp_kick(dp->sim);
 }
@@ -181,7 +192,9 @@ static void sim_rcw_fail_at(struct sim_dp *dp, struct sim_qp *qp,
 	sim_rcw_complete(dp, qp, sim_rcw_fl(r, i), synd);
 	r->fl_head = (r->fl_head + i + 1) % SIM_RCW_INFLIGHT;
 	r->fl_n -= i + 1;
-	sim_rcw_rewind(dp, qp, 0);
+	/* the rest wait in the ring for ERR's flush: no resend */
+	if (sim_rcw_back(qp, 0))
+		sim_dp_kick(dp->sim);
 	r->fl_n = 0;
 	r->deadline = 0;
 }

@@ -271,6 +271,9 @@ static void rt_retry_exceeded(struct kunit *test)
 	rt_no_cqe(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_timeouts,
 			w->retry_count + 1);
+	/* the WQEs after the failed one are flushed, not sent again */
+	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends,
+			w->retry_count);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_ERR);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_RTS);
 }
