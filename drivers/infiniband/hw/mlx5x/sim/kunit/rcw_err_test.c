@@ -12,36 +12,6 @@
 #define B	1
 #define RE_MS	5000
 
-static void re_fill(struct kunit *test, int side, u32 off, u32 len, u8 seed)
-{
-	u8 *p = sk_rcw_data(test, side, off);
-	u32 i;
-
-	for (i = 0; i < len; i++)
-		p[i] = seed ^ (i * 13);
-}
-
-static struct sk_rcw_cqe re_cqe(struct kunit *test, int side, u8 op,
-				u8 synd)
-{
-	struct sk_rcw_cqe c = {};
-
-	KUNIT_EXPECT_TRUE_MSG(test, sk_rcw_cqe(test, side, &c),
-			      "side %d: no CQE", side);
-	KUNIT_EXPECT_EQ_MSG(test, c.op, op, "side %d", side);
-	KUNIT_EXPECT_EQ_MSG(test, c.synd, synd, "side %d", side);
-	return c;
-}
-
-static void re_no_cqe(struct kunit *test, int side)
-{
-	struct sk_rcw_cqe c;
-
-	KUNIT_EXPECT_FALSE_MSG(test, sk_rcw_cqe(test, side, &c),
-			       "side %d: CQE op %#x synd %#x", side, c.op,
-			       c.synd);
-}
-
 /* No receive WQE, rnr_retry 0: one RNR NAK, and the SEND fails. */
 static void re_rnr_exceeded(struct kunit *test)
 {
@@ -51,9 +21,9 @@ static void re_rnr_exceeded(struct kunit *test)
 	sk_rcw_connect(test);
 	sk_rcw_send(test, A, 0, 64);
 	sk_rcw_pump(test, RE_MS, 1, 0);
-	re_cqe(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_RNR_RETRY);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_expect(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_RNR_RETRY);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].op, SIM_RCW_ACK);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].synd & SIM_RCW_AETH_KIND,
 			SIM_RCW_AETH_RNR);
@@ -71,21 +41,21 @@ static void re_rnr_then_posted(struct kunit *test)
 	struct sk_rcw_cqe c;
 
 	sk_rcw_connect(test);
-	re_fill(test, A, 0, len, 0x31);
+	sk_rcw_fill(test, A, 0, len, 0x31);
 	sk_rcw_send(test, A, 0, len);
 	sk_rcw_pump(test, 50, 0, 0);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, B)->rcw_naks, 1);
 	sk_rcw_recv(test, B, 0x1000, 0x1000);
 	sk_rcw_pump(test, RE_MS, 1, 1);
-	re_cqe(test, A, SIM_CQE_REQ, 0);
-	c = re_cqe(test, B, SIM_CQE_RESP_SEND, 0);
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, len);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
 				     sk_rcw_data(test, B, 0x1000), len), 0);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_RTS);
 }
@@ -96,17 +66,17 @@ static void re_bad_rkey(struct kunit *test)
 	struct sk_rcw *w = sk_rcw(test);
 
 	sk_rcw_connect(test);
-	re_fill(test, A, 0, 32, 7);
+	sk_rcw_fill(test, A, 0, 32, 7);
 	memset(sk_rcw_data(test, B, 0), 0, 64);
 	sk_rcw_post(test, A, SIM_OPCODE_RDMA_WRITE, 0, 32, 0,
 		    w->s[B].key + 0x100, 0, 0);
 	sk_rcw_send(test, A, 64, 8);
 	sk_rcw_pump(test, RE_MS, 2, 0);
-	re_cqe(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_REMOTE_ACCESS);
-	KUNIT_EXPECT_EQ(test, re_cqe(test, A, SIM_CQE_REQ_ERR,
+	sk_rcw_expect(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_REMOTE_ACCESS);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, A, SIM_CQE_REQ_ERR,
 				     SIM_CQE_SYND_WR_FLUSH).wqe, 1);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].synd,
 			SIM_RCW_AETH_NAK | SIM_RCW_NAK_ACCESS);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_naks, 1);
@@ -124,17 +94,17 @@ static void re_read_lost(struct kunit *test)
 
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, B, 1, SK_W_DROP);
-	re_fill(test, B, 0x1000, len, 0x77);
+	sk_rcw_fill(test, B, 0x1000, len, 0x77);
 	memset(sk_rcw_data(test, A, 0x2000), 0, len);
 	sk_rcw_post(test, A, SIM_OPCODE_RDMA_READ, 0x2000, len, 0x1000,
 		    w->s[B].key, 0, 0);
 	sk_rcw_pump(test, RE_MS, 1, 0);
-	c = re_cqe(test, A, SIM_CQE_REQ, 0);
+	c = sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, len);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0x2000),
 				     sk_rcw_data(test, B, 0x1000), len), 0);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].op, SIM_RCW_READ_FIRST);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[1].op, SIM_RCW_READ_MIDDLE);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[3].op, SIM_RCW_READ_LAST);
@@ -157,22 +127,22 @@ static void re_uc_lost(struct kunit *test)
 	w->st = MLX5_QPC_ST_UC;
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, A, 1, SK_W_DROP);
-	re_fill(test, A, 0, len, 1);
-	re_fill(test, A, 0x1000, 100, 2);
+	sk_rcw_fill(test, A, 0, len, 1);
+	sk_rcw_fill(test, A, 0x1000, 100, 2);
 	sk_rcw_recv(test, B, 0x1000, 0x1000);
 	sk_rcw_recv(test, B, 0x2000, 0x1000);
 	sk_rcw_send(test, A, 0, len);
 	sk_rcw_send(test, A, 0x1000, 100);
 	sk_rcw_pump(test, RE_MS, 2, 1);
-	KUNIT_EXPECT_EQ(test, re_cqe(test, A, SIM_CQE_REQ, 0).wqe, 0);
-	KUNIT_EXPECT_EQ(test, re_cqe(test, A, SIM_CQE_REQ, 0).wqe, 1);
-	c = re_cqe(test, B, SIM_CQE_RESP_SEND, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, A, SIM_CQE_REQ, 0).wqe, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, A, SIM_CQE_REQ, 0).wqe, 1);
+	c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, 100);
 	at = c.wqe ? 0x2000 : 0x1000;
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0x1000),
 				     sk_rcw_data(test, B, at), 100), 0);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	/* no answers on UC: nothing went back, nothing was sent again */
 	KUNIT_EXPECT_EQ(test, w->s[B].sent, 0);
 	KUNIT_EXPECT_EQ(test, w->s[A].sent, 5);
@@ -230,15 +200,15 @@ static void re_malformed(struct kunit *test)
 	sk_rcw_pump(test, 50, 0, 0);
 	KUNIT_EXPECT_EQ(test, w->s[A].sent, 0);
 	KUNIT_EXPECT_EQ(test, w->s[B].sent, 0);
-	re_no_cqe(test, A);
-	re_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 
-	re_fill(test, A, 0, 40, 9);
+	sk_rcw_fill(test, A, 0, 40, 9);
 	sk_rcw_recv(test, B, 0x1000, 64);
 	sk_rcw_send(test, A, 0, 40);
 	sk_rcw_pump(test, RE_MS, 1, 1);
-	re_cqe(test, A, SIM_CQE_REQ, 0);
-	KUNIT_EXPECT_EQ(test, re_cqe(test, B, SIM_CQE_RESP_SEND, 0).bytes, 40);
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes, 40);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
 				     sk_rcw_data(test, B, 0x1000), 40), 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);

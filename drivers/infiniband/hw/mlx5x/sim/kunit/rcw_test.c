@@ -15,38 +15,6 @@
 /* How long a case waits for what it expects (the worker polls). */
 #define RT_MS	5000
 
-/* Side @side's @len bytes at @off: a pattern of @seed. */
-static void rt_fill(struct kunit *test, int side, u32 off, u32 len, u8 seed)
-{
-	u8 *p = sk_rcw_data(test, side, off);
-	u32 i;
-
-	for (i = 0; i < len; i++)
-		p[i] = seed + i * 7;
-}
-
-/* Read the next CQE of @side, expecting one of @op with @synd. */
-static struct sk_rcw_cqe rt_cqe(struct kunit *test, int side, u8 op,
-				u8 synd)
-{
-	struct sk_rcw_cqe c = {};
-
-	KUNIT_EXPECT_TRUE_MSG(test, sk_rcw_cqe(test, side, &c),
-			      "side %d: no CQE", side);
-	KUNIT_EXPECT_EQ_MSG(test, c.op, op, "side %d", side);
-	KUNIT_EXPECT_EQ_MSG(test, c.synd, synd, "side %d", side);
-	return c;
-}
-
-static void rt_no_cqe(struct kunit *test, int side)
-{
-	struct sk_rcw_cqe c;
-
-	KUNIT_EXPECT_FALSE_MSG(test, sk_rcw_cqe(test, side, &c),
-			       "side %d: CQE op %#x synd %#x", side, c.op,
-			       c.synd);
-}
-
 static void rt_send(struct kunit *test)
 {
 	static const u32 lens[] = { 1, SK_W_PMTU, 3 * SK_W_PMTU + 5 };
@@ -57,14 +25,14 @@ static void rt_send(struct kunit *test)
 
 	sk_rcw_connect(test);
 	for (k = 0; k < ARRAY_SIZE(lens); k++) {
-		rt_fill(test, A, 0, lens[k], k + 1);
+		sk_rcw_fill(test, A, 0, lens[k], k + 1);
 		memset(sk_rcw_data(test, B, 0x1000), 0, 0x1000);
 		sk_rcw_recv(test, B, 0x1000, 0x1000);
 		sk_rcw_send(test, A, 0, lens[k]);
 		sk_rcw_pump(test, RT_MS, 1, 1);
-		c = rt_cqe(test, A, SIM_CQE_REQ, 0);
+		c = sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
 		KUNIT_EXPECT_EQ(test, c.wqe, k);
-		c = rt_cqe(test, B, SIM_CQE_RESP_SEND, 0);
+		c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
 		KUNIT_EXPECT_EQ(test, c.bytes, lens[k]);
 		KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
 					     sk_rcw_data(test, B, 0x1000),
@@ -92,8 +60,8 @@ static void rt_send(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_rcw_send_psn(test, A), psn);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_naks, 0);
-	rt_no_cqe(test, A);
-	rt_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 }
 
 /* The second packet of three lost: NAKed once, sent again from there. */
@@ -105,17 +73,17 @@ static void rt_drop_middle(struct kunit *test)
 
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, A, 1, SK_W_DROP);
-	rt_fill(test, A, 0, len, 3);
+	sk_rcw_fill(test, A, 0, len, 3);
 	sk_rcw_recv(test, B, 0x1000, 0x2000);
 	sk_rcw_send(test, A, 0, len);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	rt_cqe(test, A, SIM_CQE_REQ, 0);
-	c = rt_cqe(test, B, SIM_CQE_RESP_SEND, 0);
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, len);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
 				     sk_rcw_data(test, B, 0x1000), len), 0);
-	rt_no_cqe(test, A);
-	rt_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	/* B's first word: a PSN sequence error NAK of the lost PSN */
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].op, SIM_RCW_ACK);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].synd,
@@ -146,16 +114,16 @@ static void rt_reorder(struct kunit *test)
 
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, A, 0, SK_W_HOLD);
-	rt_fill(test, A, 0, len, 9);
+	sk_rcw_fill(test, A, 0, len, 9);
 	sk_rcw_recv(test, B, 0x1000, 0x2000);
 	sk_rcw_send(test, A, 0, len);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	rt_cqe(test, A, SIM_CQE_REQ, 0);
-	KUNIT_EXPECT_EQ(test, rt_cqe(test, B, SIM_CQE_RESP_SEND, 0).bytes,
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes,
 			len);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
 				     sk_rcw_data(test, B, 0x1000), len), 0);
-	rt_no_cqe(test, B);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_naks, 1);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends, 1);
 }
@@ -173,22 +141,22 @@ static void rt_duplicates(struct kunit *test)
 	sk_rcw_fate(test, A, 1, SK_W_DUP);
 	sk_rcw_fate(test, A, 2, SK_W_DUP);
 
-	rt_fill(test, A, 0, 8, 1);
+	sk_rcw_fill(test, A, 0, 8, 1);
 	sk_rcw_recv(test, B, 0x1000, 64);
 	sk_rcw_recv(test, B, 0x1100, 64);
 	sk_rcw_send(test, A, 0, 8);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	rt_cqe(test, A, SIM_CQE_REQ, 0);
-	KUNIT_EXPECT_EQ(test, rt_cqe(test, B, SIM_CQE_RESP_SEND, 0).bytes, 8);
-	rt_no_cqe(test, B);
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes, 8);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, wb->rcw_dups, 1);
 	KUNIT_EXPECT_EQ(test, w->s[B].sent, 2);	/* ACKed again */
 
-	rt_fill(test, B, 0x2000, 256, 5);
+	sk_rcw_fill(test, B, 0x2000, 256, 5);
 	sk_rcw_post(test, A, SIM_OPCODE_RDMA_READ, 0x2000, 256, 0x2000,
 		    w->s[B].key, 0, 0);
 	sk_rcw_pump(test, RT_MS, 1, 0);
-	KUNIT_EXPECT_EQ(test, rt_cqe(test, A, SIM_CQE_REQ, 0).wqe, 1);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, A, SIM_CQE_REQ, 0).wqe, 1);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0x2000),
 				     sk_rcw_data(test, B, 0x2000), 256), 0);
 	KUNIT_EXPECT_EQ(test, wb->rcw_dups, 2);
@@ -201,14 +169,14 @@ static void rt_duplicates(struct kunit *test)
 	sk_rcw_post(test, A, SIM_OPCODE_ATOMIC_FA, 0x3008, 8, 0x3000,
 		    w->s[B].key, 3, 0);
 	sk_rcw_pump(test, RT_MS, 1, 0);
-	KUNIT_EXPECT_EQ(test, rt_cqe(test, A, SIM_CQE_REQ, 0).wqe, 2);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, A, SIM_CQE_REQ, 0).wqe, 2);
 	KUNIT_EXPECT_EQ(test, *remote, 8);
 	KUNIT_EXPECT_EQ(test, *orig, 5);
 	KUNIT_EXPECT_EQ(test, wb->rcw_dups, 3);
 	KUNIT_EXPECT_EQ(test, w->s[B].sent, 6);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[5].op, SIM_RCW_ATOMIC_ACK);
-	rt_no_cqe(test, A);
-	rt_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, wb->rcw_naks, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);
@@ -223,15 +191,15 @@ static void rt_ack_lost(struct kunit *test)
 	w->ack_timeout = 10;	/* 4 ms */
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, B, 0, SK_W_DROP);
-	rt_fill(test, A, 0, 16, 2);
+	sk_rcw_fill(test, A, 0, 16, 2);
 	sk_rcw_recv(test, B, 0x1000, 64);
 	sk_rcw_recv(test, B, 0x1100, 64);
 	sk_rcw_send(test, A, 0, 16);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	rt_cqe(test, A, SIM_CQE_REQ, 0);
-	KUNIT_EXPECT_EQ(test, rt_cqe(test, B, SIM_CQE_RESP_SEND, 0).bytes, 16);
-	rt_no_cqe(test, A);
-	rt_no_cqe(test, B);
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes, 16);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, A)->rcw_timeouts, 1);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends,
 			sk_rcw_wire(test, A)->rcw_timeouts);
@@ -261,14 +229,14 @@ static void rt_retry_exceeded(struct kunit *test)
 		sk_rcw_send(test, A, i * 64, 32);
 	}
 	sk_rcw_pump(test, RT_MS, 3, 0);
-	c = rt_cqe(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_TRANSPORT_RETRY);
+	c = sk_rcw_expect(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_TRANSPORT_RETRY);
 	KUNIT_EXPECT_EQ(test, c.wqe, 0);
 	for (i = 1; i < 3; i++) {
-		c = rt_cqe(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_WR_FLUSH);
+		c = sk_rcw_expect(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_WR_FLUSH);
 		KUNIT_EXPECT_EQ(test, c.wqe, i);
 	}
-	rt_no_cqe(test, A);
-	rt_no_cqe(test, B);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_timeouts,
 			w->retry_count + 1);
 	/* the WQEs after the failed one are flushed, not sent again */
@@ -286,18 +254,18 @@ static void rt_bad_icrc(struct kunit *test)
 	w->ack_timeout = 10;
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, A, 0, SK_W_SPOIL);
-	rt_fill(test, A, 0, 100, 4);
+	sk_rcw_fill(test, A, 0, 100, 4);
 	sk_rcw_recv(test, B, 0x1000, 128);
 	sk_rcw_send(test, A, 0, 100);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	rt_cqe(test, A, SIM_CQE_REQ, 0);
-	KUNIT_EXPECT_EQ(test, rt_cqe(test, B, SIM_CQE_RESP_SEND, 0).bytes,
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes,
 			100);
 	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
 				     sk_rcw_data(test, B, 0x1000), 100), 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->roce_bad_icrc, 1);
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, A)->rcw_timeouts, 1);
-	rt_no_cqe(test, B);
+	sk_rcw_none(test, B);
 }
 
 static struct kunit_case rt_cases[] = {

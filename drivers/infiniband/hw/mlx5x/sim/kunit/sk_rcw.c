@@ -86,6 +86,7 @@ int sk_rcw_init(struct kunit *test)
 	w->ack_timeout = 18;	/* 1 s: a case that waits for it sets less */
 	w->retry_count = 7;
 	w->rnr_retry = 7;
+	w->psn = SK_W_PSN;
 	for (i = 0; i < 2; i++) {
 		s = &w->s[i];
 		spin_lock_init(&s->lock);
@@ -243,8 +244,8 @@ static void sk_rcw_move(struct kunit *test, int i, u16 opcode)
 	in = sk_qp_move_in(test, opcode, s->uid, s->qpn, &qpc);
 	ads = PRM_ADDR(qpc, qpc, primary_address_path);
 	PRM_SET(qpc, qpc, remote_qpn, w->s[!i].qpn);
-	PRM_SET(qpc, qpc, next_rcv_psn, SK_W_PSN);
-	PRM_SET(qpc, qpc, next_send_psn, SK_W_PSN);
+	PRM_SET(qpc, qpc, next_rcv_psn, w->psn);
+	PRM_SET(qpc, qpc, next_send_psn, w->psn);
 	PRM_SET(qpc, qpc, rae, !uc);
 	PRM_SET(qpc, qpc, rre, !uc);
 	PRM_SET(qpc, qpc, min_rnr_nak, 1);
@@ -425,6 +426,39 @@ bool sk_rcw_cqe(struct kunit *test, int side, struct sk_rcw_cqe *c)
 	WRITE_ONCE(*(__be32 *)(s->mem + SK_W_CQ_DBR),
 		   cpu_to_be32(s->cq_ci & 0xffffff));
 	return true;
+}
+
+/* Side @side's @len bytes at @off: a pattern of @seed. */
+void sk_rcw_fill(struct kunit *test, int side, u32 off, u32 len, u8 seed)
+{
+	u8 *p = sk_rcw_data(test, side, off);
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		p[i] = seed + i * 7;
+}
+
+/* Read side @side's next CQE, expecting one of @op with @synd. */
+struct sk_rcw_cqe sk_rcw_expect(struct kunit *test, int side, u8 op,
+				u8 synd)
+{
+	struct sk_rcw_cqe c = {};
+
+	KUNIT_EXPECT_TRUE_MSG(test, sk_rcw_cqe(test, side, &c),
+			      "side %d: no CQE", side);
+	KUNIT_EXPECT_EQ_MSG(test, c.op, op, "side %d", side);
+	KUNIT_EXPECT_EQ_MSG(test, c.synd, synd, "side %d", side);
+	return c;
+}
+
+/* Side @side has no CQE. */
+void sk_rcw_none(struct kunit *test, int side)
+{
+	struct sk_rcw_cqe c;
+
+	KUNIT_EXPECT_FALSE_MSG(test, sk_rcw_cqe(test, side, &c),
+			       "side %d: CQE op %#x synd %#x", side, c.op,
+			       c.synd);
 }
 
 static const int *sk_rcw_fate_of(struct sk_rcw_side *s, unsigned int nth)

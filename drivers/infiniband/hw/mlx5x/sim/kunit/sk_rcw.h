@@ -37,7 +37,7 @@
 #define SK_W_DATA_LEN	(4 * PAGE_SIZE)
 /* The path MTU of the QPs: 1 KiB. */
 #define SK_W_PMTU	1024
-/* Both QPs start their PSNs here. */
+/* Both QPs start their PSNs here, unless the case sets sk_rcw.psn. */
 #define SK_W_PSN	0x1717
 
 /* What happens to a frame on its way (struct sk_rcw_fate). */
@@ -125,11 +125,12 @@ struct sk_rcw_side {
  * @ack_timeout: the QPs' path ack_timeout
  * @retry_count: their retry_count
  * @rnr_retry: their rnr_retry
+ * @psn: the PSN both directions start at
  */
 struct sk_rcw {
 	struct sk_ctx ctx;
 	struct sk_rcw_side s[2];
-	u32 st, ack_timeout, retry_count, rnr_retry;
+	u32 st, ack_timeout, retry_count, rnr_retry, psn;
 };
 
 /**
@@ -172,6 +173,11 @@ u32 sk_rcw_send_psn(struct kunit *test, int side);
 void sk_rcw_inject(struct kunit *test, int to, const u8 *f, u32 len);
 u32 sk_rcw_build(struct kunit *test, int from, u8 opcode, u32 psn,
 		 const u8 *ext, u32 ext_len, u32 len, u8 *f);
+
+void sk_rcw_fill(struct kunit *test, int side, u32 off, u32 len, u8 seed);
+struct sk_rcw_cqe sk_rcw_expect(struct kunit *test, int side, u8 op,
+				u8 synd);
+void sk_rcw_none(struct kunit *test, int side);
 
 /* Shorthands of sk_rcw_post() */
 #define sk_rcw_send(t, s, off, len) \
