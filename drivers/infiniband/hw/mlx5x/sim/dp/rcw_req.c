@@ -184,17 +184,24 @@ static void sim_rcw_fail_at(struct sim_dp *dp, struct sim_qp *qp,
 			    unsigned int i, u32 synd)
 {
 	struct sim_rcw *r = &qp->dp.rcw;
+	struct sim_rcw_wqe *e = sim_rcw_fl(r, i);
 	unsigned int k;
 
 	for (k = 0; k < i; k++)
 		sim_rcw_complete(dp, qp, sim_rcw_fl(r, k),
 				 SIM_CQE_SYND_WR_FLUSH);
-	sim_rcw_complete(dp, qp, sim_rcw_fl(r, i), synd);
+	sim_rcw_complete(dp, qp, e, synd);
+	/* a message cut short in its sending is done with too */
+	if (qp->dp.sq_cc == e->bb) {
+		qp->dp.sq_cc += e->nbb;
+		qp->dp.msg_off = 0;
+	}
 	r->fl_head = (r->fl_head + i + 1) % SIM_RCW_INFLIGHT;
 	r->fl_n -= i + 1;
 	/* the rest wait in the ring for ERR's flush: no resend */
 	if (sim_rcw_back(qp, 0))
 		sim_dp_kick(dp->sim);
+	qp->dp.msg_off = 0;
 	r->fl_n = 0;
 	r->deadline = 0;
 }
