@@ -75,6 +75,16 @@ int mlx5x_sim_comp_eqn(struct mlx5x_sim *sim, unsigned int vector, u32 *eqn);
 unsigned int mlx5x_sim_comp_vectors(struct mlx5x_sim *sim);
 
 /**
+ * mlx5x_sim_clock_ns() - the device's free-running clock
+ * @sim: the model
+ *
+ * Return: nanoseconds since the model was created, of the monotonic
+ * clock: the 1 GHz counter (device_frequency_khz 1000000) whose value a
+ * CQE's timestamp carries.
+ */
+u64 mlx5x_sim_clock_ns(const struct mlx5x_sim *sim);
+
+/**
  * mlx5x_sim_live_objects() - how many firmware objects exist
  * @sim: the model
  *

@@ -224,6 +224,7 @@ struct mlx5x_sim {
 	u32 gsi_qpn;		/* queues/cmd_qp.c: the port's QP1 */
 	struct list_head mcgs;	/* queues/cmd_mcg.c: multicast groups */
 	unsigned int n_mcgs;
+	u64 clock_epoch;	/* core/core.c: ktime_get_ns() at creation */
 };
 
 /**

@@ -6,6 +6,7 @@
 #include <linux/debugfs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include "../sim_priv.h"
 #include "../mem/dm.h"
 #include "../dp/datapath.h"
@@ -140,6 +141,11 @@ int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
 	return 0;
 }
 
+u64 mlx5x_sim_clock_ns(const struct mlx5x_sim *sim)
+{
+	return ktime_get_ns() - sim->clock_epoch;
+}
+
 struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 {
 	struct mlx5x_sim *sim;
@@ -151,6 +157,7 @@ struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 	mutex_init(&sim->lock);
 	sim->params = *params;
 	sim->fail_opcode = -1;
+	sim->clock_epoch = ktime_get_ns();
 	INIT_LIST_HEAD(&sim->mcgs);
 	sim_objs_init(sim);
 	err = sim_caps_init(sim);

@@ -202,6 +202,7 @@ struct sim_cqe_info {
 };
 
 void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner);
+void sim_cqe_stamp(u8 *cqe, u64 ts);
 void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info);
 
 /* umem_io.c */

@@ -78,6 +78,27 @@ void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 	c->op_own = info->opcode << 4 | owner;
 }
 
+/**
+ * sim_cqe_stamp() - set the timestamp of a CQE sim_cqe_fill() laid out
+ * @cqe: the 64-byte CQE
+ * @ts: the device's clock (mlx5x_sim_clock_ns()) at its completion
+ *
+ * Big endian at bytes 48-55 of a good CQE.  An error CQE has none: its
+ * vendor syndrome and syndrome are there (and libmlx5 reads no
+ * timestamp of it); a signature error CQE is left as it is too.
+ */
+void sim_cqe_stamp(u8 *cqe, u64 ts)
+{
+	struct sim_cqe *c = (void *)cqe;
+	u8 op = c->op_own >> 4;
+	__be64 be = cpu_to_be64(ts);
+
+	if (op == SIM_CQE_REQ_ERR || op == SIM_CQE_RESP_ERR ||
+	    op == SIM_CQE_SIG_ERR)
+		return;
+	memcpy(c->timestamp, &be, sizeof(be));
+}
+
 static u8 sim_cqe_l4(u8 proto, const u8 *l4, u32 room, bool ok,
 		     struct sim_cqe_info *info)
 {

@@ -221,7 +221,7 @@ struct sim_wqe_data {
  * @imm: immediate data, or the rkey a SEND with invalidate named
  * @rsvd40: reserved
  * @byte_cnt: bytes received
- * @timestamp: of the completion (not kept by the model)
+ * @timestamp: of the completion, the device's clock (1 GHz), big endian
  * @sop_drop_qpn: the QP or SQ number, or, for a raw RQ's receive, the
  *		  flow tag of the steering entry, 23:0; a requester's CQE
  *		  has the WQE's opcode in 31:24

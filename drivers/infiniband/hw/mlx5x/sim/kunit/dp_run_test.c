@@ -374,6 +374,7 @@ static void sk_run_big_wqe(struct kunit *test)
 	struct mlx5x_sim *sim = sk_sim(test);
 	const struct sim_cqe *cqe;
 	u32 cqn, sqn, i, nbb;
+	u64 ts, prev = 0;
 	struct sim_wq *sq;
 	struct sim_cq *cq;
 	u16 pi;
@@ -409,7 +410,12 @@ static void sk_run_big_wqe(struct kunit *test)
 				i ? 1 + (i - 1) * nbb : 0);
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(cqe->sop_drop_qpn) &
 				0xffffff, sqn);
+		/* the device's clock, big endian, in order of completion */
+		ts = be64_to_cpup((const __be64 *)cqe->timestamp);
+		KUNIT_EXPECT_GE(test, ts, i ? prev : 1);
+		prev = ts;
 	}
+	KUNIT_EXPECT_LE(test, prev, mlx5x_sim_clock_ns(sim));
 	KUNIT_EXPECT_EQ(test, sk_run_cqe(d, 5)->op_own, 0);
 	sq = sk_run_wq(test, sqn);
 	cq = sk_run_cqo(test, cqn);

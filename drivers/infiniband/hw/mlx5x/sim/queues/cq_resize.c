@@ -42,7 +42,8 @@ static struct sim_obj **sim_cq_buf_ref(struct sim_cq *cq)
  * The resize CQE, at the producer index of the old buffer: false when the
  * buffer may not be written there.
  */
-static bool sim_cq_resize_cqe(struct sim_cq *cq, struct sim_umem *old)
+static bool sim_cq_resize_cqe(struct mlx5x_sim *sim, struct sim_cq *cq,
+			      struct sim_umem *old)
 {
 	struct sim_cqe_info info = { .opcode = SIM_CQE_RESIZE_CQ };
 	u32 log = PRM_GET(cqc, cq->cqc, log_cq_size);
@@ -52,6 +53,7 @@ static bool sim_cq_resize_cqe(struct sim_cq *cq, struct sim_umem *old)
 	u8 cqe[64];
 
 	sim_cqe_fill(cqe, &info, (cq->dp.pi >> log) & 1);
+	sim_cqe_stamp(cqe, mlx5x_sim_clock_ns(sim));
 	if (!sim_umem_writable(old, at, sizeof(cqe)) ||
 	    !sim_umem_io(old, at, cqe, sizeof(cqe) - 1, true))
 		return false;
@@ -119,7 +121,7 @@ u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 						     32), off, len, &new);
 	if (status)
 		return status;
-	if (!sim_cq_resize_cqe(cq, old)) {
+	if (!sim_cq_resize_cqe(sim, cq, old)) {
 		sim_obj_put(&new->obj);
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_UMEM_RO);
 	}
