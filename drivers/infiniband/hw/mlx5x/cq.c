@@ -105,7 +105,13 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 	u32 eqn;
 	int err;
 
-	if (attr->flags)
+	/*
+	 * Completion timestamps: every CQE carries the device's clock, the
+	 * consumer (libmlx5) reads it; a kernel CQ's ib_wc has no room
+	 * for one.  Anything else (IGNORE_OVERRUN) is not offered.
+	 */
+	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION ||
+	    (attr->flags && !udata))
 		return -EOPNOTSUPP;
 	if (attr->cqe <= 0 ||
 	    attr->cqe >= (1 << MLX5X_CAP_GEN(dev, log_max_cq_sz)))

@@ -61,6 +61,8 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->max_total_mcast_qp_attach = a->max_mcast_qp_attach *
 				       a->max_mcast_grp;
 	a->hca_core_clock = MLX5X_CAP_GEN(dev, device_frequency_khz);
+	/* a CQE's timestamp: the 1 GHz clock, 63 bits before it wraps */
+	a->timestamp_mask = 0x7fffffffffffffffULL;
 	a->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SYS_IMAGE_GUID |
 			      IB_DEVICE_RC_RNR_NAK_GEN |
