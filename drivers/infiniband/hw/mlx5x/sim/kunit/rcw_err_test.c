@@ -10,7 +10,7 @@
 
 #define A	0
 #define B	1
-#define RE_MS	5000
+#define RE_MS	10000
 
 /* No receive WQE, rnr_retry 0: one RNR NAK, and the SEND fails. */
 static void re_rnr_exceeded(struct kunit *test)
@@ -43,7 +43,7 @@ static void re_rnr_then_posted(struct kunit *test)
 	sk_rcw_connect(test);
 	sk_rcw_fill(test, A, 0, len, 0x31);
 	sk_rcw_send(test, A, 0, len);
-	sk_rcw_pump(test, 50, 0, 0);
+	sk_rcw_pump(test, 200, 0, 0);
 	sk_rcw_none(test, A);
 	sk_rcw_none(test, B);
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, B)->rcw_naks, 1);
@@ -197,7 +197,7 @@ static void re_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->roce_malformed, to_a);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->roce_rx_rc, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->roce_rx_rc, 0);
-	sk_rcw_pump(test, 50, 0, 0);
+	sk_rcw_pump(test, 200, 0, 0);
 	KUNIT_EXPECT_EQ(test, w->s[A].sent, 0);
 	KUNIT_EXPECT_EQ(test, w->s[B].sent, 0);
 	sk_rcw_none(test, A);

@@ -13,7 +13,7 @@
 #define A	0
 #define B	1
 /* How long a case waits for what it expects (the worker polls). */
-#define RT_MS	5000
+#define RT_MS	10000
 
 static void rt_send(struct kunit *test)
 {

@@ -12,7 +12,7 @@
 #define SK_W_MTT_RD	BIT_ULL(0)
 #define SK_W_MTT_WR	BIT_ULL(1)
 /* The pump stops once nothing crossed for this long. */
-#define SK_W_IDLE_MS	20
+#define SK_W_IDLE_MS	50
 
 /**
  * struct sk_rcw_frame - a frame a side put out
@@ -83,7 +83,7 @@ int sk_rcw_init(struct kunit *test)
 		return -ENOMEM;
 	test->priv = w;
 	w->st = MLX5_QPC_ST_RC;
-	w->ack_timeout = 18;	/* 1 s: a case that waits for it sets less */
+	w->ack_timeout = 20;	/* 4.3 s: a case that waits for it sets less */
 	w->retry_count = 7;
 	w->rnr_retry = 7;
 	w->psn = SK_W_PSN;
