@@ -97,6 +97,40 @@ struct sim_flow_counter {
 	struct sim_fc_stat *stat;
 };
 
+/*
+ * The statistics a Q counter set keeps (query_q_counter_out), each
+ * counted by the data path for the QPs and RQs whose context names the
+ * set (qpc.counter_set_id, rqc.counter_set_id): dp/dp_qcount.c.
+ */
+enum sim_qc_stat {
+	SIM_QC_RX_WRITE,
+	SIM_QC_RX_READ,
+	SIM_QC_RX_ATOMIC,
+	SIM_QC_OUT_OF_BUFFER,
+	SIM_QC_OUT_OF_SEQUENCE,
+	SIM_QC_DUPLICATE_REQUEST,
+	SIM_QC_RNR_NAK_RETRY_ERR,
+	SIM_QC_PACKET_SEQ_ERR,
+	SIM_QC_LOCAL_ACK_TIMEOUT_ERR,
+	SIM_QC_RESP_LOCAL_LENGTH_ERROR,
+	SIM_QC_RESP_CQE_ERROR,
+	SIM_QC_REQ_CQE_ERROR,
+	SIM_QC_REQ_REMOTE_INVALID_REQUEST,
+	SIM_QC_REQ_REMOTE_ACCESS_ERRORS,
+	SIM_QC_RESP_REMOTE_ACCESS_ERRORS,
+	SIM_QC_RESP_CQE_FLUSH_ERROR,
+	SIM_QC_REQ_CQE_FLUSH_ERROR,
+	SIM_QC_NUM
+};
+
+/* A Q counter set: what its QPs and RQs counted since it was cleared. */
+struct sim_q_counter {
+	struct sim_obj obj;
+	u32 stat[SIM_QC_NUM];
+};
+
+void sim_qc_count(struct mlx5x_sim *sim, u32 set, enum sim_qc_stat stat);
+
 /* An MTT entry's access bits (struct mlx5_ifc_mtt_bits: rd_en, wr_en). */
 #define SIM_MTT_RD		BIT_ULL(0)
 #define SIM_MTT_WR		BIT_ULL(1)

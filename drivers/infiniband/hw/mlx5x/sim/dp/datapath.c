@@ -113,6 +113,8 @@ static void sim_dp_receive(struct sim_dp *dp, struct sim_wq *rq,
 	    !sim_umem_rd32(dbr, dbr_off + SIM_DBR_RCV, &pi) ||
 	    (u16)pi == rq->dp.cc) {
 		rq->dp.out_of_buffer++;
+		sim_qc_count(sim, PRM_GET(rqc, rq->ctx, counter_set_id),
+			     SIM_QC_OUT_OF_BUFFER);
 		dp->dropped++;
 		return;
 	}

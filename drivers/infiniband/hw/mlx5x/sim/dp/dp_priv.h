@@ -260,6 +260,13 @@ struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
 u64 sim_rq_bytes(const struct sim_qp *qp);
 void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 		struct sim_cqe_info *info);
+/* dp_qcount.c */
+void sim_qp_count(struct mlx5x_sim *sim, const struct sim_qp *qp,
+		  enum sim_qc_stat stat);
+void sim_qp_count_rx(struct mlx5x_sim *sim, const struct sim_qp *qp,
+		     u8 opcode);
+void sim_qp_count_cqe(struct mlx5x_sim *sim, const struct sim_qp *qp,
+		      bool send, u8 syndrome);
 bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
 		    const struct sim_gather *g, unsigned int n,
 		    u8 rights, struct sim_rc_side *side);

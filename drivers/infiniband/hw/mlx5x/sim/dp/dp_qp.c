@@ -128,6 +128,8 @@ void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 	struct sim_srq *srq = send ? NULL : sim_dp_xrc_srq(sim, qp);
 
 	info->qpn = qp->q.obj.id;
+	if (info->opcode == SIM_CQE_REQ_ERR || info->opcode == SIM_CQE_RESP_ERR)
+		sim_qp_count_cqe(sim, qp, send, info->syndrome);
 	if (srq) {
 		info->user_index = srq->user_index;
 		sim_dp_cqe(sim, srq->cqn, info);

@@ -140,6 +140,7 @@ static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
 		return;
 	}
 	dp->rnr_naks++;
+	sim_qp_count(dp->sim, m->resp, SIM_QC_OUT_OF_BUFFER);
 	if (retry != SIM_RNR_FOREVER && m->req->dp.rnr_tries >= retry) {
 		m->req_synd = SIM_CQE_SYND_RNR_RETRY;
 		return;
@@ -472,6 +473,8 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 		}
 		sim_rc_cqe(dp->sim, resp, false, &info);
 	}
+	if (m->req_synd == SIM_CQE_SYND_REMOTE_ACCESS)
+		sim_qp_count(dp->sim, resp, SIM_QC_RESP_REMOTE_ACCESS_ERRORS);
 	/* a DCT serves every DCI: no error of one message stops it */
 	if (sim_dp_dct(resp))
 		return;
@@ -577,6 +580,7 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		}
 	}
 	if (m.resp) {
+		sim_qp_count_rx(dp->sim, m.resp, dp->rc.opcode);
 		sim_rc_respond(dp, &m);
 		sim_rc_psns(qp, m.resp, &dp->rc);
 		qp->dp.messages++;

@@ -46,6 +46,7 @@ struct sim_qp_move {
 static const struct sim_qpc_field sim_qp_init_fields[] = {
 	SIM_ADS(vhca_port_num), SIM_ADS(pkey_index), SIM_QPC(rre),
 	SIM_QPC(rwe), SIM_QPC(rae), SIM_QPC(atomic_mode), SIM_QPC(q_key),
+	SIM_QPC(counter_set_id),
 };
 
 static const struct sim_qpc_field sim_qp_rtr_fields[] = {
@@ -55,6 +56,7 @@ static const struct sim_qpc_field sim_qp_rtr_fields[] = {
 	SIM_ADS(tclass), SIM_ADS(flow_label), SIM_ADS(udp_sport),
 	SIM_ADS(dscp), SIM_ADS(eth_prio), SIM_ADS(vhca_port_num),
 	SIM_ADS(rmac_47_32), SIM_ADS(rmac_31_0), SIM_QPC(q_key),
+	SIM_QPC(counter_set_id),
 	/* rgid_rip, a word at a time */
 	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip), 32 },
 	{ PRM_BIT_OFF(qpc, primary_address_path.rgid_rip) + 32, 32 },
@@ -339,6 +341,24 @@ static u8 sim_qp_drain_sigerr(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return PRM_STAT_OK;
 }
 
+/*
+ * The counter set a context names (0: none): one of the command's
+ * context's, or the kernel's (mlx5_ib counts every QP in its default set).
+ */
+static u8 sim_qp_check_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			       const void *qpc)
+{
+	u32 id = PRM_GET(qpc, qpc, counter_set_id);
+	struct sim_obj *obj;
+
+	if (!id)
+		return PRM_STAT_OK;
+	obj = xa_load(&sim->objs[SIM_OBJ_Q_COUNTER], id);
+	if (!obj || (obj->uid && obj->uid != ctx->uid))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	return PRM_STAT_OK;
+}
+
 static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const struct sim_qp_move *mv = sim_qp_move_of(ctx->cmd->opcode);
@@ -386,6 +406,11 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 			return status;
 	} else if (mv->check) {
 		status = mv->check(sim, ctx, qpc);
+		if (status)
+			return status;
+	}
+	if (mv->to == MLX5_QPC_STATE_INIT || mv->to == MLX5_QPC_STATE_RTR) {
+		status = sim_qp_check_counter(sim, ctx, qpc);
 		if (status)
 			return status;
 	}

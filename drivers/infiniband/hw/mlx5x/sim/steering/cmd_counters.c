@@ -11,14 +11,55 @@
 #include <linux/slab.h>
 #include "fs.h"
 
-/* The model carries no QP traffic yet: every statistic reads zero. */
+#define SIM_QC_FIELD(stat, fld) \
+	[stat] = PRM_BIT_OFF(query_q_counter_out, fld) / 8
+
+/* Where each statistic (enum sim_qc_stat) is in query_q_counter_out. */
+static const u16 sim_qc_out_off[SIM_QC_NUM] = {
+	SIM_QC_FIELD(SIM_QC_RX_WRITE, rx_write_requests),
+	SIM_QC_FIELD(SIM_QC_RX_READ, rx_read_requests),
+	SIM_QC_FIELD(SIM_QC_RX_ATOMIC, rx_atomic_requests),
+	SIM_QC_FIELD(SIM_QC_OUT_OF_BUFFER, out_of_buffer),
+	SIM_QC_FIELD(SIM_QC_OUT_OF_SEQUENCE, out_of_sequence),
+	SIM_QC_FIELD(SIM_QC_DUPLICATE_REQUEST, duplicate_request),
+	SIM_QC_FIELD(SIM_QC_RNR_NAK_RETRY_ERR, rnr_nak_retry_err),
+	SIM_QC_FIELD(SIM_QC_PACKET_SEQ_ERR, packet_seq_err),
+	SIM_QC_FIELD(SIM_QC_LOCAL_ACK_TIMEOUT_ERR, local_ack_timeout_err),
+	SIM_QC_FIELD(SIM_QC_RESP_LOCAL_LENGTH_ERROR, resp_local_length_error),
+	SIM_QC_FIELD(SIM_QC_RESP_CQE_ERROR, resp_cqe_error),
+	SIM_QC_FIELD(SIM_QC_REQ_CQE_ERROR, req_cqe_error),
+	SIM_QC_FIELD(SIM_QC_REQ_REMOTE_INVALID_REQUEST,
+		     req_remote_invalid_request),
+	SIM_QC_FIELD(SIM_QC_REQ_REMOTE_ACCESS_ERRORS, req_remote_access_errors),
+	SIM_QC_FIELD(SIM_QC_RESP_REMOTE_ACCESS_ERRORS,
+		     resp_remote_access_errors),
+	SIM_QC_FIELD(SIM_QC_RESP_CQE_FLUSH_ERROR, resp_cqe_flush_error),
+	SIM_QC_FIELD(SIM_QC_REQ_CQE_FLUSH_ERROR, req_cqe_flush_error),
+};
+
+/*
+ * What the set's QPs and RQs counted (dp/dp_qcount.c), 32 bits each as
+ * the PRM's fields; with clear, the set starts again from zero.
+ */
 static u8 sim_query_q_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
+	struct sim_q_counter *qc;
 	struct sim_obj *obj;
+	unsigned int i;
+	u8 status;
 
-	return sim_obj_lookup(sim, ctx, SIM_OBJ_Q_COUNTER,
-			      PRM_GET(query_q_counter_in, ctx->in,
-				      counter_set_id), &obj);
+	status = sim_obj_lookup(sim, ctx, SIM_OBJ_Q_COUNTER,
+				PRM_GET(query_q_counter_in, ctx->in,
+					counter_set_id), &obj);
+	if (status)
+		return status;
+	qc = container_of(obj, struct sim_q_counter, obj);
+	for (i = 0; i < SIM_QC_NUM; i++)
+		*(__be32 *)((u8 *)ctx->out + sim_qc_out_off[i]) =
+			cpu_to_be32(qc->stat[i]);
+	if (PRM_GET(query_q_counter_in, ctx->in, clear))
+		memset(qc->stat, 0, sizeof(qc->stat));
+	return PRM_STAT_OK;
 }
 
 /*
