@@ -68,7 +68,7 @@ static void sk_q_counter_alloc_query_dealloc(struct kunit *test)
 	KUNIT_EXPECT_NE(test, a, b);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 3);
 
-	/* no traffic in the model: every statistic is zero */
+	/* a new set: every statistic is zero */
 	KUNIT_EXPECT_EQ(test, sk_query_q_counter(test, uid, b, false, &out),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_FALSE(test, memchr_inv(out, 0,
@@ -94,6 +94,52 @@ static void sk_q_counter_alloc_query_dealloc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_dealloc_q_counter(test, 0, a),
 			PRM_STAT_BAD_RESOURCE);
 	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, uid), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
+/*
+ * What the data path counts (sim_qc_count()) is each in its own field of
+ * QUERY_Q_COUNTER's output; clear starts the set from zero; a set that is
+ * not there (0, or freed) counts nothing.
+ */
+static void sk_q_counter_counts(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u32 id;
+	void *out;
+
+	KUNIT_ASSERT_EQ(test, sk_alloc_q_counter(test, 0, &id), PRM_STAT_OK);
+	sim_qc_count(sim, id, SIM_QC_RX_WRITE);
+	sim_qc_count(sim, id, SIM_QC_RX_WRITE);
+	sim_qc_count(sim, id, SIM_QC_RX_READ);
+	sim_qc_count(sim, id, SIM_QC_OUT_OF_BUFFER);
+	sim_qc_count(sim, id, SIM_QC_RNR_NAK_RETRY_ERR);
+	sim_qc_count(sim, id, SIM_QC_REQ_CQE_FLUSH_ERROR);
+	sim_qc_count(sim, 0, SIM_QC_RX_READ);
+	sim_qc_count(sim, id + 1, SIM_QC_RX_READ);
+	KUNIT_ASSERT_EQ(test, sk_query_q_counter(test, 0, id, true, &out),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      rx_write_requests), 2);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      rx_read_requests), 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      rx_atomic_requests), 0);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      out_of_buffer), 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      rnr_nak_retry_err), 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      req_cqe_flush_error), 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(query_q_counter_out, out,
+				      resp_cqe_flush_error), 0);
+	/* cleared by the query that read them */
+	KUNIT_ASSERT_EQ(test, sk_query_q_counter(test, 0, id, false, &out),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(out, 0,
+					    PRM_BYTES(query_q_counter_out)));
+	KUNIT_EXPECT_EQ(test, sk_dealloc_q_counter(test, 0, id), PRM_STAT_OK);
+	sim_qc_count(sim, id, SIM_QC_RX_READ);
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
@@ -351,6 +397,7 @@ static void sk_flow_counter_exhaustion(struct kunit *test)
 static struct kunit_case sk_counter_cases[] = {
 	KUNIT_CASE(sk_q_counter_alloc_query_dealloc),
 	KUNIT_CASE(sk_q_counter_exhaustion),
+	KUNIT_CASE(sk_q_counter_counts),
 	KUNIT_CASE(sk_flow_counter_alloc_query_dealloc),
 	KUNIT_CASE(sk_flow_counter_bulk),
 	KUNIT_CASE(sk_flow_counter_bulk_query),

@@ -517,7 +517,71 @@ static void sk_qp_kernel_only(struct kunit *test)
 				      resd_lkey), SIM_RESD_LKEY);
 }
 
+/* RST2INIT's counter set: the caller's own, or the kernel's; kept. */
+static void sk_qp_counter_set(struct kunit *test)
+{
+	void *out = SK_MBOX(test, query_qp_out);
+	u16 other = sk_new_uctx(test);
+	u32 cqn, qpn, mine, theirs, kernel;
+	struct sk_q r;
+	void *in, *qpc;
+
+	cqn = sk_qp_setup(test, &r);
+	KUNIT_ASSERT_EQ(test, sk_alloc_q_counter(test, r.uid, &mine),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_q_counter(test, other, &theirs),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_alloc_q_counter(test, 0, &kernel),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_qp(test, &r, cqn, &qpn), PRM_STAT_OK);
+
+	in = sk_qp_move_in(test, MLX5_CMD_OP_RST2INIT_QP, r.uid, qpn, &qpc);
+	PRM_SET(qpc, qpc, counter_set_id, theirs);
+	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(rst2init_qp_in), out,
+				     PRM_BYTES(rst2init_qp_out)),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	PRM_SET(qpc, qpc, counter_set_id, kernel + 1);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rst2init_qp_in), out,
+				      PRM_BYTES(rst2init_qp_out)),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_qp_state(test, r.uid, qpn),
+			MLX5_QPC_STATE_RST);
+	PRM_SET(qpc, qpc, counter_set_id, kernel);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rst2init_qp_in), out,
+				      PRM_BYTES(rst2init_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, r.uid,
+					 qpn, out, PRM_BYTES(query_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, PRM_ADDR(query_qp_out, out, qpc),
+				      counter_set_id), kernel);
+
+	/* INIT2RTR may name another: the QP's own context's */
+	in = sk_qp_move_in(test, MLX5_CMD_OP_INIT2RTR_QP, r.uid, qpn, &qpc);
+	PRM_SET(qpc, qpc, counter_set_id, mine);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(init2rtr_qp_in), out,
+				      PRM_BYTES(init2rtr_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, r.uid,
+					 qpn, out, PRM_BYTES(query_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, PRM_ADDR(query_qp_out, out, qpc),
+				      counter_set_id), mine);
+
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
+					   qpn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_q_counter(test, r.uid, mine),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_q_counter(test, other, theirs),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_dealloc_q_counter(test, 0, kernel),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_destroy_uctx(test, other), PRM_STAT_OK);
+	sk_qp_teardown(test, &r, cqn);
+}
+
 static struct kunit_case sk_qp_cases[] = {
+	KUNIT_CASE(sk_qp_counter_set),
 	KUNIT_CASE(sk_qp_create_query_destroy),
 	KUNIT_CASE(sk_qp_create_rules),
 	KUNIT_CASE(sk_qp_isolation),
