@@ -39,6 +39,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 
 	.add_gid = mlx5x_add_gid,
 	.alloc_dm = mlx5x_alloc_dm,
+	.alloc_hw_port_stats = mlx5x_alloc_hw_port_stats,
 	.alloc_mw = mlx5x_alloc_mw,
 	.alloc_pd = mlx5x_alloc_pd,
 	.alloc_xrcd = mlx5x_alloc_xrcd,
@@ -70,6 +71,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.disassociate_ucontext = mlx5x_disassociate_ucontext,
 	.get_dev_fw_str = mlx5x_get_dev_fw_str,
 	.get_dma_mr = mlx5x_get_dma_mr,
+	.get_hw_stats = mlx5x_get_hw_stats,
 	.get_link_layer = mlx5x_get_link_layer,
 	.get_port_immutable = mlx5x_get_port_immutable,
 	.mmap = mlx5x_mmap,
@@ -228,6 +230,9 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	err = mlx5x_kverbs_init(dev);
 	if (err)
 		goto err_fw;
+	err = mlx5x_hw_counters_init(dev);
+	if (err)
+		goto err_fw;
 
 	ib->node_type = RDMA_NODE_IB_CA;
 	ib->phys_port_cnt = 1;
@@ -258,6 +263,7 @@ err_list:
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
 err_fw:
+	mlx5x_hw_counters_cleanup(dev);
 	mlx5x_kverbs_cleanup(dev);
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);
@@ -281,6 +287,7 @@ void mlx5x_dev_release(struct mlx5x_dev *dev)
 	mutex_lock(&mlx5x_devices_lock);
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
+	mlx5x_hw_counters_cleanup(dev);
 	mlx5x_kverbs_cleanup(dev);
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);

@@ -106,6 +106,8 @@ struct mlx5x_dev {
 	struct xarray qps;		/* qp_rc.c: QPs of firmware, for events */
 	u32 kuar;			/* kverbs.c: the kernel queues' UAR */
 	bool kverbs;			/* kernel CQs and QP1 are offered */
+	u32 q_counter;			/* hw_counters.c: the port's set */
+	struct rdma_stat_desc *q_descs;	/* and its counters' names */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */
 	struct mutex trap_lock;		/* protects traps */
@@ -249,6 +251,14 @@ int mlx5x_cmd_errno(const void *out);
 int mlx5x_cmd_run(struct mlx5x_dev *dev, const void *in, size_t inlen,
 		  void *out, size_t outlen);
 int mlx5x_query_hca_cap(struct mlx5x_dev *dev, u16 type, void **cap);
+
+/* hw_counters.c */
+int mlx5x_hw_counters_init(struct mlx5x_dev *dev);
+void mlx5x_hw_counters_cleanup(struct mlx5x_dev *dev);
+struct rdma_hw_stats *mlx5x_alloc_hw_port_stats(struct ib_device *ib,
+						u32 port);
+int mlx5x_get_hw_stats(struct ib_device *ib, struct rdma_hw_stats *stats,
+		       u32 port, int index);
 
 /* device.c */
 int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name);

@@ -333,6 +333,9 @@ int mlx5x_rc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		err = mlx5x_rc_apply(dev, qp, attr, mask, qpc);
 		if (err)
 			goto out;
+		/* it counts in the port's set, as mlx5_ib's default one */
+		if (cur == IB_QPS_RESET)
+			PRM_SET(qpc, qpc, counter_set_id, dev->q_counter);
 		memset(out, 0, outlen);
 	}
 	PRM_SET(rst2init_qp_in, in, opcode, mv->opcode);
