@@ -85,6 +85,64 @@ static void re_bad_rkey(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_ERR);
 }
 
+/* The responder in ERR flushes the receive WQEs posted to it, in order. */
+static void re_err_flush(struct kunit *test)
+{
+	struct sk_rcw *w = sk_rcw(test);
+	unsigned int i;
+
+	sk_rcw_connect(test);
+	sk_rcw_recv(test, B, 0x1000, 64);
+	sk_rcw_recv(test, B, 0x1100, 64);
+	sk_rcw_post(test, A, SIM_OPCODE_RDMA_WRITE, 0, 16, 0x1000,
+		    w->s[B].key ^ 0xff, 0, 0);
+	sk_rcw_pump(test, RE_MS, 1, 2);
+	sk_rcw_expect(test, A, SIM_CQE_REQ_ERR, SIM_CQE_SYND_REMOTE_ACCESS);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_ERR,
+						    SIM_CQE_SYND_WR_FLUSH).wqe,
+				i);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
+	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_ERR);
+}
+
+/*
+ * A WRITE with immediate whose last packet finds no receive WQE: RNR
+ * NAKed at that packet, the bytes before it kept; once a receive WQE is
+ * posted the message goes on from there.
+ */
+static void re_write_imm_rnr(struct kunit *test)
+{
+	struct sk_rcw *w = sk_rcw(test);
+	u32 len = 2 * SK_W_PMTU;
+	struct sk_rcw_cqe c;
+
+	sk_rcw_connect(test);
+	sk_rcw_fill(test, A, 0, len, 0x66);
+	sk_rcw_post(test, A, SIM_OPCODE_RDMA_WRITE_IMM, 0, len, 0x1000,
+		    w->s[B].key, 0, 0);
+	sk_rcw_pump(test, 200, 0, 0);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
+	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, B)->rcw_naks, 1);
+	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].synd & SIM_RCW_AETH_KIND,
+			SIM_RCW_AETH_RNR);
+	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].psn, w->psn + 1);
+	sk_rcw_recv(test, B, 0x3000, 64);
+	sk_rcw_pump(test, RE_MS, 1, 1);
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	c = sk_rcw_expect(test, B, SIM_CQE_RESP_WR_IMM, 0);
+	KUNIT_EXPECT_EQ(test, c.bytes, len);
+	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
+				     sk_rcw_data(test, B, 0x1000), len), 0);
+	sk_rcw_none(test, A);
+	sk_rcw_none(test, B);
+	KUNIT_EXPECT_EQ(test, sk_rcw_send_psn(test, A), w->psn + 2);
+	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);
+	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_RTS);
+}
+
 /* A READ of 3 MTUs and a byte, its second response lost: read again. */
 static void re_read_lost(struct kunit *test)
 {
@@ -219,6 +277,8 @@ static struct kunit_case re_cases[] = {
 	KUNIT_CASE(re_rnr_exceeded),
 	KUNIT_CASE(re_rnr_then_posted),
 	KUNIT_CASE(re_bad_rkey),
+	KUNIT_CASE(re_err_flush),
+	KUNIT_CASE(re_write_imm_rnr),
 	KUNIT_CASE(re_read_lost),
 	KUNIT_CASE(re_uc_lost),
 	KUNIT_CASE(re_malformed),
