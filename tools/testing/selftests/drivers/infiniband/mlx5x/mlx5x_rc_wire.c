@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RC and UC as RoCE v2 on the wire (issue 24 item 4, issue 22 item 3):
+ * two simulated devices on the two ends of a veth pair, the far end in a
+ * network namespace of its own; this one process opens both (the RDMA
+ * subsystem's shared namespace mode) and connects a QP of each by the
+ * ports' RoCE v2 link-local GIDs (the MAC is the GID's: no address
+ * resolution), so every packet between them crosses the veth.
+ *
+ * As the IBTA specification (9.7, 9.9) and ibv_post_send(3),
+ * ibv_modify_qp(3) and ibv_query_qp(3) describe it:
+ *   - a SEND of 0, 1, 1024, 3000 and 65536 bytes at a path MTU of 1024
+ *     arrives intact, and the requester's sq_psn (ibv_query_qp) advances
+ *     by the packets it took, ceil(len / 1024) and at least 1;
+ *   - RDMA WRITE and WRITE with immediate, RDMA READ of several response
+ *     packets (one PSN each), FETCH_ADD and CMP_SWAP;
+ *   - a bad rkey: IBV_WC_REM_ACCESS_ERR, both QPs in the error state;
+ *   - no receive posted, rnr_retry 0 and 1: IBV_WC_RNR_RETRY_EXC_ERR;
+ *   - the peer QP destroyed: IBV_WC_RETRY_EXC_ERR after retry_cnt;
+ *   - UC: a SEND of several packets arrives intact;
+ *   - raw: with no device on the far end, a packet socket there sees a
+ *     3000-byte SEND at path MTU 1024 as SEND FIRST, MIDDLE and LAST,
+ *     consecutive PSNs from the QP's sq_psn, 1024, 1024 and 952 bytes of
+ *     payload, AckReq on the LAST only.
+ * On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel without
+ * network namespaces or veth (the debug kernel) too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <sys/socket.h>
+#include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
+#include "mlx5x_veth.h"
+
+#define W_NEAR_DEV	"mlx5x_cn"
+#define W_FAR_DEV	"mlx5x_cf"
+#define W_NS		"mcfar"
+#define BUF		(256 * 1024)
+#define HALF		(BUF / 2)
+#define WAIT		5000
+#define SQ_PSN		0xfffffe	/* wraps within the first message */
+#define ROCE_PORT	4791
+#define ALL		(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
+
+static const struct mt_veth veth = {
+	.dev = W_NEAR_DEV, .near = "mcn0", .far = "mcf0", .ns = W_NS,
+	.near_ip = "192.168.79.1", .far_ip = "192.168.79.2",
+	.near_mac = "02:79:00:00:00:01", .far_mac = "02:79:00:00:00:02",
+	.no_dad = true,
+};
+static const struct mt_veth far_dev = { .dev = W_FAR_DEV };
+/* the far end's link-local address, from its MAC */
+static const uint8_t far_ll[16] = { 0xfe, 0x80, [9] = 0x79, [10] = 0,
+				    [11] = 0xff, [12] = 0xfe, [15] = 2 };
+
+/* One end: a device, its link-local RoCE v2 GID, a PD, CQ and MR. */
+struct end {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	struct ibv_qp *qp;
+	uint8_t *buf;
+	struct ibv_gid_entry gid;
+};
+
+struct wire {
+	bool made, far_made;
+	struct end e[2];	/* 0: near (the requester), 1: far */
+	struct ibv_qp *spare;	/* on the far end (connect_pair()) */
+};
+
+/* The port's RoCE v2 link-local GID; waits 3 s for it. */
+static bool ll_gid(struct ibv_context *ctx, struct ibv_gid_entry *e)
+{
+	unsigned int i, tries;
+
+	for (tries = 0; tries < 30; tries++) {
+		for (i = 0; i < 16; i++)
+			if (!ibv_query_gid_ex(ctx, 1, i, e, 0) &&
+			    e->gid_type == IBV_GID_TYPE_ROCE_V2 &&
+			    e->gid.raw[0] == 0xfe && e->gid.raw[1] == 0x80)
+				return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+static bool end_open(struct end *e, const struct mt_veth *v)
+{
+	e->ctx = mt_veth_open(v);
+	if (!CHECK(e->ctx) || !CHECK(ll_gid(e->ctx, &e->gid)))
+		return false;
+	e->pd = ibv_alloc_pd(e->ctx);
+	e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
+	e->buf = aligned_alloc(4096, BUF);
+	if (!CHECK(e->pd) || !CHECK(e->cq) || !CHECK(e->buf))
+		return false;
+	memset(e->buf, 0, BUF);
+	e->mr = ibv_reg_mr(e->pd, e->buf, BUF, ALL);
+	return CHECK(e->mr);
+}
+
+static void end_close(struct end *e)
+{
+	if (e->qp)
+		CHECK_ERR(ibv_destroy_qp(e->qp), 0);
+	if (e->mr)
+		CHECK_ERR(ibv_dereg_mr(e->mr), 0);
+	if (e->cq)
+		CHECK_ERR(ibv_destroy_cq(e->cq), 0);
+	if (e->pd)
+		CHECK_ERR(ibv_dealloc_pd(e->pd), 0);
+	if (e->ctx)
+		CHECK_EQ(ibv_close_device(e->ctx), 0);
+	free(e->buf);
+}
+
+/* The pair of ends; @far_device: a simulated device on the far end too. */
+static int wire_open(struct wire *w, bool far_device)
+{
+	int made;
+
+	mt_sh("rdma link delete %s 2>/dev/null", W_FAR_DEV);
+	made = mt_veth_make(&veth);
+	w->made = true;
+	if (made != KSFT_PASS)
+		return made;
+	if (!end_open(&w->e[0], &veth))
+		return KSFT_FAIL;
+	if (!far_device)
+		return KSFT_PASS;
+	w->far_made = true;
+	if (!CHECK_EQ(mt_sh("ip netns exec %s rdma link add %s type mlx5x netdev %s",
+			    W_NS, W_FAR_DEV, veth.far), 0) ||
+	    !end_open(&w->e[1], &far_dev))
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+MT_FIXTURE(wire);
+
+MT_FIXTURE_SETUP(wire)
+{
+	return wire_open(self, true);
+}
+
+MT_FIXTURE_TEARDOWN(wire)
+{
+	if (self->spare)
+		CHECK_ERR(ibv_destroy_qp(self->spare), 0);
+	end_close(&self->e[0]);
+	end_close(&self->e[1]);
+	if (self->far_made)
+		mt_sh("rdma link delete %s 2>/dev/null", W_FAR_DEV);
+	if (self->made)
+		mt_veth_unmake(&veth);
+}
+
+/* No device on the far end: a packet socket there stands for it. */
+struct bare {
+	struct wire w;
+};
+
+MT_FIXTURE(bare);
+
+MT_FIXTURE_SETUP(bare)
+{
+	return wire_open(&self->w, false);
+}
+
+MT_FIXTURE_TEARDOWN(bare)
+{
+	wire_teardown(&self->w);
+}
+
+/* How a QP is connected. */
+struct conn {
+	enum ibv_qp_type type;
+	enum ibv_mtu mtu;
+	int access;		/* what the peer may do to this QP's memory */
+	uint8_t rnr_retry, retry_cnt, timeout;
+};
+
+static const struct conn rc1024 = {
+	.type = IBV_QPT_RC, .mtu = IBV_MTU_1024, .access = ALL,
+	.rnr_retry = 7, .retry_cnt = 7, .timeout = 14,
+};
+
+static struct ibv_qp *make_qp(struct end *e, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr ia = {
+		.send_cq = e->cq, .recv_cq = e->cq, .qp_type = type,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp *qp = ibv_create_qp(e->pd, &ia);
+
+	CHECK(qp);
+	return qp;
+}
+
+/*
+ * @e's QP, RESET to RTS as @c says, to QP @dqpn at GID @dgid; it sends
+ * from PSN SQ_PSN and expects SQ_PSN.
+ */
+static bool connect_qp(struct end *e, const struct conn *c, uint32_t dqpn,
+		       const uint8_t *dgid)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = c->access,
+	};
+	bool rc = c->type == IBV_QPT_RC;
+
+	if (!CHECK_ERR(ibv_modify_qp(e->qp, &a, IBV_QP_STATE |
+				     IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				     IBV_QP_ACCESS_FLAGS), 0))
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = c->mtu;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = SQ_PSN;
+	a.max_dest_rd_atomic = 4;
+	a.min_rnr_timer = 1;	/* 0.01 ms */
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.sgid_index = e->gid.gid_index;
+	memcpy(a.ah_attr.grh.dgid.raw, dgid, 16);
+	if (!CHECK_ERR(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+				     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				     IBV_QP_RQ_PSN |
+				     (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+					   IBV_QP_MIN_RNR_TIMER : 0)), 0))
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = SQ_PSN;
+	a.timeout = c->timeout;
+	a.retry_cnt = c->retry_cnt;
+	a.rnr_retry = c->rnr_retry;
+	a.max_rd_atomic = 4;
+	return CHECK_ERR(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				       (rc ? IBV_QP_TIMEOUT |
+					     IBV_QP_RETRY_CNT |
+					     IBV_QP_RNR_RETRY |
+					     IBV_QP_MAX_QP_RD_ATOMIC : 0)), 0);
+}
+
+/*
+ * A QP on each end, connected to each other by their GIDs.  The two
+ * devices number their QPs alike: a spare QP on the far end first gives
+ * the two QPs different numbers, so that traffic the near device kept to
+ * itself (to a QP of its own of that number) could not pass for traffic
+ * that crossed the wire.
+ */
+static bool connect_pair(struct wire *w, const struct conn *c)
+{
+	struct end *n = &w->e[0], *f = &w->e[1];
+
+	n->qp = make_qp(n, c->type);
+	w->spare = make_qp(f, c->type);
+	f->qp = make_qp(f, c->type);
+	if (n->qp && f->qp && !CHECK(n->qp->qp_num != f->qp->qp_num))
+		return false;
+	return n->qp && f->qp &&
+	       connect_qp(n, c, f->qp->qp_num, f->gid.gid.raw) &&
+	       connect_qp(f, c, n->qp->qp_num, n->gid.gid.raw);
+}
+
+static uint32_t sq_psn(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (!CHECK_ERR(ibv_query_qp(qp, &a, IBV_QP_SQ_PSN, &ia), 0))
+		return 0;
+	return a.sq_psn;
+}
+
+static enum ibv_qp_state qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
+		return -1;
+	return a.qp_state;
+}
+
+/* @qp reaches @want within 2 s. */
+static bool state_becomes(struct ibv_qp *qp, enum ibv_qp_state want)
+{
+	long end = mt_now_ms() + 2000;
+
+	while (qp_state(qp) != want && mt_now_ms() < end)
+		usleep(10 * 1000);
+	return CHECK_EQ(qp_state(qp), want);
+}
+
+static void fill(uint8_t *b, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = seed + i * 13 + (i >> 8);
+}
+
+static int post_recv(struct end *e, uint64_t id, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)e->buf + off, len, e->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(e->qp, &wr, &bad);
+}
+
+/* The near end's signalled @wr of @len bytes at its @off; its status. */
+static int post_wait(struct end *e, struct ibv_send_wr *wr, uint32_t off,
+		     uint32_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)e->buf + off, len, e->mr->lkey };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	wr->sg_list = &sge;
+	wr->num_sge = 1;
+	wr->send_flags |= IBV_SEND_SIGNALED;
+	if (!CHECK_ERR(ibv_post_send(e->qp, wr, &bad), 0) ||
+	    !CHECK(mt_poll_one(e->cq, &wc, WAIT)))
+		return -1;
+	CHECK_EQ(wc.wr_id, wr->wr_id);
+	return wc.status;
+}
+
+/* The PSNs (24 bits) between @from and @to. */
+static uint32_t psn_delta(uint32_t from, uint32_t to)
+{
+	return (to - from) & 0xffffff;
+}
+
+static uint32_t packets(uint32_t len, uint32_t mtu)
+{
+	return len ? (len + mtu - 1) / mtu : 1;
+}
+
+/*
+ * SENDs of 0, 1, 1024, 3000 and 65536 bytes at path MTU 1024: each
+ * arrives intact, and sq_psn advances by the packets it took.
+ */
+MT_TEST_F(wire, send_sizes)
+{
+	static const uint32_t len[] = { 0, 1, 1024, 3000, 65536 };
+	struct end *n = &self->e[0], *f = &self->e[1];
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+	uint32_t psn, i;
+
+	if (!connect_pair(self, &rc1024))
+		return KSFT_FAIL;
+	for (i = 0; i < MT_ARRAY_SIZE(len); i++) {
+		fill(n->buf, len[i], i + 1);
+		memset(f->buf + HALF, 0xee, len[i] + 16);
+		psn = sq_psn(n->qp);
+		if (!i)
+			CHECK_EQ(psn, SQ_PSN);
+		if (!CHECK_ERR(post_recv(f, 10 + i, HALF, HALF), 0))
+			return KSFT_FAIL;
+		wr.wr_id = i;
+		if (!CHECK_EQ(post_wait(n, &wr, 0, len[i]), IBV_WC_SUCCESS))
+			continue;
+		if (CHECK(mt_poll_one(f->cq, &wc, WAIT)) &&
+		    mt_wc_is(&wc, 10 + i, IBV_WC_SUCCESS, IBV_WC_RECV))
+			CHECK_EQ(wc.byte_len, len[i]);
+		CHECK(!memcmp(f->buf + HALF, n->buf, len[i]));
+		CHECK_EQ(f->buf[HALF + len[i]], 0xee);
+		CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), packets(len[i], 1024));
+	}
+	return KSFT_PASS;
+}
+
+/*
+ * RDMA WRITE of 5000 bytes (5 packets) lands at the rkey's address and
+ * takes no receive; WRITE with immediate of 3000 takes one.
+ */
+MT_TEST_F(wire, rdma_write)
+{
+	struct end *n = &self->e[0], *f = &self->e[1];
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { (uintptr_t)f->buf + 8192, f->mr->rkey },
+	};
+	struct ibv_wc wc;
+	uint32_t psn;
+
+	if (!connect_pair(self, &rc1024))
+		return KSFT_FAIL;
+	fill(n->buf, 8000, 3);
+	psn = sq_psn(n->qp);
+	CHECK_EQ(post_wait(n, &wr, 0, 5000), IBV_WC_SUCCESS);
+	CHECK(!memcmp(f->buf + 8192, n->buf, 5000));
+	CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), 5);
+	CHECK_EQ(ibv_poll_cq(f->cq, 1, &wc), 0);
+
+	wr = (struct ibv_send_wr){
+		.wr_id = 2, .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+		.imm_data = htonl(0x1234abcd),
+		.wr.rdma = { (uintptr_t)f->buf + 32768, f->mr->rkey },
+	};
+	if (!CHECK_ERR(post_recv(f, 7, HALF, 16), 0))
+		return KSFT_FAIL;
+	psn = sq_psn(n->qp);
+	CHECK_EQ(post_wait(n, &wr, 100, 3000), IBV_WC_SUCCESS);
+	if (CHECK(mt_poll_one(f->cq, &wc, WAIT)) &&
+	    mt_wc_is(&wc, 7, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM)) {
+		CHECK_EQ(wc.byte_len, 3000);
+		CHECK(wc.wc_flags & IBV_WC_WITH_IMM);
+		CHECK_EQ(ntohl(wc.imm_data), 0x1234abcd);
+	}
+	CHECK(!memcmp(f->buf + 32768, n->buf + 100, 3000));
+	CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), 3);
+	return KSFT_PASS;
+}
+
+/* RDMA READ of 5000 bytes: 5 response packets, one PSN each. */
+MT_TEST_F(wire, rdma_read)
+{
+	struct end *n = &self->e[0], *f = &self->e[1];
+	struct ibv_send_wr wr = {
+		.wr_id = 3, .opcode = IBV_WR_RDMA_READ,
+		.wr.rdma = { (uintptr_t)f->buf + 4096, f->mr->rkey },
+	};
+	uint32_t psn;
+
+	if (!connect_pair(self, &rc1024))
+		return KSFT_FAIL;
+	fill(f->buf + 4096, 5000, 9);
+	psn = sq_psn(n->qp);
+	CHECK_EQ(post_wait(n, &wr, 0, 5000), IBV_WC_SUCCESS);
+	CHECK(!memcmp(n->buf, f->buf + 4096, 5000));
+	CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), 5);
+	return KSFT_PASS;
+}
+
+/* FETCH_ADD, then CMP_SWAP missing and hitting: the value before each. */
+MT_TEST_F(wire, atomics)
+{
+	struct end *n = &self->e[0], *f = &self->e[1];
+	uint64_t *target = (uint64_t *)(f->buf + 8192);
+	uint64_t *result = (uint64_t *)n->buf;
+	struct ibv_send_wr wr = {
+		.wr_id = 4, .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.wr.atomic = { (uintptr_t)target, 5, 0, f->mr->rkey },
+	};
+	struct ibv_device_attr da;
+	uint32_t psn;
+
+	if (!CHECK_ERR(ibv_query_device(n->ctx, &da), 0))
+		return KSFT_FAIL;
+	if (da.atomic_cap == IBV_ATOMIC_NONE)
+		return mt_skip("the device reports no atomics");
+	if (!connect_pair(self, &rc1024))
+		return KSFT_FAIL;
+	*target = 1000;
+	psn = sq_psn(n->qp);
+	CHECK_EQ(post_wait(n, &wr, 0, 8), IBV_WC_SUCCESS);
+	CHECK_EQ(*result, 1000);
+	CHECK_EQ(*target, 1005);
+	CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), 1);
+
+	wr = (struct ibv_send_wr){
+		.wr_id = 5, .opcode = IBV_WR_ATOMIC_CMP_AND_SWP,
+		.wr.atomic = { (uintptr_t)target, 7, 99, f->mr->rkey },
+	};
+	CHECK_EQ(post_wait(n, &wr, 0, 8), IBV_WC_SUCCESS);
+	CHECK_EQ(*result, 1005);
+	CHECK_EQ(*target, 1005);
+	wr.wr.atomic.compare_add = 1005;
+	CHECK_EQ(post_wait(n, &wr, 0, 8), IBV_WC_SUCCESS);
+	CHECK_EQ(*result, 1005);
+	CHECK_EQ(*target, 99);
+	CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), 3);
+	return KSFT_PASS;
+}
+
+/*
+ * An RDMA WRITE with an rkey the far end does not have: NAK remote
+ * access error; the requester completes IBV_WC_REM_ACCESS_ERR and both
+ * QPs are in the error state.
+ */
+MT_TEST_F(wire, remote_access_error)
+{
+	struct end *n = &self->e[0], *f = &self->e[1];
+	struct ibv_send_wr wr = {
+		.wr_id = 6, .opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { (uintptr_t)f->buf, f->mr->rkey ^ 0x7fff00 },
+	};
+
+	if (!connect_pair(self, &rc1024))
+		return KSFT_FAIL;
+	CHECK_EQ(post_wait(n, &wr, 0, 64), IBV_WC_REM_ACCESS_ERR);
+	state_becomes(n->qp, IBV_QPS_ERR);
+	state_becomes(f->qp, IBV_QPS_ERR);
+	return KSFT_PASS;
+}
+
+/* No receive on the far end: RNR NAKs, then IBV_WC_RNR_RETRY_EXC_ERR. */
+static int rnr(struct wire *w, uint8_t retry)
+{
+	struct conn c = rc1024;
+	struct ibv_send_wr wr = { .wr_id = 8, .opcode = IBV_WR_SEND };
+
+	c.rnr_retry = retry;
+	if (!connect_pair(w, &c))
+		return KSFT_FAIL;
+	CHECK_EQ(post_wait(&w->e[0], &wr, 0, 100), IBV_WC_RNR_RETRY_EXC_ERR);
+	state_becomes(w->e[0].qp, IBV_QPS_ERR);
+	/* the responder only said "not ready": it is still in RTS */
+	CHECK_EQ(qp_state(w->e[1].qp), IBV_QPS_RTS);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(wire, rnr_retry_0)
+{
+	return rnr(self, 0);
+}
+
+MT_TEST_F(wire, rnr_retry_1)
+{
+	return rnr(self, 1);
+}
+
+/*
+ * The far QP destroyed: no ACK comes back; after retry_cnt retries of
+ * the transport timer, IBV_WC_RETRY_EXC_ERR.
+ */
+MT_TEST_F(wire, retry_exceeded)
+{
+	struct conn c = rc1024;
+	struct ibv_send_wr wr = { .wr_id = 9, .opcode = IBV_WR_SEND };
+	struct end *n = &self->e[0], *f = &self->e[1];
+
+	c.retry_cnt = 2;
+	c.timeout = 10;		/* 4.096 us << 10: about 4 ms */
+	if (!connect_pair(self, &c))
+		return KSFT_FAIL;
+	CHECK_ERR(ibv_destroy_qp(f->qp), 0);
+	f->qp = NULL;
+	CHECK_EQ(post_wait(n, &wr, 0, 100), IBV_WC_RETRY_EXC_ERR);
+	state_becomes(n->qp, IBV_QPS_ERR);
+	return KSFT_PASS;
+}
+
+/* UC: a 3000-byte SEND at path MTU 1024, three packets, intact. */
+MT_TEST_F(wire, uc_send)
+{
+	static const struct conn uc = {
+		.type = IBV_QPT_UC, .mtu = IBV_MTU_1024,
+		.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
+	};
+	struct end *n = &self->e[0], *f = &self->e[1];
+	struct ibv_send_wr wr = { .wr_id = 11, .opcode = IBV_WR_SEND };
+	struct ibv_wc wc;
+	uint32_t psn;
+
+	if (!connect_pair(self, &uc))
+		return KSFT_FAIL;
+	fill(n->buf, 3000, 77);
+	if (!CHECK_ERR(post_recv(f, 12, HALF, 4096), 0))
+		return KSFT_FAIL;
+	psn = sq_psn(n->qp);
+	CHECK_EQ(post_wait(n, &wr, 0, 3000), IBV_WC_SUCCESS);
+	if (CHECK(mt_poll_one(f->cq, &wc, WAIT)) &&
+	    mt_wc_is(&wc, 12, IBV_WC_SUCCESS, IBV_WC_RECV))
+		CHECK_EQ(wc.byte_len, 3000);
+	CHECK(!memcmp(f->buf + HALF, n->buf, 3000));
+	CHECK_EQ(psn_delta(psn, sq_psn(n->qp)), 3);
+	return KSFT_PASS;
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/*
+ * A child in the far namespace that sends each of the first @n RoCE v2
+ * frames it receives into @fd[1] (a 2-byte length, then the bytes); it
+ * says it listens with one byte first.
+ */
+static pid_t far_listen(int fd[2], unsigned int n)
+{
+	uint8_t f[4096 + 2];
+	ssize_t len;
+	pid_t pid;
+	int s;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid)
+		return pid;
+	close(fd[0]);
+	if (!mt_veth_enter_far(&veth))
+		_exit(2);
+	s = mt_packet_socket(veth.far, ETH_P_IPV6, 5);
+	if (s < 0 || write(fd[1], "r", 1) != 1)
+		_exit(3);
+	while (n) {
+		len = recv(s, f + 2, sizeof(f) - 2, 0);
+		if (len <= 0)
+			_exit(4);
+		if (len < 14 + 40 + 8 + 12 || f[2 + 14 + 6] != 17 ||
+		    get16(f + 2 + 14 + 40 + 2) != ROCE_PORT)
+			continue;
+		f[0] = len >> 8;
+		f[1] = len;
+		if (write(fd[1], f, len + 2) != len + 2)
+			_exit(5);
+		n--;
+	}
+	_exit(0);
+}
+
+static ssize_t far_frame(int fd, uint8_t *f, size_t max)
+{
+	uint8_t l[2];
+	size_t n;
+
+	if (read(fd, l, 2) != 2)
+		return -1;
+	n = get16(l);
+	if (n > max)
+		return -1;
+	return read(fd, f, n) == (ssize_t)n ? (ssize_t)n : -1;
+}
+
+/*
+ * With no device on the far end, a 3000-byte SEND at path MTU 1024 to a
+ * QP there: SEND FIRST, MIDDLE and LAST (opcodes 0, 1, 2) to the QP,
+ * PSNs SQ_PSN, +1, +2 (wrapping at 24 bits), 1024, 1024 and 952 bytes of
+ * payload, AckReq on the LAST only.
+ */
+MT_TEST_F(bare, raw_segments)
+{
+	static const uint8_t opcode[3] = { 0x00, 0x01, 0x02 };
+	static const uint32_t plen[3] = { 1024, 1024, 952 };
+	struct end *n = &self->w.e[0];
+	struct ibv_send_wr wr = { .wr_id = 1, .opcode = IBV_WR_SEND };
+	struct ibv_sge sge = { (uintptr_t)n->buf, 3000, n->mr->lkey };
+	struct ibv_send_wr *bad;
+	uint8_t f[4096];
+	const uint8_t *bth;
+	unsigned int i;
+	int fd[2];
+	ssize_t len;
+	pid_t pid;
+	char c;
+
+	n->qp = make_qp(n, IBV_QPT_RC);
+	if (!n->qp || !connect_qp(n, &rc1024, 0x123, far_ll))
+		return KSFT_FAIL;
+	fill(n->buf, 3000, 5);
+	pid = far_listen(fd, 3);
+	if (!CHECK(pid > 0))
+		return KSFT_FAIL;
+	close(fd[1]);
+	CHECK_EQ(read(fd[0], &c, 1), 1);
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	CHECK_ERR(ibv_post_send(n->qp, &wr, &bad), 0);
+	for (i = 0; i < 3; i++) {
+		len = far_frame(fd[0], f, sizeof(f));
+		if (!CHECK(len > 0))
+			break;
+		bth = f + 14 + 40 + 8;
+		CHECK_EQ(get16(f + 12), ETH_P_IPV6);
+		CHECK(!memcmp(f + 14 + 24, far_ll, 16));
+		CHECK(!memcmp(f + 14 + 8, n->gid.gid.raw, 16));
+		CHECK_EQ(bth[0], opcode[i]);
+		CHECK_EQ(bth[1] & 0x30, 0);		/* no pad */
+		CHECK_EQ(get32(bth + 4) & 0xffffff, 0x123);
+		CHECK_EQ(!!(bth[8] & 0x80), i == 2);	/* AckReq */
+		CHECK_EQ(get32(bth + 8) & 0xffffff,
+			 (SQ_PSN + i) & 0xffffff);
+		/* Ethernet, IPv6, UDP, BTH, payload, ICRC */
+		CHECK_EQ(len, 14 + 40 + 8 + 12 + plen[i] + 4);
+		CHECK(!memcmp(bth + 12, n->buf + 1024 * i, plen[i]));
+	}
+	close(fd[0]);
+	CHECK_EQ(mt_reap(pid), 0);
+	return KSFT_PASS;
+}
+
+#define WIRE_CASE(nm)	MT_CASE_F(wire, nm, \
+				  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT)
+
+static const struct mt_case cases[] = {
+	WIRE_CASE(send_sizes),
+	WIRE_CASE(rdma_write),
+	WIRE_CASE(rdma_read),
+	WIRE_CASE(atomics),
+	WIRE_CASE(remote_access_error),
+	WIRE_CASE(rnr_retry_0),
+	WIRE_CASE(rnr_retry_1),
+	WIRE_CASE(retry_exceeded),
+	WIRE_CASE(uc_send),
+	MT_CASE_F(bare, raw_segments, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
