@@ -54,9 +54,9 @@ tally "$(grep -cE '^ok - [^#]*$' "$log")" "$(grep -cE '^not ok - ' "$log")" \
 	"$(grep -cE '^ok - .*# SKIP' "$log")"
 ((rc == 0)) || grep -q '^not ok' "$log" || { echo "not ok - programs (rc $rc)"; tally 0 1 0; }
 
-# the netdev as the wire: RoCE v2 (UD, rdma_cm's MADs; to rxe and to a
-# second simulated device) and raw frames, across a veth pair whose far
-# end is in a namespace of its own
+# the netdev as the wire: RoCE v2 (UD, rdma_cm's MADs, RC and UC; to
+# rxe and to a second simulated device) and raw frames, across a veth
+# pair whose far end is in a namespace of its own
 if ip netns add mlx5x_probe 2>/dev/null; then
 	ip netns del mlx5x_probe
 	echo "# RoCE v2 across a veth pair (guest-roce-wire.sh)"
@@ -66,6 +66,13 @@ if ip netns add mlx5x_probe 2>/dev/null; then
 	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
 	((rc == 0)) || grep -q '^not ok' "$log" ||
 		{ echo "not ok - roce-wire (rc $rc)"; tally 0 1 0; }
+	echo "# RC and UC as RoCE v2 across a veth pair (guest-rc-wire.sh)"
+	"$ROOT/scripts/vm/guest-rc-wire.sh" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
+	((rc == 0)) || grep -q '^not ok' "$log" ||
+		{ echo "not ok - rc-wire (rc $rc)"; tally 0 1 0; }
 	echo "# raw_ethernet_bw across a veth pair (guest-wire.sh)"
 	if "$ROOT/scripts/vm/guest-wire.sh" >"$log" 2>&1; then
 		echo "ok - raw_ethernet_bw across a veth pair"
