@@ -159,6 +159,7 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_pipelining_bad \
 	test_mlx5_dc.DCTest.test_dc_send test_mlx5_dc.DCTest.test_dc_rdma_write \
 	test_mlx5_dc.DCTest.test_dc_ah_to_qp_mapping \
+	test_mlx5_timestamp.TimeStampTest \
 	>"$log" 2>&1
 rc=$?
 # test_mlx5_crypto's traffic: the model ciphers with the kernel's crypto

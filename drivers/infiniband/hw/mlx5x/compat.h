@@ -49,4 +49,11 @@
 #define mlx5x_vma_start_write(vma)	do { } while (0)
 #endif
 
+/* vm_flags change through vm_flags_*() since 6.3 (so, with the above) */
+#ifdef MLX5X_HAVE_VMA_START_WRITE
+#define mlx5x_vm_flags_clear(vma, f)	vm_flags_clear(vma, f)
+#else
+#define mlx5x_vm_flags_clear(vma, f)	((vma)->vm_flags &= ~(f))
+#endif
+
 #endif /* MLX5X_COMPAT_H */

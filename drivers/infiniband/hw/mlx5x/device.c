@@ -167,6 +167,9 @@ static int mlx5x_dev_probe_fw(struct mlx5x_dev *dev)
 	err = mlx5x_dm_dev_init(dev);
 	if (err)
 		return err;
+	err = mlx5x_clock_init(dev);
+	if (err)
+		return err;
 	/*
 	 * Queries of contexts without DEVX run under this uid.  It is no
 	 * process's, so it gets no capability: a capability is granted to a
@@ -183,6 +186,7 @@ static void mlx5x_dev_free_fw(struct mlx5x_dev *dev)
 	if (dev->whitelist_uid)
 		mlx5x_uctx_destroy(dev, dev->whitelist_uid);
 	dev->whitelist_uid = 0;
+	mlx5x_clock_cleanup(dev);
 	mlx5x_dm_dev_cleanup(dev);
 	kfree(dev->atomic_cap);
 	kfree(dev->roce_cap);

@@ -9,6 +9,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 #include "prm.h"
@@ -21,6 +22,7 @@ struct mlx5x_dev;
 struct mlx5x_fs;
 struct mlx5x_fs_anchors;
 struct mlx5x_dm_dev;
+struct mlx5_ib_clock_info;
 
 /**
  * struct mlx5x_backend_ops - what sits below the command channel
@@ -48,6 +50,8 @@ struct mlx5x_dm_dev;
  * @rung: a process's store to a UAR page trapped (optional: only UAR
  *	  pages that are memory trap; uar_trap.c); @mapped: the page is
  *	  mapped from now on, and the next stores do not trap
+ * @clock_ns: the device's free-running clock, in nanoseconds (optional:
+ *	      without it no clock info page is offered; clock.c)
  * @release: free the backend; called once the IB device is unregistered
  * @user_unreg: `rdma link delete` may remove the device (one that
  *		`rdma link add` created)
@@ -71,6 +75,7 @@ struct mlx5x_backend_ops {
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*doorbell)(struct mlx5x_dev *dev);
 	void (*rung)(struct mlx5x_dev *dev, bool mapped);
+	u64 (*clock_ns)(struct mlx5x_dev *dev);
 	void (*release)(struct mlx5x_dev *dev);
 	bool user_unreg;
 };
@@ -96,6 +101,8 @@ struct mlx5x_dev {
 	u16 whitelist_uid;		/* for query commands of non-DEVX users */
 	struct mlx5x_devx_events *devx_events;	/* devx_subscribe.c */
 	struct mlx5x_dm_dev *dm;	/* dm_dev.c: device memory */
+	struct mlx5_ib_clock_info *clock_info;	/* clock.c, or NULL */
+	spinlock_t clock_lock;		/* clock.c: serialises its updates */
 	struct dentry *dbg;
 	struct mutex uctx_lock;		/* protects uctx_list, ubuf_orphans */
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
@@ -198,11 +205,13 @@ enum mlx5x_mmap_type {
  * MLX5X_MMAP_DEVICE_MEM << 8 | (index & 0xff) (mlx5_ib's
  * MLX5_IB_MMAP_DEVICE_MEM command); the entries of such mappings sit at
  * page offsets MLX5X_MMAP_DEVICE_MEM << 16 | index, index < 1 << 16.  UAR
- * pages sit below the first offset that carries the command.
+ * pages sit below the first offset that carries a command (the clock
+ * info page's, MLX5X_MMAP_CLOCK_INFO).
  */
 #define MLX5X_MMAP_CMD_SHIFT	8
 #define MLX5X_MMAP_DEVICE_MEM	8
-#define MLX5X_MMAP_UAR_PGOFF_END (MLX5X_MMAP_DEVICE_MEM << MLX5X_MMAP_CMD_SHIFT)
+#define MLX5X_MMAP_CLOCK_INFO	7	/* clock.c: mlx5_ib's command */
+#define MLX5X_MMAP_UAR_PGOFF_END (MLX5X_MMAP_CLOCK_INFO << MLX5X_MMAP_CMD_SHIFT)
 
 struct mlx5x_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
@@ -369,6 +378,12 @@ void mlx5x_hw_exit(void);
 static inline int mlx5x_hw_init(void) { return 0; }
 static inline void mlx5x_hw_exit(void) { }
 #endif
+
+/* clock.c: the clock info page */
+int mlx5x_clock_init(struct mlx5x_dev *dev);
+void mlx5x_clock_cleanup(struct mlx5x_dev *dev);
+void mlx5x_clock_update(struct mlx5x_dev *dev);
+int mlx5x_clock_mmap(struct mlx5x_dev *dev, struct vm_area_struct *vma);
 
 /*
  * dm_dev.c, dm.c, dm_memic.c, dm_mr.c, mr.c, dm_icm.c: device memory,

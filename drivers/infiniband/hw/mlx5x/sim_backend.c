@@ -72,6 +72,11 @@ static void mlx5x_sim_backend_rung(struct mlx5x_dev *dev, bool mapped)
 	mlx5x_sim_rung(to_sim(dev), mapped);
 }
 
+static u64 mlx5x_sim_backend_clock_ns(struct mlx5x_dev *dev)
+{
+	return mlx5x_sim_clock_ns(to_sim(dev));
+}
+
 /* The kernel's queues ring their doorbells here (kverbs.c). */
 static void mlx5x_sim_backend_doorbell(struct mlx5x_dev *dev)
 {
@@ -120,6 +125,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.port_change = mlx5x_sim_backend_port_change,
 	.doorbell = mlx5x_sim_backend_doorbell,
 	.rung = mlx5x_sim_backend_rung,
+	.clock_ns = mlx5x_sim_backend_clock_ns,
 	.release = mlx5x_sim_backend_release,
 	.user_unreg = true,
 };

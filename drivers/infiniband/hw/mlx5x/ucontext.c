@@ -51,6 +51,16 @@ static void mlx5x_fill_ucontext_resp(struct mlx5x_ucontext *uctx,
 	 */
 	if (MLX5X_CAP_GEN(dev, drain_sigerr))
 		resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_SQD2RTS;
+	/*
+	 * The clock info page, for mlx5dv_ts_to_ns() (clock.c), paired
+	 * anew with the real time.  No core clock offset: the device's
+	 * clock is no register a page could show (ibv_query_rt_values_ex
+	 * is not offered).
+	 */
+	if (dev->clock_info) {
+		mlx5x_clock_update(dev);
+		resp->clock_info_versions = BIT(MLX5_IB_CLOCK_INFO_V1);
+	}
 }
 
 static int mlx5x_read_ucontext_req(struct ib_udata *udata,
@@ -243,6 +253,9 @@ int mlx5x_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
+	if (!(vma->vm_pgoff >> 16) &&
+	    (vma->vm_pgoff >> MLX5X_MMAP_CMD_SHIFT) == MLX5X_MMAP_CLOCK_INFO)
+		return mlx5x_clock_mmap(dev, vma);
 	entry = mlx5x_mmap_entry_get(ibuctx, vma);
 	if (!entry)
 		return -EINVAL;

@@ -5,10 +5,14 @@
  * the device's free-running clock (ibv_wc_read_completion_ts), in units
  * of hca_core_clock kHz (ibv_query_device_ex(3)), masked by
  * completion_timestamp_mask.  What the device does not offer is refused:
- * IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN.
+ * IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN.  mlx5dv_get_clock_info(3) and
+ * mlx5dv_ts_to_ns(3): the clock info page turns a completion's stamp
+ * into CLOCK_REALTIME; the page maps read-only and shared only.
  */
 #define _GNU_SOURCE
+#include <sys/mman.h>
 #include <time.h>
+#include <rdma/mlx5-abi.h>
 #include "mlx5x_rc.h"
 
 #define SLEEP_MS	20
@@ -178,7 +182,69 @@ MT_TEST_F(ts, ignore_overrun_refused)
 	return KSFT_PASS;
 }
 
+/*
+ * A completion's stamp, through the clock info page, is the real time
+ * it completed at: between the clock_gettime() before the post and the
+ * one after the poll (with a millisecond's slack for the pairing).
+ */
+MT_TEST_F(ts, ts_to_ns_real_time)
+{
+	struct mlx5dv_clock_info ci;
+	uint64_t s, r, before, after, ns;
+	struct timespec t;
+
+	if (!CHECK_ERR(mlx5dv_get_clock_info(self->p.c.ctx, &ci), 0))
+		return KSFT_FAIL;
+	CHECK_EQ(ci.mult, 1);
+	CHECK_EQ(ci.shift, 0);
+	clock_gettime(CLOCK_REALTIME, &t);
+	before = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	if (!send_ts(self, 30, &s, &r))
+		return KSFT_FAIL;
+	clock_gettime(CLOCK_REALTIME, &t);
+	after = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	ns = mlx5dv_ts_to_ns(&ci, s);
+	mt_diag("send at %llu ns, %lld ns after the post",
+		(unsigned long long)ns, (long long)(ns - before));
+	CHECK(ns + 1000000 >= before);
+	CHECK(ns <= after + 1000000);
+	CHECK(mlx5dv_ts_to_ns(&ci, r) + 1000000 >= ns);
+	CHECK(mlx5dv_ts_to_ns(&ci, r) <= after + 1000000);
+	return KSFT_PASS;
+}
+
+/* The page, mapped as mlx5_ib allows it: shared, read-only, version 1. */
+MT_TEST_F(ts, clock_page_mmap)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	off_t off = (off_t)(MLX5_IB_MMAP_CLOCK_INFO << 8 |
+			    MLX5_IB_CLOCK_INFO_V1) * pg;
+	int fd = self->p.c.ctx->cmd_fd;
+	struct mlx5_ib_clock_info *ci;
+	void *m;
+
+	ci = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, off);
+	if (!CHECK(ci != MAP_FAILED))
+		return KSFT_FAIL;
+	CHECK_EQ(ci->sign & 1, 0);
+	CHECK_EQ(ci->mult, 1);
+	CHECK_EQ(ci->mask, 0x7fffffffffffffffull);
+	CHECK(ci->nsec > 0);
+	munmap(ci, pg);
+	m = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	CHECK(m == MAP_FAILED && errno == EPERM);
+	m = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, off);
+	CHECK(m == MAP_FAILED && errno == EINVAL);
+	m = mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, fd, off);
+	CHECK(m == MAP_FAILED && errno == EINVAL);
+	m = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, off + pg);
+	CHECK(m == MAP_FAILED && errno == EOPNOTSUPP);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
+	MT_CASE_F(ts, ts_to_ns_real_time),
+	MT_CASE_F(ts, clock_page_mmap),
 	MT_CASE_F(ts, completion_ts_increases),
 	MT_CASE_F(ts, clock_caps),
 	MT_CASE_F(ts, ignore_overrun_refused),
