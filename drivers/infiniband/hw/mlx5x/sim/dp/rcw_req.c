@@ -157,10 +157,14 @@ void sim_rcw_rewind(struct sim_dp *dp, struct sim_qp *qp, unsigned int i)
 void sim_rcw_resume(struct sim_dp *dp, struct sim_qp *qp, u32 psn)
 {
 	struct sim_rcw *r = &qp->dp.rcw;
-	struct sim_rcw_wqe *e = sim_rcw_fl(r, 0);
-	s32 k = sim_rcw_psn_diff(psn, e->psn);
+	struct sim_rcw_wqe *e;
+	s32 k;
 
-	if (!r->fl_n || k <= 0 || k >= e->npsn ||
+	if (!r->fl_n)
+		return;
+	e = sim_rcw_fl(r, 0);
+	k = sim_rcw_psn_diff(psn, e->psn);
+	if (k <= 0 || k >= e->npsn ||
 	    e->opcode == SIM_OPCODE_RDMA_READ ||
 	    e->opcode == SIM_OPCODE_ATOMIC_CS ||
 	    e->opcode == SIM_OPCODE_ATOMIC_FA) {
