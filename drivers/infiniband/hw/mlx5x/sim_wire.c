@@ -63,14 +63,19 @@ static rx_handler_result_t mlx5x_wire_rx(struct sk_buff **pskb)
 		return RX_HANDLER_PASS;
 	wire = rcu_dereference(skb->dev->rx_handler_data);
 	if (skb_is_gso(skb)) {
-		mlx5x_sim_wire_rx_unseen(wire->sim, true);
+		mlx5x_sim_wire_rx_unseen(wire->sim, MLX5X_SIM_UNSEEN_GSO);
+		return RX_HANDLER_PASS;
+	}
+	/* a jumbo frame: no RoCE packet is that long; the stack's */
+	if (skb->len + ETH_HLEN + VLAN_HLEN > MLX5X_WIRE_MAX) {
+		mlx5x_sim_wire_rx_unseen(wire->sim, MLX5X_SIM_UNSEEN_LONG);
 		return RX_HANDLER_PASS;
 	}
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return RX_HANDLER_CONSUMED;
 	if (skb_queue_len(&wire->rxq) >= MLX5X_WIRE_QLEN) {
-		mlx5x_sim_wire_rx_unseen(wire->sim, false);
+		mlx5x_sim_wire_rx_unseen(wire->sim, MLX5X_SIM_UNSEEN_FULL);
 		kfree_skb(skb);
 		return RX_HANDLER_CONSUMED;
 	}

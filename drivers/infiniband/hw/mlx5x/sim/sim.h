@@ -144,6 +144,14 @@ void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
 			void *ctx);
 int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 		      unsigned int len);
-void mlx5x_sim_wire_rx_unseen(struct mlx5x_sim *sim, bool gso);
+/* Why the driver passed a frame from the wire by the model */
+enum mlx5x_sim_unseen {
+	MLX5X_SIM_UNSEEN_FULL,	/* its queue had no room: dropped */
+	MLX5X_SIM_UNSEEN_GSO,	/* a GSO frame: to the host's stack */
+	MLX5X_SIM_UNSEEN_LONG,	/* past MLX5X_SIM_WIRE_MAX: the same */
+};
+
+void mlx5x_sim_wire_rx_unseen(struct mlx5x_sim *sim,
+			      enum mlx5x_sim_unseen why);
 
 #endif /* MLX5X_SIM_H */

@@ -27,9 +27,10 @@
  * sent it).  The caller learns whether the host's stack gets it too: a
  * copy reached the port's default (no rule took it, or a DONT_TRAP rule
  * went on past every other).  A frame under an Ethernet header, or over
- * SIM_PKT_MAX, is refused unparsed and counted; RoCE v2 frames to the
- * port's GIDs (dp_ud_wire.c) skip the NIC RX tables, and may be as long
- * as MLX5X_SIM_WIRE_MAX.
+ * MLX5X_SIM_WIRE_MAX, is refused unparsed and counted; RoCE v2 frames to
+ * the port's GIDs (dp_ud_wire.c) skip the NIC RX tables, and may be as
+ * long as MLX5X_SIM_WIRE_MAX; any other frame longer than SIM_PKT_MAX
+ * goes to the host's stack unsteered, counted (rx_long).
  */
 #include <linux/etherdevice.h>
 #include <linux/seq_file.h>
@@ -220,9 +221,13 @@ int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 		dp->wire.rx++;
 		goto out;
 	}
+	/*
+	 * longer than the NIC's steering takes: to the host's stack, as
+	 * the port's default (a ConnectX's netdev takes what its MTU lets)
+	 */
 	if (len > SIM_PKT_MAX) {
-		dp->wire.rx_bad++;
-		ret = -EINVAL;
+		atomic64_inc(&dp->wire.rx_long);
+		ret = 1;
 		goto out;
 	}
 	dp->wire.rx++;
@@ -247,16 +252,25 @@ out:
 /**
  * mlx5x_sim_wire_rx_unseen() - the driver did not hand a frame in
  * @sim: the model
- * @gso: a GSO frame it passed to the host's stack unsteered; else one
- *	 its queue had no room for, dropped
+ * @why: it passed a GSO frame, or one longer than any the model takes,
+ *	 to the host's stack unsteered; or its queue had no room: dropped
  *
  * Any context: counted in fw/datapath.
  */
-void mlx5x_sim_wire_rx_unseen(struct mlx5x_sim *sim, bool gso)
+void mlx5x_sim_wire_rx_unseen(struct mlx5x_sim *sim,
+			      enum mlx5x_sim_unseen why)
 {
-	if (sim->dp)
-		atomic64_inc(gso ? &sim->dp->wire.rx_gso :
-			     &sim->dp->wire.rx_queue_drops);
+	struct sim_wire *w;
+
+	if (!sim->dp)
+		return;
+	w = &sim->dp->wire;
+	if (why == MLX5X_SIM_UNSEEN_GSO)
+		atomic64_inc(&w->rx_gso);
+	else if (why == MLX5X_SIM_UNSEEN_LONG)
+		atomic64_inc(&w->rx_long);
+	else
+		atomic64_inc(&w->rx_queue_drops);
 }
 
 /* fw/datapath's wire line. */
@@ -264,10 +278,11 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 {
 	const struct sim_wire *w = &dp->wire;
 
-	seq_printf(m, "wire rx %llu rx_up %llu rx_short %llu rx_bad %llu rx_queue_drops %lld rx_gso %lld tx %llu tx_up %llu tx_dropped %llu\n",
+	seq_printf(m, "wire rx %llu rx_up %llu rx_short %llu rx_bad %llu rx_queue_drops %lld rx_gso %lld rx_long %lld tx %llu tx_up %llu tx_dropped %llu\n",
 		   w->rx, w->rx_up, w->rx_short, w->rx_bad,
 		   (s64)atomic64_read(&w->rx_queue_drops),
-		   (s64)atomic64_read(&w->rx_gso), w->tx, w->tx_up,
+		   (s64)atomic64_read(&w->rx_gso),
+		   (s64)atomic64_read(&w->rx_long), w->tx, w->tx_up,
 		   w->tx_dropped);
 	seq_printf(m, "roce tx %llu tx_lost %llu rx %llu rx_ud %llu bad_icrc %llu malformed %llu unsupported %llu dropped %llu\n",
 		   w->roce_tx, w->roce_tx_lost, w->roce_rx, w->roce_rx_ud,

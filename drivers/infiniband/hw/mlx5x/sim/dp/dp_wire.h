@@ -21,6 +21,8 @@
  *	    over the largest frame the port takes
  * @rx_queue_drops: frames the driver's queue had no room for
  * @rx_gso: GSO frames (merged by GRO) the driver passed unsteered
+ * @rx_long: frames longer than the NIC's steering takes (not RoCE to the
+ *	     port), passed to the host's stack unsteered
  * @tx: frames handed to the wire
  * @tx_up: own-address frames no rule took, handed to the host's stack
  * @tx_dropped: frames the wire or the stack did not take
@@ -45,7 +47,7 @@ struct sim_wire {
 	mlx5x_sim_wire_fn fn;
 	void *ctx;
 	u64 rx, rx_up, rx_short, rx_bad;
-	atomic64_t rx_queue_drops, rx_gso;
+	atomic64_t rx_queue_drops, rx_gso, rx_long;
 	u64 tx, tx_up, tx_dropped;
 	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
 	u64 roce_malformed, roce_unsupported, roce_dropped;
