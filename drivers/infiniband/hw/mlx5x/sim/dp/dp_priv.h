@@ -267,6 +267,8 @@ void sim_qp_count_rx(struct mlx5x_sim *sim, const struct sim_qp *qp,
 		     u8 opcode);
 void sim_qp_count_cqe(struct mlx5x_sim *sim, const struct sim_qp *qp,
 		      bool send, u8 syndrome);
+void sim_qp_count_rx_pkt(struct mlx5x_sim *sim, const struct sim_qp *qp,
+			 u32 flags);
 bool sim_rc_resolve(struct mlx5x_sim *sim, u16 uid, u32 pdn,
 		    const struct sim_gather *g, unsigned int n,
 		    u8 rights, struct sim_rc_side *side);

@@ -5,7 +5,11 @@
  * none).  Every event is counted in one place here, so the names of
  * query_q_counter_out mean the same wherever the event happens:
  *
- * - a responder's requests, by kind, once a message is taken;
+ * - a responder's requests, by kind, once a message is taken (across
+ *   the wire: at its first packet in sequence);
+ * - across the wire, at the responder: out_of_sequence (a packet past
+ *   the PSN expected), duplicate_request; at the requester:
+ *   packet_seq_err (a PSN sequence error NAK received);
  * - out_of_buffer: a packet that found no receive WQE (an RQ's drop, an
  *   RC responder's RNR NAK);
  * - the requester's and the responder's error CQEs, by syndrome: a CQE
@@ -16,6 +20,7 @@
  */
 #include "../queues/queues.h"
 #include "dp_priv.h"
+#include "rcw.h"
 #include "wqe.h"
 
 /**
@@ -62,6 +67,21 @@ void sim_qp_count_rx(struct mlx5x_sim *sim, const struct sim_qp *qp,
 		sim_qp_count(sim, qp, SIM_QC_RX_ATOMIC);
 		break;
 	}
+}
+
+/*
+ * A request packet in sequence at the responder @qp on the wire (its
+ * SIM_RCW_F_* @flags): a WRITE counts at its first packet.
+ */
+void sim_qp_count_rx_pkt(struct mlx5x_sim *sim, const struct sim_qp *qp,
+			 u32 flags)
+{
+	if (flags & SIM_RCW_F_READ)
+		sim_qp_count(sim, qp, SIM_QC_RX_READ);
+	else if (flags & SIM_RCW_F_ATOMIC)
+		sim_qp_count(sim, qp, SIM_QC_RX_ATOMIC);
+	else if ((flags & SIM_RCW_F_WRITE) && (flags & SIM_RCW_F_FIRST))
+		sim_qp_count(sim, qp, SIM_QC_RX_WRITE);
 }
 
 /* An error CQE of @qp's (@send: the requester's), by its syndrome. */

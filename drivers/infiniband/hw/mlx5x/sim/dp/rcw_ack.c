@@ -174,6 +174,7 @@ static void sim_rcw_aeth_rx(struct sim_dp *dp, struct sim_qp *qp, u32 psn,
 	switch (synd) {
 	case SIM_RCW_AETH_NAK | SIM_RCW_NAK_SEQ:
 		/* what the responder missed is sent again, from its PSN */
+		sim_qp_count(dp->sim, qp, SIM_QC_PACKET_SEQ_ERR);
 		sim_rcw_resume(dp, qp, psn);
 		break;
 	case SIM_RCW_AETH_NAK | SIM_RCW_NAK_INV_REQ:

@@ -113,6 +113,8 @@ static void sim_rcw_refuse(struct sim_dp *dp, struct sim_qp *qp, bool uc,
 		sim_event_emit(dp->sim, event, SIM_OBJ_QP, qp->q.obj.id, 0);
 	}
 	dp->wire.rcw_naks++;
+	if (nak == SIM_RCW_NAK_ACCESS)
+		sim_qp_count(dp->sim, qp, SIM_QC_RESP_REMOTE_ACCESS_ERRORS);
 	sim_rcw_aeth(dp, qp, psn, SIM_RCW_AETH_NAK | nak);
 	PRM_SET(qpc, qp->qpc, state, SIM_QP_ST(ERR));
 	r->rs_n = 0;
@@ -138,6 +140,7 @@ static void sim_rcw_rnr_nak(struct sim_dp *dp, struct sim_qp *qp, u32 psn)
 {
 	qp->dp.rcw.nak_sent = true;
 	dp->wire.rcw_naks++;
+	sim_qp_count(dp->sim, qp, SIM_QC_OUT_OF_BUFFER);
 	sim_rcw_aeth(dp, qp, psn, SIM_RCW_AETH_RNR |
 		     PRM_GET(qpc, qp->qpc, min_rnr_nak));
 }
@@ -434,6 +437,7 @@ static void sim_rcw_dup_rx(struct sim_dp *dp, struct sim_qp *qp,
 	u32 epsn = PRM_GET(qpc, qp->qpc, next_rcv_psn);
 
 	dp->wire.rcw_dups++;
+	sim_qp_count(dp->sim, qp, SIM_QC_DUPLICATE_REQUEST);
 	if (pk->flags & F(READ)) {
 		if (!sim_rcw_read_ok(dp, qp, pk))
 			return;
@@ -481,6 +485,7 @@ void sim_rcw_resp_rx(struct sim_dp *dp, struct sim_qp *qp,
 		return;
 	}
 	if (d > 0) {
+		sim_qp_count(dp->sim, qp, SIM_QC_OUT_OF_SEQUENCE);
 		if (!r->nak_sent) {
 			r->nak_sent = true;
 			dp->wire.rcw_naks++;
@@ -504,6 +509,7 @@ void sim_rcw_resp_rx(struct sim_dp *dp, struct sim_qp *qp,
 		return;
 	}
 	r->nak_sent = false;
+	sim_qp_count_rx_pkt(dp->sim, qp, pk->flags);
 	if (pk->flags & F(READ))
 		sim_rcw_read_req(dp, qp, u, pk);
 	else if (pk->flags & F(ATOMIC))
