@@ -21,6 +21,8 @@ static void rr_write_resume(struct kunit *test)
 	struct sk_rcw_cqe c;
 
 	sk_rcw_connect(test);
+	sk_rcw_count(test, A);
+	sk_rcw_count(test, B);
 	sk_rcw_fate(test, A, 2, SK_W_DROP);
 	sk_rcw_fill(test, A, 0, len, 0x10);
 	memset(sk_rcw_data(test, B, 0x1000), 0, len + 16);
@@ -46,6 +48,14 @@ static void rr_write_resume(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_naks, 1);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_dups, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends, 1);
+	/* B saw the packet after the lost one; A heard its NAK */
+	KUNIT_EXPECT_EQ(test, sk_rcw_counted(test, B, SIM_QC_OUT_OF_SEQUENCE),
+			1);
+	KUNIT_EXPECT_EQ(test, sk_rcw_counted(test, A, SIM_QC_PACKET_SEQ_ERR),
+			1);
+	KUNIT_EXPECT_EQ(test, sk_rcw_counted(test, B, SIM_QC_RX_WRITE), 1);
+	KUNIT_EXPECT_EQ(test,
+			sk_rcw_counted(test, B, SIM_QC_DUPLICATE_REQUEST), 0);
 
 	/* with immediate: the last packet takes a receive WQE */
 	sk_rcw_fill(test, A, 0x2000, 2 * SK_W_PMTU, 0x20);
@@ -79,6 +89,7 @@ static void rr_atomic_ack_lost(struct kunit *test)
 
 	w->ack_timeout = 10;
 	sk_rcw_connect(test);
+	sk_rcw_count(test, B);
 	sk_rcw_fate(test, B, 0, SK_W_DROP);
 	*remote = 10;
 	*orig = 0;
@@ -91,6 +102,11 @@ static void rr_atomic_ack_lost(struct kunit *test)
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, A)->rcw_timeouts, 1);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_dups,
 			sk_rcw_wire(test, A)->rcw_timeouts);
+	/* each one sent again a duplicate; executed once */
+	KUNIT_EXPECT_EQ(test,
+			sk_rcw_counted(test, B, SIM_QC_DUPLICATE_REQUEST),
+			sk_rcw_wire(test, B)->rcw_dups);
+	KUNIT_EXPECT_EQ(test, sk_rcw_counted(test, B, SIM_QC_RX_ATOMIC), 1);
 	KUNIT_EXPECT_EQ(test, w->s[A].seen[1].op, SIM_RCW_CMP_SWAP);
 	KUNIT_EXPECT_EQ(test, w->s[A].seen[1].psn, w->psn);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[1].op, SIM_RCW_ATOMIC_ACK);

@@ -122,6 +122,8 @@ static void sk_rcw_side_fini(struct kunit *test, int i)
 
 	if (s->qpn)
 		sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, s->uid, s->qpn);
+	if (s->qc)
+		sk_dealloc_q_counter(test, 0, s->qc);
 	if (s->cqn)
 		sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, s->uid, s->cqn);
 	if (s->key)
@@ -287,6 +289,34 @@ void sk_rcw_connect(struct kunit *test)
 		sk_rcw_move(test, 1, ops[k]);
 	}
 	sk_rcw_use(test, 0);
+}
+
+/*
+ * Side @side's QP counts in a Q counter set of the kernel's from here
+ * on, as a QP of mlx5_ib's does in the port's.
+ */
+void sk_rcw_count(struct kunit *test, int side)
+{
+	struct sk_rcw_side *s = sk_rcw_use(test, side);
+	struct sim_obj *obj;
+
+	KUNIT_ASSERT_EQ(test, sk_alloc_q_counter(test, 0, &s->qc),
+			PRM_STAT_OK);
+	obj = xa_load(&s->sim->objs[SIM_OBJ_QP], s->qpn);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	PRM_SET(qpc, container_of(obj, struct sim_qp, q.obj)->qpc,
+		counter_set_id, s->qc);
+	sk_rcw_use(test, 0);
+}
+
+/* What side @side's QP counted of @stat. */
+u32 sk_rcw_counted(struct kunit *test, int side, enum sim_qc_stat stat)
+{
+	struct sk_rcw_side *s = &sk_rcw(test)->s[side];
+	struct sim_obj *obj = xa_load(&s->sim->objs[SIM_OBJ_Q_COUNTER], s->qc);
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	return container_of(obj, struct sim_q_counter, obj)->stat[stat];
 }
 
 /* Frame @nth that side @side puts out meets @what. */

@@ -104,7 +104,7 @@ struct sk_rcw_side {
 	u8 *mem;
 	struct page *pages;
 	u16 uid;
-	u32 pd, uar, td, umem, eqn, cqn, qpn, key;
+	u32 pd, uar, td, umem, eqn, cqn, qpn, key, qc;
 	u32 cq_ci;
 	u16 sq_pi, rq_pi;
 	unsigned int sent;
@@ -169,6 +169,8 @@ unsigned int sk_rcw_pump(struct kunit *test, unsigned int ms,
 			 unsigned int want0, unsigned int want1);
 bool sk_rcw_cqe(struct kunit *test, int side, struct sk_rcw_cqe *c);
 u32 sk_rcw_state(struct kunit *test, int side);
+void sk_rcw_count(struct kunit *test, int side);
+u32 sk_rcw_counted(struct kunit *test, int side, enum sim_qc_stat stat);
 u32 sk_rcw_send_psn(struct kunit *test, int side);
 void sk_rcw_inject(struct kunit *test, int to, const u8 *f, u32 len);
 u32 sk_rcw_build(struct kunit *test, int from, u8 opcode, u32 psn,
