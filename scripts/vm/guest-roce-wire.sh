@@ -18,49 +18,12 @@
 set -uo pipefail
 
 iters=${1:-50}
-near=02:77:00:00:00:01 far=02:77:00:00:00:02
 dir=$(mktemp -d)
 pass=0 fail=0
 
-ok() { echo "ok - $1"; pass=$((pass + 1)); }
-notok() { echo "not ok - $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/veth-pair.sh"
 
-ip link set lo up
-modprobe veth && modprobe mlx5x || exit 1
-modprobe rdma_ucm	# rdma_cm's character device, for udaddy
-modprobe crc32_generic 2>/dev/null
-ip netns add wfar || exit 1
-# a 4500-byte MTU: the path MTU is 4096, the largest UD message
-ip link add wn0 address $near mtu 4500 type veth peer name wf0 \
-	address $far mtu 4500 netns wfar || exit 1
-ip addr add 192.168.77.1/24 dev wn0 && ip link set wn0 up || exit 1
-ip -n wfar addr add 192.168.77.2/24 dev wf0 || exit 1
-ip -n wfar link set wf0 up && ip -n wfar link set lo up || exit 1
-ip netns exec wfar rdma link add mlx5x_wf type mlx5x netdev wf0 || exit 1
-
-# v2ll DEV: the index of the port's RoCE v2 link-local (fe80::) GID
-v2ll() {
-	local p=/sys/class/infiniband/$1/ports/1 i
-	for ((i = 0; i < 16; i++)); do
-		[[ $(cat "$p/gid_attrs/types/$i" 2>/dev/null) == "RoCE v2" &&
-		   $(cat "$p/gids/$i") == fe80:* ]] && { echo "$i"; return; }
-	done
-	return 1
-}
-
-# nsx NS: the prefix that runs a command in network namespace NS
-# ("-": this one)
-nsx() { [[ $1 == - ]] || echo "ip netns exec $1"; }
-
-# listening NS PORT: wait (10 s at most) until a server in NS listens
-# on TCP PORT
-listening() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		$(nsx "$1") ss -Hltn "sport = :$2" | grep -q . && return
-		sleep 0.1
-	done
-}
+veth_pair_up || exit 1
 
 # pingpong NAME SRV_NS SRV_DEV CLI_NS CLI_DEV CLI_TARGET [SIZE]
 pingpong() {
