@@ -195,22 +195,6 @@ perf() {
 	run "$t ib_send_lat" lat "$@" ib_send_lat -F -n "$bwiters"
 }
 
-# probe: whether rxe on the far end talks to rxe on the near end (an RC
-# pingpong of 5 iterations, 10 s at most); not a test
-probe() {
-	local sg cg srv rc=0
-	sg=$(v2ll rxe_wn) && cg=$(v2ll rxe_wf) ||
-		{ echo "failed: no RoCE v2 link-local GID" >"$dir/rr.log"; return 1; }
-	timeout 10 ibv_rc_pingpong -d rxe_wn -g "$sg" -p 18599 -n 5 \
-		>"$dir/rr.log" 2>&1 &
-	srv=$!
-	listening - 18599
-	timeout 10 ip netns exec wfar ibv_rc_pingpong -d rxe_wf -g "$cg" \
-		-p 18599 -n 5 $nip >>"$dir/rr.log" 2>&1 || rc=1
-	wait $srv || rc=1
-	return $rc
-}
-
 # the capture: every RoCE frame on wn0, written as pcap
 tshark -q -i wn0 -F pcap -w "$dir/wire.pcap" -f 'udp port 4791' \
 	>"$dir/tshark.log" 2>&1 &
@@ -220,24 +204,12 @@ sleep 3
 rr=""
 if modprobe rdma_rxe 2>/dev/null &&
    rdma link add rxe_wn type rxe netdev wn0; then
-	# rxe <-> rxe, where a far rxe device works in its namespace
-	if ! ip netns exec wfar rdma link add rxe_wf type rxe netdev wf0 \
-	     >"$dir/rr.log" 2>&1; then
-		why="rdma link add in wfar: $(head -n 1 "$dir/rr.log")"
-	elif sleep 1 && ! probe; then
-		why="ibv_rc_pingpong: $(grep -m 1 -i 'fail\|error\|couldn' "$dir/rr.log")"
-	fi
-	if [[ -z ${why:-} ]]; then
-		rr=rr
-		echo "# rxe <-> rxe across the namespaces: works"
-		perf rr - rxe_wn wfar rxe_wf $nip
-	else
-		echo "# rxe <-> rxe across the namespaces cannot be made ($why;" \
-		     "rxe in 6.1 serves the initial namespace only);" \
-		     "rxe (near) <-> sim (far) stands in for it"
-	fi
-	ip netns exec wfar rdma link delete rxe_wf 2>/dev/null
-	sleep 1
+	# no rxe <-> rxe: rxe in 6.1 serves the initial namespace only, and
+	# in 6.12 a far rxe device's packets wait on a neighbour it never
+	# resolves, and free its QP under them (a use-after-free in
+	# rxe_skb_tx_dtor() once the neighbour times out)
+	echo "# rxe <-> rxe across the namespaces cannot be made;" \
+	     "rxe (near) <-> sim (far) stands in for it"
 	programs rxe_sim - rxe_wn $nip wfar mlx5x_wf $fip
 	programs sim_rxe wfar mlx5x_wf $fip - rxe_wn $nip
 	rdma link delete rxe_wn
