@@ -174,6 +174,8 @@ static bool mlx5x_wire_out(void *ctx, const void *frame, unsigned int len,
 		return true;
 	}
 	skb_reset_mac_header(skb);
+	/* where a tap (tshark on the netdev) finds the network header */
+	skb_set_network_header(skb, ETH_HLEN);
 	skb->protocol = eth_hdr(skb)->h_proto;
 	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
 }
