@@ -235,6 +235,8 @@ unsigned int sim_dp_rc_qp(struct sim_dp *dp, struct sim_qp *qp,
 unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 			   struct sim_umem *buf, u32 nbb);
 u32 sim_rc_rnr_ns(u32 code);
+bool sim_rc_remote(struct mlx5x_sim *sim, struct sim_qp *resp, u32 key,
+		   u64 va, u64 len, u8 rights, struct sim_rc_side *side);
 
 struct sim_roce_ud;
 

@@ -97,9 +97,8 @@ static void sim_rc_to_err(struct mlx5x_sim *sim, struct sim_qp *qp)
 }
 
 /* One remote range [@va, @va + @len) of @key, for @rights of @resp. */
-static bool sim_rc_remote(struct mlx5x_sim *sim, struct sim_qp *resp,
-			  u32 key, u64 va, u64 len, u8 rights,
-			  struct sim_rc_side *side)
+bool sim_rc_remote(struct mlx5x_sim *sim, struct sim_qp *resp, u32 key,
+		   u64 va, u64 len, u8 rights, struct sim_rc_side *side)
 {
 	struct sim_gather g = { .lkey = key, .addr = va, .len = len };
 	u32 pdn;

@@ -70,23 +70,6 @@ static void sim_rcw_set_epsn(struct sim_qp *qp, u32 psn)
 	PRM_SET(qpc, qp->qpc, next_rcv_psn, sim_rcw_psn(psn));
 }
 
-/* [@va, @va + @len) of @key, for @rights of responder @qp, into @side. */
-static bool sim_rcw_remote(struct sim_dp *dp, struct sim_qp *qp, u32 key,
-			   u64 va, u32 len, u8 rights,
-			   struct sim_rc_side *side)
-{
-	struct sim_gather g = { .lkey = key, .addr = va, .len = len };
-	u32 pdn;
-	u16 uid;
-
-	if (!len) {
-		side->n = 0;
-		return true;
-	}
-	sim_dp_resp_keys(dp->sim, qp, &uid, &pdn);
-	return sim_rc_resolve(dp->sim, uid, pdn, &g, 1, rights, side);
-}
-
 /*
  * The responder cannot do what the packet at @psn asks: RC NAKs it with
  * @nak and goes to ERR, completing the receive WQE it holds with
@@ -226,7 +209,7 @@ static bool sim_rcw_write_rx(struct sim_dp *dp, struct sim_qp *qp, bool uc,
 
 	if (pk->flags & F(FIRST)) {
 		if (!PRM_GET(qpc, qp->qpc, rwe) ||
-		    !sim_rcw_remote(dp, qp, pk->rkey, pk->va, pk->dma_len,
+		    !sim_rc_remote(dp->sim, qp, pk->rkey, pk->va, pk->dma_len,
 				    SIM_MKEY_REMOTE_WRITE, dst)) {
 			sim_rcw_refuse(dp, qp, uc, u->psn, SIM_RCW_NAK_ACCESS,
 				       0, SIM_EV_WQ_ACCESS_ERROR);
@@ -257,7 +240,7 @@ static bool sim_rcw_write_rx(struct sim_dp *dp, struct sim_qp *qp, bool uc,
 	src->n = 1;
 	src->p[0] = (struct sim_rc_piece){ .inl = pk->data, .len = pk->len };
 	if (pk->len &&
-	    (!sim_rcw_remote(dp, qp, r->wr_rkey, r->wr_va + r->rx_off,
+	    (!sim_rc_remote(dp->sim, qp, r->wr_rkey, r->wr_va + r->rx_off,
 			     pk->len, SIM_MKEY_REMOTE_WRITE, dst) ||
 	     sim_rc_copy(dp, src, dst, 0, pk->len))) {
 		sim_rcw_refuse(dp, qp, uc, u->psn, SIM_RCW_NAK_ACCESS, 0,
@@ -341,7 +324,7 @@ static bool sim_rcw_read_ok(struct sim_dp *dp, struct sim_qp *qp,
 			    const struct sim_rcw_pkt *pk)
 {
 	return PRM_GET(qpc, qp->qpc, rre) &&
-	       sim_rcw_remote(dp, qp, pk->rkey, pk->va, pk->dma_len,
+	       sim_rc_remote(dp->sim, qp, pk->rkey, pk->va, pk->dma_len,
 			      SIM_MKEY_REMOTE_READ, &dp->rc_src);
 }
 
@@ -389,7 +372,7 @@ static void sim_rcw_atomic_req(struct sim_dp *dp, struct sim_qp *qp,
 	}
 	/* the 8 bytes on one direct mkey, as on the loopback */
 	if (!PRM_GET(qpc, qp->qpc, rae) ||
-	    !sim_rcw_remote(dp, qp, pk->rkey, pk->va, sizeof(u64),
+	    !sim_rc_remote(dp->sim, qp, pk->rkey, pk->va, sizeof(u64),
 			    SIM_MKEY_ATOMIC, rem) ||
 	    rem->n != 1 || rem->p[0].len != sizeof(u64) || !rem->p[0].umem ||
 	    !sim_umem_io(rem->p[0].umem, rem->p[0].off, &orig, sizeof(orig),
@@ -538,7 +521,7 @@ static u32 sim_rcw_read_out(struct sim_dp *dp, struct sim_qp *qp,
 		op = first && last ? SIM_RCW_READ_ONLY :
 		     first ? SIM_RCW_READ_FIRST :
 		     last ? SIM_RCW_READ_LAST : SIM_RCW_READ_MIDDLE;
-		if (n && !sim_rcw_remote(dp, qp, rs->rkey, rs->va + rs->off, n,
+		if (n && !sim_rc_remote(dp->sim, qp, rs->rkey, rs->va + rs->off, n,
 					 SIM_MKEY_REMOTE_READ, &dp->rc_src))
 			return U32_MAX;
 		if (!sim_rcw_emit(dp, qp, op, sim_rcw_psn(rs->psn + k), false,
