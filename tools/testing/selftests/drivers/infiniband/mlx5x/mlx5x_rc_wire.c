@@ -598,58 +598,6 @@ static uint32_t get32(const uint8_t *p)
 }
 
 /*
- * A child in the far namespace that sends each of the first @n RoCE v2
- * frames it receives into @fd[1] (a 2-byte length, then the bytes); it
- * says it listens with one byte first.
- */
-static pid_t far_listen(int fd[2], unsigned int n)
-{
-	uint8_t f[4096 + 2];
-	ssize_t len;
-	pid_t pid;
-	int s;
-
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (pid)
-		return pid;
-	close(fd[0]);
-	if (!mt_veth_enter_far(&veth))
-		_exit(2);
-	s = mt_packet_socket(veth.far, ETH_P_IPV6, 5);
-	if (s < 0 || write(fd[1], "r", 1) != 1)
-		_exit(3);
-	while (n) {
-		len = recv(s, f + 2, sizeof(f) - 2, 0);
-		if (len <= 0)
-			_exit(4);
-		if (len < 14 + 40 + 8 + 12 || f[2 + 14 + 6] != 17 ||
-		    get16(f + 2 + 14 + 40 + 2) != ROCE_PORT)
-			continue;
-		f[0] = len >> 8;
-		f[1] = len;
-		if (write(fd[1], f, len + 2) != len + 2)
-			_exit(5);
-		n--;
-	}
-	_exit(0);
-}
-
-static ssize_t far_frame(int fd, uint8_t *f, size_t max)
-{
-	uint8_t l[2];
-	size_t n;
-
-	if (read(fd, l, 2) != 2)
-		return -1;
-	n = get16(l);
-	if (n > max)
-		return -1;
-	return read(fd, f, n) == (ssize_t)n ? (ssize_t)n : -1;
-}
-
-/*
  * With no device on the far end, a 3000-byte SEND at path MTU 1024 to a
  * QP there: SEND FIRST, MIDDLE and LAST (opcodes 0, 1, 2) to the QP,
  * PSNs SQ_PSN, +1, +2 (wrapping at 24 bits), 1024, 1024 and 952 bytes of
@@ -666,26 +614,23 @@ MT_TEST_F(bare, raw_segments)
 	uint8_t f[4096];
 	const uint8_t *bth;
 	unsigned int i;
-	int fd[2];
 	ssize_t len;
 	pid_t pid;
-	char c;
+	int fd;
 
 	n->qp = make_qp(n, IBV_QPT_RC);
 	if (!n->qp || !connect_qp(n, &rc1024, 0x123, far_ll))
 		return KSFT_FAIL;
 	fill(n->buf, 3000, 5);
-	pid = far_listen(fd, 3);
+	pid = mt_veth_far_listen(&veth, ETH_P_ALL, 5, 3, mt_frame_is_roce, &fd);
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	close(fd[1]);
-	CHECK_EQ(read(fd[0], &c, 1), 1);
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.send_flags = IBV_SEND_SIGNALED;
 	CHECK_ERR(ibv_post_send(n->qp, &wr, &bad), 0);
 	for (i = 0; i < 3; i++) {
-		len = far_frame(fd[0], f, sizeof(f));
+		len = mt_veth_far_frame(fd, f, sizeof(f));
 		if (!CHECK(len > 0))
 			break;
 		bth = f + 14 + 40 + 8;
@@ -702,7 +647,7 @@ MT_TEST_F(bare, raw_segments)
 		CHECK_EQ(len, 14 + 40 + 8 + 12 + plen[i] + 4);
 		CHECK(!memcmp(bth + 12, n->buf + 1024 * i, plen[i]));
 	}
-	close(fd[0]);
+	close(fd);
 	CHECK_EQ(mt_reap(pid), 0);
 	return KSFT_PASS;
 }

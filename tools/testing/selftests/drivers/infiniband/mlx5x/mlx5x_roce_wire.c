@@ -284,58 +284,6 @@ static bool poll_wc(struct ibv_cq *cq, struct ibv_wc *wc, long ms)
 	return false;
 }
 
-/*
- * A child in the far namespace that writes each of the first @n RoCE v2
- * frames it receives to @fd[1] (a 2-byte length, then the bytes); it
- * says it listens with one byte first.
- */
-static pid_t far_listen(int fd[2], unsigned int n)
-{
-	uint8_t f[SLOT + 2];
-	ssize_t len;
-	size_t l3;
-	pid_t pid;
-	int s;
-
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (pid)
-		return pid;
-	close(fd[0]);
-	if (!mt_veth_enter_far(&veth))
-		_exit(2);
-	s = mt_packet_socket(R_FAR, ETH_P_ALL, 3);
-	if (s < 0 || write(fd[1], "r", 1) != 1)
-		_exit(3);
-	while (n) {
-		len = recv(s, f + 2, SLOT, 0);
-		if (len <= 0)
-			_exit(4);
-		if (len < 14 + 40 + 8)
-			continue;
-		l3 = get16(f + 2 + 12) == ETH_IP ? 20 : 40;
-		if ((get16(f + 2 + 12) != ETH_IP &&
-		     get16(f + 2 + 12) != ETH_IP6) ||
-		    get16(f + 2 + 14 + l3 + 2) != ROCE_PORT)
-			continue;
-		put16(f, len);
-		if (write(fd[1], f, len + 2) != len + 2)
-			_exit(5);
-		n--;
-	}
-	_exit(0);
-}
-
-static ssize_t far_frame(int fd, uint8_t *f)
-{
-	uint8_t l[2];
-
-	if (read(fd, l, 2) != 2)
-		return -1;
-	return read(fd, f, get16(l)) == get16(l) ? get16(l) : -1;
-}
-
 /* What a sent frame must carry. */
 struct want {
 	bool v4, imm, se;
@@ -432,8 +380,7 @@ MT_TEST_F(rw, transmit)
 	struct want x = { .payload = payload };
 	struct ibv_ah *ah4, *ah6;
 	unsigned int i;
-	int fd[2];
-	char c;
+	int fd;
 	pid_t pid;
 	ssize_t n;
 
@@ -456,11 +403,10 @@ MT_TEST_F(rw, transmit)
 			ibv_destroy_ah(ah4);
 		return KSFT_FAIL;
 	}
-	pid = far_listen(fd, FRAMES);
+	pid = mt_veth_far_listen(&veth, ETH_P_ALL, 3, FRAMES, mt_frame_is_roce,
+				 &fd);
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	close(fd[1]);
-	CHECK_EQ(read(fd[0], &c, 1), 1);
 	/* IPv4: with immediate, solicited; then 1 byte (3 of pad) */
 	x.v4 = true;
 	x.sgid = self->g4.gid.raw;
@@ -472,12 +418,12 @@ MT_TEST_F(rw, transmit)
 	/* IPv6 link-local: 0 bytes, then 61 (3 of pad) with immediate */
 	CHECK(send_ud(self, ah6, 0, false, false));
 	CHECK(send_ud(self, ah6, 61, true, false));
-	n = far_frame(fd[0], f);
+	n = mt_veth_far_frame(fd, f, sizeof(f));
 	x.imm = x.se = true;
 	x.len = 1000;
 	x.psn = PSN0;
 	check_frame(self, f, n, &x);
-	n = far_frame(fd[0], f);
+	n = mt_veth_far_frame(fd, f, sizeof(f));
 	x.imm = x.se = false;
 	x.len = 1;
 	x.psn = PSN0 + 1;
@@ -486,16 +432,16 @@ MT_TEST_F(rw, transmit)
 	x.sgid = self->g6.gid.raw;
 	x.dgid = far_ll;
 	x.flow = 0x12345;
-	n = far_frame(fd[0], f);
+	n = mt_veth_far_frame(fd, f, sizeof(f));
 	x.len = 0;
 	x.psn = PSN0 + 2;
 	check_frame(self, f, n, &x);
-	n = far_frame(fd[0], f);
+	n = mt_veth_far_frame(fd, f, sizeof(f));
 	x.imm = true;
 	x.len = 61;
 	x.psn = PSN0 + 3;
 	check_frame(self, f, n, &x);
-	close(fd[0]);
+	close(fd);
 	CHECK_EQ(mt_reap(pid), 0);
 	CHECK_EQ(roce_figure("tx"), FRAMES);
 	CHECK_ERR(ibv_destroy_ah(ah4), 0);

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <linux/if_ether.h>
 #include "mlx5x_test.h"
 #include "mlx5x_veth.h"
 
@@ -98,4 +99,99 @@ int mt_packet_socket(const char *ifname, uint16_t proto, int secs)
 		return -1;
 	}
 	return s;
+}
+
+bool mt_frame_is_roce(const uint8_t *f, size_t len)
+{
+	uint16_t type = len >= 14 ? f[12] << 8 | f[13] : 0;
+	size_t l3 = type == ETH_P_IP ? 20 : 40;
+
+	if ((type != ETH_P_IP && type != ETH_P_IPV6) || len < 14 + l3 + 8)
+		return false;
+	if (f[14 + (type == ETH_P_IP ? 9 : 6)] != 17)
+		return false;
+	return (f[14 + l3 + 2] << 8 | f[14 + l3 + 3]) == 4791;
+}
+
+/* The frames of the largest MTU the tests give a pair, and a length. */
+#define MT_FAR_FRAME_MAX	9216
+
+static void far_child(const struct mt_veth *v, uint16_t proto, int secs,
+		      unsigned int n,
+		      bool (*keep)(const uint8_t *f, size_t len), int fd)
+{
+	static uint8_t f[MT_FAR_FRAME_MAX + 2];
+	ssize_t len;
+	int s;
+
+	if (!mt_veth_enter_far(v))
+		_exit(2);
+	s = mt_packet_socket(v->far, proto, secs);
+	if (s < 0 || write(fd, "r", 1) != 1)
+		_exit(3);
+	while (n) {
+		len = recv(s, f + 2, MT_FAR_FRAME_MAX, 0);
+		if (len <= 0)
+			_exit(4);
+		if (keep && !keep(f + 2, len))
+			continue;
+		f[0] = len >> 8;
+		f[1] = len;
+		if (write(fd, f, len + 2) != len + 2)
+			_exit(5);
+		n--;
+	}
+	_exit(0);
+}
+
+pid_t mt_veth_far_listen(const struct mt_veth *v, uint16_t proto, int secs,
+			 unsigned int n,
+			 bool (*keep)(const uint8_t *f, size_t len), int *rfd)
+{
+	int fd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		far_child(v, proto, secs, n, keep, fd[1]);
+	}
+	close(fd[1]);
+	if (pid > 0 && read(fd[0], &c, 1) == 1) {
+		*rfd = fd[0];
+		return pid;
+	}
+	close(fd[0]);
+	if (pid > 0)
+		mt_reap(pid);
+	return -1;
+}
+
+/* @n bytes from the pipe, which may give a long frame in pieces */
+static bool read_full(int fd, uint8_t *b, size_t n)
+{
+	ssize_t r;
+
+	for (; n; b += r, n -= r) {
+		r = read(fd, b, n);
+		if (r <= 0)
+			return false;
+	}
+	return true;
+}
+
+ssize_t mt_veth_far_frame(int fd, uint8_t *f, size_t max)
+{
+	uint8_t l[2];
+	size_t n;
+
+	if (!read_full(fd, l, 2))
+		return -1;
+	n = l[0] << 8 | l[1];
+	if (n > max || !read_full(fd, f, n))
+		return -1;
+	return n;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <infiniband/verbs.h>
 
 /**
@@ -39,5 +40,25 @@ struct ibv_context *mt_veth_open(const struct mt_veth *v);
 bool mt_veth_enter_far(const struct mt_veth *v);
 /* A packet socket on @ifname (this namespace's) for @proto, @secs to read. */
 int mt_packet_socket(const char *ifname, uint16_t proto, int secs);
+
+/* Is the Ethernet frame RoCE v2: IPv4 or IPv6, UDP to port 4791? */
+bool mt_frame_is_roce(const uint8_t *f, size_t len);
+
+/**
+ * mt_veth_far_listen() - a child that passes on what the far end receives
+ * @v: the pair
+ * @proto: the ethertype it listens for (ETH_P_ALL: any)
+ * @secs: how long it waits for each frame before it gives up (exit 4)
+ * @n: the frames it passes on, then it exits 0
+ * @keep: which frames count (NULL: all)
+ * @rfd: the read end, for mt_veth_far_frame(); the caller closes it
+ *
+ * Return: the child's pid, once it listens; -1 if it could not start.
+ */
+pid_t mt_veth_far_listen(const struct mt_veth *v, uint16_t proto, int secs,
+			 unsigned int n,
+			 bool (*keep)(const uint8_t *f, size_t len), int *rfd);
+/* The next frame the listener passed on, at most @max bytes; -1 at its end. */
+ssize_t mt_veth_far_frame(int fd, uint8_t *f, size_t max);
 
 #endif

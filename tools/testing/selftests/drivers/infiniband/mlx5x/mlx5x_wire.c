@@ -91,34 +91,10 @@ static bool far_send(const uint8_t *f, size_t len, size_t stride,
 	return CHECK_EQ(far_run(f, len, stride, n), 0);
 }
 
-/*
- * A child in the far namespace that waits for one ETH_TEST frame and
- * writes it to @fd[1]; it says it listens with one byte first.
- */
-static pid_t far_listen(int fd[2])
+/* The far end's listener for one ETH_TEST frame. */
+static pid_t far_listen(int *fd)
 {
-	uint8_t f[SLOT];
-	ssize_t n;
-	pid_t pid;
-	int s;
-
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (pid)
-		return pid;
-	close(fd[0]);
-	if (!mt_veth_enter_far(&veth))
-		_exit(2);
-	s = mt_packet_socket(W_FAR, ETH_TEST, 2);
-	if (s < 0 || write(fd[1], "r", 1) != 1)
-		_exit(3);
-	n = recv(s, f, sizeof(f), 0);
-	if (n <= 0)
-		_exit(4);
-	if (write(fd[1], f, n) != n)
-		_exit(5);
-	_exit(0);
+	return mt_veth_far_listen(&veth, ETH_TEST, 2, 1, NULL, fd);
 }
 
 /* A UDP socket on the near end's @port, non-blocking. */
@@ -471,40 +447,35 @@ MT_TEST_F(wire, transmit)
 	struct ibv_flow *fl = flow_test(self->qp, near_mac);
 	uint8_t got[SLOT];
 	struct mt_pkt p;
-	int fd[2];
+	int fd;
 	ssize_t n;
 	pid_t pid;
-	char c;
 
 	if (!CHECK(fl))
 		return KSFT_FAIL;
-	pid = far_listen(fd);
+	pid = far_listen(&fd);
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	close(fd[1]);
-	CHECK_EQ(read(fd[0], &c, 1), 1);
 	make_test(&p, far_mac, 0x5a);
 	CHECK(post_frame(self, &p));
-	n = read(fd[0], got, sizeof(got));
+	n = mt_veth_far_frame(fd, got, sizeof(got));
 	if (CHECK_EQ(n, (ssize_t)p.len))
 		CHECK(!memcmp(got, p.b, p.len));
-	close(fd[0]);
+	close(fd);
 	CHECK_EQ(mt_reap(pid), 0);
 	CHECK(wire_figure("tx") >= 1);
 	CHECK_EQ(qp_count(self->cq, self->buf, 200, p.b, p.len), 0);
 
 	/* to itself: the flow's QP receives it, the far end does not */
-	pid = far_listen(fd);
+	pid = far_listen(&fd);
 	if (!CHECK(pid > 0))
 		return KSFT_FAIL;
-	close(fd[1]);
-	CHECK_EQ(read(fd[0], &c, 1), 1);
 	make_test(&p, near_mac, 0xa5);
 	CHECK(post_frame(self, &p));
 	CHECK_EQ(qp_count(self->cq, self->buf, 2000, p.b, p.len), 1);
 	/* the listener times out with nothing */
-	CHECK_EQ(read(fd[0], got, sizeof(got)), 0);
-	close(fd[0]);
+	CHECK_EQ(mt_veth_far_frame(fd, got, sizeof(got)), -1);
+	close(fd);
 	CHECK(mt_reap(pid) != 0);
 	CHECK_ERR(ibv_destroy_flow(fl), 0);
 	return KSFT_PASS;
