@@ -159,6 +159,7 @@ u8 sim_rcw_base(const struct sim_qp *qp);
 bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 		  bool ackreq, bool se, const u8 *ext, u32 ext_len,
 		  const void *src, u64 skip, u32 len);
+void sim_rcw_put_aeth(u8 *ext, const struct sim_qp *qp, u8 synd);
 void sim_rcw_aeth(struct sim_dp *dp, struct sim_qp *qp, u32 psn, u8 synd);
 
 /* rcw_req.c: the requester */

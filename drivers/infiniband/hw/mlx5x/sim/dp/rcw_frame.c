@@ -281,21 +281,32 @@ bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 }
 
 /**
+ * sim_rcw_put_aeth() - write a responder's AETH
+ * @ext: SIM_RCW_AETH bytes
+ * @qp: the responder, whose MSN it carries
+ * @synd: the syndrome: SIM_RCW_AETH_ACK (with no credit count),
+ *	  SIM_RCW_AETH_RNR with a timer code, SIM_RCW_AETH_NAK with a code
+ */
+void sim_rcw_put_aeth(u8 *ext, const struct sim_qp *qp, u8 synd)
+{
+	if (synd == SIM_RCW_AETH_ACK)
+		synd |= SIM_RCW_CREDITS_NONE;
+	sim_rcw_put32(ext, (u32)synd << 24 |
+		      (qp->dp.rcw.msn & SIM_RCW_PSN_MASK));
+}
+
+/**
  * sim_rcw_aeth() - send an ACK or a NAK
  * @dp: the data path
  * @qp: the responder
  * @psn: the PSN it is for
- * @synd: the AETH's syndrome: SIM_RCW_AETH_ACK (with no credit count),
- *	  SIM_RCW_AETH_RNR with a timer code, SIM_RCW_AETH_NAK with a code
+ * @synd: the AETH's syndrome, as sim_rcw_put_aeth() takes it
  */
 void sim_rcw_aeth(struct sim_dp *dp, struct sim_qp *qp, u32 psn, u8 synd)
 {
-	u32 aeth = qp->dp.rcw.msn & SIM_RCW_PSN_MASK;
 	u8 ext[SIM_RCW_AETH];
 
-	if (synd == SIM_RCW_AETH_ACK)
-		synd |= SIM_RCW_CREDITS_NONE;
-	sim_rcw_put32(ext, aeth | (u32)synd << 24);
+	sim_rcw_put_aeth(ext, qp, synd);
 	sim_rcw_emit(dp, qp, SIM_RCW_ACK, psn, false, false, ext, sizeof(ext),
 		     NULL, 0, 0);
 }

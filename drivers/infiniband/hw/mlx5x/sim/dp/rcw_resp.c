@@ -506,13 +506,11 @@ void sim_rcw_resp_rx(struct sim_dp *dp, struct sim_qp *qp,
 static u32 sim_rcw_read_out(struct sim_dp *dp, struct sim_qp *qp,
 			    struct sim_rcw_resp *rs, u32 bytes)
 {
-	u32 pmtu = sim_rcw_pmtu(qp), n, sent = 0, k, aeth;
+	u32 pmtu = sim_rcw_pmtu(qp), n, sent = 0, k;
 	bool first, last;
 	u8 ext[SIM_RCW_AETH], op;
 
-	aeth = (u32)(SIM_RCW_AETH_ACK | SIM_RCW_CREDITS_NONE) << 24 |
-	       (qp->dp.rcw.msn & SIM_RCW_PSN_MASK);
-	sim_rcw_put32(ext, aeth);
+	sim_rcw_put_aeth(ext, qp, SIM_RCW_AETH_ACK);
 	do {
 		k = rs->off / pmtu;
 		n = min(rs->len - rs->off, pmtu);
@@ -556,9 +554,7 @@ unsigned int sim_rcw_drain(struct sim_dp *dp, struct sim_qp *qp,
 	while (r->rs_n && done < budget) {
 		rs = sim_rcw_rs(r, 0);
 		if (rs->atomic) {
-			sim_rcw_put32(ext, (u32)(SIM_RCW_AETH_ACK |
-					 SIM_RCW_CREDITS_NONE) << 24 |
-				      (r->msn & SIM_RCW_PSN_MASK));
+			sim_rcw_put_aeth(ext, qp, SIM_RCW_AETH_ACK);
 			sim_rcw_put64(ext + SIM_RCW_AETH, rs->orig);
 			sim_rcw_emit(dp, qp, SIM_RCW_ATOMIC_ACK, rs->psn, false,
 				     false, ext, sizeof(ext), NULL, 0, 0);
