@@ -98,16 +98,24 @@ static inline struct ibv_qp *rts_ud_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	return qp;
 }
 
-/* RESET -> INIT -> RTR -> RTS, connected to @dest. */
-static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
-		      int access, uint8_t rnr_retry)
+/*
+ * RESET -> INIT -> RTR (-> RTS, but an XRC target), connected to @dest
+ * through the port's GID @gid, with what ibv_modify_qp(3) asks of each
+ * type: RC, UC, XRC initiator and target.
+ */
+static inline int qp_connect(struct ibv_context *ctx, int gid,
+			     struct ibv_qp *qp, uint32_t dest, int access,
+			     uint8_t rnr_retry)
 {
+	enum ibv_qp_type t = qp->qp_type;
+	/* what a QP takes that answers requests, or is answered */
+	bool responds = t == IBV_QPT_RC || t == IBV_QPT_XRC_RECV;
+	bool answered = t == IBV_QPT_RC || t == IBV_QPT_XRC_SEND;
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.port_num = 1,
 		.qp_access_flags = access,
 	};
-	bool rc = qp->qp_type == IBV_QPT_RC;
 	int err;
 
 	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
@@ -124,15 +132,15 @@ static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
 	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.grh.sgid_index = p->gid;
-	if (ibv_query_gid(p->c.ctx, 1, p->gid, &a.ah_attr.grh.dgid))
+	a.ah_attr.grh.sgid_index = gid;
+	if (ibv_query_gid(ctx, 1, gid, &a.ah_attr.grh.dgid))
 		return errno;
-	/* what UC has no use for, without acknowledgements */
 	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
 			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
-					     IBV_QP_MIN_RNR_TIMER : 0));
-	if (err)
+			    IBV_QP_RQ_PSN |
+			    (responds ? IBV_QP_MAX_DEST_RD_ATOMIC |
+					IBV_QP_MIN_RNR_TIMER : 0));
+	if (err || t == IBV_QPT_XRC_RECV)
 		return err;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
@@ -142,9 +150,16 @@ static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
 	a.sq_psn = 1;
 	a.max_rd_atomic = 1;
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			     (rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				   IBV_QP_RNR_RETRY |
-				   IBV_QP_MAX_QP_RD_ATOMIC : 0));
+			     (answered ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+					 IBV_QP_RNR_RETRY |
+					 IBV_QP_MAX_QP_RD_ATOMIC : 0));
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to @dest. */
+static inline int rc_connect(struct pair *p, struct ibv_qp *qp, uint32_t dest,
+			     int access, uint8_t rnr_retry)
+{
+	return qp_connect(p->c.ctx, p->gid, qp, dest, access, rnr_retry);
 }
 
 /*

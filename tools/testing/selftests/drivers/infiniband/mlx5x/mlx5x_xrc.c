@@ -99,54 +99,11 @@ static struct ibv_qp *tgt_qp(struct ibv_context *ctx, struct ibv_xrcd *xrcd)
 	return ibv_create_qp_ex(ctx, &a);
 }
 
-/*
- * RESET -> INIT -> RTR (-> RTS: an initiator), connected to @dest, as
- * ibv_modify_qp(3) asks of each type.
- */
+/* RESET -> INIT -> RTR (-> RTS: an initiator), connected to @dest. */
 static int xrc_connect(struct ibv_context *ctx, int gid, struct ibv_qp *qp,
 		       uint32_t dest)
 {
-	bool tgt = qp->qp_type == IBV_QPT_XRC_RECV;
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = ALL_ACCESS,
-	};
-	int err;
-
-	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (err)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dest;
-	a.rq_psn = 1;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.grh.sgid_index = gid;
-	if (ibv_query_gid(ctx, 1, gid, &a.ah_attr.grh.dgid))
-		return errno;
-	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			    (tgt ? IBV_QP_MAX_DEST_RD_ATOMIC |
-				   IBV_QP_MIN_RNR_TIMER : 0));
-	if (err || tgt)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 1;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			     IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+	return qp_connect(ctx, gid, qp, dest, ALL_ACCESS, 7);
 }
 
 MT_FIXTURE(xrc);
