@@ -24,8 +24,16 @@
  * (sim_ud_peer(): UD, ready, the same Q_Key): its receive WQE gets the
  * GRH (the IPv4 header in bytes 20..39, or the IPv6 header) and the
  * payload, its CQE the source QP of the DETH and the RoCE header type.
- * Other transports' packets are counted and dropped: only UD crosses
- * the wire so far.
+ * RC, UC and XRC packets go to rcw_frame.c; other transports' packets
+ * are counted and dropped.
+ *
+ * Multicast.  A frame to a multicast address (IPv6 ff00::/8, or IPv4
+ * 224.0.0.0/4 as its mapped GID) is the RDMA engine's while a QP of the
+ * device is attached to that group (queues/cmd_mcg.c), else the NIC's
+ * steering takes it as any other frame.  A UD SEND to the multicast QP
+ * (0xffffff) with the default P_Key goes to every QP of the group that
+ * takes its Q_Key and has a receive WQE posted, each copy counted in
+ * rx_ud; one that reaches none, or names another QP, is dropped.
  */
 #include <linux/slab.h>
 #include "../queues/queues.h"
@@ -156,6 +164,32 @@ static void sim_ud_wire_deliver(struct sim_dp *dp, struct sim_qp *resp,
 		m->resp_synd = SIM_CQE_SYND_LOCAL_PROT;
 }
 
+/*
+ * Datagram @u, to group @g from the wire: a copy to each QP of the group
+ * that takes its Q_Key and has a receive WQE posted.  Returns the copies
+ * delivered.
+ */
+static unsigned int sim_ud_wire_mcast(struct sim_dp *dp,
+				      const struct sim_mcg *g,
+				      const struct sim_roce_ud *u)
+{
+	unsigned int i, n = 0;
+	struct sim_ud_msg m;
+	struct sim_qp *resp;
+
+	for (i = 0; i < g->n; i++) {
+		memset(&m, 0, sizeof(m));
+		resp = sim_ud_peer(dp->sim, g->qpn[i], u->qkey);
+		if (!resp || !sim_rq_take(dp->sim, resp, &m.resp_wqe))
+			continue;
+		sim_ud_wire_deliver(dp, resp, u, &m);
+		sim_ud_deliver(dp, &m);
+		resp->dp.messages++;
+		n++;
+	}
+	return n;
+}
+
 /**
  * sim_ud_wire_rx() - a frame from the wire, if it is RoCE v2 to the port
  * @dp: the data path, the model's lock held
@@ -169,13 +203,19 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 {
 	struct sim_wire *wire = &dp->wire;
 	struct sim_ud_msg m = {};
+	struct sim_mcg *group = NULL;
 	struct sim_roce_ud u;
 	struct sim_qp *resp;
 	u8 dgid[SIM_GID_BYTES];
+	unsigned int n;
 	bool v4;
 
-	if (!sim_roce_dip(frame, len, dgid, &v4) ||
-	    !sim_ud_wire_own(dp->sim, dgid))
+	if (!sim_roce_dip(frame, len, dgid, &v4))
+		return false;
+	/* a group's traffic is the engine's while a QP is attached to it */
+	if (sim_mcg_gid(dgid))
+		group = sim_mcg_find(dp->sim, dgid);
+	if (!group && !sim_ud_wire_own(dp->sim, dgid))
 		return false;
 	wire->roce_rx++;
 	switch (sim_roce_parse(frame, len, &u)) {
@@ -186,7 +226,7 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		return true;
 	case SIM_ROCE_OTHER:
 		/* RC and UC to a QP on the wire (rcw_frame.c) */
-		if (sim_rcw_op(u.opcode)) {
+		if (sim_rcw_op(u.opcode) && !group) {
 			if (!sim_rcw_rx(dp, &u)) {
 				wire->roce_dropped++;
 				dp->dropped++;
@@ -197,6 +237,20 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		return true;
 	default:
 		wire->roce_malformed++;
+		return true;
+	}
+	if (group) {
+		/* a multicast packet names the multicast QP, 0xffffff */
+		n = u.dqpn == SIM_UD_MCAST_QPN &&
+		    (u.pkey & SIM_UD_PKEY_BITS) == SIM_UD_PKEY_BITS ?
+		    sim_ud_wire_mcast(dp, group, &u) : 0;
+		if (!n) {
+			wire->roce_dropped++;
+			dp->dropped++;
+			return true;
+		}
+		wire->roce_rx_ud += n;
+		dp->rx_packets++;
 		return true;
 	}
 	resp = (u.pkey & SIM_UD_PKEY_BITS) == SIM_UD_PKEY_BITS ?
