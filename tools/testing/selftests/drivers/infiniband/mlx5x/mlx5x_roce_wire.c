@@ -23,7 +23,12 @@
  * counted in fw/datapath's roce line and dropped; a wrong QP or Q_Key
  * is dropped as a ConnectX drops it; an RC packet is counted as not
  * supported yet.  None completes anything; the QP still receives after
- * them.  On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel
+ * them.
+ *
+ * Multicast: once the QP is attached to a group (ibv_attach_mcast(3)), a
+ * UD SEND from the far end to the group's address and the multicast QP
+ * lands in it; one to another group, to the group but another QP, or
+ * after the detach does not.  On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel
  * without network namespaces or veth (the debug kernel) too.
  */
 #define _GNU_SOURCE
@@ -637,9 +642,66 @@ MT_TEST_F(rw, receive_and_malformed)
 	return KSFT_PASS;
 }
 
+/* @good, sent to IPv4 group 239.1.2.@g (its MAC) and QP @dqpn instead. */
+static void to_group(struct frame *fr, const struct frame *good, uint8_t g,
+		     uint32_t dqpn)
+{
+	uint8_t *ip = fr->b + 14;
+
+	*fr = *good;
+	memcpy(fr->b, (uint8_t []){ 1, 0, 0x5e, 1, 2, g }, 6);
+	memcpy(ip + 16, (uint8_t []){ 239, 1, 2, g }, 4);
+	put16(ip + 10, 0);
+	put16(ip + 10, ip_csum(ip, 20));
+	put32(ip + 20 + 8 + 4, dqpn);
+	seal(fr);
+}
+
+/*
+ * (c) Multicast from the far end: a UD SEND to a group the QP is
+ * attached to, and to the multicast QP, lands in it; one to another
+ * group, or once the QP is detached, does not; one to the group but to
+ * another QP number is dropped.
+ */
+MT_TEST_F(rw, multicast_receive)
+{
+	union ibv_gid gid = { .raw = { [10] = 0xff, 0xff, 239, 1, 2, 7 } };
+	uint8_t payload[100];
+	struct frame good, fr;
+	struct ibv_wc wc;
+	long long rx;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(payload); i++)
+		payload[i] = 0x3c ^ i;
+	make_roce(&good, self, 0x65, self->qp->qp_num, QKEY, payload,
+		  sizeof(payload));
+	if (!CHECK_ERR(ibv_attach_mcast(self->qp, &gid, 0), 0))
+		return KSFT_FAIL;
+	to_group(&fr, &good, 7, 0xffffff);
+	CHECK(far_send(&fr));
+	check_received(self, &fr, sizeof(payload));
+	rx = roce_figure("rx_ud");
+	/* a group no QP of the device is in: not the RDMA engine's */
+	to_group(&fr, &good, 8, 0xffffff);
+	CHECK(far_send(&fr));
+	CHECK(!poll_wc(self->cq, &wc, 300));
+	/* the group, but a QP number of its own: dropped */
+	to_group(&fr, &good, 7, self->qp->qp_num);
+	check_refused(&fr, "dropped");
+	CHECK_ERR(ibv_detach_mcast(self->qp, &gid, 0), 0);
+	to_group(&fr, &good, 7, 0xffffff);
+	CHECK(far_send(&fr));
+	CHECK(!poll_wc(self->cq, &wc, 300));
+	CHECK_EQ(roce_figure("rx_ud"), rx);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(rw, transmit, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 	MT_CASE_F(rw, receive_and_malformed,
+		  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+	MT_CASE_F(rw, multicast_receive,
 		  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 };
 
