@@ -32,19 +32,19 @@ static int mlx5x_raw_tis_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 }
 
 /* The work queue of an RQ or SQ over its buffer and the doorbell record. */
-static void mlx5x_raw_wq(struct mlx5x_qp *qp, void *wq,
-			 const struct mlx5x_ubuf *buf, u32 log_stride,
+static void mlx5x_raw_wq(void *wq, u32 pdn, const struct mlx5x_ubuf *buf,
+			 const struct mlx5x_ubuf *db, u32 log_stride,
 			 u32 count)
 {
 	PRM_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
-	PRM_SET(wq, wq, pd, to_mpd(qp->ib.pd)->pdn);
+	PRM_SET(wq, wq, pd, pdn);
 	PRM_SET(wq, wq, log_wq_stride, log_stride);
 	PRM_SET(wq, wq, log_wq_sz, ilog2(count));
 	PRM_SET(wq, wq, log_wq_pg_sz, PAGE_SHIFT - 12);
 	PRM_SET(wq, wq, wq_umem_valid, 1);
 	prm_set_bits(wq, MLX5X_WQ_UMEM_ID, 32, buf->id);
 	PRM_SET(wq, wq, dbr_umem_valid, 1);
-	prm_set_bits(wq, MLX5X_WQ_DBR_UMEM_ID, 32, qp->db.id);
+	prm_set_bits(wq, MLX5X_WQ_DBR_UMEM_ID, 32, db->id);
 }
 
 static int mlx5x_raw_sq_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
@@ -67,8 +67,8 @@ static int mlx5x_raw_sq_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	PRM_SET(sqc, sqc, cqn, cqn);
 	PRM_SET(sqc, sqc, tis_lst_sz, 1);
 	PRM_SET(sqc, sqc, tis_num_0, qp->raw.tisn);
-	mlx5x_raw_wq(qp, wq, &qp->raw.sq_buf, ilog2(MLX5X_SEND_WQE_BB),
-		     qp->sq_wqe_cnt);
+	mlx5x_raw_wq(wq, to_mpd(qp->ib.pd)->pdn, &qp->raw.sq_buf, &qp->db,
+		     ilog2(MLX5X_SEND_WQE_BB), qp->sq_wqe_cnt);
 	PRM_SET(wq, wq, uar_page, qp->uar_index);
 	err = mlx5x_cmd_run(dev, in, PRM_BYTES(create_sq_in), out,
 			    sizeof(out));
@@ -80,8 +80,16 @@ static int mlx5x_raw_sq_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	return err;
 }
 
-static int mlx5x_raw_rq_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
-			       u32 cqn)
+/**
+ * mlx5x_rq_fw_create() - CREATE_RQ: a RAW_PACKET QP's RQ, or a verbs WQ
+ * @dev: the device
+ * @pl: its context, PD, CQ, user index, buffer, doorbell record and sizes
+ * @rqn: the RQ made, in RST
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_rq_fw_create(struct mlx5x_dev *dev, const struct mlx5x_rq_place *pl,
+		       u32 *rqn)
 {
 	u32 out[PRM_BYTES(create_rq_out) / 4] = {};
 	void *in, *rqc;
@@ -92,22 +100,41 @@ static int mlx5x_raw_rq_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		return -ENOMEM;
 	rqc = PRM_ADDR(create_rq_in, in, ctx);
 	PRM_SET(create_rq_in, in, opcode, MLX5_CMD_OP_CREATE_RQ);
-	PRM_SET(create_rq_in, in, uid, qp->uid);
+	PRM_SET(create_rq_in, in, uid, pl->uid);
 	PRM_SET(rqc, rqc, vsd, 1);
 	PRM_SET(rqc, rqc, mem_rq_type, MLX5_RQC_MEM_RQ_TYPE_MEMORY_RQ_INLINE);
 	PRM_SET(rqc, rqc, state, MLX5_RQC_STATE_RST);
 	PRM_SET(rqc, rqc, flush_in_error_en, 1);
-	PRM_SET(rqc, rqc, user_index, qp->user_index);
-	PRM_SET(rqc, rqc, cqn, cqn);
-	mlx5x_raw_wq(qp, PRM_ADDR(rqc, rqc, wq), &qp->buf, qp->rq_wqe_shift,
-		     qp->rq_wqe_cnt);
+	PRM_SET(rqc, rqc, user_index, pl->user_index);
+	PRM_SET(rqc, rqc, cqn, pl->cqn);
+	mlx5x_raw_wq(PRM_ADDR(rqc, rqc, wq), pl->pdn, pl->buf, pl->db,
+		     pl->log_stride, pl->count);
 	err = mlx5x_cmd_run(dev, in, PRM_BYTES(create_rq_in), out,
 			    sizeof(out));
 	kfree(in);
-	if (!err) {
-		qp->raw.rqn = PRM_GET(create_rq_out, out, rqn);
+	if (!err)
+		*rqn = PRM_GET(create_rq_out, out, rqn);
+	return err;
+}
+
+static int mlx5x_raw_rq_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+			       u32 cqn)
+{
+	struct mlx5x_rq_place pl = {
+		.uid = qp->uid,
+		.pdn = to_mpd(qp->ib.pd)->pdn,
+		.cqn = cqn,
+		.user_index = qp->user_index,
+		.buf = &qp->buf,
+		.db = &qp->db,
+		.log_stride = qp->rq_wqe_shift,
+		.count = qp->rq_wqe_cnt,
+	};
+	int err;
+
+	err = mlx5x_rq_fw_create(dev, &pl, &qp->raw.rqn);
+	if (!err)
 		qp->raw.rq_state = MLX5_RQC_STATE_RST;
-	}
 	return err;
 }
 
@@ -137,9 +164,18 @@ static int mlx5x_raw_tir_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	return err;
 }
 
-/* Each destroy command has its id at the same place and the uid. */
-static int mlx5x_raw_destroy_one(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
-				 u16 opcode, u32 *id)
+/**
+ * mlx5x_fw_destroy() - destroy an RQ, SQ, TIR, TIS or RQT of a context
+ * @dev: the device
+ * @uid: the context
+ * @opcode: the destroy command
+ * @id: the object; 0 (nothing) is left alone, and it becomes 0 once gone
+ *
+ * Each of these destroy commands has its id at the same place.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_fw_destroy(struct mlx5x_dev *dev, u16 uid, u16 opcode, u32 *id)
 {
 	u32 in[PRM_BYTES(destroy_tir_in) / 4] = {};
 	u32 out[PRM_BYTES(destroy_tir_out) / 4] = {};
@@ -151,13 +187,16 @@ static int mlx5x_raw_destroy_one(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		     PRM_BIT_OFF(destroy_tir_in, tirn) ||
 		     PRM_BIT_OFF(destroy_tis_in, tisn) !=
 		     PRM_BIT_OFF(destroy_tir_in, tirn) ||
+		     PRM_BIT_OFF(destroy_rqt_in, rqtn) !=
+		     PRM_BIT_OFF(destroy_tir_in, tirn) ||
 		     PRM_BYTES(destroy_rq_in) > sizeof(in) ||
 		     PRM_BYTES(destroy_sq_in) > sizeof(in) ||
-		     PRM_BYTES(destroy_tis_in) > sizeof(in));
+		     PRM_BYTES(destroy_tis_in) > sizeof(in) ||
+		     PRM_BYTES(destroy_rqt_in) > sizeof(in));
 	if (!*id)
 		return 0;
 	PRM_SET(destroy_tir_in, in, opcode, opcode);
-	PRM_SET(destroy_tir_in, in, uid, qp->uid);
+	PRM_SET(destroy_tir_in, in, uid, uid);
 	PRM_SET(destroy_tir_in, in, tirn, *id);
 	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 	if (!err)
@@ -179,17 +218,17 @@ int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp)
 {
 	int err;
 
-	err = mlx5x_raw_destroy_one(dev, qp, MLX5_CMD_OP_DESTROY_TIR,
-				    &qp->raw.tirn);
+	err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_TIR,
+			       &qp->raw.tirn);
 	if (!err)
-		err = mlx5x_raw_destroy_one(dev, qp, MLX5_CMD_OP_DESTROY_RQ,
-					    &qp->raw.rqn);
+		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_RQ,
+				       &qp->raw.rqn);
 	if (!err)
-		err = mlx5x_raw_destroy_one(dev, qp, MLX5_CMD_OP_DESTROY_SQ,
-					    &qp->raw.sqn);
+		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_SQ,
+				       &qp->raw.sqn);
 	if (!err)
-		err = mlx5x_raw_destroy_one(dev, qp, MLX5_CMD_OP_DESTROY_TIS,
-					    &qp->raw.tisn);
+		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_TIS,
+				       &qp->raw.tisn);
 	return err;
 }
 
@@ -228,21 +267,38 @@ int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	return 0;
 }
 
-static int mlx5x_raw_rq_move(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
-			     u8 state)
+/**
+ * mlx5x_rq_fw_move() - MODIFY_RQ from the state it is in to another
+ * @dev: the device
+ * @uid: its context
+ * @rqn: the RQ
+ * @cur: the state the command says it is in (firmware checks it)
+ * @next: the state it goes to
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_rq_fw_move(struct mlx5x_dev *dev, u16 uid, u32 rqn, u8 cur, u8 next)
 {
 	u32 in[PRM_BYTES(modify_rq_in) / 4] = {};
 	u32 out[PRM_BYTES(modify_rq_out) / 4] = {};
+
+	PRM_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
+	PRM_SET(modify_rq_in, in, uid, uid);
+	PRM_SET(modify_rq_in, in, rqn, rqn);
+	PRM_SET(modify_rq_in, in, rq_state, cur);
+	PRM_SET(rqc, PRM_ADDR(modify_rq_in, in, ctx), state, next);
+	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
+static int mlx5x_raw_rq_move(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+			     u8 state)
+{
 	int err;
 
 	if (!qp->raw.rqn || qp->raw.rq_state == state)
 		return 0;
-	PRM_SET(modify_rq_in, in, opcode, MLX5_CMD_OP_MODIFY_RQ);
-	PRM_SET(modify_rq_in, in, uid, qp->uid);
-	PRM_SET(modify_rq_in, in, rqn, qp->raw.rqn);
-	PRM_SET(modify_rq_in, in, rq_state, qp->raw.rq_state);
-	PRM_SET(rqc, PRM_ADDR(modify_rq_in, in, ctx), state, state);
-	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+	err = mlx5x_rq_fw_move(dev, qp->uid, qp->raw.rqn, qp->raw.rq_state,
+			       state);
 	if (!err)
 		qp->raw.rq_state = state;
 	return err;

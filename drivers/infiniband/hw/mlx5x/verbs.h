@@ -269,6 +269,22 @@ int mlx5x_xrc_srq_query(struct mlx5x_dev *dev, struct mlx5x_srq *srq,
 			u32 *lwm);
 
 /* qp_raw.c */
+/* Where an RQ's WQEs go and what it is on, for CREATE_RQ. */
+struct mlx5x_rq_place {
+	u16 uid;
+	u32 pdn;
+	u32 cqn;
+	u32 user_index;
+	const struct mlx5x_ubuf *buf;
+	const struct mlx5x_ubuf *db;
+	u32 log_stride;
+	u32 count;
+};
+
+int mlx5x_rq_fw_create(struct mlx5x_dev *dev, const struct mlx5x_rq_place *pl,
+		       u32 *rqn);
+int mlx5x_rq_fw_move(struct mlx5x_dev *dev, u16 uid, u32 rqn, u8 cur, u8 next);
+int mlx5x_fw_destroy(struct mlx5x_dev *dev, u16 uid, u16 opcode, u32 *id);
 int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		     struct ib_qp_init_attr *attr, u32 tdn);
 int mlx5x_raw_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
