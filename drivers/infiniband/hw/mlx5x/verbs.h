@@ -292,4 +292,43 @@ int mlx5x_raw_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
 int mlx5x_qp_tirn(struct ib_qp *ibqp, u32 *tirn);
 
+/*
+ * wq.c: receive work queues (an RQ of firmware each) and their
+ * indirection tables (an RQT each)
+ */
+struct mlx5x_rwq {
+	struct ib_wq ib;
+	u16 uid;
+	u32 rqn;
+	struct mlx5x_ubuf buf;
+	struct mlx5x_ubuf db;
+};
+
+struct mlx5x_rwq_ind_table {
+	struct ib_rwq_ind_table ib;
+	u16 uid;
+	u32 rqtn;
+};
+
+static inline struct mlx5x_rwq *to_mrwq(struct ib_wq *ib)
+{
+	return container_of(ib, struct mlx5x_rwq, ib);
+}
+
+static inline struct mlx5x_rwq_ind_table *
+to_mind_tbl(struct ib_rwq_ind_table *ib)
+{
+	return container_of(ib, struct mlx5x_rwq_ind_table, ib);
+}
+
+struct ib_wq *mlx5x_create_wq(struct ib_pd *pd, struct ib_wq_init_attr *attr,
+			      struct ib_udata *udata);
+int mlx5x_modify_wq(struct ib_wq *ibwq, struct ib_wq_attr *attr, u32 mask,
+		    struct ib_udata *udata);
+int mlx5x_destroy_wq(struct ib_wq *ibwq, struct ib_udata *udata);
+int mlx5x_create_rwq_ind_table(struct ib_rwq_ind_table *ibtbl,
+			       struct ib_rwq_ind_table_init_attr *attr,
+			       struct ib_udata *udata);
+int mlx5x_destroy_rwq_ind_table(struct ib_rwq_ind_table *ibtbl);
+
 #endif /* MLX5X_VERBS_H */
