@@ -3,7 +3,8 @@
  * Queue pairs of user contexts: the mlx5 create_qp ABI libmlx5 speaks
  * (struct mlx5_ib_create_qp), its checks, and the state kept for
  * modify_qp and query_qp.  What each type builds in firmware is in
- * qp_rc.c (an RC QP) and qp_raw.c (RAW_PACKET: RQ, SQ, TIR, TIS).
+ * qp_rc.c (an RC QP), qp_raw.c (RAW_PACKET: RQ, SQ, TIR, TIS) and
+ * qp_rss.c (RAW_PACKET over an indirection table: a TIR).
  *
  * Doorbells: the device hands out dynamic UARs only, so a QP always names
  * the UAR page libmlx5 allocated (MLX5_QP_FLAG_UAR_PAGE_INDEX), as a CQ
@@ -132,11 +133,13 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	/* a kernel consumer's: the MAD layer's QP1 (kqp.c) */
 	if (!udata)
 		return mlx5x_kqp_create(dev, qp, attr);
+	if (attr->rwq_ind_tbl)
+		return mlx5x_rss_create(dev, qp, attr, udata);
 	if (!mlx5x_qp_is_fw_qp(attr->qp_type) &&
 	    attr->qp_type != IB_QPT_RAW_PACKET)
 		return -EOPNOTSUPP;
 	if ((attr->create_flags & ~mlx5x_qp_create_flags(dev, attr)) ||
-	    attr->rwq_ind_tbl || attr->xrcd)
+	    attr->xrcd)
 		return -EOPNOTSUPP;
 	/* an SRQ takes the place of the RQ, which libmlx5 leaves out */
 	if (attr->srq && attr->qp_type == IB_QPT_RAW_PACKET)
@@ -242,6 +245,9 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	enum ib_qp_state cur = qp->state, next;
 	int err;
 
+	/* an RSS QP has no state of its own: its WQs have (mlx5_ib: ENOSYS) */
+	if (ibqp->rwq_ind_tbl)
+		return -EOPNOTSUPP;
 	err = mlx5x_qp_modify_ucmd(udata);
 	if (err)
 		return err;
@@ -290,6 +296,8 @@ int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct mlx5x_qp *qp = to_mqp(ibqp);
 	int err;
 
+	if (ibqp->rwq_ind_tbl)
+		return -EOPNOTSUPP;
 	memset(attr, 0, sizeof(*attr));
 	memset(init, 0, sizeof(*init));
 	attr->qp_state = qp->state;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Device attributes, from the capabilities firmware reported. */
 #include <rdma/mlx5-abi.h>
-#include "mlx5x.h"
+#include "verbs.h"
 
 /* A WQE data segment is 16 bytes; the control segment takes one. */
 #define MLX5X_WQE_SEG_BYTES	16
@@ -60,6 +60,13 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	a->max_mcast_qp_attach = MLX5X_CAP_GEN(dev, max_qp_mcg);
 	a->max_total_mcast_qp_attach = a->max_mcast_qp_attach *
 				       a->max_mcast_grp;
+	/* RSS: receive WQs, their tables, RSS QPs (wq.c, qp_rss.c) */
+	a->max_wq_type_rq = 1 << MLX5X_CAP_GEN(dev, log_max_rq);
+	a->rss_caps.supported_qpts = BIT(IB_QPT_RAW_PACKET);
+	a->rss_caps.max_rwq_indirection_tables =
+		1 << MLX5X_CAP_GEN(dev, log_max_rqt);
+	a->rss_caps.max_rwq_indirection_table_size =
+		1 << MLX5X_CAP_GEN(dev, log_max_rqt_size);
 	a->hca_core_clock = MLX5X_CAP_GEN(dev, device_frequency_khz);
 	/* a CQE's timestamp: the 1 GHz clock, 63 bits before it wraps */
 	a->timestamp_mask = 0x7fffffffffffffffULL;
@@ -97,7 +104,8 @@ int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
 
 	if (!uhw || !uhw->outlen)
 		return 0;
-	/* no optional capability (TSO, RSS, CQE compression, ...) offered */
+	/* of the optional capabilities only RSS (no TSO, CQE compression...) */
+	mlx5x_rss_caps(&resp.rss_caps);
 	resp.response_length = min_t(size_t, uhw->outlen, sizeof(resp));
 	return ib_copy_to_udata(uhw, &resp, resp.response_length);
 }

@@ -292,6 +292,12 @@ int mlx5x_raw_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
 int mlx5x_qp_tirn(struct ib_qp *ibqp, u32 *tirn);
 
+/* qp_rss.c: a RAW_PACKET QP over an indirection table: one TIR */
+struct mlx5_ib_rss_caps;
+void mlx5x_rss_caps(struct mlx5_ib_rss_caps *caps);
+int mlx5x_rss_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+		     struct ib_qp_init_attr *attr, struct ib_udata *udata);
+
 /*
  * wq.c: receive work queues (an RQ of firmware each) and their
  * indirection tables (an RQT each)
