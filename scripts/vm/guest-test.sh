@@ -144,7 +144,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_device.SharedDMTest test_mr.DeviceMemoryAPITest \
 	test_mr.DeviceMemoryTest \
 	test_cq.CQAPITest test_mlx5_crypto.Mlx5CryptoAPITest \
-	test_flow test_mlx5_flow test_qp.QPTest.test_query_raw_qp \
+	test_flow test_mlx5_flow test_rss_traffic \
+	test_qp.QPTest.test_query_raw_qp \
 	test_qp.QPTest.test_query_rc_qp \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list \
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_list_new_api \
