@@ -57,6 +57,7 @@ struct sim_walk {
 	unsigned int npending;
 	struct sim_walk_step pending[SIM_WALK_MAX_PENDING];
 	u8 key[SIM_FS_MATCH_BYTES];
+	u8 old[SIM_PKT_CSUM_SPAN];
 };
 
 static const char *sim_table_type_name(u8 type)
@@ -209,12 +210,18 @@ static void sim_walk_modify(struct sim_walk *w, struct sim_obj *obj,
 {
 	struct sim_modify_hdr *mh = container_of(obj, struct sim_modify_hdr,
 						 obj);
-	u32 i;
+	u16 l3 = p->l3, l4 = p->l4;
+	u8 proto = p->l4_proto;
+	u32 i, span = min_t(u32, p->len, SIM_PKT_CSUM_SPAN);
 
+	memcpy(w->old, p->data, span);
 	for (i = 0; i < mh->nactions; i++)
 		sim_walk_mh_action(w, obj->id, mh->actions + i * SIM_MH_BYTES,
 				   p);
 	sim_pkt_parse(p);
+	/* the rewritten headers' checksums, as the device recomputes them */
+	if (p->l3 == l3 && p->l4 == l4 && p->l4_proto == proto)
+		sim_pkt_csum_update(p, w->old, span);
 }
 
 static bool sim_reformat_is_decap(struct sim_obj *obj)

@@ -14,6 +14,9 @@
 #define SIM_PKT_MAX	2048
 #define SIM_PKT_ROOM	(SIM_PKT_MAX + 512)
 
+/* The bytes of a packet's head a modify header's checksum update needs. */
+#define SIM_PKT_CSUM_SPAN	128
+
 /* Metadata registers modify header actions may set: A, B, C0..C7. */
 #define SIM_PKT_NREGS	10
 
@@ -68,5 +71,6 @@ bool sim_pkt_field_get(const struct sim_pkt *p, u32 field, u32 *val,
 		       unsigned int *width);
 bool sim_pkt_field_set(struct sim_pkt *p, u32 field, u32 val);
 bool sim_pkt_reformat(struct sim_pkt *p, const struct sim_pkt_reformat *r);
+void sim_pkt_csum_update(struct sim_pkt *p, const u8 *old, unsigned int span);
 
 #endif /* MLX5X_SIM_CLASSIFY_H */

@@ -436,6 +436,115 @@ bool sim_pkt_field_set(struct sim_pkt *p, u32 field, u32 val)
 	return true;
 }
 
+/* The 16-bit one's complement sum of @n bytes (an odd last byte padded). */
+static u32 sim_sum16(const u8 *b, unsigned int n)
+{
+	unsigned int i;
+	u32 s = 0;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += rd16(b + i);
+	if (n & 1)
+		s += (u32)b[n - 1] << 8;
+	return s;
+}
+
+static u16 sim_fold16(u32 s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return s;
+}
+
+/*
+ * The sums over @old and @new of the byte ranges @r (pairs of offset and
+ * length, @n of them) move a checksum at @at of @new: RFC 1624's
+ * HC' = ~(~HC + ~m + m'), so a checksum that was wrong stays wrong by as
+ * much.  A UDP checksum of 0 (none, over IPv4) is left alone; one that
+ * comes out 0 is sent as 0xffff.
+ */
+static void sim_csum_move(const u8 *old, u8 *new, const u16 (*r)[2],
+			  unsigned int n, unsigned int at, bool udp)
+{
+	u32 m = 0, m2 = 0, s;
+	u16 hc = rd16(new + at);
+	bool same = true;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		m += sim_sum16(old + r[i][0], r[i][1]);
+		m2 += sim_sum16(new + r[i][0], r[i][1]);
+		same &= !memcmp(old + r[i][0], new + r[i][0], r[i][1]);
+	}
+	if (same || (udp && !hc))
+		return;
+	s = (u16)~hc + (u16)~sim_fold16(m) + sim_fold16(m2);
+	hc = ~sim_fold16(s);
+	if (udp && !hc)
+		hc = 0xffff;
+	new[at] = hc >> 8;
+	new[at + 1] = hc & 0xff;
+}
+
+/**
+ * sim_pkt_csum_update() - carry header rewrites into the checksums
+ * @p: the packet after a modify header's actions, parsed again
+ * @old: its first @span bytes before them
+ * @span: how many (SIM_PKT_CSUM_SPAN, or the packet's length if less)
+ *
+ * A ConnectX recomputes the checksums of the headers a modify header
+ * rewrote (upstream's TC offload leans on it: its csum action is only
+ * offloaded with a pedit): the outer IPv4 header's, and the TCP or UDP
+ * checksum over the pseudo header.  Nothing is done for a packet whose
+ * headers moved or lie past @span, nor for a fragment (no L4 header).
+ */
+void sim_pkt_csum_update(struct sim_pkt *p, const u8 *old, unsigned int span)
+{
+	unsigned int ihl, at, hlen, n = 0;
+	u8 *d = p->data;
+	u16 r[3][2];
+
+	span = min_t(unsigned int, span, p->len);
+	if (!p->l3)
+		return;
+	if (d[p->l3] >> 4 == 4) {
+		ihl = (d[p->l3] & 0xf) * 4;
+		if (ihl < 20 || p->l3 + ihl > span)
+			return;
+		r[0][0] = p->l3;
+		r[0][1] = 10;
+		r[1][0] = p->l3 + 12;
+		r[1][1] = ihl - 12;
+		sim_csum_move(old, d, r, 2, p->l3 + 10, false);
+		r[n][0] = p->l3 + 12;	/* the pseudo header's addresses */
+		r[n++][1] = 8;
+	} else if (p->l3 + 40 <= span) {
+		r[n][0] = p->l3 + 8;
+		r[n++][1] = 32;
+	} else {
+		return;
+	}
+	if (!p->l4)
+		return;
+	if (p->l4_proto == IPPROTO_TCP) {
+		hlen = 20;
+		at = p->l4 + 16;
+		r[n][0] = p->l4;
+		r[n++][1] = 16;
+		r[n][0] = p->l4 + 18;
+		r[n++][1] = 2;
+	} else if (p->l4_proto == IPPROTO_UDP) {
+		hlen = 8;
+		at = p->l4 + 6;
+		r[n][0] = p->l4;
+		r[n++][1] = 6;
+	} else {
+		return;
+	}
+	if (p->l4 + hlen <= span)
+		sim_csum_move(old, d, r, n, at, p->l4_proto == IPPROTO_UDP);
+}
+
 /* Replace bytes [0, @cut) of @p by @hdr. */
 static bool sim_pkt_replace_head(struct sim_pkt *p, unsigned int cut,
 				 const u8 *hdr, unsigned int hlen)
