@@ -144,6 +144,10 @@ void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
 			void *ctx);
 int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 		      unsigned int len);
+/* mlx5x_sim_wire_rx_rewrite(): the host's stack gets the frame rewritten */
+#define MLX5X_SIM_WIRE_REWRITTEN	2
+int mlx5x_sim_wire_rx_rewrite(struct mlx5x_sim *sim, void *frame,
+			      unsigned int *len, unsigned int room);
 /* Why the driver passed a frame from the wire by the model */
 enum mlx5x_sim_unseen {
 	MLX5X_SIM_UNSEEN_FULL,	/* its queue had no room: dropped */

@@ -26,7 +26,10 @@
  * one does; no TIR's self_lb_block applies to it (no TIS of this port
  * sent it).  The caller learns whether the host's stack gets it too: a
  * copy reached the port's default (no rule took it, or a DONT_TRAP rule
- * went on past every other).  A frame under an Ethernet header, or over
+ * went on past every other), as the rules it crossed left it: one that
+ * a rule rewrote and handed back to the kernel's steering (a steering
+ * anchor) reaches the stack rewritten (mlx5x_sim_wire_rx_rewrite()).
+ * A frame under an Ethernet header, or over
  * MLX5X_SIM_WIRE_MAX, is refused unparsed and counted; RoCE v2 frames to
  * the port's GIDs (dp_ud_wire.c) skip the NIC RX tables, and may be as
  * long as MLX5X_SIM_WIRE_MAX; any other frame longer than SIM_PKT_MAX
@@ -44,19 +47,25 @@
 /* No TIS has this transport domain (24 bits): a frame from the wire. */
 #define SIM_WIRE_TDN	U32_MAX
 
-/* What a walk of the NIC RX tables did with @p (consumed). */
+/*
+ * What a walk of the NIC RX tables did with @p (consumed); @keep, when
+ * the caller asks for it, is the first copy that reached the port's
+ * default, as the rules it crossed left it (the caller frees it).
+ */
 struct sim_wire_rx {
 	bool taken;	/* a TIR got a copy */
 	bool up;	/* a copy reached the port's default */
+	struct sim_pkt *keep;
 };
 
 /*
  * Walk @p (consumed) through NIC RX: TIRs get their copies; a copy that
- * reaches the default goes to the host's stack when @up_fn is set.
+ * reaches the default goes to the host's stack when @up_fn is set, or is
+ * kept for the caller when @keep is.
  */
 static struct sim_wire_rx sim_wire_rx_walk(struct sim_dp *dp,
 					   struct sim_pkt *p, u32 tdn,
-					   bool up_fn)
+					   bool up_fn, bool keep)
 {
 	struct sim_wire *wire = &dp->wire;
 	struct sim_wire_rx res = {};
@@ -80,6 +89,10 @@ static struct sim_wire_rx sim_wire_rx_walk(struct sim_dp *dp,
 			res.taken = true;
 		} else if (!res.up) {
 			res.up = true;
+			if (keep) {
+				res.keep = rx->p[j];
+				continue;
+			}
 			if (up_fn && wire->fn) {
 				if (wire->fn(wire->ctx, rx->p[j]->data,
 					     rx->p[j]->len, true))
@@ -128,7 +141,7 @@ static void sim_wire_leave(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
 			return;
 		}
 	}
-	res = sim_wire_rx_walk(dp, p, tdn, own);
+	res = sim_wire_rx_walk(dp, p, tdn, own, false);
 	if (own) {
 		if (!res.taken && !(res.up && dp->wire.fn))
 			dp->dropped++;
@@ -184,23 +197,32 @@ void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
 	mutex_unlock(&sim->lock);
 }
 
-/**
- * mlx5x_sim_wire_rx() - a frame came in from the wire
- * @sim: the model
- * @frame: the frame, from its Ethernet header, without FCS
- * @len: its length
- *
- * Steers it through the NIC RX tables; the RQs its rules name receive it.
- * Process context: it takes the model's lock.
- *
- * Return: 1 when the host's stack gets it too (it reached the port's
- * default), 0 when it does not (taken by rules or the RDMA engine,
- * dropped, or the device is going away), -EINVAL for a frame under an
- * Ethernet header or over the largest the port takes: SIM_PKT_MAX, or
- * MLX5X_SIM_WIRE_MAX for RoCE v2 to the port (counted, not looked at).
+/*
+ * What the host's stack gets of a copy @up that reached the port's
+ * default, of a frame that came in as @len bytes of @frame: 1, the frame
+ * as it came; MLX5X_SIM_WIRE_REWRITTEN, the copy's bytes (the rules it
+ * crossed rewrote it) into @out, their length into @out_len, when the
+ * caller gave room for them; 0, nothing (no room: dropped).
  */
-int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
-		      unsigned int len)
+static int sim_wire_up(struct sim_dp *dp, const struct sim_pkt *up,
+		       const void *frame, unsigned int len, void *out,
+		       unsigned int *out_len, unsigned int room)
+{
+	if (!out || (up->len == len && !memcmp(up->data, frame, len)))
+		return 1;
+	if (up->len > room) {
+		dp->dropped++;
+		return 0;
+	}
+	memcpy(out, up->data, up->len);
+	*out_len = up->len;
+	dp->wire.rx_up_rewritten++;
+	return MLX5X_SIM_WIRE_REWRITTEN;
+}
+
+static int sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
+		       unsigned int len, void *out, unsigned int *out_len,
+		       unsigned int room)
 {
 	struct sim_wire_rx res;
 	struct sim_pkt *p;
@@ -237,16 +259,63 @@ int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 		dp->dropped++;
 		goto out;
 	}
-	res = sim_wire_rx_walk(dp, p, SIM_WIRE_TDN, false);
+	res = sim_wire_rx_walk(dp, p, SIM_WIRE_TDN, false, true);
 	if (res.up) {
-		dp->wire.rx_up++;
-		ret = 1;
+		ret = sim_wire_up(dp, res.keep, frame, len, out, out_len,
+				  room);
+		dp->wire.rx_up += ret > 0;
+		kfree(res.keep);
 	} else if (!res.taken) {
 		dp->dropped++;
 	}
 out:
 	mutex_unlock(&sim->lock);
 	return ret;
+}
+
+/**
+ * mlx5x_sim_wire_rx() - a frame came in from the wire
+ * @sim: the model
+ * @frame: the frame, from its Ethernet header, without FCS
+ * @len: its length
+ *
+ * Steers it through the NIC RX tables; the RQs its rules name receive it.
+ * Process context: it takes the model's lock.  The caller does not learn
+ * what rules rewrote: mlx5x_sim_wire_rx_rewrite() says.
+ *
+ * Return: 1 when the host's stack gets it too (it reached the port's
+ * default), 0 when it does not (taken by rules or the RDMA engine,
+ * dropped, or the device is going away), -EINVAL for a frame under an
+ * Ethernet header or over the largest the port takes: SIM_PKT_MAX, or
+ * MLX5X_SIM_WIRE_MAX for RoCE v2 to the port (counted, not looked at).
+ */
+int mlx5x_sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
+		      unsigned int len)
+{
+	return sim_wire_rx(sim, frame, len, NULL, NULL, 0);
+}
+
+/**
+ * mlx5x_sim_wire_rx_rewrite() - a frame came in from the wire; the host's
+ * stack gets it as the rules it crossed left it
+ * @sim: the model
+ * @frame: the frame, from its Ethernet header, without FCS; rewritten in
+ *	   place when the stack is to get other bytes
+ * @len: its length; its new length when rewritten
+ * @room: the bytes @frame has room for
+ *
+ * As mlx5x_sim_wire_rx().  A rule may rewrite the frame (a modify header,
+ * a packet reformat) and send it on, through a steering anchor, into the
+ * kernel's steering and to the port's default: the host's stack gets it
+ * rewritten, as a ConnectX's RQ of the default receives it.
+ *
+ * Return: as mlx5x_sim_wire_rx(), or MLX5X_SIM_WIRE_REWRITTEN when the
+ * host's stack gets @frame as rewritten.
+ */
+int mlx5x_sim_wire_rx_rewrite(struct mlx5x_sim *sim, void *frame,
+			      unsigned int *len, unsigned int room)
+{
+	return sim_wire_rx(sim, frame, *len, frame, len, room);
 }
 
 /**
@@ -278,12 +347,12 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 {
 	const struct sim_wire *w = &dp->wire;
 
-	seq_printf(m, "wire rx %llu rx_up %llu rx_short %llu rx_bad %llu rx_queue_drops %lld rx_gso %lld rx_long %lld tx %llu tx_up %llu tx_dropped %llu\n",
+	seq_printf(m, "wire rx %llu rx_up %llu rx_short %llu rx_bad %llu rx_queue_drops %lld rx_gso %lld rx_long %lld tx %llu tx_up %llu tx_dropped %llu rx_up_rewritten %llu\n",
 		   w->rx, w->rx_up, w->rx_short, w->rx_bad,
 		   (s64)atomic64_read(&w->rx_queue_drops),
 		   (s64)atomic64_read(&w->rx_gso),
 		   (s64)atomic64_read(&w->rx_long), w->tx, w->tx_up,
-		   w->tx_dropped);
+		   w->tx_dropped, w->rx_up_rewritten);
 	seq_printf(m, "roce tx %llu tx_lost %llu rx %llu rx_ud %llu bad_icrc %llu malformed %llu unsupported %llu dropped %llu\n",
 		   w->roce_tx, w->roce_tx_lost, w->roce_rx, w->roce_rx_ud,
 		   w->roce_bad_icrc, w->roce_malformed, w->roce_unsupported,

@@ -16,6 +16,8 @@
  * @rx: frames that came in from the wire and were steered
  * @rx_up: of those, ones the host's stack gets too (no rule took them,
  *	   or a DONT_TRAP rule passed them on)
+ * @rx_up_rewritten: of those, ones it gets as rules rewrote them (a
+ *		     steering anchor handed them back)
  * @rx_short: of those, ones under the 60 bytes of a minimum frame
  * @rx_bad: frames refused before steering: under an Ethernet header, or
  *	    over the largest frame the port takes
@@ -46,7 +48,7 @@
 struct sim_wire {
 	mlx5x_sim_wire_fn fn;
 	void *ctx;
-	u64 rx, rx_up, rx_short, rx_bad;
+	u64 rx, rx_up, rx_up_rewritten, rx_short, rx_bad;
 	atomic64_t rx_queue_drops, rx_gso, rx_long;
 	u64 tx, tx_up, tx_dropped;
 	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
