@@ -8,8 +8,10 @@
  * frame out and hands it to the model, which steers it through the NIC RX
  * tables.  A frame the model says the host's stack gets too (no rule
  * took it, or a DONT_TRAP rule passed it on) is given back to the stack
- * unchanged, marked so that this rx_handler lets it through; the others
- * are freed.  GSO super-frames (GRO on the netdev) are not steered: they
+ * unchanged, marked so that this rx_handler lets it through; one that
+ * rules rewrote on the way (a steering anchor handed it back to the
+ * kernel's steering) is given as a new skb of the rewritten bytes; the
+ * others are freed.  GSO super-frames (GRO on the netdev) are not steered: they
  * pass at once, counted (a ConnectX sees the frames, never the merge).
  *
  * Transmit: the model's worker hands each frame the port puts on the
@@ -130,22 +132,47 @@ static int mlx5x_wire_copy(struct sk_buff *skb, u8 *buf)
 	return len ? len : -EINVAL;
 }
 
+/*
+ * The stack gets @len bytes of wire->frame, as rules rewrote the frame:
+ * a new skb, as the RQ of the port's default would receive it.
+ */
+static void mlx5x_wire_pass_rewritten(struct mlx5x_sim_wire *wire,
+				      unsigned int len)
+{
+	struct sk_buff *skb = netdev_alloc_skb(wire->ndev, len);
+
+	if (!skb) {
+		/* no memory for it: dropped, as by a full queue */
+		mlx5x_sim_wire_rx_unseen(wire->sim, MLX5X_SIM_UNSEEN_FULL);
+		return;
+	}
+	skb_put_data(skb, wire->frame, len);
+	skb->protocol = eth_type_trans(skb, wire->ndev);
+	mlx5x_wire_pass(skb);
+}
+
 static void mlx5x_wire_work(struct work_struct *work)
 {
 	struct mlx5x_sim_wire *wire = container_of(work, struct mlx5x_sim_wire,
 						   work);
 	struct sk_buff *skb;
-	unsigned int n = 0;
-	int len;
+	unsigned int n = 0, ulen;
+	int len, ret;
 
 	while (n++ < MLX5X_WIRE_BUDGET && (skb = skb_dequeue(&wire->rxq))) {
 		len = mlx5x_wire_copy(skb, wire->frame);
 		/* too short or too long for the model: it counts it */
-		if (mlx5x_sim_wire_rx(wire->sim, wire->frame,
-				      len < 0 ? 0 : len) > 0)
-			mlx5x_wire_pass(skb);
-		else
+		ulen = len < 0 ? 0 : len;
+		ret = mlx5x_sim_wire_rx_rewrite(wire->sim, wire->frame, &ulen,
+						sizeof(wire->frame));
+		if (ret == MLX5X_SIM_WIRE_REWRITTEN) {
 			consume_skb(skb);
+			mlx5x_wire_pass_rewritten(wire, ulen);
+		} else if (ret > 0) {
+			mlx5x_wire_pass(skb);
+		} else {
+			consume_skb(skb);
+		}
 	}
 	while ((skb = skb_dequeue(&wire->upq)))
 		mlx5x_wire_pass(skb);
