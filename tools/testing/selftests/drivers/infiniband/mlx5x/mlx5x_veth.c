@@ -4,12 +4,14 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <linux/if_packet.h>
+#include <netinet/in.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/if_ether.h>
 #include "mlx5x_test.h"
@@ -194,4 +196,58 @@ ssize_t mt_veth_far_frame(int fd, uint8_t *f, size_t max)
 	if (n > max || !read_full(fd, f, n))
 		return -1;
 	return n;
+}
+
+int mt_veth_far_send(const struct mt_veth *v, const void *f, size_t len,
+		     size_t stride, unsigned int n)
+{
+	unsigned int i;
+	pid_t pid;
+	int s;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!mt_veth_enter_far(v))
+			_exit(2);
+		s = mt_packet_socket(v->far, 0, 2);
+		if (s < 0)
+			_exit(3);
+		for (i = 0; i < n; i++)
+			if (send(s, (const uint8_t *)f + i * stride, len, 0) !=
+			    (ssize_t)len)
+				_exit(4);
+		_exit(0);
+	}
+	return mt_reap(pid);
+}
+
+int mt_udp_socket(const char *ip, uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(port) };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+
+	inet_pton(AF_INET, ip, &a.sin_addr);
+	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a))) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+int mt_udp_count(int s, const void *payload, size_t len, int ms)
+{
+	uint8_t b[2048];
+	ssize_t n;
+	int got = 0;
+
+	usleep(ms * 1000);
+	while ((n = recv(s, b, sizeof(b), 0)) >= 0) {
+		CHECK_EQ((size_t)n, len);
+		CHECK(!memcmp(b, payload, len));
+		got++;
+	}
+	return got;
 }

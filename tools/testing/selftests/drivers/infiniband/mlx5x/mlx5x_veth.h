@@ -40,6 +40,19 @@ struct ibv_context *mt_veth_open(const struct mt_veth *v);
 bool mt_veth_enter_far(const struct mt_veth *v);
 /* A packet socket on @ifname (this namespace's) for @proto, @secs to read. */
 int mt_packet_socket(const char *ifname, uint16_t proto, int secs);
+/*
+ * From the far end: @n frames of @len bytes at @f, each @stride apart, by
+ * a child in the far namespace.  Returns its status (0: all sent).
+ */
+int mt_veth_far_send(const struct mt_veth *v, const void *f, size_t len,
+		     size_t stride, unsigned int n);
+/* A non-blocking UDP socket bound to @ip and @port; -1 on failure. */
+int mt_udp_socket(const char *ip, uint16_t port);
+/*
+ * The datagrams @s holds after @ms; each must be @len bytes of @payload
+ * (a failed check otherwise).
+ */
+int mt_udp_count(int s, const void *payload, size_t len, int ms);
 
 /* Is the Ethernet frame RoCE v2: IPv4 or IPv6, UDP to port 4791? */
 bool mt_frame_is_roce(const uint8_t *f, size_t len);

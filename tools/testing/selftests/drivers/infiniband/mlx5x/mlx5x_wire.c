@@ -57,32 +57,10 @@ static const struct mt_veth veth = {
 	.near_mac = "02:77:00:00:00:01", .far_mac = "02:77:00:00:00:02",
 };
 
-/*
- * Send @n frames of @len bytes (each @stride apart) from the far end;
- * returns the sending child's status (0: all sent).
- */
 static int far_run(const uint8_t *f, size_t len, size_t stride,
 		   unsigned int n)
 {
-	unsigned int i;
-	pid_t pid;
-	int s;
-
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (!mt_veth_enter_far(&veth))
-			_exit(2);
-		s = mt_packet_socket(W_FAR, 0, 2);
-		if (s < 0)
-			_exit(3);
-		for (i = 0; i < n; i++)
-			if (send(s, f + i * stride, len, 0) != (ssize_t)len)
-				_exit(4);
-		_exit(0);
-	}
-	return mt_reap(pid);
+	return mt_veth_far_send(&veth, f, len, stride, n);
 }
 
 static bool far_send(const uint8_t *f, size_t len, size_t stride,
@@ -100,34 +78,14 @@ static pid_t far_listen(int *fd)
 /* A UDP socket on the near end's @port, non-blocking. */
 static int udp_socket(uint16_t port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_port = htons(port) };
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-
-	inet_pton(AF_INET, NEAR_IP, &a.sin_addr);
-	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a))) {
-		close(s);
-		return -1;
-	}
-	return s;
+	return mt_udp_socket(NEAR_IP, port);
 }
 
 /* Datagrams the socket holds after a moment; each must be @payload. */
 static int udp_count(int s, const uint8_t *payload, size_t len)
 {
-	uint8_t b[SLOT];
-	ssize_t n;
-	int got = 0;
-
-	usleep(300 * 1000);
-	while ((n = recv(s, b, sizeof(b), 0)) >= 0) {
-		CHECK_EQ((size_t)n, len);
-		CHECK(!memcmp(b, payload, len));
-		got++;
-	}
-	return got;
+	return mt_udp_count(s, payload, len, 300);
 }
-
 
 /* A UDP datagram from the far end to the near end's @port. */
 static void make_udp(struct mt_pkt *p, uint16_t port, const uint8_t *payload,
