@@ -202,7 +202,8 @@ void mlx5x_sim_set_wire(struct mlx5x_sim *sim, mlx5x_sim_wire_fn fn,
  * default, of a frame that came in as @len bytes of @frame: 1, the frame
  * as it came; MLX5X_SIM_WIRE_REWRITTEN, the copy's bytes (the rules it
  * crossed rewrote it) into @out, their length into @out_len, when the
- * caller gave room for them; 0, nothing (no room: dropped).
+ * caller gave room for them; 0, nothing (dropped: no room, or less than
+ * an Ethernet header left).
  */
 static int sim_wire_up(struct sim_dp *dp, const struct sim_pkt *up,
 		       const void *frame, unsigned int len, void *out,
@@ -210,7 +211,8 @@ static int sim_wire_up(struct sim_dp *dp, const struct sim_pkt *up,
 {
 	if (!out || (up->len == len && !memcmp(up->data, frame, len)))
 		return 1;
-	if (up->len > room) {
+	/* a reformat may have left less than an Ethernet header */
+	if (up->len > room || up->len < ETH_HLEN) {
 		dp->dropped++;
 		return 0;
 	}
