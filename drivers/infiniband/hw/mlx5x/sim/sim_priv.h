@@ -250,7 +250,7 @@ struct mlx5x_sim {
 	void *idle_ctx;
 	u64 events;
 	struct dentry *dbg;
-	struct sim_flow_table *fs_root[7];	/* steering/fs_root.c */
+	struct sim_flow_table *fs_root[9];	/* steering/fs_root.c, by type */
 	struct page **memic_pages;	/* mem/cmd_memic.c: BAR windows */
 	struct sim_umem *memic_umem;	/* mem/cmd_memic.c: the MEMIC's bytes */
 	struct sim_dp *dp;		/* dp/datapath.c */

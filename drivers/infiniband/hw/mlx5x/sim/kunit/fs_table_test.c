@@ -26,7 +26,10 @@ static void sk_fs_caps(struct kunit *test)
 			1);
 	KUNIT_EXPECT_EQ(test, PRM_GET(flow_table_prop_layout, PRM_ADDR(
 			flow_table_nic_cap, cap,
-			flow_table_properties_nic_receive_rdma), ft_support), 0);
+			flow_table_properties_nic_receive_rdma), ft_support), 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(flow_table_prop_layout, PRM_ADDR(
+			flow_table_nic_cap, cap,
+			flow_table_properties_nic_transmit_rdma), ft_support), 1);
 	KUNIT_EXPECT_EQ(test, SIM_CAP_GEN(sk_sim(test), nic_flow_table), 1);
 	KUNIT_EXPECT_EQ(test, sk_ft_create(test, 0, RX, 1, 4, 0, &id),
 			PRM_STAT_OK);
@@ -34,8 +37,16 @@ static void sk_fs_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_ft_create(test, 0, TX, 1, 4, 0, &id),
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, TX, id), PRM_STAT_OK);
-	/* RDMA RX (7), FDB (4): not offered */
-	SK_EXPECT_FAIL(test, sk_ft_create(test, 0, 7, 1, 4, 0, NULL),
+	/* RDMA RX (7) and TX (8) offered; FDB (4) and 9 not */
+	KUNIT_EXPECT_EQ(test, sk_ft_create(test, 0, SIM_FS_TYPE_RDMA_RX, 1, 4,
+					   0, &id), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, SIM_FS_TYPE_RDMA_RX, id),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_create(test, 0, SIM_FS_TYPE_RDMA_TX, 1, 4,
+					   0, &id), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, SIM_FS_TYPE_RDMA_TX, id),
+			PRM_STAT_OK);
+	SK_EXPECT_FAIL(test, sk_ft_create(test, 0, 9, 1, 4, 0, NULL),
 		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	SK_EXPECT_FAIL(test, sk_ft_create(test, 0, MLX5_FLOW_TABLE_TYPE_FDB, 1,
 					  4, 0, NULL),

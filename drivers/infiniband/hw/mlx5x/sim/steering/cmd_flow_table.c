@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Flow tables: CREATE, DESTROY, QUERY and MODIFY_FLOW_TABLE.  A table has
- * a type (NIC RX or TX), a level, a size, and what happens on a miss: the
- * type's default, or the next table, which must be of the same type and a
- * deeper level, so misses never loop.
+ * a type (NIC RX or TX, sniffer, RDMA RX or TX), a level, a size, and what
+ * happens on a miss: the type's default, the next domain (RDMA RX, when
+ * its capabilities say so: where its default goes too), or the next
+ * table, which must be of the same type and a deeper level, so misses
+ * never loop.
  */
 #include "fs.h"
 
@@ -38,11 +40,12 @@ u8 sim_flow_table_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 /*
  * The miss table a flow_table_context names for a table of @type at
- * @level: referenced, or NULL for the default miss action.
+ * @level: referenced, or NULL for the default miss action or a switch of
+ * domain (*@domain set).
  */
 static u8 sim_fs_miss_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			  u32 type, u32 level, const void *ftc,
-			  struct sim_flow_table **missp)
+			  struct sim_flow_table **missp, bool *domain)
 {
 	u32 action = PRM_GET(flow_table_context, ftc, table_miss_action);
 	u32 id = PRM_GET(flow_table_context, ftc, table_miss_id);
@@ -51,8 +54,14 @@ static u8 sim_fs_miss_get(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	u8 status;
 
 	*missp = NULL;
+	*domain = false;
 	if (action == MLX5_FLOW_TABLE_MISS_ACTION_DEF)
 		return PRM_STAT_OK;
+	if (action == MLX5_FLOW_TABLE_MISS_ACTION_SWITCH_DOMAIN &&
+	    SIM_FS_PROP(sim, type, table_miss_action_domain)) {
+		*domain = true;
+		return PRM_STAT_OK;
+	}
 	if (action != MLX5_FLOW_TABLE_MISS_ACTION_FWD ||
 	    !SIM_FS_PROP(sim, type, identified_miss_table_mode))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
@@ -98,6 +107,7 @@ static u8 sim_create_flow_table(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	u32 level = PRM_GET(flow_table_context, ftc, level);
 	struct sim_flow_table *ft, *miss;
 	struct sim_obj *obj;
+	bool domain;
 	u8 status;
 
 	status = sim_fs_own_vport(ctx,
@@ -108,7 +118,7 @@ static u8 sim_create_flow_table(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		return status;
 	if (!sim_fs_prop(sim, type) || !sim_fs_ctx_supported(sim, type, ftc))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	status = sim_fs_miss_get(sim, ctx, type, level, ftc, &miss);
+	status = sim_fs_miss_get(sim, ctx, type, level, ftc, &miss, &domain);
 	if (status)
 		return status;
 	status = sim_obj_alloc(sim, ctx, SIM_OBJ_FLOW_TABLE, &obj);
@@ -122,6 +132,7 @@ static u8 sim_create_flow_table(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	ft->log_size = PRM_GET(flow_table_context, ftc, log_size);
 	ft->reformat_en = PRM_GET(flow_table_context, ftc, reformat_en);
 	ft->miss = miss;
+	ft->miss_domain = domain;
 	INIT_LIST_HEAD(&ft->groups);
 	xa_init(&ft->ftes);
 	PRM_SET(create_flow_table_out, ctx->out, table_id, obj->id);
@@ -171,6 +182,9 @@ static void sim_flow_table_fill(struct sim_flow_table *ft, void *ftc)
 			MLX5_FLOW_TABLE_MISS_ACTION_FWD);
 		PRM_SET(flow_table_context, ftc, table_miss_id,
 			ft->miss->obj.id);
+	} else if (ft->miss_domain) {
+		PRM_SET(flow_table_context, ftc, table_miss_action,
+			MLX5_FLOW_TABLE_MISS_ACTION_SWITCH_DOMAIN);
 	}
 }
 
@@ -200,6 +214,7 @@ static u8 sim_modify_flow_table(struct mlx5x_sim *sim,
 				   flow_table_context);
 	u32 select = PRM_GET(modify_flow_table_in, in, modify_field_select);
 	struct sim_flow_table *ft, *miss;
+	bool domain;
 	u8 status;
 
 	status = sim_fs_own_vport(ctx,
@@ -219,11 +234,13 @@ static u8 sim_modify_flow_table(struct mlx5x_sim *sim,
 	if (select != MLX5_MODIFY_FLOW_TABLE_MISS_TABLE_ID ||
 	    !SIM_FS_PROP(sim, ft->type, flow_table_modify))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
-	status = sim_fs_miss_get(sim, ctx, ft->type, ft->level, ftc, &miss);
+	status = sim_fs_miss_get(sim, ctx, ft->type, ft->level, ftc, &miss,
+				 &domain);
 	if (status)
 		return status;
 	sim_obj_put(ft->miss ? &ft->miss->obj : NULL);
 	ft->miss = miss;
+	ft->miss_domain = domain;
 	return PRM_STAT_OK;
 }
 

@@ -34,10 +34,14 @@
 #define SIM_FS_MATCH_BYTES	PRM_BYTES(fte_match_param)
 
 /* Table types the model offers, as table_type in the mailboxes. */
-#define SIM_FS_NTYPES		7	/* NIC_RX (0), NIC_TX (1), SNIFFER_RX (5),
-					 * SNIFFER_TX (6); sim_fs_prop() says
-					 * which the profile offers
+#define SIM_FS_NTYPES		9	/* NIC_RX (0), NIC_TX (1), SNIFFER_RX (5),
+					 * SNIFFER_TX (6), RDMA_RX (7), RDMA_TX
+					 * (8); sim_fs_prop() says which the
+					 * profile offers
 					 */
+/* The RDMA domains' table types (mlx5_core's FS_FT_RDMA_RX/TX). */
+#define SIM_FS_TYPE_RDMA_RX	0x7
+#define SIM_FS_TYPE_RDMA_TX	0x8
 
 /* Actions an entry may carry; anything else is refused. */
 #define SIM_FS_ACTIONS	(MLX5_FLOW_CONTEXT_ACTION_ALLOW |		\
@@ -54,6 +58,9 @@
  * @level: its level; a table forwards only to deeper (greater) levels
  * @log_size: it holds flow indexes 0 .. 2^log_size - 1
  * @reformat_en: entries may carry the packet reformat action
+ * @miss_domain: a miss leaves the domain (table_miss_action
+ *		 SWITCH_DOMAIN): on RDMA RX, on to the RoCE transport, which
+ *		 is where the type's default goes too
  * @miss: the table a packet no entry matches goes to
  *	  (table_miss_action FWD); NULL: the type's default.  Referenced.
  * @groups: its flow groups (sim_flow_group.node), by start index
@@ -65,6 +72,7 @@ struct sim_flow_table {
 	u8 level;
 	u8 log_size;
 	bool reformat_en;
+	bool miss_domain;
 	struct sim_flow_table *miss;
 	struct list_head groups;
 	struct xarray ftes;
