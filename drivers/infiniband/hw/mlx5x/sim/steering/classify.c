@@ -27,6 +27,12 @@
  * When a sniffer root of the packet's direction is set, a copy of the
  * packet walks it too, after the packet itself (tables type=sniffer_rx or
  * sniffer_tx); a copy no entry takes is discarded (verdict to=discard).
+ *
+ * A RoCE packet of the device's QPs walks an RDMA domain too
+ * (sim_classify_rdma()): RDMA RX once the port took it for the RoCE
+ * transport, RDMA TX before it leaves for the wire (tables type=rdma_rx
+ * or rdma_tx).  What no entry drops goes on: to the transport (verdict
+ * to=roce) or to the wire (verdict to=wire).
  */
 #include <linux/debugfs.h>
 #include <linux/slab.h>
@@ -53,6 +59,7 @@ struct sim_walk_step {
 struct sim_walk {
 	struct seq_buf *s;
 	struct sim_walk_out *out;
+	unsigned int passed;	/* copies that reached the type's default */
 	unsigned int tables;
 	unsigned int npending;
 	struct sim_walk_step pending[SIM_WALK_MAX_PENDING];
@@ -69,6 +76,10 @@ static const char *sim_table_type_name(u8 type)
 		return "sniffer_rx";
 	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
 		return "sniffer_tx";
+	case SIM_FS_TYPE_RDMA_RX:
+		return "rdma_rx";
+	case SIM_FS_TYPE_RDMA_TX:
+		return "rdma_tx";
 	default:
 		return "rx";
 	}
@@ -98,18 +109,28 @@ static void sim_walk_deliver(struct sim_walk *w, struct sim_obj *tir,
 static void sim_verdict_default(struct sim_walk *w, u8 type,
 				const struct sim_pkt *p)
 {
-	const char *to = "default";
+	const char *to;
 
-	if (type == MLX5_FLOW_TABLE_TYPE_NIC_TX)
+	switch (type) {
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_RX:
+	case MLX5_FLOW_TABLE_TYPE_SNIFFER_TX:
+		seq_buf_printf(w->s, "verdict to=discard\n");
+		return;
+	case MLX5_FLOW_TABLE_TYPE_NIC_TX:
+	case SIM_FS_TYPE_RDMA_TX:
 		to = "wire";
-	else if (type == MLX5_FLOW_TABLE_TYPE_SNIFFER_RX ||
-		 type == MLX5_FLOW_TABLE_TYPE_SNIFFER_TX)
-		to = "discard";
+		break;
+	case SIM_FS_TYPE_RDMA_RX:
+		to = "roce";
+		break;
+	default:
+		to = "default";
+		break;
+	}
 	seq_buf_printf(w->s, "verdict to=%s\n", to);
-	/* the wire, or the port's default: the data path decides */
-	if (type == MLX5_FLOW_TABLE_TYPE_NIC_TX ||
-	    type == MLX5_FLOW_TABLE_TYPE_NIC_RX)
-		sim_walk_deliver(w, NULL, p);
+	/* the wire, the transport or the port's default: the caller's */
+	w->passed++;
+	sim_walk_deliver(w, NULL, p);
 }
 
 static void sim_walk_push(struct sim_walk *w, struct sim_flow_table *ft,
@@ -137,7 +158,7 @@ static void sim_walk_counters(struct sim_walk *w, const struct sim_fte_acts *a,
 				  obj);
 		st = &fc->stat[a->counter[i].id - fc->obj.id];
 		st->packets++;
-		st->octets += p->len;
+		st->octets += p->wire_len ?: p->len;
 		seq_buf_printf(w->s, "counter id=0x%x packets=%llu bytes=%llu\n",
 			       a->counter[i].id, st->packets, st->octets);
 	}
@@ -367,6 +388,41 @@ static void sim_walk(struct sim_walk *w, struct sim_flow_table *root,
 	}
 }
 
+/*
+ * Walk @p (consumed) from the root of @type, a copy from the root of
+ * @sniffer (0: none) too.  Return: the copies that reached @type's
+ * default.
+ */
+static unsigned int sim_classify_type(struct mlx5x_sim *sim, u32 type,
+				      u32 sniffer, struct sim_pkt *p,
+				      struct seq_buf *s,
+				      struct sim_walk_out *out)
+{
+	unsigned int passed;
+	struct sim_walk *w;
+
+	lockdep_assert_held(&sim->lock);
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		seq_buf_printf(s, "verdict to=error reason=nomem\n");
+		kfree(p);
+		return 0;
+	}
+	w->s = s;
+	w->out = out;
+	if (sim->fs_root[type]) {
+		sim_walk(w, sim->fs_root[type],
+			 sniffer ? sim->fs_root[sniffer] : NULL, p);
+	} else {
+		seq_buf_printf(s, "root table=none\n");
+		sim_verdict_default(w, type, p);
+		kfree(p);
+	}
+	passed = w->passed;
+	kfree(w);
+	return passed;
+}
+
 /**
  * sim_classify_walk() - steer a parsed packet through one direction
  * @sim: the model, its lock held
@@ -381,29 +437,69 @@ static void sim_walk(struct sim_walk *w, struct sim_flow_table *root,
 void sim_classify_walk(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
 		       struct seq_buf *s, struct sim_walk_out *out)
 {
-	u32 type = tx ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
-			MLX5_FLOW_TABLE_TYPE_NIC_RX;
-	u32 sniffer = tx ? MLX5_FLOW_TABLE_TYPE_SNIFFER_TX :
-			   MLX5_FLOW_TABLE_TYPE_SNIFFER_RX;
-	struct sim_walk *w;
+	if (tx)
+		sim_classify_type(sim, MLX5_FLOW_TABLE_TYPE_NIC_TX,
+				  MLX5_FLOW_TABLE_TYPE_SNIFFER_TX, p, s, out);
+	else
+		sim_classify_type(sim, MLX5_FLOW_TABLE_TYPE_NIC_RX,
+				  MLX5_FLOW_TABLE_TYPE_SNIFFER_RX, p, s, out);
+}
 
-	lockdep_assert_held(&sim->lock);
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w) {
-		seq_buf_printf(s, "verdict to=error reason=nomem\n");
-		kfree(p);
-		return;
+/**
+ * sim_classify_rdma() - steer a RoCE packet through an RDMA domain
+ * @sim: the model, its lock held
+ * @tx: through RDMA TX (sent by a QP of the device), else RDMA RX
+ * @p: the packet (parsed), consumed
+ * @s: where the trace goes (may be a zero-sized seq_buf)
+ *
+ * Counters the packet hits count it.
+ *
+ * Return: true when it goes on (to the wire, or to the RoCE transport):
+ * no entry dropped it, or a copy of it got past one that did.
+ */
+bool sim_classify_rdma(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
+		       struct seq_buf *s)
+{
+	return sim_classify_type(sim, tx ? SIM_FS_TYPE_RDMA_TX :
+				 SIM_FS_TYPE_RDMA_RX, 0, p, s, NULL);
+}
+
+
+/* Steer a packet through @type's tables (NIC or RDMA); the trace's length. */
+static int sim_classify_trace(struct mlx5x_sim *sim, u32 type, u8 port,
+			      const void *bytes, size_t len, char *trace,
+			      size_t size)
+{
+	struct seq_buf s;
+	struct sim_pkt *p;
+
+	if (port != 1 || len < 14 || len > SIM_PKT_MAX || !size)
+		return -EINVAL;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p->data, bytes, len);
+	p->len = len;
+	sim_pkt_parse(p);
+	seq_buf_init(&s, trace, size);
+	seq_buf_printf(&s, "packet dir=%s port=%u len=%zu\n",
+		       sim_table_type_name(type), port, len);
+	mutex_lock(&sim->lock);
+	if (type == SIM_FS_TYPE_RDMA_RX || type == SIM_FS_TYPE_RDMA_TX)
+		sim_classify_rdma(sim, type == SIM_FS_TYPE_RDMA_TX, p, &s);
+	else
+		sim_classify_walk(sim, type == MLX5_FLOW_TABLE_TYPE_NIC_TX, p,
+				  &s, NULL);
+	mutex_unlock(&sim->lock);
+	if (seq_buf_has_overflowed(&s)) {
+		trace[size - 1] = '\0';
+		return -ENOSPC;
 	}
-	w->s = s;
-	w->out = out;
-	if (sim->fs_root[type]) {
-		sim_walk(w, sim->fs_root[type], sim->fs_root[sniffer], p);
-	} else {
-		seq_buf_printf(s, "root table=none\n");
-		sim_verdict_default(w, type, p);
-		kfree(p);
-	}
-	kfree(w);
+	/* seq_buf leaves room: terminate after what it wrote */
+	if (seq_buf_used(&s) >= size)
+		return -ENOSPC;
+	trace[seq_buf_used(&s)] = '\0';
+	return seq_buf_used(&s);
 }
 
 /**
@@ -424,38 +520,15 @@ void sim_classify_walk(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
 int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       const void *bytes, size_t len, char *trace, size_t size)
 {
-	struct seq_buf s;
-	struct sim_pkt *p;
-
-	if (port != 1 || len < 14 || len > SIM_PKT_MAX || !size)
-		return -EINVAL;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-	memcpy(p->data, bytes, len);
-	p->len = len;
-	sim_pkt_parse(p);
-	seq_buf_init(&s, trace, size);
-	seq_buf_printf(&s, "packet dir=%s port=%u len=%zu\n", tx ? "tx" : "rx",
-		       port, len);
-	mutex_lock(&sim->lock);
-	sim_classify_walk(sim, tx, p, &s, NULL);
-	mutex_unlock(&sim->lock);
-	if (seq_buf_has_overflowed(&s)) {
-		trace[size - 1] = '\0';
-		return -ENOSPC;
-	}
-	/* seq_buf leaves room: terminate after what it wrote */
-	if (seq_buf_used(&s) >= size)
-		return -ENOSPC;
-	trace[seq_buf_used(&s)] = '\0';
-	return seq_buf_used(&s);
+	return sim_classify_trace(sim, tx ? MLX5_FLOW_TABLE_TYPE_NIC_TX :
+				  MLX5_FLOW_TABLE_TYPE_NIC_RX, port, bytes,
+				  len, trace, size);
 }
 
 /*
- * debugfs "classify": write "rx|tx PORT HEXBYTES" (bytes as pairs of hex
- * digits, optionally separated by ':' or spaces), then read the trace
- * from the same open file.
+ * debugfs "classify": write "rx|tx|rdma_rx|rdma_tx PORT HEXBYTES" (bytes
+ * as pairs of hex digits, optionally separated by ':' or spaces), then
+ * read the trace from the same open file.
  */
 #define SIM_TRACE_BYTES	(64 * 1024)
 
@@ -490,21 +563,25 @@ static int sim_classify_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* "rx|tx PORT HEX": the packet into @pkt; its length or -EINVAL. */
-static int sim_classify_parse(char *buf, bool *tx, u8 *port, u8 *pkt)
+/* "DIR PORT HEX": the packet into @pkt; its length or -EINVAL. */
+static int sim_classify_parse(char *buf, u32 *type, u8 *port, u8 *pkt)
 {
+	static const u32 types[] = {
+		MLX5_FLOW_TABLE_TYPE_NIC_RX, MLX5_FLOW_TABLE_TYPE_NIC_TX,
+		SIM_FS_TYPE_RDMA_RX, SIM_FS_TYPE_RDMA_TX,
+	};
 	char *dir = strsep(&buf, " \t");
 	char *portstr = strsep(&buf, " \t");
-	int len = 0, hi;
+	int len = 0, hi, i;
 
 	if (!dir || !portstr || !buf)
 		return -EINVAL;
-	if (!strcmp(dir, "rx"))
-		*tx = false;
-	else if (!strcmp(dir, "tx"))
-		*tx = true;
-	else
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (!strcmp(dir, sim_table_type_name(types[i])))
+			break;
+	if (i == ARRAY_SIZE(types))
 		return -EINVAL;
+	*type = types[i];
 	if (kstrtou8(portstr, 0, port))
 		return -EINVAL;
 	while (*buf) {
@@ -527,7 +604,7 @@ static ssize_t sim_classify_write(struct file *file, const char __user *ubuf,
 	struct sim_classify_file *cf = file->private_data;
 	char *buf;
 	u8 *pkt;
-	bool tx;
+	u32 type;
 	u8 port;
 	int len, ret;
 
@@ -541,9 +618,9 @@ static ssize_t sim_classify_write(struct file *file, const char __user *ubuf,
 		kfree(buf);
 		return -ENOMEM;
 	}
-	len = sim_classify_parse(strim(buf), &tx, &port, pkt);
+	len = sim_classify_parse(strim(buf), &type, &port, pkt);
 	ret = len < 0 ? len :
-	      mlx5x_sim_classify(cf->sim, tx, port, pkt, len, cf->trace,
+	      sim_classify_trace(cf->sim, type, port, pkt, len, cf->trace,
 				 SIM_TRACE_BYTES);
 	kfree(pkt);
 	kfree(buf);

@@ -23,6 +23,8 @@
 /**
  * struct sim_pkt - a packet on its way through the pipeline
  * @len: bytes of @data
+ * @wire_len: bytes of the frame when @data holds only its head (a RoCE
+ *	      packet longer than SIM_PKT_MAX, walking an RDMA domain), else 0
  * @l3: offset of the outer L3 header, 0 when none
  * @l4: offset of the outer L4 header, 0 when none
  * @l4_proto: IP protocol of @l4
@@ -34,6 +36,7 @@
  */
 struct sim_pkt {
 	u16 len;
+	u32 wire_len;
 	u16 l3;
 	u16 l4;
 	u8 l4_proto;
@@ -63,6 +66,8 @@ struct sim_walk_out {
 /* classify.c */
 void sim_classify_walk(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
 		       struct seq_buf *s, struct sim_walk_out *out);
+bool sim_classify_rdma(struct mlx5x_sim *sim, bool tx, struct sim_pkt *p,
+		       struct seq_buf *s);
 
 /* classify_pkt.c */
 void sim_pkt_parse(struct sim_pkt *p);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The classifier's view of a packet: its headers parsed into an
- * fte_match_param (outer L2-L4, VXLAN and GRE in the misc parameters, the
- * inner L2-L4 past a tunnel, metadata registers in misc parameters 2),
+ * fte_match_param (outer L2-L4, VXLAN, GRE and a RoCE v2 packet's BTH
+ * (opcode, destination QP) in the misc parameters, the inner L2-L4 past a
+ * tunnel, metadata registers in misc parameters 2),
  * and the header rewrites of modify header and packet reformat contexts.
  */
 #include <linux/in.h>
@@ -15,6 +16,9 @@
 #define ETH_P_SVLAN	0x88a8
 #define ETH_P_TEB	0x6558	/* Ethernet over GRE */
 #define VXLAN_PORT	4789
+#define ROCE_V2_PORT	4791
+#define UDP_HLEN	8
+#define BTH_LEN		12
 #define GRE_C		0x8000
 #define GRE_K		0x2000
 #define GRE_S		0x1000
@@ -179,6 +183,21 @@ static void sim_parse_tunnel(struct sim_pkt *p, const struct sim_hdrs *o)
 	}
 }
 
+/* A RoCE v2 packet's BTH, past the outer UDP header: its opcode and QP. */
+static void sim_parse_bth(struct sim_pkt *p, const struct sim_hdrs *o)
+{
+	void *misc = PRM_ADDR(fte_match_param, p->match, misc_parameters);
+	const u8 *d;
+
+	if (o->proto != IPPROTO_UDP || !o->l4 ||
+	    rd16(p->data + o->l4 + 2) != ROCE_V2_PORT ||
+	    p->len < o->l4 + UDP_HLEN + BTH_LEN)
+		return;
+	d = p->data + o->l4 + UDP_HLEN;
+	PRM_SET(fte_match_set_misc, misc, bth_opcode, d[0]);
+	PRM_SET(fte_match_set_misc, misc, bth_dst_qp, rd32(d + 4) & 0xffffff);
+}
+
 /**
  * sim_pkt_parse() - what the pipeline matches on, from the packet's bytes
  * @p: the packet; @p->match and the offsets are rewritten
@@ -203,6 +222,7 @@ void sim_pkt_parse(struct sim_pkt *p)
 			PRM_ADDR(fte_match_param, p->match, misc_parameters),
 			outer_ipv6_flow_label, rd32(p->data + o.l3) & 0xfffff);
 	sim_parse_tunnel(p, &o);
+	sim_parse_bth(p, &o);
 	PRM_SET(fte_match_set_misc2, misc2, metadata_reg_a, p->regs[0]);
 	PRM_SET(fte_match_set_misc2, misc2, metadata_reg_c_0, p->regs[2]);
 	PRM_SET(fte_match_set_misc2, misc2, metadata_reg_c_1, p->regs[3]);
