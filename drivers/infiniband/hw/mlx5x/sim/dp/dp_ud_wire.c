@@ -34,6 +34,9 @@
  * (0xffffff) with the default P_Key goes to every QP of the group that
  * takes its Q_Key and has a receive WQE posted, each copy counted in
  * rx_ud; one that reaches none, or names another QP, is dropped.
+ *
+ * Sent or received, a RoCE packet walks an RDMA domain
+ * (sim_dp_rdma_steer()), which may drop it.
  */
 #include <linux/slab.h>
 #include "../queues/queues.h"
@@ -107,9 +110,12 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 	}
 	len = sim_roce_ud_seal(f, hdr + u.len);
 	PRM_SET(qpc, req->qpc, next_send_psn, (u.psn + 1) & 0xffffff);
-	dp->wire.roce_tx++;
-	dp->tx_packets++;
-	sim_wire_out(dp, f, len);
+	/* an RDMA TX rule may drop it: the send still completes */
+	if (sim_dp_rdma_steer(dp, true, f, len)) {
+		dp->wire.roce_tx++;
+		dp->tx_packets++;
+		sim_wire_out(dp, f, len);
+	}
 	kfree(f);
 	return 0;
 }
@@ -227,7 +233,8 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 	case SIM_ROCE_OTHER:
 		/* RC and UC to a QP on the wire (rcw_frame.c) */
 		if (sim_rcw_op(u.opcode) && !group) {
-			if (!sim_rcw_rx(dp, &u)) {
+			if (sim_dp_rdma_steer(dp, false, frame, len) &&
+			    !sim_rcw_rx(dp, &u)) {
 				wire->roce_dropped++;
 				dp->dropped++;
 			}
@@ -239,6 +246,8 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		wire->roce_malformed++;
 		return true;
 	}
+	if (!sim_dp_rdma_steer(dp, false, frame, len))
+		return true;
 	if (group) {
 		/* a multicast packet names the multicast QP, 0xffffff */
 		n = u.dqpn == SIM_UD_MCAST_QPN &&

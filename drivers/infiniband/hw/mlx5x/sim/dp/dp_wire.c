@@ -34,6 +34,13 @@
  * the port's GIDs (dp_ud_wire.c) skip the NIC RX tables, and may be as
  * long as MLX5X_SIM_WIRE_MAX; any other frame longer than SIM_PKT_MAX
  * goes to the host's stack unsteered, counted (rx_long).
+ *
+ * RDMA domains.  A RoCE v2 packet a QP of the port puts on the wire walks
+ * the RDMA TX tables first, and one from the wire to a QP of the port
+ * walks the RDMA RX tables once its ICRC is checked, before the transport
+ * sees it (sim_dp_rdma_steer()): a rule that drops it loses it, as the
+ * wire would.  Traffic between two QPs of the port loops inside the
+ * device as messages, not packets, and walks neither.
  */
 #include <linux/etherdevice.h>
 #include <linux/seq_file.h>
@@ -176,6 +183,45 @@ void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
 	if (!tx->n)
 		dp->dropped++;
 	kfree(tx);
+}
+
+/**
+ * sim_dp_rdma_steer() - a RoCE packet walks the RDMA domain of its way
+ * @dp: the data path, the model's lock held
+ * @tx: sent by a QP of the port (RDMA TX), else received for one (RDMA RX)
+ * @frame: the frame, from its Ethernet header
+ * @len: its bytes; the tables look at the first SIM_PKT_MAX, counters
+ *	 count them all
+ *
+ * Return: true when it goes on; false when a rule dropped it (counted),
+ * or there was no memory to steer it (counted as dropped).
+ */
+bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len)
+{
+	struct sim_pkt *p;
+	struct seq_buf none;
+	char nothing[1];
+
+	if (!dp->sim->fs_root[tx ? SIM_FS_TYPE_RDMA_TX : SIM_FS_TYPE_RDMA_RX])
+		return true;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		dp->dropped++;
+		return false;
+	}
+	p->len = min_t(u32, len, SIM_PKT_MAX);
+	memcpy(p->data, frame, p->len);
+	if (len > SIM_PKT_MAX)
+		p->wire_len = len;
+	sim_pkt_parse(p);
+	seq_buf_init(&none, nothing, sizeof(nothing));
+	if (sim_classify_rdma(dp->sim, tx, p, &none))
+		return true;
+	if (tx)
+		dp->wire.rdma_tx_drops++;
+	else
+		dp->wire.rdma_rx_drops++;
+	return false;
 }
 
 /**
@@ -362,4 +408,6 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 	seq_printf(m, "rc_wire rx %llu naks %llu dups %llu resends %llu timeouts %llu\n",
 		   w->roce_rx_rc, w->rcw_naks, w->rcw_dups, w->rcw_resends,
 		   w->rcw_timeouts);
+	seq_printf(m, "rdma_fs rx_drops %llu tx_drops %llu\n",
+		   w->rdma_rx_drops, w->rdma_tx_drops);
 }

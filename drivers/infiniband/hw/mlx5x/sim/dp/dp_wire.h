@@ -44,6 +44,8 @@
  * @rcw_dups: duplicate requests they answered again
  * @rcw_resends: times a requester went back to send again
  * @rcw_timeouts: of those, ACK timers that ran out
+ * @rdma_rx_drops: RoCE packets to the port's QPs an RDMA RX rule dropped
+ * @rdma_tx_drops: RoCE packets of the port's QPs an RDMA TX rule dropped
  */
 struct sim_wire {
 	mlx5x_sim_wire_fn fn;
@@ -54,6 +56,7 @@ struct sim_wire {
 	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
 	u64 roce_malformed, roce_unsupported, roce_dropped;
 	u64 roce_rx_rc, rcw_naks, rcw_dups, rcw_resends, rcw_timeouts;
+	u64 rdma_rx_drops, rdma_tx_drops;
 };
 
 struct sim_dp;
@@ -62,6 +65,7 @@ struct seq_file;
 
 void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn);
 void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len);
+bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len);
 void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp);
 
 #endif /* MLX5X_SIM_DP_WIRE_H */

@@ -254,7 +254,7 @@ bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 	struct sim_rc_side *dst = &dp->rc_dst;
 	struct sim_roce_ud u = {};
 	u8 *f = dp->frame;
-	u32 hdr;
+	u32 hdr, flen;
 
 	if (!sim_rcw_addr(dp->sim, qp, &u)) {
 		dp->wire.roce_tx_lost++;
@@ -274,9 +274,13 @@ bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 		if (sim_rc_copy(dp, src, dst, skip, len))
 			return false;
 	}
+	flen = sim_roce_ud_seal(f, hdr + len);
+	/* dropped by an RDMA TX rule: lost, as on the wire */
+	if (!sim_dp_rdma_steer(dp, true, f, flen))
+		return true;
 	dp->wire.roce_tx++;
 	dp->tx_packets++;
-	sim_wire_out(dp, f, sim_roce_ud_seal(f, hdr + len));
+	sim_wire_out(dp, f, flen);
 	return true;
 }
 
