@@ -2,7 +2,8 @@
 /*
  * MLX5_IB_OBJECT_STEERING_ANCHOR: a table a user's own (DEVX) tables may
  * forward to, handing a packet back to the kernel's steering at a given
- * namespace and priority.  Per priority, the kernel makes one anchor
+ * namespace and priority: NIC RX, NIC TX, RDMA RX or RDMA TX, as the
+ * device offers them (FDB: no e-switch, EOPNOTSUPP).  Per priority, the kernel makes one anchor
  * table under the shared resource uid (so any context may name it) with
  * two entries: the first forwards into the priority's table (ignoring
  * levels), the one behind it drops.  The forward lives while an anchor
@@ -16,9 +17,8 @@
  */
 #include <linux/capability.h>
 #include <linux/slab.h>
-#include <rdma/mlx5_user_ioctl_cmds.h>
-#include <rdma/mlx5_user_ioctl_verbs.h>
 #include "fs_cmd.h"
+#include "fs_dv.h"
 
 #define UVERBS_MODULE_NAME mlx5x_ib
 #include <rdma/uverbs_named_ioctl.h>
@@ -58,24 +58,6 @@ struct mlx5x_steering_anchor {
 	enum mlx5x_fs_ns ns;
 	unsigned int prio;
 };
-
-static int mlx5x_anchor_ns(u32 ft_type, enum mlx5x_fs_ns *ns)
-{
-	switch (ft_type) {
-	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_RX:
-		*ns = MLX5X_FS_NS_BYPASS;
-		return 0;
-	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_NIC_TX:
-		*ns = MLX5X_FS_NS_EGRESS;
-		return 0;
-	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_FDB:
-	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_RDMA_RX:
-	case MLX5_IB_UAPI_FLOW_TABLE_TYPE_RDMA_TX:
-		return -EOPNOTSUPP;	/* tables the device does not offer */
-	default:
-		return -EINVAL;
-	}
-}
 
 static void mlx5x_anchor_table_destroy(struct mlx5x_dev *dev,
 				       struct mlx5x_fs_anchor *a)
@@ -170,7 +152,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_STEERING_ANCHOR_CREATE)(
 			       MLX5_IB_ATTR_STEERING_ANCHOR_FT_TYPE);
 	if (err)
 		return err;
-	err = mlx5x_anchor_ns(ft_type, &ns);
+	/* a type the device does not offer has no table: EOPNOTSUPP below */
+	err = mlx5x_ft_type_to_ns(ft_type, &ns);
 	if (err)
 		return err;
 	err = uverbs_copy_from(&prio, attrs,

@@ -85,7 +85,10 @@ static int mlx5x_matcher_ns(struct uverbs_attr_bundle *attrs,
 	return 0;
 }
 
-/* Sections the table type can match: outer, misc and inner headers. */
+/*
+ * Sections the table type can match: outer, misc (the VXLAN VNI, or the
+ * BTH of the RDMA domains) and inner headers.
+ */
 static u8 mlx5x_criteria_offered(void *prop)
 {
 	void *f = PRM_ADDR(flow_table_prop_layout, prop, ft_field_support);
@@ -93,7 +96,8 @@ static u8 mlx5x_criteria_offered(void *prop)
 
 	if (PRM_GET(flow_table_fields_supported, f, outer_dmac))
 		bits |= BIT(0);
-	if (PRM_GET(flow_table_fields_supported, f, outer_vxlan_vni))
+	if (PRM_GET(flow_table_fields_supported, f, outer_vxlan_vni) ||
+	    PRM_GET(flow_table_fields_supported, f, bth_dst_qp))
 		bits |= BIT(1);
 	if (PRM_GET(flow_table_fields_supported, f, inner_dmac))
 		bits |= BIT(2);
