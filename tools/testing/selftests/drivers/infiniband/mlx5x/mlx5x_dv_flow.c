@@ -58,19 +58,6 @@ __printf(1, 2) static bool traced(const char *fmt, ...)
 	return false;
 }
 
-/* The packets a counter counted, or -1. */
-static long long counted(struct mlx5dv_devx_obj *o, uint32_t id)
-{
-	uint32_t in[PRM_QUERY_FLOW_COUNTER_IN_BYTES / 4] = {}, out[8] = {};
-
-	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
-	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_FLOW_COUNTER_ID, id);
-	if (mlx5dv_devx_obj_query(o, in, sizeof(in), out, sizeof(out)))
-		return -1;
-	return mt_get64(out, PRM_QUERY_FLOW_COUNTER_OUT_FLOW_STATISTICS_OFF +
-			 PRM_TRAFFIC_COUNTER_PACKETS_OFF);
-}
-
 /*
  * The man page's example: destination MAC and source IPv4 to a
  * RAW_PACKET QP, which receives through its TIR.

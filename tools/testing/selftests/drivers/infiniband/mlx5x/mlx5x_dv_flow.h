@@ -13,6 +13,7 @@
 #include <string.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_prm.h"
 #include "mlx5x_queues.h"
 
@@ -146,17 +147,16 @@ static inline struct ibv_flow *flow(struct mlx5dv_flow_matcher *m,
 #define ACT_ACTION(a)	{ .type = MLX5DV_FLOW_ACTION_IBV_FLOW_ACTION, \
 			  .action = (a) }
 
+/* A DEVX flow counter (mt_flow_counter()), and what it counted. */
 static inline struct mlx5dv_devx_obj *counter(struct ibv_context *ctx,
 					      uint32_t *id)
 {
-	uint32_t in[PRM_ALLOC_FLOW_COUNTER_IN_BYTES / 4] = {};
-	uint32_t out[PRM_ALLOC_FLOW_COUNTER_OUT_BYTES / 4] = {};
-	struct mlx5dv_devx_obj *o;
+	return mt_flow_counter(ctx, id);
+}
 
-	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_OPCODE, PRM_OP_ALLOC_FLOW_COUNTER);
-	o = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
-	*id = o ? mt_get(out, PRM_ALLOC_FLOW_COUNTER_OUT_FLOW_COUNTER_ID) : 0;
-	return o;
+static inline long long counted(struct mlx5dv_devx_obj *o, uint32_t id)
+{
+	return mt_flow_counted(o, id);
 }
 
 /* A modify header setting the TCP destination port. */

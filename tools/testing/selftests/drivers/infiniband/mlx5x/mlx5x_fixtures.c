@@ -455,6 +455,44 @@ struct mlx5dv_devx_obj *mt_devx_fwd(struct ibv_context *ctx, uint32_t ft,
 				      16);
 }
 
+/**
+ * mt_flow_counter() - a DEVX flow counter
+ * @ctx: a DEVX context
+ * @id: its flow_counter_id (0 when none was made)
+ *
+ * Return: the counter, or NULL with errno set.
+ */
+struct mlx5dv_devx_obj *mt_flow_counter(struct ibv_context *ctx, uint32_t *id)
+{
+	uint32_t in[PRM_ALLOC_FLOW_COUNTER_IN_BYTES / 4] = {};
+	uint32_t out[PRM_ALLOC_FLOW_COUNTER_OUT_BYTES / 4] = {};
+	struct mlx5dv_devx_obj *o;
+
+	mt_set(in, PRM_ALLOC_FLOW_COUNTER_IN_OPCODE, PRM_OP_ALLOC_FLOW_COUNTER);
+	o = mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, sizeof(out));
+	*id = o ? mt_get(out, PRM_ALLOC_FLOW_COUNTER_OUT_FLOW_COUNTER_ID) : 0;
+	return o;
+}
+
+/**
+ * mt_flow_counted() - the packets a flow counter counted
+ * @o: the counter (or the bulk holding it)
+ * @id: its flow_counter_id
+ *
+ * Return: the count, or -1 when the query failed.
+ */
+long long mt_flow_counted(struct mlx5dv_devx_obj *o, uint32_t id)
+{
+	uint32_t in[PRM_QUERY_FLOW_COUNTER_IN_BYTES / 4] = {}, out[8] = {};
+
+	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_OPCODE, PRM_OP_QUERY_FLOW_COUNTER);
+	mt_set(in, PRM_QUERY_FLOW_COUNTER_IN_FLOW_COUNTER_ID, id);
+	if (mlx5dv_devx_obj_query(o, in, sizeof(in), out, sizeof(out)))
+		return -1;
+	return mt_get64(out, PRM_QUERY_FLOW_COUNTER_OUT_FLOW_STATISTICS_OFF +
+			 PRM_TRAFFIC_COUNTER_PACKETS_OFF);
+}
+
 /* ---- children ---- */
 
 /**

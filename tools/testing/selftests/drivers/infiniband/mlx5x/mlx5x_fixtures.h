@@ -145,6 +145,9 @@ bool mt_devx_rx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
 struct mlx5dv_devx_obj *mt_devx_fwd(struct ibv_context *ctx, uint32_t ft,
 				    uint32_t fg, uint32_t index,
 				    uint16_t dport, uint32_t to, uint32_t *out);
+/* DEVX flow counters: one, and the packets it counted */
+struct mlx5dv_devx_obj *mt_flow_counter(struct ibv_context *ctx, uint32_t *id);
+long long mt_flow_counted(struct mlx5dv_devx_obj *o, uint32_t id);
 
 /* Children: what a process without a capability may do */
 bool mt_drop_cap(unsigned int cap);

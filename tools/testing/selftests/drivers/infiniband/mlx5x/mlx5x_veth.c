@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/if_ether.h>
+#include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 #include "mlx5x_veth.h"
 
@@ -52,8 +53,11 @@ void mt_veth_unmake(const struct mt_veth *v)
 	mt_sh("ip netns del %s 2>/dev/null", v->ns);
 }
 
-struct ibv_context *mt_veth_open(const struct mt_veth *v)
+static struct ibv_context *veth_open(const struct mt_veth *v, bool devx)
 {
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
 	struct ibv_context *ctx = NULL;
 	struct ibv_device **l;
 	int i, n, tries;
@@ -62,13 +66,24 @@ struct ibv_context *mt_veth_open(const struct mt_veth *v)
 		l = ibv_get_device_list(&n);
 		for (i = 0; l && i < n && !ctx; i++)
 			if (!strcmp(ibv_get_device_name(l[i]), v->dev))
-				ctx = ibv_open_device(l[i]);
+				ctx = devx ? mlx5dv_open_device(l[i], &attr) :
+					     ibv_open_device(l[i]);
 		if (l)
 			ibv_free_device_list(l);
 		if (!ctx)
 			usleep(50 * 1000);
 	}
 	return ctx;
+}
+
+struct ibv_context *mt_veth_open(const struct mt_veth *v)
+{
+	return veth_open(v, false);
+}
+
+struct ibv_context *mt_veth_open_devx(const struct mt_veth *v)
+{
+	return veth_open(v, true);
 }
 
 bool mt_veth_enter_far(const struct mt_veth *v)

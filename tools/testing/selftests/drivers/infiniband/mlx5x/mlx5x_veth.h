@@ -36,6 +36,8 @@ int mt_veth_make(const struct mt_veth *v);
 void mt_veth_unmake(const struct mt_veth *v);
 /* The device by name, once its uverbs node is there; NULL after 2 s. */
 struct ibv_context *mt_veth_open(const struct mt_veth *v);
+/* The same, a DEVX context (mlx5dv_open_device()). */
+struct ibv_context *mt_veth_open_devx(const struct mt_veth *v);
 /* In a child: enter the far namespace. */
 bool mt_veth_enter_far(const struct mt_veth *v);
 /* A packet socket on @ifname (this namespace's) for @proto, @secs to read. */
