@@ -47,10 +47,18 @@ MT_TEST_F(mt_ctx, matcher_ranges)
 	CHECK_ERR(errno, EINVAL);
 	CHECK(!matcher(ctx, MLX5DV_FLOW_TABLE_TYPE_FDB, 0, 0, mask));
 	CHECK_ERR(errno, EOPNOTSUPP);
-	CHECK(!matcher(ctx, MLX5DV_FLOW_TABLE_TYPE_RDMA_RX, 0, 0, mask));
-	CHECK_ERR(errno, EOPNOTSUPP);
-	CHECK(!matcher(ctx, MLX5DV_FLOW_TABLE_TYPE_RDMA_TX, 0, 0, mask));
-	CHECK_ERR(errno, EOPNOTSUPP);
+	/* the RDMA domains are offered (mlx5x_rdma_fs tries them) */
+	m = matcher(ctx, MLX5DV_FLOW_TABLE_TYPE_RDMA_RX, 0, 0, mask);
+	CHECK(m);
+	if (m)
+		CHECK_ERR(mlx5dv_destroy_flow_matcher(m), 0);
+	m = matcher(ctx, MLX5DV_FLOW_TABLE_TYPE_RDMA_TX, 15, 0, mask);
+	CHECK(m);
+	if (m)
+		CHECK_ERR(mlx5dv_destroy_flow_matcher(m), 0);
+	/* they match outer headers and the BTH, no inner headers */
+	CHECK(!matcher(ctx, MLX5DV_FLOW_TABLE_TYPE_RDMA_RX, 0, 4, mask));
+	CHECK_ERR(errno, EINVAL);
 	/* a mask longer than fte_match_param */
 	mask->match_sz = MATCH_BYTES + 8;
 	CHECK(!matcher(ctx, NIC_RX, 0, 0, mask));
@@ -117,6 +125,7 @@ MT_TEST_F(mt_ctx, action_refusals)
 		CHECK_ERR(ibv_destroy_flow_action(a), 0);
 	CHECK(!set_dport(ctx, NIC_RX, 1, 33));
 	CHECK_ERR(errno, EINVAL);
+	/* RDMA TX is offered, but rewrites no header */
 	CHECK(!set_dport(ctx, MLX5DV_FLOW_TABLE_TYPE_RDMA_TX, 1, 1));
 	CHECK_ERR(errno, EOPNOTSUPP);
 	CHECK(!set_dport(ctx, 9, 1, 1));
