@@ -17,6 +17,11 @@
  *   - a bad rkey: IBV_WC_REM_ACCESS_ERR, both QPs in the error state;
  *   - no receive posted, rnr_retry 0 and 1: IBV_WC_RNR_RETRY_EXC_ERR;
  *   - the peer QP destroyed: IBV_WC_RETRY_EXC_ERR after retry_cnt;
+ *   - an RDMA TX rule of the near device, or an RDMA RX rule of the far
+ *     one, that drops the near QP's packets (mlx5dv_create_flow(3) on a
+ *     matcher of MLX5DV_FLOW_TABLE_TYPE_RDMA_TX or _RX on the BTH's
+ *     destination QP): each transmission counted and lost, then
+ *     IBV_WC_RETRY_EXC_ERR; another QP pair's traffic goes through;
  *   - UC: a SEND of several packets arrives intact;
  *   - raw: with no device on the far end, a packet socket there sees a
  *     3000-byte SEND at path MTU 1024 as SEND FIRST, MIDDLE and LAST,
@@ -36,6 +41,7 @@
 #include <sys/socket.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
+#include "mlx5x_rdma_fs.h"
 #include "mlx5x_veth.h"
 
 #define W_NEAR_DEV	"mlx5x_cn"
@@ -560,6 +566,77 @@ MT_TEST_F(wire, retry_exceeded)
 	return KSFT_PASS;
 }
 
+/*
+ * The near QP's packets to the far QP dropped by an RDMA rule: of the
+ * near device's RDMA TX (@rx false), or of the far device's RDMA RX, which
+ * takes a DEVX table of its domain whose entry drops.  The rule counts the
+ * first transmission and its retry_cnt retries; no ACK comes back, so the
+ * send ends in IBV_WC_RETRY_EXC_ERR.  Rules are made from a DEVX context
+ * of the device they are on: they apply to every QP of it.
+ */
+static int rdma_drop(struct wire *w, bool rx)
+{
+	struct end *n = &w->e[0];
+	struct ibv_send_wr wr = { .wr_id = 11, .opcode = IBV_WR_SEND };
+	struct mlx5dv_flow_matcher *m = NULL;
+	struct mlx5dv_devx_obj *cnt = NULL;
+	struct ibv_flow *fl = NULL;
+	struct ibv_context *ctx;
+	struct rdma_ft t = {};
+	struct conn c = rc1024;
+	uint32_t cnt_id = 0;
+
+	c.retry_cnt = 2;
+	c.timeout = 10;		/* 4.096 us << 10: about 4 ms */
+	if (!connect_pair(w, &c))
+		return KSFT_FAIL;
+	ctx = mt_veth_open_devx(rx ? &far_dev : &veth);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	m = rdma_qp_matcher(ctx, rx ? RDMA_RX : RDMA_TX, 0);
+	cnt = mt_flow_counter(ctx, &cnt_id);
+	if (!CHECK(m) || !CHECK(cnt) ||
+	    (rx && !rdma_ft_open(ctx, &t, PRM_FT_RDMA_RX, 20, 0)))
+		goto out;
+	{
+		struct mlx5dv_flow_action_attr a[] = {
+			{ .type = MLX5DV_FLOW_ACTION_COUNTERS_DEVX, .obj = cnt },
+			rx ? (struct mlx5dv_flow_action_attr){
+				.type = MLX5DV_FLOW_ACTION_DEST_DEVX,
+				.obj = t.ft } :
+			     (struct mlx5dv_flow_action_attr){
+				.type = MLX5DV_FLOW_ACTION_DROP },
+		};
+
+		fl = rdma_qp_flow(m, w->e[1].qp->qp_num, a, 2);
+	}
+	if (!CHECK(fl))
+		goto out;
+	CHECK_EQ(post_wait(n, &wr, 0, 100), IBV_WC_RETRY_EXC_ERR);
+	state_becomes(n->qp, IBV_QPS_ERR);
+	CHECK_EQ(mt_flow_counted(cnt, cnt_id), 1 + c.retry_cnt);
+out:
+	if (fl)
+		CHECK_ERR(ibv_destroy_flow(fl), 0);
+	rdma_ft_close(&t);
+	if (cnt)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(cnt), 0);
+	if (m)
+		CHECK_ERR(mlx5dv_destroy_flow_matcher(m), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(wire, rdma_tx_drop)
+{
+	return rdma_drop(self, false);
+}
+
+MT_TEST_F(wire, rdma_rx_drop)
+{
+	return rdma_drop(self, true);
+}
+
 /* UC: a 3000-byte SEND at path MTU 1024, three packets, intact. */
 MT_TEST_F(wire, uc_send)
 {
@@ -664,6 +741,8 @@ static const struct mt_case cases[] = {
 	WIRE_CASE(rnr_retry_0),
 	WIRE_CASE(rnr_retry_1),
 	WIRE_CASE(retry_exceeded),
+	WIRE_CASE(rdma_tx_drop),
+	WIRE_CASE(rdma_rx_drop),
 	WIRE_CASE(uc_send),
 	MT_CASE_F(bare, raw_segments, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 };
