@@ -37,14 +37,30 @@ static void sim_fs_fields(void *f)
 	PRM_SET(flow_table_fields_supported, f, inner_tcp_dport, 1);
 }
 
-/* One table type: what its tables, groups and entries may do. */
-static void sim_fs_prop_fill(void *p, bool rx)
+/*
+ * What every table type offers: tables of @log_num of them, up to 2^@log
+ * entries each, 64 levels, counters, up to 32 destinations, entries
+ * that change in place, identified miss tables.
+ */
+static void sim_fs_common_fill(void *p, u32 log, u32 log_num)
 {
 	PRM_SET(flow_table_prop_layout, p, ft_support, 1);
 	PRM_SET(flow_table_prop_layout, p, flow_counter, 1);
 	PRM_SET(flow_table_prop_layout, p, flow_modify_en, 1);
 	PRM_SET(flow_table_prop_layout, p, identified_miss_table_mode, 1);
 	PRM_SET(flow_table_prop_layout, p, flow_table_modify, 1);
+	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, log);
+	PRM_SET(flow_table_prop_layout, p, max_ft_level, 63);
+	PRM_SET(flow_table_prop_layout, p, log_max_ft_num, log_num);
+	PRM_SET(flow_table_prop_layout, p, log_max_flow_counter, 4);
+	PRM_SET(flow_table_prop_layout, p, log_max_destination, 5);
+	PRM_SET(flow_table_prop_layout, p, log_max_flow, 16);
+}
+
+/* One table type: what its tables, groups and entries may do. */
+static void sim_fs_prop_fill(void *p, bool rx)
+{
+	sim_fs_common_fill(p, 23, 16);
 	PRM_SET(flow_table_prop_layout, p, ignore_flow_level, 1);
 	PRM_SET(flow_table_prop_layout, p, reformat_and_modify_action, 1);
 	/* encapsulation on both, as a ConnectX-6 Dx reports */
@@ -53,14 +69,8 @@ static void sim_fs_prop_fill(void *p, bool rx)
 		PRM_SET(flow_table_prop_layout, p, reformat_l3_tunnel_to_l2, 1);
 	else
 		PRM_SET(flow_table_prop_layout, p, reformat_l2_to_l3_tunnel, 1);
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, 23);
 	PRM_SET(flow_table_prop_layout, p, log_max_modify_header_context, 16);
 	PRM_SET(flow_table_prop_layout, p, max_modify_header_actions, 32);
-	PRM_SET(flow_table_prop_layout, p, max_ft_level, 63);
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_num, 16);
-	PRM_SET(flow_table_prop_layout, p, log_max_flow_counter, 4);
-	PRM_SET(flow_table_prop_layout, p, log_max_destination, 5);
-	PRM_SET(flow_table_prop_layout, p, log_max_flow, 16);
 	sim_fs_fields(PRM_ADDR(flow_table_prop_layout, p, ft_field_support));
 	sim_fs_fields(PRM_ADDR(flow_table_prop_layout, p,
 			       ft_field_bitmask_support));
@@ -72,17 +82,7 @@ static void sim_fs_prop_fill(void *p, bool rx)
  */
 static void sim_fs_sniffer_fill(void *p)
 {
-	PRM_SET(flow_table_prop_layout, p, ft_support, 1);
-	PRM_SET(flow_table_prop_layout, p, flow_counter, 1);
-	PRM_SET(flow_table_prop_layout, p, flow_modify_en, 1);
-	PRM_SET(flow_table_prop_layout, p, identified_miss_table_mode, 1);
-	PRM_SET(flow_table_prop_layout, p, flow_table_modify, 1);
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, 16);
-	PRM_SET(flow_table_prop_layout, p, max_ft_level, 63);
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_num, 8);
-	PRM_SET(flow_table_prop_layout, p, log_max_flow_counter, 4);
-	PRM_SET(flow_table_prop_layout, p, log_max_destination, 5);
-	PRM_SET(flow_table_prop_layout, p, log_max_flow, 16);
+	sim_fs_common_fill(p, 16, 8);
 	sim_fs_fields(PRM_ADDR(flow_table_prop_layout, p, ft_field_support));
 	sim_fs_fields(PRM_ADDR(flow_table_prop_layout, p,
 			       ft_field_bitmask_support));
@@ -103,21 +103,11 @@ static void sim_fs_rdma_fill(void *p, void *f2, bool rx)
 {
 	void *f = PRM_ADDR(flow_table_prop_layout, p, ft_field_support);
 
-	PRM_SET(flow_table_prop_layout, p, ft_support, 1);
-	PRM_SET(flow_table_prop_layout, p, flow_counter, 1);
-	PRM_SET(flow_table_prop_layout, p, flow_modify_en, 1);
+	sim_fs_common_fill(p, 16, 8);
 	PRM_SET(flow_table_prop_layout, p, modify_root, 1);
-	PRM_SET(flow_table_prop_layout, p, identified_miss_table_mode, 1);
-	PRM_SET(flow_table_prop_layout, p, flow_table_modify, 1);
 	PRM_SET(flow_table_prop_layout, p, ignore_flow_level, 1);
 	if (rx)
 		PRM_SET(flow_table_prop_layout, p, table_miss_action_domain, 1);
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_size, 16);
-	PRM_SET(flow_table_prop_layout, p, max_ft_level, 63);
-	PRM_SET(flow_table_prop_layout, p, log_max_ft_num, 8);
-	PRM_SET(flow_table_prop_layout, p, log_max_flow_counter, 4);
-	PRM_SET(flow_table_prop_layout, p, log_max_destination, 5);
-	PRM_SET(flow_table_prop_layout, p, log_max_flow, 16);
 	PRM_SET(flow_table_fields_supported, f, outer_dmac, 1);
 	PRM_SET(flow_table_fields_supported, f, outer_smac, 1);
 	PRM_SET(flow_table_fields_supported, f, outer_ether_type, 1);
