@@ -44,19 +44,7 @@ static int walk(const char *dir)
 }
 
 /* The trace holds this formatted line fragment. */
-__printf(1, 2) static bool traced(const char *fmt, ...)
-{
-	char want[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(want, sizeof(want), fmt, ap);
-	va_end(ap);
-	if (strstr(trace, want))
-		return true;
-	mt_diag("trace lacks \"%s\":\n%s", want, trace);
-	return false;
-}
+#define traced(...)	mt_traced(trace, __VA_ARGS__)
 
 /*
  * The man page's example: destination MAC and source IPv4 to a

@@ -127,15 +127,7 @@ static inline struct ibv_flow *flow(struct mlx5dv_flow_matcher *m,
 				    struct mlx5dv_flow_action_attr *act,
 				    size_t n)
 {
-	struct mlx5dv_flow_match_parameters *v = match_dport(port);
-	struct ibv_flow *f;
-
-	if (!CHECK(v))
-		return NULL;
-	errno = 0;
-	f = mlx5dv_create_flow(m, v, n, act);
-	free(v);
-	return f;
+	return mt_dv_flow(m, match_dport(port), act, n);
 }
 
 #define ACT_DEVX(o)	{ .type = MLX5DV_FLOW_ACTION_DEST_DEVX, .obj = (o) }

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,6 +492,71 @@ long long mt_flow_counted(struct mlx5dv_devx_obj *o, uint32_t id)
 		return -1;
 	return mt_get64(out, PRM_QUERY_FLOW_COUNTER_OUT_FLOW_STATISTICS_OFF +
 			 PRM_TRAFFIC_COUNTER_PACKETS_OFF);
+}
+
+/**
+ * mt_dv_flow() - mlx5dv_create_flow(3) of a match value, which it frees
+ * @m: the matcher
+ * @v: the value (calloc'ed), or NULL when making it failed (a failed check)
+ * @act: the actions
+ * @n: how many
+ *
+ * Return: the flow, or NULL with errno set.
+ */
+struct ibv_flow *mt_dv_flow(struct mlx5dv_flow_matcher *m,
+			    struct mlx5dv_flow_match_parameters *v,
+			    struct mlx5dv_flow_action_attr *act, size_t n)
+{
+	struct ibv_flow *f;
+
+	if (!CHECK(v))
+		return NULL;
+	errno = 0;
+	f = mlx5dv_create_flow(m, v, n, act);
+	free(v);
+	return f;
+}
+
+/**
+ * mt_anchor() - a steering anchor (mlx5dv_create_steering_anchor(3))
+ * @ctx: the context
+ * @type: its MLX5DV_FLOW_TABLE_TYPE_*
+ * @prio: its priority
+ *
+ * Return: the anchor, or NULL with errno set.
+ */
+struct mlx5dv_steering_anchor *mt_anchor(struct ibv_context *ctx, int type,
+					 int prio)
+{
+	struct mlx5dv_steering_anchor_attr attr = {
+		.ft_type = type, .priority = prio,
+	};
+
+	errno = 0;
+	return mlx5dv_create_steering_anchor(ctx, &attr);
+}
+
+/**
+ * mt_traced() - whether a classifier trace holds a line fragment
+ * @trace: the trace
+ * @fmt: the fragment, printf-style
+ *
+ * The trace goes to the log when it lacks the fragment.
+ *
+ * Return: whether it holds it.
+ */
+bool mt_traced(const char *trace, const char *fmt, ...)
+{
+	char want[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	if (strstr(trace, want))
+		return true;
+	mt_diag("trace lacks \"%s\":\n%s", want, trace);
+	return false;
 }
 
 /* ---- children ---- */

@@ -145,6 +145,14 @@ bool mt_devx_rx_table(struct ibv_context *ctx, struct mlx5dv_devx_obj **ft,
 struct mlx5dv_devx_obj *mt_devx_fwd(struct ibv_context *ctx, uint32_t ft,
 				    uint32_t fg, uint32_t index,
 				    uint16_t dport, uint32_t to, uint32_t *out);
+/* A flow of a matcher, a steering anchor; what a classifier trace holds */
+struct ibv_flow *mt_dv_flow(struct mlx5dv_flow_matcher *m,
+			    struct mlx5dv_flow_match_parameters *v,
+			    struct mlx5dv_flow_action_attr *act, size_t n);
+struct mlx5dv_steering_anchor *mt_anchor(struct ibv_context *ctx, int type,
+					 int prio);
+__printf(2, 3) bool mt_traced(const char *trace, const char *fmt, ...);
+
 /* DEVX flow counters: one, and the packets it counted */
 struct mlx5dv_devx_obj *mt_flow_counter(struct ibv_context *ctx, uint32_t *id);
 long long mt_flow_counted(struct mlx5dv_devx_obj *o, uint32_t id);

@@ -19,7 +19,6 @@
  * RoCE v2 packet through the domain and says where it went; traffic
  * across the wire is in mlx5x_rc_wire.  On hardware every case skips.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include "mlx5x_dv_flow.h"
 #include "mlx5x_fixtures.h"
@@ -64,19 +63,7 @@ static int walk_qp(const char *dir, uint32_t qpn)
 }
 
 /* The trace holds this formatted line fragment. */
-__printf(1, 2) static bool traced(const char *fmt, ...)
-{
-	char want[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(want, sizeof(want), fmt, ap);
-	va_end(ap);
-	if (strstr(trace, want))
-		return true;
-	mt_diag("trace lacks \"%s\":\n%s", want, trace);
-	return false;
-}
+#define traced(...)	mt_traced(trace, __VA_ARGS__)
 
 /*
  * RDMA RX, QP A's packets counted and forwarded to a DEVX table of the
@@ -246,17 +233,6 @@ out:
 	return KSFT_PASS;
 }
 
-static struct mlx5dv_steering_anchor *anchor(struct ibv_context *ctx,
-					     int type, int prio)
-{
-	struct mlx5dv_steering_anchor_attr attr = {
-		.ft_type = type, .priority = prio,
-	};
-
-	errno = 0;
-	return mlx5dv_create_steering_anchor(ctx, &attr);
-}
-
 /*
  * Anchors of both domains: shared per priority; a DEVX table of the
  * domain forwards to it, and the packet goes on through the kernel's
@@ -275,8 +251,8 @@ MT_TEST_F(env, anchors)
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		a = anchor(self->q.ctx, types[i], 3);
-		b = anchor(self->q.ctx, types[i], 3);
+		a = mt_anchor(self->q.ctx, types[i], 3);
+		b = mt_anchor(self->q.ctx, types[i], 3);
 		if (!CHECK(a) || !CHECK(b))
 			break;
 		CHECK_EQ(a->id, b->id);
@@ -308,7 +284,7 @@ MT_TEST_F(env, anchors)
 		CHECK_ERR(mlx5dv_destroy_steering_anchor(a), 0);
 		a = NULL;
 		/* priorities 0-15 */
-		CHECK(!anchor(self->q.ctx, types[i], 16));
+		CHECK(!mt_anchor(self->q.ctx, types[i], 16));
 		CHECK_ERR(errno, EINVAL);
 	}
 	if (f)

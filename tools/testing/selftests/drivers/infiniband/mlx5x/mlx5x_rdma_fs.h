@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
+#include "mlx5x_fixtures.h"
 #include "mlx5x_prm.h"
 
 #define RDMA_RX			MLX5DV_FLOW_TABLE_TYPE_RDMA_RX
@@ -63,15 +64,7 @@ static inline struct ibv_flow *rdma_qp_flow(struct mlx5dv_flow_matcher *m,
 					    struct mlx5dv_flow_action_attr *act,
 					    size_t n)
 {
-	struct mlx5dv_flow_match_parameters *v = rdma_match_qp(qpn);
-	struct ibv_flow *f;
-
-	if (!CHECK(v))
-		return NULL;
-	errno = 0;
-	f = mlx5dv_create_flow(m, v, n, act);
-	free(v);
-	return f;
+	return mt_dv_flow(m, rdma_match_qp(qpn), act, n);
 }
 
 /**

@@ -84,17 +84,6 @@ static int test_classifier_refusals(void)
 	return KSFT_PASS;
 }
 
-static struct mlx5dv_steering_anchor *anchor(struct ibv_context *ctx,
-					     int type, int prio)
-{
-	struct mlx5dv_steering_anchor_attr attr = {
-		.ft_type = type, .priority = prio,
-	};
-
-	errno = 0;
-	return mlx5dv_create_steering_anchor(ctx, &attr);
-}
-
 /*
  * A DEVX context and a buffer for traces; nothing of the context is left
  * after.  The kernel's own tables that an anchor makes stay: the model's
@@ -135,22 +124,22 @@ MT_TEST_F(ctx, steering_anchor)
 	struct ibv_context *ctx = self->ctx;
 	char *trace = self->trace;
 
-	a = anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
+	a = mt_anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
 	CHECK(a);
-	b = anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
+	b = mt_anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 3);
 	CHECK(b);
 	if (!a || !b)
 		goto out;
 	CHECK_EQ(a->id, b->id);
 	CHECK(mt_fw_check_owner("flow_table", a->id, SHARED_UID));
 	/* ranges: priorities 0-15; no FDB or RDMA tables on this device */
-	CHECK(!anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 16));
+	CHECK(!mt_anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_RX, 16));
 	CHECK_ERR(errno, EINVAL);
-	CHECK(!anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_TX, 0xffff));
+	CHECK(!mt_anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_NIC_TX, 0xffff));
 	CHECK_ERR(errno, EINVAL);
-	CHECK(!anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_FDB, 0));
+	CHECK(!mt_anchor(ctx, MLX5DV_FLOW_TABLE_TYPE_FDB, 0));
 	CHECK_ERR(errno, EOPNOTSUPP);
-	CHECK(!anchor(ctx, 9, 0));
+	CHECK(!mt_anchor(ctx, 9, 0));
 	CHECK_ERR(errno, EINVAL);
 
 	/* a DEVX entry may forward to the anchor, not to the kernel's table */
