@@ -28,7 +28,14 @@
  * Multicast: once the QP is attached to a group (ibv_attach_mcast(3)), a
  * UD SEND from the far end to the group's address and the multicast QP
  * lands in it; one to another group, to the group but another QP, or
- * after the detach does not.  On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel
+ * after the detach does not.
+ *
+ * RDMA RX: a rule of the device's RDMA RX domain on the BTH's destination
+ * QP (mlx5dv_create_flow(3), MLX5DV_FLOW_TABLE_TYPE_RDMA_RX) through a
+ * DEVX table of the domain whose entry drops: a rule on another QP
+ * leaves the QP's datagrams alone; one on the QP counts each of them and
+ * drops it (fw/datapath's rdma_fs rx_drops), the QP receives nothing;
+ * the rule gone, it receives again.  On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel
  * without network namespaces or veth (the debug kernel) too.
  */
 #define _GNU_SOURCE
@@ -49,6 +56,7 @@
 #include <sys/wait.h>
 #include "mlx5x_test.h"
 #include "mlx5x_fixtures.h"
+#include "mlx5x_rdma_fs.h"
 #include "mlx5x_veth.h"
 
 #define R_DEV		"mlx5x_r"
@@ -697,12 +705,82 @@ MT_TEST_F(rw, multicast_receive)
 	return KSFT_PASS;
 }
 
+/* A DEVX RDMA RX rule on QP @qpn to @t, counting in @cnt; NULL on failure. */
+static struct ibv_flow *rx_drop_rule(struct mlx5dv_flow_matcher *m,
+				     uint32_t qpn, struct rdma_ft *t,
+				     struct mlx5dv_devx_obj *cnt)
+{
+	struct mlx5dv_flow_action_attr a[] = {
+		{ .type = MLX5DV_FLOW_ACTION_DEST_DEVX, .obj = t->ft },
+		{ .type = MLX5DV_FLOW_ACTION_COUNTERS_DEVX, .obj = cnt },
+	};
+
+	return rdma_qp_flow(m, qpn, a, 2);
+}
+
+/* (d) RDMA RX drops the QP's datagrams, and only while its rule lives. */
+MT_TEST_F(rw, rdma_rx_drop)
+{
+	struct mlx5dv_flow_matcher *m = NULL;
+	struct mlx5dv_devx_obj *cnt = NULL;
+	struct ibv_flow *other = NULL, *fl = NULL;
+	struct ibv_context *ctx;
+	struct rdma_ft t = {};
+	uint32_t qpn = self->qp->qp_num, cnt_id = 0;
+	uint8_t payload[64] = { 1, 2, 3 };
+	long long drops = mt_dp_figure(R_DEBUGFS, "rdma_fs ", "rx_drops");
+	struct frame good;
+	struct ibv_wc wc;
+
+	ctx = mt_veth_open_devx(&veth);
+	if (!CHECK(ctx))
+		return KSFT_FAIL;
+	m = rdma_qp_matcher(ctx, RDMA_RX, 0);
+	cnt = mt_flow_counter(ctx, &cnt_id);
+	if (!CHECK(m) || !CHECK(cnt) ||
+	    !rdma_ft_open(ctx, &t, PRM_FT_RDMA_RX, 20, 0))
+		goto out;
+	make_roce(&good, self, 0x65, qpn, QKEY, payload, sizeof(payload));
+	/* a rule on another QP: the datagram arrives, uncounted */
+	other = rx_drop_rule(m, qpn + 1, &t, cnt);
+	if (!CHECK(other) || !CHECK(far_send(&good)))
+		goto out;
+	check_received(self, &good, sizeof(payload));
+	CHECK_EQ(mt_flow_counted(cnt, cnt_id), 0);
+	/* a rule on this QP: counted, dropped, nothing completes */
+	fl = rx_drop_rule(m, qpn, &t, cnt);
+	if (!CHECK(fl) || !CHECK(far_send(&good)) || !CHECK(far_send(&good)))
+		goto out;
+	CHECK(!poll_wc(self->cq, &wc, 500));
+	CHECK_EQ(mt_flow_counted(cnt, cnt_id), 2);
+	CHECK_EQ(mt_dp_figure(R_DEBUGFS, "rdma_fs ", "rx_drops"), drops + 2);
+	/* the rule gone: the QP receives again */
+	CHECK_ERR(ibv_destroy_flow(fl), 0);
+	fl = NULL;
+	if (CHECK(far_send(&good)))
+		check_received(self, &good, sizeof(payload));
+	CHECK_EQ(mt_flow_counted(cnt, cnt_id), 2);
+out:
+	if (fl)
+		CHECK_ERR(ibv_destroy_flow(fl), 0);
+	if (other)
+		CHECK_ERR(ibv_destroy_flow(other), 0);
+	rdma_ft_close(&t);
+	if (cnt)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(cnt), 0);
+	if (m)
+		CHECK_ERR(mlx5dv_destroy_flow_matcher(m), 0);
+	CHECK_EQ(ibv_close_device(ctx), 0);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(rw, transmit, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 	MT_CASE_F(rw, receive_and_malformed,
 		  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 	MT_CASE_F(rw, multicast_receive,
 		  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+	MT_CASE_F(rw, rdma_rx_drop, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 };
 
 int main(void)
