@@ -485,7 +485,8 @@ static int cmd_classify(int argc, char **argv)
 	int fd;
 
 	if (argc < 3 || argc > 4 ||
-	    (strcmp(argv[1], "rx") && strcmp(argv[1], "tx")) ||
+	    (strcmp(argv[1], "rx") && strcmp(argv[1], "tx") &&
+	     strcmp(argv[1], "rdma_rx") && strcmp(argv[1], "rdma_tx")) ||
 	    !hex_ok(argv[2]))
 		return 2;
 	if (argc == 4)
@@ -525,7 +526,7 @@ static void print_help(FILE *f)
 		"  fault next N             fail the next N commands\n"
 		"  fault opcode OP          fail every command with opcode OP\n"
 		"  fault clear              no more injected failures\n"
-		"  classify rx|tx HEX [PORT]\n"
+		"  classify rx|tx|rdma_rx|rdma_tx HEX [PORT]\n"
 		"                           where steering sends a packet (HEX: its\n"
 		"                           bytes from the Ethernet header), step by step\n"
 		"Environment: MLX5X_DEBUGFS (default /sys/kernel/debug/mlx5x)\n");

@@ -100,7 +100,7 @@ assert [(x["type"], x["id"], x["users"], x["pid"]) for x in o] == [("mkey", 16, 
 	# bad input: usage (2) or error (1), never a crash
 	local rc bad=0
 	for args in "classify" "classify up 00" "classify rx 0g" \
-		    "classify rx 020" "classify tx 00 0" \
+		    "classify rx 020" "classify tx 00 0" "classify rdma 00" \
 		    "" "frobnicate" "fault next" "fault next -1" \
 		    "fault next 12x" "fault opcode 0x10000" "objects --uid 70000" \
 		    "stats extra" "-d nosuch stats"; do
@@ -170,6 +170,15 @@ assert s[-1] == {"step": "verdict", "to": "wire"}, s[-1]'
 	ok live_classify_json $?
 	! "$cli" -d "$dev" classify rx 0011 2>/dev/null
 	ok live_classify_short_refused $?
+	# the RDMA domains: the kernel's chains, on to the transport, the wire
+	out=$("$cli" -d "$dev" classify rdma_rx "$pkt")
+	echo "$out" | grep -Eq '^[0-9]+ +table +id=0x[0-9a-f]+ type=rdma_rx ' &&
+		echo "$out" | grep -Eq '^[0-9]+ +verdict +to=roce$'
+	ok live_classify_rdma_rx $?
+	out=$("$cli" -d "$dev" classify rdma_tx "$pkt")
+	echo "$out" | grep -Eq '^[0-9]+ +table +id=0x[0-9a-f]+ type=rdma_tx ' &&
+		echo "$out" | grep -Eq '^[0-9]+ +verdict +to=wire$'
+	ok live_classify_rdma_tx $?
 
 	# what ib_core tracks of the process shows in the rdma tool
 	rdma resource show pd dev "$dev" | grep -q "pid $pid "
