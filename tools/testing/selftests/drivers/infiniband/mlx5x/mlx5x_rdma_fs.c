@@ -5,6 +5,7 @@
  * mlx5dv_create_steering_anchor(3) offer them with the table types
  * MLX5DV_FLOW_TABLE_TYPE_RDMA_RX and _RDMA_TX, and as upstream mlx5_ib
  * checks their rules:
+ *   - a flow on the BTH's opcode drops that opcode's packets only;
  *   - a flow on the BTH's destination QP counts that QP's RoCE packets
  *     and no other's; RDMA RX takes a DEVX table of its domain (or a QP)
  *     as destination, never DROP alone: a DEVX table whose entry drops
@@ -30,13 +31,15 @@
 #define QPN_B		0x456
 #define ROCE_PORT	4791
 #define UD_SEND_ONLY	0x64
+#define UD_SEND_ONLY_IMM 0x65
+#define M_BTH_OPCODE	PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE
 
 static char *trace;
 static const uint8_t mac_d[6] = { 0x02, 0, 0, 0, 0, 0xd };
 static const uint8_t mac_s[6] = { 0x02, 0, 0, 0, 0, 0x5 };
 
-/* A RoCE v2 UD SEND ONLY to QP @qpn, 16 bytes of payload, over IPv4. */
-static void roce_pkt(struct mt_pkt *p, uint32_t qpn)
+/* A RoCE v2 UD packet of @opcode to QP @qpn, 16 bytes of payload, IPv4. */
+static void roce_pkt(struct mt_pkt *p, uint8_t opcode, uint32_t qpn)
 {
 	static const uint8_t payload[16 + 4];	/* and the ICRC */
 
@@ -44,7 +47,7 @@ static void roce_pkt(struct mt_pkt *p, uint32_t qpn)
 	mt_pkt_eth(p, mac_d, mac_s, -1, MT_ETH_IPV4);
 	mt_pkt_ipv4(p, "10.0.0.1", "10.0.0.2", MT_IP_UDP, 0);
 	mt_pkt_l4(p, false, 0xc000, ROCE_PORT);
-	mt_pkt_put32(p, UD_SEND_ONLY << 24 | 0xffff);	/* BTH: P_Key */
+	mt_pkt_put32(p, opcode << 24 | 0xffff);	/* BTH: P_Key */
 	mt_pkt_put32(p, qpn);
 	mt_pkt_put32(p, 7);				/* PSN */
 	mt_pkt_put32(p, 0x11111111);			/* DETH: Q_Key */
@@ -53,13 +56,18 @@ static void roce_pkt(struct mt_pkt *p, uint32_t qpn)
 	mt_pkt_ipv4_finish(p, 14);
 }
 
-/* Walk a packet to QP @qpn through domain @dir ("rdma_rx", "rdma_tx"). */
-static int walk_qp(const char *dir, uint32_t qpn)
+/* Walk a packet of @opcode to QP @qpn through @dir ("rdma_rx", ...). */
+static int walk_op(const char *dir, uint8_t opcode, uint32_t qpn)
 {
 	struct mt_pkt p;
 
-	roce_pkt(&p, qpn);
+	roce_pkt(&p, opcode, qpn);
 	return mt_classify_bytes(dir, 1, p.b, p.len, trace, TRACE_BYTES);
+}
+
+static int walk_qp(const char *dir, uint32_t qpn)
+{
+	return walk_op(dir, UD_SEND_ONLY, qpn);
 }
 
 /* The trace holds this formatted line fragment. */
@@ -168,6 +176,52 @@ out:
 		CHECK_ERR(mlx5dv_devx_obj_destroy(cnt), 0);
 	if (m)
 		CHECK_ERR(mlx5dv_destroy_flow_matcher(m), 0);
+	return KSFT_PASS;
+}
+
+/*
+ * RDMA RX on the BTH's opcode: UD SEND ONLY dropped (through a DEVX
+ * table that drops), SEND ONLY with immediate on to the transport.
+ */
+MT_TEST_F(env, rx_drop_opcode)
+{
+	struct mlx5dv_flow_match_parameters *mask = NULL, *val;
+	struct mlx5dv_flow_matcher *m = NULL;
+	struct ibv_flow *f = NULL;
+	struct rdma_ft t = {};
+
+	mask = calloc(1, sizeof(*mask) + MATCH_BYTES);
+	val = calloc(1, sizeof(*val) + MATCH_BYTES);
+	if (!CHECK(mask) || !CHECK(val))
+		goto out;
+	mask->match_sz = MATCH_BYTES;
+	val->match_sz = MATCH_BYTES;
+	mt_set(mask->match_buf, M_BTH_OPCODE, 0xff);
+	mt_set(val->match_buf, M_BTH_OPCODE, UD_SEND_ONLY);
+	m = matcher(self->q.ctx, RDMA_RX, 1, CRIT_MISC, mask);
+	if (!CHECK(m) || !rdma_ft_open(self->q.ctx, &t, PRM_FT_RDMA_RX, 20, 0))
+		goto out;
+	{
+		struct mlx5dv_flow_action_attr a[] = { ACT_DEVX(t.ft) };
+
+		f = mt_dv_flow(m, val, a, 1);
+		val = NULL;
+	}
+	if (!CHECK(f))
+		goto out;
+	CHECK_EQ(walk_op("rdma_rx", UD_SEND_ONLY, QPN_B), 0);
+	CHECK(traced("verdict to=drop\n"));
+	CHECK_EQ(walk_op("rdma_rx", UD_SEND_ONLY_IMM, QPN_B), 0);
+	CHECK(traced("verdict to=roce\n"));
+	CHECK(!strstr(trace, "verdict to=drop"));
+out:
+	if (f)
+		CHECK_ERR(ibv_destroy_flow(f), 0);
+	rdma_ft_close(&t);
+	if (m)
+		CHECK_ERR(mlx5dv_destroy_flow_matcher(m), 0);
+	free(mask);
+	free(val);
 	return KSFT_PASS;
 }
 
@@ -305,6 +359,7 @@ MT_TEST_F(env, anchors)
 static const struct mt_case cases[] = {
 	RDMA_CASE(rx_count_and_drop_qp),
 	RDMA_CASE(tx_drop_qp),
+	RDMA_CASE(rx_drop_opcode),
 	RDMA_CASE(refusals),
 	RDMA_CASE(anchors),
 };
