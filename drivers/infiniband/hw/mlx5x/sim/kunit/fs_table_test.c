@@ -339,10 +339,70 @@ static void sk_fs_teardown_with_tree(struct kunit *test)
 	ctx->sim = NULL;
 }
 
+/*
+ * The RDMA domains: a miss of an RDMA RX table may switch domain (its
+ * capabilities say so), one of RDMA TX may not; no TIR destination; a
+ * table of the other domain is no destination either.
+ */
+static void sk_ft_rdma_domains(struct kunit *test)
+{
+	u32 rx, tx, other, fg;
+	struct sk_fte e = {};
+	void *in, *ftc;
+
+	in = sk_ft_in(test, 0, SIM_FS_TYPE_RDMA_RX, 1, 4, 0);
+	PRM_SET(create_flow_table_in, in, flow_table_context.table_miss_action,
+		MLX5_FLOW_TABLE_MISS_ACTION_SWITCH_DOMAIN);
+	KUNIT_ASSERT_EQ(test, sk_ft_exec(test, in, &rx), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_query(test, 0, SIM_FS_TYPE_RDMA_RX, rx,
+					  &ftc), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(flow_table_context, ftc,
+				      table_miss_action),
+			MLX5_FLOW_TABLE_MISS_ACTION_SWITCH_DOMAIN);
+	in = sk_ft_in(test, 0, SIM_FS_TYPE_RDMA_TX, 1, 4, 0);
+	PRM_SET(create_flow_table_in, in, flow_table_context.table_miss_action,
+		MLX5_FLOW_TABLE_MISS_ACTION_SWITCH_DOMAIN);
+	SK_EXPECT_FAIL(test, sk_ft_exec(test, in, NULL), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, SIM_FS_TYPE_RDMA_TX, 2, 4,
+					   0, &tx), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_ft_create(test, 0, SIM_FS_TYPE_RDMA_RX, 2, 4,
+					   0, &other), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_fg_create(test, 0, SIM_FS_TYPE_RDMA_RX, rx, 0,
+					   3, &fg), PRM_STAT_OK);
+	e.type = SIM_FS_TYPE_RDMA_RX;
+	e.ft = rx;
+	e.fg = fg;
+	e.action = MLX5_FLOW_CONTEXT_ACTION_FWD_DEST;
+	e.ndest = 1;
+	e.dest_type[0] = MLX5_IFC_FLOW_DESTINATION_TYPE_TIR;
+	e.dest[0] = 1;
+	SK_EXPECT_FAIL(test, sk_fte_set(test, &e), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	e.dest_type[0] = MLX5_IFC_FLOW_DESTINATION_TYPE_FLOW_TABLE;
+	e.dest[0] = tx;
+	SK_EXPECT_FAIL(test, sk_fte_set(test, &e), PRM_STAT_BAD_PARAM,
+		       SIM_SYND_BAD_FIELD);
+	e.dest[0] = other;
+	KUNIT_EXPECT_EQ(test, sk_fte_set(test, &e), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_fte_delete(test, 0, SIM_FS_TYPE_RDMA_RX, rx,
+					    0), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_fg_destroy(test, 0, SIM_FS_TYPE_RDMA_RX, rx,
+					    fg), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, SIM_FS_TYPE_RDMA_RX,
+					    other), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, SIM_FS_TYPE_RDMA_TX, tx),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_ft_destroy(test, 0, SIM_FS_TYPE_RDMA_RX, rx),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
+}
+
 static struct kunit_case sk_fs_cases[] = {
 	KUNIT_CASE(sk_fs_caps),
 	KUNIT_CASE(sk_ft_create_query_destroy),
 	KUNIT_CASE(sk_ft_miss),
+	KUNIT_CASE(sk_ft_rdma_domains),
 	KUNIT_CASE(sk_fg_rules),
 	KUNIT_CASE(sk_fte_create_query_delete),
 	KUNIT_CASE(sk_fte_rules),
