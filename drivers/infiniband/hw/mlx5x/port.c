@@ -76,6 +76,8 @@ int mlx5x_query_pkey(struct ib_device *ib, u32 port, u16 index, u16 *pkey)
 void mlx5x_port_init_state(struct mlx5x_dev *dev)
 {
 	dev->port_up = mlx5x_port_up(dev);
+	if (dev->backend->port_init)
+		dev->backend->port_init(dev, dev->port_up);
 }
 
 static void mlx5x_port_event(struct mlx5x_dev *dev, enum ib_event_type type)

@@ -61,9 +61,17 @@ static int mlx5x_sim_backend_comp_eqn(struct mlx5x_dev *dev,
 }
 
 /* The model raises PORT_CHANGE as the port follows its netdev. */
+/* The link first: once PORT_ACTIVE is seen, traffic crosses. */
 static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 {
+	mlx5x_sim_set_link(to_sim(dev), up);
 	mlx5x_sim_port_change(to_sim(dev), up);
+}
+
+/* The port's first state: the link only, no event. */
+static void mlx5x_sim_backend_port_init(struct mlx5x_dev *dev, bool up)
+{
+	mlx5x_sim_set_link(to_sim(dev), up);
 }
 
 /* A process's doorbell trapped (uar_trap.c): the model serves it now. */
@@ -123,6 +131,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,
+	.port_init = mlx5x_sim_backend_port_init,
 	.doorbell = mlx5x_sim_backend_doorbell,
 	.rung = mlx5x_sim_backend_rung,
 	.clock_ns = mlx5x_sim_backend_clock_ns,

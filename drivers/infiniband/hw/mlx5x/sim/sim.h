@@ -99,6 +99,7 @@ void mlx5x_sim_set_event_handler(struct mlx5x_sim *sim,
 				 mlx5x_sim_event_fn fn, void *ctx);
 
 void mlx5x_sim_port_change(struct mlx5x_sim *sim, bool up);
+void mlx5x_sim_set_link(struct mlx5x_sim *sim, bool up);
 void mlx5x_sim_doorbell(struct mlx5x_sim *sim);
 
 /**

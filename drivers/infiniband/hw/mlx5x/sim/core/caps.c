@@ -74,6 +74,7 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, event_cap, 1);
 	PRM_SET(cmd_hca_cap, c, eth_net_offloads, 1);
 	PRM_SET(cmd_hca_cap, c, roce, 1);
+	PRM_SET(cmd_hca_cap, c, vport_counters, 1);
 	PRM_SET(cmd_hca_cap, c, rc, 1);
 	PRM_SET(cmd_hca_cap, c, atomic, 1);
 	PRM_SET(cmd_hca_cap, c, uc, 1);

@@ -114,7 +114,7 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 	if (sim_dp_rdma_steer(dp, true, f, len)) {
 		dp->wire.roce_tx++;
 		dp->tx_packets++;
-		sim_wire_out(dp, f, len);
+		sim_wire_out(dp, f, len, true);
 	}
 	kfree(f);
 	return 0;

@@ -114,8 +114,11 @@ static struct sim_wire_rx sim_wire_rx_walk(struct sim_dp *dp,
 	return res;
 }
 
-/* Out on the wire: @len bytes of @data. */
-void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len)
+/*
+ * Out on the wire: @len bytes of @data, a RoCE v2 packet of the port's
+ * when @roce.  Lost while the link is down (dp_vport.c).
+ */
+void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len, bool roce)
 {
 	struct sim_wire *wire = &dp->wire;
 
@@ -123,10 +126,17 @@ void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len)
 		dp->dropped++;
 		return;
 	}
-	if (wire->fn(wire->ctx, data, len, false))
+	if (wire->down) {
+		wire->link_tx_lost++;
+		return;
+	}
+	if (wire->fn(wire->ctx, data, len, false)) {
 		wire->tx++;
-	else
+		sim_vport_count(dp, true, data, len, roce);
+	} else {
 		wire->tx_dropped++;
+		sim_vport_count_kind(dp, true, SIM_VP_ERR, len);
+	}
 }
 
 /* One copy @p (consumed) that left the NIC TX tables for the wire. */
@@ -153,7 +163,7 @@ static void sim_wire_leave(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
 		if (!res.taken && !(res.up && dp->wire.fn))
 			dp->dropped++;
 	} else if (!res.taken || (group && dp->wire.fn)) {
-		sim_wire_out(dp, save, len);
+		sim_wire_out(dp, save, len, false);
 	}
 	kfree(save);
 }
@@ -275,22 +285,35 @@ static int sim_wire_rx(struct mlx5x_sim *sim, const void *frame,
 	struct sim_wire_rx res;
 	struct sim_pkt *p;
 	struct sim_dp *dp;
+	u64 errs;
 	int ret = 0;
 
 	mutex_lock(&sim->lock);
 	dp = sim->dp;
 	if (!dp || dp->stopping)
 		goto out;
+	/* a dead link: what was on its way in is lost */
+	if (dp->wire.down) {
+		dp->wire.link_rx_lost++;
+		goto out;
+	}
 	if (len < ETH_HLEN || len > MLX5X_SIM_WIRE_MAX) {
 		dp->wire.rx_bad++;
+		sim_vport_count_kind(dp, false, SIM_VP_ERR, len);
 		ret = -EINVAL;
 		goto out;
 	}
 	/* RoCE v2 to the port's GIDs is the RDMA engine's, not the NIC's */
+	errs = dp->wire.roce_bad_icrc + dp->wire.roce_malformed;
 	if (sim_ud_wire_rx(dp, frame, len)) {
 		dp->wire.rx++;
+		if (errs != dp->wire.roce_bad_icrc + dp->wire.roce_malformed)
+			sim_vport_count_kind(dp, false, SIM_VP_ERR, len);
+		else
+			sim_vport_count(dp, false, frame, len, true);
 		goto out;
 	}
+	sim_vport_count(dp, false, frame, len, false);
 	/*
 	 * longer than the NIC's steering takes: to the host's stack, as
 	 * the port's default (a ConnectX's netdev takes what its MTU lets)
@@ -410,4 +433,7 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 		   w->rcw_timeouts);
 	seq_printf(m, "rdma_fs rx_drops %llu tx_drops %llu\n",
 		   w->rdma_rx_drops, w->rdma_tx_drops);
+	seq_printf(m, "link %s downs %llu tx_lost %llu rx_lost %llu\n",
+		   w->down ? "down" : "up", w->link_downs, w->link_tx_lost,
+		   w->link_rx_lost);
 }

@@ -9,6 +9,23 @@
 #include <linux/atomic.h>
 #include "../sim.h"
 
+/* What QUERY_VPORT_COUNTER tells apart (dp_vport.c). */
+enum sim_vport_kind {
+	SIM_VP_ERR,	/* received_errors, transmit_errors */
+	SIM_VP_IB_UC,
+	SIM_VP_IB_MC,
+	SIM_VP_ETH_BC,
+	SIM_VP_ETH_UC,
+	SIM_VP_ETH_MC,
+	SIM_VP_KINDS
+};
+
+/* The vport's traffic counters: [0] received, [1] transmitted. */
+struct sim_vport_cnt {
+	u64 pkts[2][SIM_VP_KINDS];
+	u64 octets[2][SIM_VP_KINDS];
+};
+
 /**
  * struct sim_wire - the port's wire
  * @fn: takes the frames the port puts out, or NULL: none leaves
@@ -46,6 +63,11 @@
  * @rcw_timeouts: of those, ACK timers that ran out
  * @rdma_rx_drops: RoCE packets to the port's QPs an RDMA RX rule dropped
  * @rdma_tx_drops: RoCE packets of the port's QPs an RDMA TX rule dropped
+ * @down: the link is down (dp_vport.c): nothing crosses
+ * @link_downs: times it went down
+ * @link_tx_lost: frames the port would have sent while it was down
+ * @link_rx_lost: frames that came in while it was down, dropped
+ * @vport: what crossed, for QUERY_VPORT_COUNTER
  */
 struct sim_wire {
 	mlx5x_sim_wire_fn fn;
@@ -57,6 +79,9 @@ struct sim_wire {
 	u64 roce_malformed, roce_unsupported, roce_dropped;
 	u64 roce_rx_rc, rcw_naks, rcw_dups, rcw_resends, rcw_timeouts;
 	u64 rdma_rx_drops, rdma_tx_drops;
+	bool down;
+	u64 link_downs, link_tx_lost, link_rx_lost;
+	struct sim_vport_cnt vport;
 };
 
 struct sim_dp;
@@ -64,7 +89,11 @@ struct sim_pkt;
 struct seq_file;
 
 void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn);
-void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len);
+void sim_wire_out(struct sim_dp *dp, const u8 *data, u32 len, bool roce);
+void sim_vport_count(struct sim_dp *dp, bool tx, const u8 *frame, u32 len,
+		     bool roce);
+void sim_vport_count_kind(struct sim_dp *dp, bool tx,
+			  enum sim_vport_kind kind, u32 len);
 bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len);
 void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp);
 

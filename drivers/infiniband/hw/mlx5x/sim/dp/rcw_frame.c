@@ -280,7 +280,7 @@ bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 		return true;
 	dp->wire.roce_tx++;
 	dp->tx_packets++;
-	sim_wire_out(dp, f, flen);
+	sim_wire_out(dp, f, flen, true);
 	return true;
 }
 
