@@ -88,6 +88,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.poll_cq = mlx5x_poll_cq,
 	.post_recv = mlx5x_post_recv,
 	.post_send = mlx5x_post_send,
+	.process_mad = mlx5x_process_mad,
 	.query_device = mlx5x_query_device,
 	.query_pkey = mlx5x_query_pkey,
 	.query_port = mlx5x_query_port,

@@ -278,6 +278,14 @@ void mlx5x_dev_release(struct mlx5x_dev *dev);
 extern struct mutex mlx5x_devices_lock;
 extern struct list_head mlx5x_devices;
 
+/* mad.c */
+struct ib_mad;
+struct ib_grh;
+int mlx5x_process_mad(struct ib_device *ib, int mad_flags, u32 port,
+		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+		      const struct ib_mad *in, struct ib_mad *out,
+		      size_t *out_mad_size, u16 *out_mad_pkey_index);
+
 /* port.c */
 int mlx5x_query_port(struct ib_device *ib, u32 port, struct ib_port_attr *a);
 int mlx5x_get_port_immutable(struct ib_device *ib, u32 port,
