@@ -323,8 +323,10 @@ MT_TEST_F(mt_ctx, tables_create_query_modify_destroy)
 	/* a miss table must be deeper */
 	CHECK_ERR(modify_miss(&c, c.id, a.id, out), EREMOTEIO);
 	CHECK_EQ(out_status(out), MT_STAT_BAD_PARAM);
-	/* types, levels and sizes the caps do not offer */
-	CHECK(!table(ctx, 7, 1, 4, 0, &bad, out));
+	/* types, levels and sizes the caps do not offer (FDB, 9) */
+	CHECK(!table(ctx, 4, 1, 4, 0, &bad, out));
+	refused(out, MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	CHECK(!table(ctx, 9, 1, 4, 0, &bad, out));
 	refused(out, MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	CHECK(!table(ctx, RX, 200, 4, 0, &bad, out));
 	refused(out, MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
