@@ -20,7 +20,8 @@
  * bytes 20..39 of the buffer, then the payload).  Frames of every
  * malformed shape (bad ICRC, cut short, lengths that disagree, a bad
  * IPv4 checksum, a BTH version other than 0, no room for the DETH) are
- * counted in fw/datapath's roce line and dropped; a wrong QP or Q_Key
+ * counted in fw/datapath's roce line and in the port's PortRcvErrors
+ * (sysfs ports/1/counters) and dropped; a wrong QP or Q_Key
  * is dropped as a ConnectX drops it; an RC packet is counted as not
  * supported yet.  None completes anything; the QP still receives after
  * them.
@@ -562,6 +563,22 @@ static void check_received(struct rw *w, const struct frame *fr,
 	CHECK(!memcmp(b + 40, fr->b + 14 + 20 + 8 + 12 + 12, len));
 }
 
+/* The port's PortRcvErrors (sysfs, from a PMA MAD); -1 if unread. */
+static long long rcv_errors(void)
+{
+	long long v = -1;
+	FILE *f;
+
+	f = fopen("/sys/class/infiniband/" R_DEV
+		  "/ports/1/counters/port_rcv_errors", "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 /* A bad frame: @figure counts it, and nothing completes. */
 static void check_refused(struct frame *fr, const char *figure)
 {
@@ -586,6 +603,7 @@ MT_TEST_F(rw, receive_and_malformed)
 	struct frame good, fr;
 	struct ibv_wc wc;
 	uint32_t qpn = self->qp->qp_num;
+	long long errors;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(payload); i++)
@@ -594,6 +612,8 @@ MT_TEST_F(rw, receive_and_malformed)
 	CHECK(far_send(&good));
 	check_received(self, &good, sizeof(payload));
 	CHECK_EQ(roce_figure("rx_ud"), 1);
+	errors = rcv_errors();
+	CHECK(errors >= 0);
 
 	/* a bad ICRC */
 	fr = good;
@@ -630,6 +650,8 @@ MT_TEST_F(rw, receive_and_malformed)
 	fr.b[14 + 20 + 8] = 0x65;
 	seal(&fr);
 	check_refused(&fr, "malformed");
+	/* each bad ICRC or malformed one counts in PortRcvErrors */
+	CHECK_EQ(rcv_errors(), errors + 8);
 	/* no such QP; the wrong Q_Key */
 	make_roce(&fr, self, 0x65, qpn + 1000, QKEY, payload, 16);
 	check_refused(&fr, "dropped");
