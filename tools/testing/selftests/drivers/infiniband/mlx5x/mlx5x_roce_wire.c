@@ -664,6 +664,8 @@ MT_TEST_F(rw, receive_and_malformed)
 	make_roce(&fr, self, 0x44, qpn, 0, payload, 16);
 	check_refused(&fr, "unsupported");
 
+	/* those were well-formed: received, not in error */
+	CHECK_EQ(rcv_errors(), errors + 8);
 	/* nothing completed; the QP still receives */
 	CHECK(!poll_wc(self->cq, &wc, 200));
 	CHECK(far_send(&good));
