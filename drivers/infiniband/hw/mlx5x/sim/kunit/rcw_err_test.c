@@ -8,8 +8,6 @@
  */
 #include "sk_rcw.h"
 
-#define A	0
-#define B	1
 #define RE_MS	10000
 
 /* No receive WQE, rnr_retry 0: one RNR NAK, and the SEND fails. */
@@ -38,7 +36,6 @@ static void re_rnr_exceeded(struct kunit *test)
 static void re_rnr_then_posted(struct kunit *test)
 {
 	u32 len = 2 * SK_W_PMTU + 3;
-	struct sk_rcw_cqe c;
 
 	sk_rcw_connect(test);
 	sk_rcw_fill(test, A, 0, len, 0x31);
@@ -49,11 +46,7 @@ static void re_rnr_then_posted(struct kunit *test)
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, B)->rcw_naks, 1);
 	sk_rcw_recv(test, B, 0x1000, 0x1000);
 	sk_rcw_pump(test, RE_MS, 1, 1);
-	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
-	c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
-	KUNIT_EXPECT_EQ(test, c.bytes, len);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-				     sk_rcw_data(test, B, 0x1000), len), 0);
+	sk_rcw_delivered(test, len);
 	sk_rcw_none(test, A);
 	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);
@@ -134,8 +127,7 @@ static void re_write_imm_rnr(struct kunit *test)
 	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
 	c = sk_rcw_expect(test, B, SIM_CQE_RESP_WR_IMM, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, len);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-				     sk_rcw_data(test, B, 0x1000), len), 0);
+	sk_rcw_same(test, 0, 0x1000, len);
 	sk_rcw_none(test, A);
 	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_send_psn(test, A), w->psn + 2);
@@ -159,8 +151,7 @@ static void re_read_lost(struct kunit *test)
 	sk_rcw_pump(test, RE_MS, 1, 0);
 	c = sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, len);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0x2000),
-				     sk_rcw_data(test, B, 0x1000), len), 0);
+	sk_rcw_same(test, 0x2000, 0x1000, len);
 	sk_rcw_none(test, A);
 	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[0].op, SIM_RCW_READ_FIRST);
@@ -197,8 +188,7 @@ static void re_uc_lost(struct kunit *test)
 	c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
 	KUNIT_EXPECT_EQ(test, c.bytes, 100);
 	at = c.wqe ? 0x2000 : 0x1000;
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0x1000),
-				     sk_rcw_data(test, B, at), 100), 0);
+	sk_rcw_same(test, 0x1000, at, 100);
 	sk_rcw_none(test, A);
 	sk_rcw_none(test, B);
 	/* no answers on UC: nothing went back, nothing was sent again */
@@ -267,8 +257,7 @@ static void re_malformed(struct kunit *test)
 	sk_rcw_pump(test, RE_MS, 1, 1);
 	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes, 40);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-				     sk_rcw_data(test, B, 0x1000), 40), 0);
+	sk_rcw_same(test, 0, 0x1000, 40);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, A), MLX5_QPC_STATE_RTS);
 	KUNIT_EXPECT_EQ(test, sk_rcw_state(test, B), MLX5_QPC_STATE_RTS);
 }

@@ -10,8 +10,6 @@
  */
 #include "sk_rcw.h"
 
-#define A	0
-#define B	1
 /* How long a case waits for what it expects (the worker polls). */
 #define RT_MS	10000
 
@@ -34,9 +32,7 @@ static void rt_send(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c.wqe, k);
 		c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
 		KUNIT_EXPECT_EQ(test, c.bytes, lens[k]);
-		KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-					     sk_rcw_data(test, B, 0x1000),
-					     lens[k]), 0);
+		sk_rcw_same(test, 0, 0x1000, lens[k]);
 		n = DIV_ROUND_UP(lens[k], SK_W_PMTU);
 		for (i = 0; i < n; i++, pkts++, psn++) {
 			u8 op = n == 1 ? SIM_RCW_SEND_ONLY :
@@ -69,7 +65,6 @@ static void rt_drop_middle(struct kunit *test)
 {
 	struct sk_rcw *w = sk_rcw(test);
 	u32 len = 3 * SK_W_PMTU + 5;
-	struct sk_rcw_cqe c;
 
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, A, 1, SK_W_DROP);
@@ -77,11 +72,7 @@ static void rt_drop_middle(struct kunit *test)
 	sk_rcw_recv(test, B, 0x1000, 0x2000);
 	sk_rcw_send(test, A, 0, len);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
-	c = sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0);
-	KUNIT_EXPECT_EQ(test, c.bytes, len);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-				     sk_rcw_data(test, B, 0x1000), len), 0);
+	sk_rcw_delivered(test, len);
 	sk_rcw_none(test, A);
 	sk_rcw_none(test, B);
 	/* B's first word: a PSN sequence error NAK of the lost PSN */
@@ -118,11 +109,7 @@ static void rt_reorder(struct kunit *test)
 	sk_rcw_recv(test, B, 0x1000, 0x2000);
 	sk_rcw_send(test, A, 0, len);
 	sk_rcw_pump(test, RT_MS, 1, 1);
-	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
-	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes,
-			len);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-				     sk_rcw_data(test, B, 0x1000), len), 0);
+	sk_rcw_delivered(test, len);
 	sk_rcw_none(test, B);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->rcw_naks, 1);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, A)->rcw_resends, 1);
@@ -157,8 +144,7 @@ static void rt_duplicates(struct kunit *test)
 		    w->s[B].key, 0, 0);
 	sk_rcw_pump(test, RT_MS, 1, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, A, SIM_CQE_REQ, 0).wqe, 1);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0x2000),
-				     sk_rcw_data(test, B, 0x2000), 256), 0);
+	sk_rcw_same(test, 0x2000, 0x2000, 256);
 	KUNIT_EXPECT_EQ(test, wb->rcw_dups, 2);
 	KUNIT_EXPECT_EQ(test, w->s[B].sent, 4);	/* answered twice */
 	KUNIT_EXPECT_EQ(test, w->s[B].seen[2].op, SIM_RCW_READ_ONLY);
@@ -261,8 +247,7 @@ static void rt_bad_icrc(struct kunit *test)
 	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
 	KUNIT_EXPECT_EQ(test, sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes,
 			100);
-	KUNIT_EXPECT_EQ(test, memcmp(sk_rcw_data(test, A, 0),
-				     sk_rcw_data(test, B, 0x1000), 100), 0);
+	sk_rcw_same(test, 0, 0x1000, 100);
 	KUNIT_EXPECT_EQ(test, sk_rcw_wire(test, B)->roce_bad_icrc, 1);
 	KUNIT_EXPECT_GE(test, sk_rcw_wire(test, A)->rcw_timeouts, 1);
 	sk_rcw_none(test, B);

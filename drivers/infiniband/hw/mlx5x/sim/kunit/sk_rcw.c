@@ -481,6 +481,28 @@ struct sk_rcw_cqe sk_rcw_expect(struct kunit *test, int side, u8 op,
 	return c;
 }
 
+/* A's @len bytes at @a_off are B's at @b_off. */
+void sk_rcw_same(struct kunit *test, u32 a_off, u32 b_off, u32 len)
+{
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(sk_rcw_data(test, A, a_off),
+					 sk_rcw_data(test, B, b_off), len), 0,
+			    "A at %#x, B at %#x, %u bytes", a_off, b_off,
+			    len);
+}
+
+/*
+ * A SEND of A's @len bytes from 0 completed on both sides, into B's
+ * receive at 0x1000.
+ */
+void sk_rcw_delivered(struct kunit *test, u32 len)
+{
+	sk_rcw_expect(test, A, SIM_CQE_REQ, 0);
+	KUNIT_EXPECT_EQ(test,
+			sk_rcw_expect(test, B, SIM_CQE_RESP_SEND, 0).bytes,
+			len);
+	sk_rcw_same(test, 0, 0x1000, len);
+}
+
 /* Side @side has no CQE. */
 void sk_rcw_none(struct kunit *test, int side)
 {

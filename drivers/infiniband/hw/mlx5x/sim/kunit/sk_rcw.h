@@ -117,6 +117,10 @@ struct sk_rcw_side {
 	struct list_head out;
 };
 
+/* The two sides: the requester of most cases, and its responder */
+#define A	0
+#define B	1
+
 /**
  * struct sk_rcw - the case's two sides (test->priv)
  * @ctx: what the sk_* helpers use; its sim is the side the helpers act on
@@ -180,6 +184,8 @@ void sk_rcw_fill(struct kunit *test, int side, u32 off, u32 len, u8 seed);
 struct sk_rcw_cqe sk_rcw_expect(struct kunit *test, int side, u8 op,
 				u8 synd);
 void sk_rcw_none(struct kunit *test, int side);
+void sk_rcw_same(struct kunit *test, u32 a_off, u32 b_off, u32 len);
+void sk_rcw_delivered(struct kunit *test, u32 len);
 
 /* Shorthands of sk_rcw_post() */
 #define sk_rcw_send(t, s, off, len) \
