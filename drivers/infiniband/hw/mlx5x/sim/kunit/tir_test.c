@@ -334,6 +334,16 @@ static void sk_tir_direct(struct kunit *test)
 					   x.r.uid, tirn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_TD, x.r.td), 0);
 	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_RQ, x.rqn[0]), 0);
+
+	/* no transport domain (0) is one; a TD never allocated is not */
+	PRM_SET(tirc, tirc, transport_domain, 0x7777);
+	KUNIT_EXPECT_NE(test, sk_tir_run(test, in, NULL), PRM_STAT_OK);
+	PRM_SET(tirc, tirc, transport_domain, 0);
+	KUNIT_ASSERT_EQ(test, sk_tir_run(test, in, &tirn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_RQ, x.rqn[0]), 1);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_TIR,
+					   x.r.uid, tirn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_users(test, SIM_OBJ_RQ, x.rqn[0]), 0);
 	sk_rx_fini(test, &x);
 	sk_rx_fini(test, &other);
 }

@@ -289,10 +289,17 @@ static u8 sim_create_tir(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	status = sim_tir_hash_check(ctx, tirc, indirect);
 	if (status)
 		return status;
-	status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_TD,
-			       PRM_GET(tirc, tirc, transport_domain));
-	if (status)
-		return status;
+	/*
+	 * A TIR may name no transport domain (0, which none is given): it
+	 * then shares no self-loopback block with a TIS.  rdma-core's DR
+	 * tests make one so.
+	 */
+	if (PRM_GET(tirc, tirc, transport_domain)) {
+		status = sim_refs_take(sim, ctx, &refs, SIM_OBJ_TD,
+				       PRM_GET(tirc, tirc, transport_domain));
+		if (status)
+			return status;
+	}
 	status = indirect ?
 		sim_obj_ref(sim, ctx, SIM_OBJ_RQT,
 			    PRM_GET(tirc, tirc, indirect_table), &dest) :
