@@ -38,7 +38,9 @@ key=$( { cat "$FRAGMENT"; stat -c '%s %Y' "$TARBALL"; gcc --version | head -n 1;
 	sha256sum | cut -c1-16)
 D=$CACHE/$key
 mkdir -p "$CACHE"
-exec 9>"$CACHE/.lock"
+# one lock per configuration: building one never holds up the use of
+# another that is already built
+exec 9>"$CACHE/.lock-$key"
 if ! flock -n 9; then
 	((cached_only)) && { echo "debug-kernel: cache busy (being built)" >&2; exit 3; }
 	say "waiting for another build of the debug kernel"
