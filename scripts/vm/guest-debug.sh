@@ -1,16 +1,31 @@
 #!/bin/bash
-# In the guest, on the debug kernel: the whole kselftest suite and
-# rdma-core's (guest-test.sh), then kmemleak.  Usage: [--required]  Reports of KASAN, lockdep
-# and WARN land in the kernel log, which run.sh checks.
+# In the guest, on the debug kernel: the kselftest suite and rdma-core's
+# (guest-test.sh), then kmemleak.  Reports of KASAN, lockdep and WARN
+# land in the kernel log, which run.sh checks.
+# Usage: guest-debug.sh [--required] [--pick I/N]
+# The debug kernel's time goes where it finds bugs: every kselftest and
+# every required rdma-core test, the programs users run and the wire
+# tests on mlx5x; not the second kselftest run without the model (it
+# tests skip logic, on the stock kernels), not rxe's runs beside mlx5x
+# (they are for comparison; rxe as the wire's far end still runs).
+#   --required  of rdma-core's whole suite nothing (under KASAN it takes
+#               a quarter hour)
+#   --pick I/N  of it only the modules I, I+N, ... (one run's share; the
+#               caller rotates I)
 # Last lines: guest-test.sh's "total: ..." and "# kmemleak: N suspected leaks".
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/vm/guest-debug-lib.sh
 . "$ROOT/scripts/vm/guest-debug-lib.sh"
-# --required: of rdma-core's suite only the tests that must pass (CI's
-# budget: the whole suite takes a quarter hour more under KASAN)
-[[ ${1:-} == --required ]] && export MLX5X_WHOLE_SUITE=0
+export MLX5X_NO_MODEL_RUN=0 MLX5X_PROGRAMS_RXE=0 MLX5X_WHOLE_SUITE=alone
+while (($#)); do
+	case $1 in
+	--required) MLX5X_WHOLE_SUITE=0; shift ;;
+	--pick) export MLX5X_SUITE_PICK=$2; shift 2 ;;
+	*) echo "guest-debug.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
 debug_prepare
 "$ROOT/scripts/vm/guest-test.sh"
 rc=$?

@@ -6,6 +6,7 @@
 # (each must run to the end: a test) and on rxe on a second dummy netdev
 # (for comparison only), one figure a program side by side.
 # Usage: guest-programs.sh [ITERATIONS, default 200]
+# MLX5X_PROGRAMS_RXE=0: mlx5x alone, no rxe beside it.
 # Last line: "programs: N passed, N failed, N skipped" over mlx5x's runs.
 set -uo pipefail
 
@@ -28,7 +29,10 @@ setup() {
 	ip link add dp1 type dummy && ip link set dp1 up &&
 		ip addr add 192.168.91.1/24 dev dp1 || return 1
 	modprobe crc32_generic 2>/dev/null
-	if ! modprobe rdma_rxe 2>/dev/null ||
+	if [[ ${MLX5X_PROGRAMS_RXE:-1} == 0 ]]; then
+		echo "# rxe: not beside it (MLX5X_PROGRAMS_RXE=0); mlx5x alone"
+		rxe=0
+	elif ! modprobe rdma_rxe 2>/dev/null ||
 	   ! rdma link add rxe_p type rxe netdev dp1; then
 		echo "# rxe: not in this kernel; mlx5x alone"
 		rxe=0

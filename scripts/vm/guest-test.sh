@@ -7,7 +7,14 @@
 # must pass and outdo, unless MLX5X_WHOLE_SUITE=0), then removal; the
 # model must be left empty.
 # Prints "total: N passed, N failed, N skipped" over test cases: each TAP
-# case of the programs, each runner check, each required rdma-core test.
+# case of the programs, each runner check, each required rdma-core test,
+# and after each part "# took N s".
+# The environment trims it (guest-debug.sh, for the debug kernel's time):
+#   MLX5X_NO_MODEL_RUN=0   no second kselftest run without the model
+#   MLX5X_WHOLE_SUITE=0    no rdma-core whole suite; =alone: on mlx5x
+#                          only, not beside rxe (counts reported)
+#   MLX5X_SUITE_PICK=I/N   of the whole suite, only the modules I, I+N, ...
+#                          (guest-pyverbs.sh)
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,6 +23,13 @@ log=$(mktemp)
 
 tally() {	# P F S
 	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
+}
+
+# took: the time of the part that ends here
+t_part=$SECONDS
+took() {
+	echo "# took $((SECONDS - t_part)) s"
+	t_part=$SECONDS
 }
 
 # tally_selftests RC: the cases and programs of a guest-selftests*.sh log
@@ -38,13 +52,19 @@ tally_selftests() {
 rc=$?
 cat "$log"
 tally_selftests "$rc"
+took
 
 # as on hardware: what needs the model skips, nothing fails for its absence
-echo "# the kselftests with MLX5X_NO_MODEL=1"
-"$ROOT/scripts/vm/guest-selftests-nomodel.sh" >"$log" 2>&1
-rc=$?
-sed 's/^\(\(not \)\{0,1\}ok - \)/\1no model: /' "$log"
-tally_selftests "$rc"
+if [[ ${MLX5X_NO_MODEL_RUN:-1} != 0 ]]; then
+	echo "# the kselftests with MLX5X_NO_MODEL=1"
+	"$ROOT/scripts/vm/guest-selftests-nomodel.sh" >"$log" 2>&1
+	rc=$?
+	sed 's/^\(\(not \)\{0,1\}ok - \)/\1no model: /' "$log"
+	tally_selftests "$rc"
+	took
+else
+	echo "# the kselftests with MLX5X_NO_MODEL=1: not run (MLX5X_NO_MODEL_RUN=0)"
+fi
 
 echo "# the RDMA programs users run, beside rxe (guest-programs.sh)"
 "$ROOT/scripts/vm/guest-programs.sh" >"$log" 2>&1
@@ -53,6 +73,7 @@ cat "$log"
 tally "$(grep -cE '^ok - [^#]*$' "$log")" "$(grep -cE '^not ok - ' "$log")" \
 	"$(grep -cE '^ok - .*# SKIP' "$log")"
 ((rc == 0)) || grep -q '^not ok' "$log" || { echo "not ok - programs (rc $rc)"; tally 0 1 0; }
+took
 
 # the netdev as the wire: RoCE v2 (UD, rdma_cm's MADs, RC and UC; to
 # rxe and to a second simulated device) and raw frames, across a veth
@@ -66,6 +87,7 @@ if ip netns add mlx5x_probe 2>/dev/null; then
 	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
 	((rc == 0)) || grep -q '^not ok' "$log" ||
 		{ echo "not ok - roce-wire (rc $rc)"; tally 0 1 0; }
+	took
 	echo "# RC and UC as RoCE v2 across a veth pair (guest-rc-wire.sh)"
 	"$ROOT/scripts/vm/guest-rc-wire.sh" >"$log" 2>&1
 	rc=$?
@@ -73,6 +95,7 @@ if ip netns add mlx5x_probe 2>/dev/null; then
 	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
 	((rc == 0)) || grep -q '^not ok' "$log" ||
 		{ echo "not ok - rc-wire (rc $rc)"; tally 0 1 0; }
+	took
 	echo "# raw_ethernet_bw across a veth pair (guest-wire.sh)"
 	if "$ROOT/scripts/vm/guest-wire.sh" >"$log" 2>&1; then
 		echo "ok - raw_ethernet_bw across a veth pair"
@@ -82,6 +105,7 @@ if ip netns add mlx5x_probe 2>/dev/null; then
 		echo "not ok - raw_ethernet_bw across a veth pair"
 		tally 0 1 0
 	fi
+	took
 else
 	echo "# the wire across a veth pair: not run, no network namespaces in this kernel"
 fi
@@ -135,6 +159,7 @@ for t in "$ROOT/build/mlx5x_shim_test mlx5x_0" \
 	tally "$(grep -cE '^ok [0-9]+ ' "$log")" \
 		"$(grep -cE '^not ok [0-9]+ ' "$log")" 0
 done
+took
 
 echo "# rdma-core tests that must pass on the simulated device"
 # (with the model's crypto in the wrapped mode, for test_mlx5_crypto)
@@ -211,12 +236,15 @@ else
 	echo "not ok - pyverbs-required (rc $rc)"
 	tally 0 1 0
 fi
+took
 
-if [[ ${MLX5X_WHOLE_SUITE:-1} != 0 ]]; then
+whole=${MLX5X_WHOLE_SUITE:-1}
+if [[ $whole != 0 ]]; then
 	# beside rxe on a second dummy netdev, where this kernel has it:
 	# mlx5x must pass whatever rxe passes, and more
 	modprobe crc32_generic 2>/dev/null
-	if modprobe rdma_rxe 2>/dev/null && ip link add r0 type dummy &&
+	if [[ $whole != alone ]] && modprobe rdma_rxe 2>/dev/null &&
+	   ip link add r0 type dummy &&
 	   ip link set r0 up && ip addr add 192.168.78.1/24 dev r0 &&
 	   rdma link add rxe_0 type rxe netdev r0; then
 		echo "# rdma-core's whole suite, on mlx5x_0 and on rxe_0"
@@ -229,9 +257,10 @@ if [[ ${MLX5X_WHOLE_SUITE:-1} != 0 ]]; then
 		rdma link delete rxe_0
 		ip link del r0
 	else
-		echo "# rdma-core's whole suite (counts reported; no rxe in this kernel to gate on)"
+		echo "# rdma-core's whole suite (counts reported; not beside rxe)"
 		"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0
 	fi
+	took
 else
 	echo "# rdma-core's whole suite: not run (MLX5X_WHOLE_SUITE=0)"
 fi
