@@ -7,9 +7,12 @@
 # built against it with KCOV_INSTRUMENT=y.
 #
 # Usage: debug-test.sh [--long] [--cached-only] [--stock]
-#   (default)      CI budget: the whole kselftest suite and rdma-core's,
-#                  a sparse fault sweep of every program within 300 s,
-#                  60 s of fuzzing, 40 s per stress phase
+#   (default)      CI budget: the whole kselftest suite, rdma-core's
+#                  required tests and half of its whole suite's modules,
+#                  a sparse fault sweep of a ninth of the programs within
+#                  300 s, 60 s of fuzzing, 40 s per stress phase.  The
+#                  half and the ninth rotate with the commit count (or
+#                  MLX5X_ROTATE=R), so consecutive commits cover them all
 #   --long         every fault point of every case (one VM per CPU, each
 #                  a shard of the cases), 1800 s of fuzzing, 120 s per
 #                  phase
@@ -62,10 +65,19 @@ else
 	scripts/build.sh "$kver"
 fi
 
+# the rotation: which share of the programs the sweep takes in depth,
+# and which half of rdma-core's modules the suite runs
+rot=${MLX5X_ROTATE:-$(git rev-list --count HEAD 2>/dev/null || date +%j)}
+rot=$((10#$rot))
+suite=(--pick "$((rot % 2))/2")
 if ((long)); then
+	suite=()
 	fuzz=(-p 4 -T 2 -t 1800 -n 1000000000) stress=120
 else
-	faults=(--sparse --budget 300) fuzz=(-p 3 -t 60 -n 2000000) stress=40
+	faults=(--sparse --budget 300 --pick "$((rot % 9))/9")
+	fuzz=(-p 3 -t 60 -n 2000000) stress=40
+	echo "debug-test: rotation $rot (MLX5X_ROTATE): rdma-core's modules" \
+		"${suite[1]}, the fault sweep's programs ${faults[4]}"
 fi
 fail=0
 # why NAME: what a failed VM said of its failure, from its two logs (the
@@ -94,7 +106,7 @@ vm() {
 	return "$rc"
 }
 if ((debug)); then
-	vm suite 5400 scripts/vm/guest-debug.sh || true
+	vm suite 5400 scripts/vm/guest-debug.sh "${suite[@]}" || true
 fi
 if ((long)); then
 	# the points shared out among VMs that run side by side

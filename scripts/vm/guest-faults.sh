@@ -11,7 +11,7 @@
 # no user object and exactly the objects it held before, the kernel log
 # has no new report.  At the end kmemleak must be quiet.
 # Usage: guest-faults.sh [--kinds "fw slab"] [--max-k N] [--sparse]
-#	[--shard I/N] [--count] [--budget SECS] [PROGRAM...]
+#	[--shard I/N] [--pick I/N] [--count] [--budget SECS] [PROGRAM...]
 # Default programs: every one but mlx5x_remove, which takes the device
 # away as its subject.  The sweep lowers the event bounds (module
 # parameters max_events_queued and max_event_subs) from 1024 to
@@ -23,6 +23,8 @@
 # counted as cases) U of each program with U % N == I, each with all its
 # K, so that N VMs share a full sweep (a case's allocations vary with the
 # state of the kernel it runs on, so two VMs do not number them alike);
+# --pick I/N: only the programs P of the list with P % N == I, so that a
+# budget is spent in depth on a few, and N runs that rotate I cover all;
 # --count: only count the points each
 # case reaches (one run per case, both counters armed beyond reach: they
 # count down) and time each kind's first point, to estimate the time
@@ -40,7 +42,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/guest-debug-lib.sh"
 SRC=$ROOT/tools/testing/selftests/drivers/infiniband/mlx5x
 BIN=${SELFTESTS_BIN:-$ROOT/build/selftests}
-KINDS="fw slab" MAXK=0 BUDGET=0 SPARSE=0 SHARD='' COUNT=0
+KINDS="fw slab" MAXK=0 BUDGET=0 SPARSE=0 SHARD='' COUNT=0 PICK=0/1
 while (($#)); do
 	case $1 in
 	--kinds) KINDS=$2; shift 2 ;;
@@ -48,6 +50,7 @@ while (($#)); do
 	--budget) BUDGET=$2; shift 2 ;;
 	--sparse) SPARSE=1; shift ;;
 	--shard) SHARD=$2; shift 2 ;;
+	--pick) PICK=$2; shift 2 ;;
 	--count) COUNT=1; shift ;;
 	*) break ;;
 	esac
@@ -55,6 +58,14 @@ done
 TESTS=$(sed -n '/^TEST_GEN_PROGS :=/,/[^\\]$/p' "$SRC/Makefile" |
 	sed 's/^TEST_GEN_PROGS :=//; s/\\//g; s/\bmlx5x_remove\b//')
 (($#)) && TESTS=$*
+if [[ $PICK != 0/1 ]]; then
+	i=0 picked=
+	for t in $TESTS; do
+		((i++ % ${PICK#*/} == ${PICK%/*})) && picked+=" $t"
+	done
+	TESTS=$picked
+	echo "# programs $PICK:$TESTS"
+fi
 
 SWEPT_BOUND=64
 PARAMS=/sys/module/mlx5x/parameters
