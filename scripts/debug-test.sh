@@ -122,9 +122,15 @@ else
 	vm faults 1500 scripts/vm/guest-faults.sh "${faults[@]}" || true
 fi
 vm fuzz $((long ? 2400 : 600)) scripts/vm/guest-fuzz.sh "${fuzz[@]}" || true
+# the fuzzer's coverage of the UMR, signature and crypto data path
+if ((debug)); then
+	scripts/vm/fuzz-cover.py "build/obj/$kver/mlx5x.ko" \
+		build/logs/rel-fuzz-test.log 'umr|sig|crypto|mkey_xlate|psv' \
+		>>"$out" 2>&1 || true
+fi
 vm stress $((long ? 900 : 600)) scripts/vm/guest-stress.sh "$stress" || true
 
-grep -aE '^# (fault points|reached|KCOV coverage|kmemleak)|^fuzz: [0-9]+ calls' "$out" |
+grep -aE '^# (fault points|reached|KCOV coverage|cover |kmemleak)|^fuzz: [0-9]+ calls' "$out" |
 	sed 's/^/debug-test: /'
 awk '/^(total|faults|fuzz|stress): [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
 	p += $2; f += $4; s += $6 }

@@ -3,7 +3,10 @@
 # simulated device, then the checks: no worker died, the model holds no
 # user object, the kernel log has no report, kmemleak is quiet.  On a
 # KCOV kernel with mlx5x built with KCOV_INSTRUMENT=y the coverage is
-# given against the call sites instrumented in mlx5x.ko.
+# given against the call sites instrumented in mlx5x.ko, and the PCs
+# covered on one line ("# kcov-pcs OFFSET..."), which
+# scripts/vm/fuzz-cover.py counts per source file on the host (in the
+# guest it takes minutes).
 # Usage: guest-fuzz.sh [FUZZER ARGS] (mlx5x_fuzz -p PROCS -t SECS -n CALLS -s SEED)
 # Last line: "fuzz: N passed, N failed, 0 skipped" over the checks.
 set -uo pipefail
@@ -19,8 +22,8 @@ dev_up mlx5x_0 d0 || { echo "fuzz: no device"; exit 1; }
 debug_prepare
 bad0=$(klog_bad)
 base=$(fw_total_objects "$MLX5X_DEV")
-log=$(mktemp)
-"$BIN/mlx5x_fuzz" "$@" | tee "$log"
+log=$(mktemp) pcfile=$(mktemp)
+MLX5X_FUZZ_PCS=$pcfile "$BIN/mlx5x_fuzz" "$@" | tee "$log"
 result "fuzzer ran, no worker died" "${PIPESTATUS[0]}"
 ko=$(modinfo -n mlx5x)
 # the calls into KCOV are relocations in the module: count those of .text
@@ -29,6 +32,7 @@ pcs=$(sed -n 's/.*coverage \([0-9]*\) PCs$/\1/p' "$log")
 if [[ -n $pcs ]] && ((sites > 0)); then
 	awk -v p="$pcs" -v s="$sites" \
 		'BEGIN { printf "# KCOV coverage: %d of %d call sites in mlx5x.ko (%.1f%%)\n", p, s, 100 * p / s }'
+	[[ -s $pcfile ]] && echo "# kcov-pcs $(tr '\n' ' ' <"$pcfile")"
 fi
 fw_settle "$MLX5X_DEV"
 left=$(fw_user_objects "$MLX5X_DEV")
@@ -40,6 +44,6 @@ awk 'NR > 1 && $3 != 0 && $3 != 65535' "$DBG/mlx5x/$MLX5X_DEV/fw/objects" | head
 result "kernel log has no report" $?
 kmemleak_check
 result "kmemleak quiet" $?
-rm -f "$log"
+rm -f "$log" "$pcfile"
 echo "fuzz: $pass passed, $fail failed, 0 skipped"
 ((fail == 0))

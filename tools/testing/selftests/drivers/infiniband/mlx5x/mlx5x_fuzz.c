@@ -25,7 +25,9 @@
  * reformat flow actions, steering anchors, and device memory (MEMIC and
  * SW ICM allocation, free, query, MEMIC operation windows); and closing
  * the whole context with whatever it holds.  With KCOV
- * (/sys/kernel/debug/kcov) each call's coverage is collected; a mailbox
+ * (/sys/kernel/debug/kcov) each call's coverage is collected (with
+ * MLX5X_FUZZ_PCS=FILE in the environment, the PCs covered are written
+ * there at the end); a mailbox
  * (or a match mask, modify header action list or reformat header) that
  * reached new code joins the worker's corpus, which later calls mutate.
  * Coverage counts distinct call sites in mlx5x's .text.
@@ -505,6 +507,29 @@ static void text_range(void)
 		text_len = 0;
 }
 
+/*
+ * The offsets in mlx5x's .text of the PCs covered, a line each in hex,
+ * into the file $MLX5X_FUZZ_PCS names (if it does), for per-file figures
+ * (scripts/vm/fuzz-cover.py).
+ */
+static void dump_pcs(void)
+{
+	const char *path = getenv("MLX5X_FUZZ_PCS");
+	unsigned int i, b;
+	FILE *f;
+
+	if (!path || !text_len)
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	for (i = 0; i < TEXT_MAX / 8; i++)
+		for (b = 0; cover[i] && b < 8; b++)
+			if (cover[i] & 1 << b)
+				fprintf(f, "%x\n", i * 8 + b);
+	fclose(f);
+}
+
 /* " succeeded N; EINVAL N; ...": the outcomes counted in @k, a line */
 static void print_counts(const unsigned long long *k)
 {
@@ -660,6 +685,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = 0; i < TEXT_MAX / 8; i++)
 		pcs += __builtin_popcount(cover[i]);
+	dump_pcs();
 	calls = *shared_calls;
 	printf("#");
 	print_counts(shared_calls);
