@@ -404,6 +404,7 @@ void mem_reset(void);
 uint8_t *region_pick(uint64_t *len, bool *ro);
 bool region_holds(const uint8_t *p, uint64_t len, bool *ro);
 unsigned int poll_cq(struct fz_queue *cq);
+unsigned int cq_take(struct fz_queue *cq, bool any);
 struct fz_queue *pick_queue(unsigned int kind);
 struct fz_queue *find_queue(unsigned int kind, uint32_t id);
 void queue_restart(struct fz_queue *q);

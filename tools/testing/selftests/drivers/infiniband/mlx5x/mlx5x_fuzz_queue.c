@@ -399,13 +399,15 @@ static void queue_create(void)
 		steer_all(q->handle);
 }
 
-/*
- * Consume the CQEs the device wrote into @cq (software ownership, as
- * libmlx5 checks it), then tell it so through the doorbell record; now
- * and then a consumer index of any value.  Error CQEs are counted in
- * cq->errs.  Returns the CQEs found.
+/**
+ * cq_take() - consume the CQEs the device wrote into a CQ
+ * @cq: the CQ (software ownership, as libmlx5 checks it)
+ * @any: now and then tell the device a consumer index of any value
+ *
+ * Then tell it so through the doorbell record.  Error CQEs are counted
+ * in cq->errs.  Return: the CQEs found.
  */
-unsigned int poll_cq(struct fz_queue *cq)
+unsigned int cq_take(struct fz_queue *cq, bool any)
 {
 	uint32_t nent = 1U << cq->log_n, stride = 1U << cq->log_stride;
 	unsigned int n = 0;
@@ -423,12 +425,18 @@ unsigned int poll_cq(struct fz_queue *cq)
 		cq->errs += op_own >> 4 == CQE_REQ_ERR ||
 			    op_own >> 4 == CQE_RESP_ERR;
 	}
-	if (!below(64))
+	if (any && !below(64))
 		cq->pi += below(2) ? rnd() : nent;
 	__atomic_store_n(&cq->dbr[0], htobe32(cq->pi & 0xffffff),
 			 __ATOMIC_RELEASE);
 	stat_add(FZ_CQES, n);
 	return n;
+}
+
+/* cq_take(), now and then with a consumer index of any value */
+unsigned int poll_cq(struct fz_queue *cq)
+{
+	return cq_take(cq, true);
 }
 
 /**

@@ -104,6 +104,9 @@ int rc_gid(void);
 
 /* mlx5x_fuzz_rc_check.c */
 void trace_reset(void);
+void trace_dump(void);
+uint8_t *fenced_map(size_t len, uint8_t seed);
+void fenced_unmap(uint8_t *p, size_t len);
 void __printf(1, 2) note(const char *fmt, ...);
 void set_posted(struct fz_rc *r, bool on);
 void guard_make(unsigned int i);
@@ -113,6 +116,8 @@ void work_make(void);
 void work_unreg(bool unmap);
 void rc_drain(struct fz_rc *r);
 void rc_modify_any(struct fz_rc *r);
+bool rc_plain_connect(struct ibv_context *ctx, struct ibv_qp *qp,
+		      uint32_t dest, int access, uint8_t rnr_retry);
 void victim_make(void);
 void victim_send(void);
 void victim_release(void);

@@ -29,7 +29,7 @@ void __printf(1, 2) note(const char *fmt, ...)
 }
 
 /* The worker's last RC steps, oldest first, to stderr. */
-static void trace_dump(void)
+void trace_dump(void)
 {
 	unsigned int i = ntrace > TRACE ? ntrace - TRACE : 0;
 
@@ -53,7 +53,7 @@ void set_posted(struct fz_rc *r, bool on)
  * reached into these pages from a mapping beside them would pin them
  * for writing; no pin crosses a PROT_NONE page.
  */
-static uint8_t *fenced_map(size_t len, uint8_t seed)
+uint8_t *fenced_map(size_t len, uint8_t seed)
 {
 	uint8_t *p;
 	size_t k;
@@ -71,7 +71,7 @@ static uint8_t *fenced_map(size_t len, uint8_t seed)
 	return p + FENCE;
 }
 
-static void fenced_unmap(uint8_t *p, size_t len)
+void fenced_unmap(uint8_t *p, size_t len)
 {
 	munmap(p - FENCE, len + 2 * FENCE);
 }
@@ -363,15 +363,30 @@ void rc_modify_any(struct fz_rc *r)
 	rc_move(r, &a, mask);
 }
 
-/* The victim's QP @qp, from any state to RTS, connected to @dest. */
-static bool victim_connect(struct ibv_qp *qp, uint32_t dest)
+/**
+ * rc_plain_connect() - an RC QP from any state to RTS, as applications
+ * connect it
+ * @ctx: its context (for its port's GID)
+ * @qp: the QP
+ * @dest: the QP number it is connected to
+ * @access: what the peer may do to this QP's memory (IBV_ACCESS_*)
+ * @rnr_retry: its RNR retries (7: without end)
+ *
+ * The port's first GID, MTU 1024, timeout 14, 7 retries.
+ * Return: whether it reached RTS.
+ */
+bool rc_plain_connect(struct ibv_context *ctx, struct ibv_qp *qp,
+		      uint32_t dest, int access, uint8_t rnr_retry)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
 	int gid = rc_gid();
 
 	if (gid < 0 || ibv_modify_qp(qp, &a, IBV_QP_STATE))
 		return false;
-	a = (struct ibv_qp_attr){ .qp_state = IBV_QPS_INIT, .port_num = 1 };
+	a = (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = access,
+	};
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 		return false;
@@ -385,7 +400,7 @@ static bool victim_connect(struct ibv_qp *qp, uint32_t dest)
 	a.ah_attr.port_num = 1;
 	a.ah_attr.grh.hop_limit = 1;
 	a.ah_attr.grh.sgid_index = gid;
-	if (ibv_query_gid(M.gctx, 1, gid, &a.ah_attr.grh.dgid) ||
+	if (ibv_query_gid(ctx, 1, gid, &a.ah_attr.grh.dgid) ||
 	    ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
@@ -394,7 +409,7 @@ static bool victim_connect(struct ibv_qp *qp, uint32_t dest)
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.rnr_retry = rnr_retry;
 	a.max_rd_atomic = 1;
 	return !ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
@@ -453,8 +468,8 @@ void victim_make(void)
 		if (!v->qp[i])
 			return;
 	}
-	victim_connect(v->qp[0], v->qp[1]->qp_num);
-	victim_connect(v->qp[1], v->qp[0]->qp_num);
+	rc_plain_connect(M.gctx, v->qp[0], v->qp[1]->qp_num, 0, 7);
+	rc_plain_connect(M.gctx, v->qp[1], v->qp[0]->qp_num, 0, 7);
 	note("victim: qps %#x %#x, canary key %#x over %p", v->qp[0]->qp_num,
 	     v->qp[1]->qp_num, v->canary.mr->lkey, v->canary.base);
 }
@@ -481,8 +496,8 @@ void victim_send(void)
 			failed |= wc[i].status != IBV_WC_SUCCESS;
 		}
 	if (failed) {		/* the device is going, most likely */
-		victim_connect(v->qp[0], v->qp[1]->qp_num);
-		victim_connect(v->qp[1], v->qp[0]->qp_num);
+		rc_plain_connect(M.gctx, v->qp[0], v->qp[1]->qp_num, 0, 7);
+		rc_plain_connect(M.gctx, v->qp[1], v->qp[0]->qp_num, 0, 7);
 		v->out = 0;
 	}
 	if (v->out >= 8)
