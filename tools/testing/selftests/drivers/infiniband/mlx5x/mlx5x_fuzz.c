@@ -47,8 +47,9 @@
  * a worker mapped read-only (and registered without write access) or a
  * guard (mlx5x_fuzz_rc.c) was found changed, or an RC QP in error did
  * not complete what it held.
- * The data path runs in the model's worker thread: KCOV, which covers
- * the calls only, does not see it.
+ * The data path runs in the model's worker thread, and in the call
+ * whose doorbell store traps (mlx5x_sim_rung()): KCOV sees it there, in
+ * the calls that post through libmlx5 under cov_start() and ran().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -107,6 +108,7 @@ static const char *const group_names[FZ_GROUPS] = {
 	[FZ_QUEUE] = "DEVX queues and mkeys over UMEMs",
 	[FZ_RAW] = "raw packet QPs, CQs, MRs, verbs flows",
 	[FZ_RC] = "RC QPs, their CQs, MRs and guards",
+	[FZ_UMR] = "UMR: mkeys, DEKs, their configuration and traffic",
 };
 static unsigned long long *shared_stats;
 static uint64_t text_base, text_len;
@@ -393,6 +395,7 @@ static void ctx_close(void)
 		close(w.event_fd);
 	w.async_fd = w.event_fd = -1;
 	ud_release();
+	umr_release();
 	rc_release();
 	raw_release();
 	while (w.npds)
@@ -428,6 +431,8 @@ static void *fuzz_thread(void *arg)
 		op_rc, op_rc_post, op_rc_post,
 		/* UD QPs, an SRQ and their traffic */
 		op_ud, op_ud_post,
+		/* mkeys configured by UMR, and traffic through them */
+		op_umr, op_umr, op_umr,
 	};
 	struct job *j = arg;
 
@@ -708,6 +713,10 @@ int main(int argc, char **argv)
 	       shared_stats[FZ_UD_WRS], shared_stats[FZ_UD_RAW],
 	       shared_stats[FZ_UD_RECVS], shared_stats[FZ_UD_CQES],
 	       shared_stats[FZ_UD_SENT], shared_stats[FZ_UD_DELIVERED]);
+	printf("#   UMR: %llu WRs that configure mkeys tried, %llu UMR WQEs written by hand (one field mutated), %llu WRs of traffic through the mkeys; %llu completions, %llu in error; %llu never completed\n",
+	       shared_stats[FZ_UMR_WRS], shared_stats[FZ_UMR_HAND],
+	       shared_stats[FZ_UMR_TRAFFIC], shared_stats[FZ_UMR_OK],
+	       shared_stats[FZ_UMR_ERR], shared_stats[FZ_UMR_STUCK]);
 	printf("#   RC completions:");
 	for (i = 0; i < 32; i++)
 		if (shared_stats[FZ_RC_WC + i])
@@ -718,9 +727,10 @@ int main(int argc, char **argv)
 		printf("#   killed %llu worker processes, %llu of them holding RC QPs with WQEs posted\n",
 		       shared_stats[FZ_KILLS], shared_stats[FZ_KILLS_BUSY]);
 	print_datapath(dev_name);
-	if (shared_stats[FZ_RC_STUCK] || shared_stats[FZ_GUARD_WRITTEN]) {
-		fprintf(stderr, "fuzz: %llu RC QPs did not complete, %llu guards changed\n",
-			shared_stats[FZ_RC_STUCK],
+	if (shared_stats[FZ_RC_STUCK] || shared_stats[FZ_GUARD_WRITTEN] ||
+	    shared_stats[FZ_UMR_STUCK]) {
+		fprintf(stderr, "fuzz: %llu RC QPs did not complete, %llu UMR WRs did not, %llu guards changed\n",
+			shared_stats[FZ_RC_STUCK], shared_stats[FZ_UMR_STUCK],
 			shared_stats[FZ_GUARD_WRITTEN]);
 		bad++;
 	}

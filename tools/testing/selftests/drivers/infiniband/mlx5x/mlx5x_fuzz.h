@@ -15,7 +15,8 @@
  * WQEs written into the send and receive rings of all of those queues;
  * mlx5x_fuzz_rc.c: RC traffic between the worker's RC QPs, through
  * libmlx5 and written by hand into their rings, and the guards that no
- * write may reach.
+ * write may reach; mlx5x_fuzz_umr.c: indirect, signature and crypto
+ * mkeys, DEKs, the UMR WRs that configure them and traffic through them.
  */
 #ifndef MLX5X_FUZZ_H
 #define MLX5X_FUZZ_H
@@ -108,6 +109,7 @@ enum fz_group {
 	FZ_QUEUE,
 	FZ_RAW,
 	FZ_RC,
+	FZ_UMR,
 	FZ_GROUPS,
 };
 
@@ -138,6 +140,12 @@ enum fz_stat {
 	FZ_UD_CQES,		/* UD completions polled */
 	FZ_UD_SENT,		/* of them (libmlx5) sends without error */
 	FZ_UD_DELIVERED,	/* and receives without error */
+	FZ_UMR_WRS,		/* UMR WRs (mkey configure...) tried */
+	FZ_UMR_HAND,		/* UMR WQEs written by hand, one field mutated */
+	FZ_UMR_TRAFFIC,		/* WRs of traffic through the mkeys posted */
+	FZ_UMR_OK,		/* the UMR pair's completions without error */
+	FZ_UMR_ERR,		/* and in error */
+	FZ_UMR_STUCK,		/* WRs of the UMR pair or hand QP not completed */
 	FZ_RC_WC,		/* RC completions (libmlx5) by status: 32 */
 	FZ_STATS = FZ_RC_WC + 32,
 };
@@ -434,6 +442,10 @@ void print_datapath(const char *dev);
 void op_rc(void);
 void op_rc_post(void);
 void rc_release(void);
+
+/* mlx5x_fuzz_umr.c */
+void op_umr(void);
+void umr_release(void);
 
 /* mlx5x_fuzz_ud.c */
 void op_ud(void);
