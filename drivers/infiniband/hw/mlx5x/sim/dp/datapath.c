@@ -23,7 +23,9 @@
  * that its hash picks (dp_rss.c).  The RQ's next WQE (its doorbell
  * record's receive counter says how many were posted) takes the bytes
  * through its data segments, and a CQE goes to the RQ's CQ; no posted
- * WQE: the packet is dropped and the RQ's out_of_buffer counts it.  A
+ * WQE, or an RQ not ready: the packet is dropped and the RQ's
+ * out_of_buffer counts it.  A receive WQE that fails moves its RQ to ERR,
+ * where the pass flushes what is posted to it (dp_rq.c).  A
  * signalled send writes a CQE to the SQ's CQ; a bad WQE or lkey writes an
  * error CQE and moves the SQ to error, where the WQEs after it are
  * flushed.
@@ -142,7 +144,7 @@ static void sim_dp_receive(struct sim_dp *dp, struct sim_wq *rq,
 		rq->dp.packets++;
 		dp->rx_packets++;
 	}
-	sim_dp_cqe(sim, PRM_GET(rqc, rq->ctx, cqn), &info);
+	sim_dp_rq_complete(sim, rq, &info);
 }
 
 /* Whether TIR @tir refuses a packet its own transport domain sent. */
@@ -344,7 +346,10 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 	return done;
 }
 
-/* One queue's turn, up to @room WQEs: an SQ (raw) or a QP (RC, UC, UD). */
+/*
+ * One queue's turn, up to @room WQEs: an SQ (raw), an RQ in ERR (its
+ * flush) or a QP (RC, UC, UD).
+ */
 static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 				unsigned int room)
 {
@@ -365,6 +370,13 @@ static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 		return done;
 	}
 	sq = container_of(obj, struct sim_wq, q.obj);
+	if (obj->type == SIM_OBJ_RQ) {
+		/* an RQ in ERR: what is posted to it is flushed */
+		if (PRM_GET(rqc, sq->ctx, state) != MLX5_RQC_STATE_ERR)
+			return 0;
+		dp->pass_active++;
+		return sim_dp_rq_flush(dp, sq, room);
+	}
 	state = PRM_GET(sqc, sq->ctx, state);
 	if (state != MLX5_SQC_STATE_RDY && state != MLX5_SQC_STATE_ERR)
 		return 0;
@@ -444,7 +456,7 @@ static void sim_dp_work(struct kthread_work *work)
 	u64 start, held, now;
 
 	/* before the pass looks: what is rung after this traps */
-	if (!dp->cursor && !dp->in_qps)
+	if (!dp->cursor && dp->phase == SIM_OBJ_SQ)
 		armed = sim_dp_rearm(dp);
 	mutex_lock(&sim->lock);
 	if (dp->stopping) {
@@ -453,17 +465,14 @@ static void sim_dp_work(struct kthread_work *work)
 	}
 	start = ktime_get_ns();
 	sim_cq_mod_expire(dp);
-	if (!dp->in_qps) {
-		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &dp->cursor, &done, &looked);
-		if (!cut) {
-			dp->in_qps = true;
-			dp->cursor = 0;
-		}
+	/* the SQs, the RQs, then the QPs, within the same bounds */
+	while (!cut) {
+		cut = sim_dp_walk(dp, dp->phase, &dp->cursor, &done, &looked);
+		if (cut || dp->phase == SIM_OBJ_QP)
+			break;
+		dp->phase = dp->phase == SIM_OBJ_SQ ? SIM_OBJ_RQ : SIM_OBJ_QP;
+		dp->cursor = 0;
 	}
-	/* then the QPs, within the same bounds */
-	if (!cut)
-		cut = sim_dp_walk(dp, SIM_OBJ_QP, &dp->cursor, &done,
-				  &looked);
 	dp->pass_done += done;
 	held = ktime_get_ns() - start;
 	dp->holds++;
@@ -496,7 +505,7 @@ static void sim_dp_work(struct kthread_work *work)
 		kthread_queue_delayed_work(dp->kw, &dp->work, delay);
 	}
 	dp->cursor = 0;
-	dp->in_qps = false;
+	dp->phase = SIM_OBJ_SQ;
 	dp->pass_active = 0;
 	dp->pass_done = 0;
 out:
@@ -554,6 +563,7 @@ int sim_dp_init(struct mlx5x_sim *sim)
 	if (!dp)
 		return -ENOMEM;
 	dp->sim = sim;
+	dp->phase = SIM_OBJ_SQ;
 	dp->kw = kthread_create_worker(0, "mlx5x_dp");
 	if (IS_ERR(dp->kw)) {
 		int err = PTR_ERR(dp->kw);

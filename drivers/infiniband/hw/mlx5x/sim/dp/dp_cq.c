@@ -60,9 +60,10 @@ void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol)
  * (cqc.oi) it takes no more CQEs and a CQ error event is raised.  A
  * doorbell record the device may not read, or a CQE slot it may not
  * write (the umem's pages are read-only), is an access violation, with
- * the same outcome.
+ * the same outcome.  Returns false when the CQ is in error (it was, or
+ * is now): the CQE is lost, and the queue that completed may say so.
  */
-void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
+bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		const struct sim_cqe_info *info)
 {
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_CQ], cqn);
@@ -74,22 +75,24 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	u64 at;
 
 	if (!obj)
-		return;
+		return true;
 	cq = container_of(obj, struct sim_cq, q.obj);
 	buf = sim_dp_umem(sim, cq->dp.umem_id);
 	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
-	if (!cq->dp.umem_id || !buf || !dbr || cq->dp.error)
-		return;
+	if (cq->dp.error)
+		return false;
+	if (!cq->dp.umem_id || !buf || !dbr)
+		return true;
 	log = PRM_GET(cqc, cq->cqc, log_cq_size);
 	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
 			   SIM_CQ_DBR_CI, &ci)) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
-		return;
+		return false;
 	}
 	if (((cq->dp.pi - ci) & 0xffffff) >= BIT(log) &&
 	    !PRM_GET(cqc, cq->cqc, oi)) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_OVERRUN);
-		return;
+		return false;
 	}
 	stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
 	/* a 128-byte CQE holds the 64-byte one in its second half */
@@ -105,7 +108,7 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	if (!sim_umem_writable(buf, at, sizeof(cqe)) ||
 	    !sim_umem_io(buf, at, cqe, sizeof(cqe) - 1, true)) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
-		return;
+		return false;
 	}
 	/* the CQE's other bytes before its op_own byte */
 	wmb();
@@ -118,4 +121,5 @@ void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	/* the CQE is there before the arm is read: a driver arms, then looks */
 	smp_mb();
 	sim_dp_cq_event(sim, cq, sol);
+	return true;
 }

@@ -95,9 +95,9 @@ struct sim_rc_side {
  * @burst_ns: since when it has run without a break, or 0
  * @demotions: times it went down to the time-sharing class
  * @stopping: the device goes away: the worker runs no more
- * @cursor: the SQ (or QP) number the next hold of the pass starts at
- * @in_qps: the pass is past the SQs, among the QPs
- * @pass_active: SQs of the current pass that were ready or in error
+ * @cursor: the SQ (or RQ, or QP) number the next hold of the pass starts at
+ * @phase: the table the pass is in: SIM_OBJ_SQ, SIM_OBJ_RQ, SIM_OBJ_QP
+ * @pass_active: queues of the current pass that were ready or in error
  * @pass_done: WQEs the current pass executed
  * @passes: passes run
  * @busy_passes: passes that executed a WQE
@@ -139,7 +139,7 @@ struct sim_dp {
 	u64 burst_ns, demotions;
 	bool stopping;
 	unsigned long cursor;
-	bool in_qps;
+	u8 phase;
 	unsigned int pass_active, pass_done;
 	u64 passes, busy_passes, holds, ns, max_hold_ns;
 	u64 wqes, tx_packets, rx_packets, dropped;
@@ -175,7 +175,7 @@ void sim_cq_mod_fired(struct sim_cq *cq);
 void sim_cq_mod_expire(struct sim_dp *dp);
 void sim_cq_mod_init(struct sim_dp *dp);
 void sim_cq_mod_fini(struct sim_dp *dp);
-void sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
+bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		const struct sim_cqe_info *info);
 bool sim_dp_read_wqe(struct sim_dp *dp, struct sim_umem *buf, u64 buf_off,
 		     u32 nbb, u16 bb);
@@ -189,6 +189,13 @@ struct sim_obj *sim_rss_rq(const void *tirc, const struct sim_rqt *rqt,
 			   const struct sim_pkt *p);
 void sim_dp_to_tir(struct sim_dp *dp, struct sim_obj *obj, u32 tdn,
 		   const struct sim_pkt *p);
+
+/* dp_rq.c: an RQ's completions, errors and flush */
+struct sim_wq;
+void sim_dp_rq_complete(struct mlx5x_sim *sim, struct sim_wq *rq,
+			const struct sim_cqe_info *info);
+unsigned int sim_dp_rq_flush(struct sim_dp *dp, struct sim_wq *rq,
+			     unsigned int budget);
 
 /**
  * struct sim_rq_at - where a receive WQE keeps its data segments

@@ -210,6 +210,9 @@ static u8 sim_modify_rq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	PRM_SET(rqc, now, state, PRM_GET(rqc, rqc, state));
 	if (PRM_GET(rqc, rqc, state) == MLX5_RQC_STATE_RST)
 		container_of(q, struct sim_wq, q)->dp.cc = 0;
+	/* in ERR, what is posted is flushed (dp/dp_rq.c) */
+	if (PRM_GET(rqc, rqc, state) == MLX5_RQC_STATE_ERR)
+		sim_dp_kick(sim);
 	return PRM_STAT_OK;
 }
 
