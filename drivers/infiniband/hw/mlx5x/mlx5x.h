@@ -114,6 +114,7 @@ struct mlx5x_dev {
 	struct xarray cqs;		/* cq.c: verbs CQs by number */
 	struct xarray srqs;		/* srq.c: SRQs by number, for events */
 	struct xarray qps;		/* qp_rc.c: QPs of firmware, for events */
+	struct xarray wqs;		/* wq.c: verbs WQs by RQ number, for events */
 	u32 kuar;			/* kverbs.c: the kernel queues' UAR */
 	bool kverbs;			/* kernel CQs and QP1 are offered */
 	u32 q_counter;			/* hw_counters.c: the port's set */

@@ -93,7 +93,7 @@ static void mlx5x_sim_backend_doorbell(struct mlx5x_dev *dev)
 
 /*
  * The model's events: a verbs CQ's completions, an SRQ's (and a QP's on
- * one), a verbs QP's and CQ's errors, then DEVX subscribers.
+ * one), a verbs QP's, WQ's and CQ's errors, then DEVX subscribers.
  */
 static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 {
@@ -103,6 +103,7 @@ static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 						 cq_number));
 	mlx5x_srq_event(ctx, eqe);
 	mlx5x_qp_event(ctx, eqe);
+	mlx5x_wq_event(ctx, eqe);
 	mlx5x_cq_event(ctx, eqe);
 	mlx5x_devx_event(ctx, eqe);
 }

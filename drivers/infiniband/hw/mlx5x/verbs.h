@@ -332,6 +332,7 @@ struct ib_wq *mlx5x_create_wq(struct ib_pd *pd, struct ib_wq_init_attr *attr,
 int mlx5x_modify_wq(struct ib_wq *ibwq, struct ib_wq_attr *attr, u32 mask,
 		    struct ib_udata *udata);
 int mlx5x_destroy_wq(struct ib_wq *ibwq, struct ib_udata *udata);
+void mlx5x_wq_event(struct mlx5x_dev *dev, const void *eqe);
 int mlx5x_create_rwq_ind_table(struct ib_rwq_ind_table *ibtbl,
 			       struct ib_rwq_ind_table_init_attr *attr,
 			       struct ib_udata *udata);

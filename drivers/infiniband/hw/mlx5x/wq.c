@@ -67,6 +67,19 @@ static int mlx5x_wq_check(struct mlx5x_dev *dev,
 	return 0;
 }
 
+/* Destroy the RQ of @wq, then let its buffers go. */
+static int mlx5x_wq_unmake(struct mlx5x_dev *dev, struct mlx5x_rwq *wq)
+{
+	int err;
+
+	err = mlx5x_fw_destroy(dev, wq->uid, MLX5_CMD_OP_DESTROY_RQ, &wq->rqn);
+	if (err)
+		return err;
+	mlx5x_ubuf_put(dev, &wq->db);
+	mlx5x_ubuf_put(dev, &wq->buf);
+	return 0;
+}
+
 static int mlx5x_wq_make(struct mlx5x_dev *dev, struct mlx5x_rwq *wq,
 			 struct ib_pd *pd, struct ib_wq_init_attr *attr,
 			 const struct mlx5_ib_create_wq *ucmd)
@@ -135,6 +148,14 @@ struct ib_wq *mlx5x_create_wq(struct ib_pd *pd, struct ib_wq_init_attr *attr,
 		goto err_free;
 	wq->ib.wq_num = wq->rqn;
 	wq->ib.state = IB_WQS_RESET;
+	wq->ib.event_handler = attr->event_handler;
+	wq->ib.wq_context = attr->wq_context;
+	/* its events find it by number (mlx5x_wq_event()) */
+	err = xa_err(xa_store(&dev->wqs, wq->rqn, wq, GFP_KERNEL));
+	if (err) {
+		mlx5x_wq_unmake(dev, wq);
+		goto err_free;
+	}
 	if (udata->outlen) {
 		resp.response_length = offsetofend(typeof(resp),
 						   response_length);
@@ -191,15 +212,52 @@ int mlx5x_destroy_wq(struct ib_wq *ibwq, struct ib_udata *udata)
 {
 	struct mlx5x_dev *dev = to_mdev(ibwq->device);
 	struct mlx5x_rwq *wq = to_mrwq(ibwq);
+	u32 rqn = wq->rqn;
 	int err;
 
-	err = mlx5x_fw_destroy(dev, wq->uid, MLX5_CMD_OP_DESTROY_RQ, &wq->rqn);
-	if (err)
+	/*
+	 * No event reaches it once it is out of the table: one being
+	 * delivered holds the model's lock, which the destroy command takes.
+	 */
+	xa_erase(&dev->wqs, rqn);
+	err = mlx5x_wq_unmake(dev, wq);
+	if (err) {
+		xa_store(&dev->wqs, rqn, wq, GFP_KERNEL);
 		return err;
-	mlx5x_ubuf_put(dev, &wq->db);
-	mlx5x_ubuf_put(dev, &wq->buf);
+	}
 	kfree(wq);
 	return 0;
+}
+
+/**
+ * mlx5x_wq_event() - a WQ's asynchronous error to its handler
+ * @dev: the device
+ * @eqe: the model's event (any type: others are not this function's)
+ *
+ * Firmware raises the WQ catastrophic error event on an RQ that could not
+ * report a completion (its CQ in error); the RQ is in ERR.  mlx5_ib
+ * reports it as IB_EVENT_WQ_FATAL, and ib_uverbs' handler queues it for
+ * ibv_get_async_event() on the WQ's own context.  The WQ is found by
+ * number under the model's lock, which its destroy command takes: it is
+ * not freed meanwhile.
+ */
+void mlx5x_wq_event(struct mlx5x_dev *dev, const void *eqe)
+{
+	const void *data = PRM_ADDR(eqe, eqe, event_data);
+	struct ib_event ev = {
+		.device = &dev->ib,
+		.event = IB_EVENT_WQ_FATAL,
+	};
+	struct mlx5x_rwq *wq;
+
+	if (PRM_GET(eqe, eqe, event_type) != MLX5_EVENT_TYPE_WQ_CATAS_ERROR ||
+	    PRM_GET(qp_events, data, type) != MLX5_EVENT_QUEUE_TYPE_RQ)
+		return;
+	wq = xa_load(&dev->wqs, PRM_GET(qp_events, data, qpn_rqn_sqn));
+	if (!wq || !wq->ib.event_handler || !wq->ib.uobject)
+		return;
+	ev.element.wq = &wq->ib;
+	wq->ib.event_handler(&ev, wq->ib.wq_context);
 }
 
 /*
