@@ -19,37 +19,14 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <infiniband/mlx5dv.h>
-#include "mlx5x_test.h"
-#include "mlx5x_fixtures.h"
+#include "mlx5x_rss.h"
 #include "mlx5x_queues.h"
 
-#define LOG_TBL		2
-#define NWQ		(1 << LOG_TBL)
-#define WQ_WRS		16
-#define NPKT		32
-#define PKT_LEN		90
-#define SLOT		256
-#define KEY_LEN		40
-
-/* rdma-core's tests' key (a Toeplitz key as the RSS specification's) */
-static uint8_t key[KEY_LEN] = {
-	0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4, 0xf7, 0xfc, 0xa2,
-	0x83, 0x19, 0xdb, 0x1a, 0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9,
-	0x2c, 0x9c, 0x03, 0xd1, 0xad, 0x99, 0x44, 0xa7, 0xd9, 0x56,
-	0x3d, 0x59, 0x06, 0x3c, 0x25, 0xf3, 0xfc, 0x1f, 0xdc, 0x2a,
-};
-
-static const uint8_t server_mac[6] = { 2, 0, 0, 0, 0, 0x22 };
-static const uint8_t client_mac[6] = { 2, 0, 0, 0, 0, 0x11 };
-
-#define UDP4_FIELDS	(IBV_RX_HASH_SRC_IPV4 | IBV_RX_HASH_DST_IPV4 | \
-			 IBV_RX_HASH_SRC_PORT_UDP | IBV_RX_HASH_DST_PORT_UDP)
-
-/* Toeplitz over @n bytes of @in with the key above (n <= KEY_LEN - 4). */
+/* Toeplitz over @n bytes of @in with rss_key (n <= KEY_LEN - 4). */
 static uint32_t toeplitz(const uint8_t *in, unsigned int n)
 {
-	uint32_t v = (uint32_t)key[0] << 24 | key[1] << 16 | key[2] << 8 |
-		     key[3];
+	uint32_t v = (uint32_t)rss_key[0] << 24 | rss_key[1] << 16 | rss_key[2] << 8 |
+		     rss_key[3];
 	uint32_t h = 0;
 	unsigned int i, b;
 
@@ -57,80 +34,9 @@ static uint32_t toeplitz(const uint8_t *in, unsigned int n)
 		for (b = 0; b < 8; b++) {
 			if (in[i] & (0x80 >> b))
 				h ^= v;
-			v = v << 1 | ((key[i + 4] >> (7 - b)) & 1);
+			v = v << 1 | ((rss_key[i + 4] >> (7 - b)) & 1);
 		}
 	return h;
-}
-
-/*
- * Where no completion may come: true if none came within @ms (else @wc
- * holds the one that did).
- */
-static bool none_within(struct ibv_cq *cq, long ms, struct ibv_wc *wc)
-{
-	long end = mt_now_ms() + ms;
-
-	do {
-		if (ibv_poll_cq(cq, 1, wc))
-			return false;
-		usleep(200);
-	} while (mt_now_ms() < end);
-	return true;
-}
-
-static struct ibv_wq *make_wq(struct ibv_context *ctx, struct ibv_pd *pd,
-			      struct ibv_cq *cq, uint32_t flags)
-{
-	struct ibv_wq_init_attr a = {
-		.wq_type = IBV_WQT_RQ, .max_wr = WQ_WRS, .max_sge = 1,
-		.pd = pd, .cq = cq,
-	};
-
-	if (flags) {
-		a.comp_mask = IBV_WQ_INIT_ATTR_FLAGS;
-		a.create_flags = flags;
-	}
-	return ibv_create_wq(ctx, &a);
-}
-
-static int wq_move(struct ibv_wq *wq, enum ibv_wq_state to)
-{
-	struct ibv_wq_attr a = { .attr_mask = IBV_WQ_ATTR_STATE,
-				 .wq_state = to };
-
-	return ibv_modify_wq(wq, &a);
-}
-
-static struct ibv_rwq_ind_table *make_tbl(struct ibv_context *ctx,
-					  struct ibv_wq **wqs,
-					  unsigned int log)
-{
-	struct ibv_rwq_ind_table_init_attr a = {
-		.log_ind_tbl_size = log, .ind_tbl = wqs,
-	};
-
-	return ibv_create_rwq_ind_table(ctx, &a);
-}
-
-static struct ibv_qp *make_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,
-				  struct ibv_rwq_ind_table *tbl, uint8_t fn,
-				  uint8_t key_len, uint64_t fields)
-{
-	struct ibv_qp_init_attr_ex a = {
-		.qp_type = IBV_QPT_RAW_PACKET,
-		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
-			     IBV_QP_INIT_ATTR_RX_HASH,
-		.pd = pd,
-		.rwq_ind_tbl = tbl,
-		.rx_hash_conf = {
-			.rx_hash_function = fn,
-			.rx_hash_key_len = key_len,
-			.rx_hash_key = key,
-			.rx_hash_fields_mask = fields,
-		},
-	};
-
-	return ibv_create_qp_ex(ctx, &a);
 }
 
 /* Creation must fail with @want; what was made anyway is destroyed. */
@@ -145,173 +51,28 @@ static bool qp_refused(struct ibv_qp *qp, int want)
 	return CHECK_ERR(err, want);
 }
 
-/*
- * A context with: a client RAW_PACKET QP in RTS on the environment's CQ;
- * NWQ WQs, ready, on a CQ of their own; a table of them; an RSS QP
- * hashing UDP over IPv4 with the key; a flow of the server MAC to it;
- * a buffer registered for all.
- */
-struct env {
-	struct mt_verbs_env v;
-	struct ibv_cq *rcq;
-	struct ibv_qp *cqp, *rss;
-	struct ibv_wq *wq[NWQ];
-	struct ibv_rwq_ind_table *tbl;
-	struct ibv_flow *flow;
-	struct ibv_mr *mr;
-	uint8_t *buf;		/* send slots 0..NPKT-1, receive slots after */
-};
-
-MT_FIXTURE(env);
-
-static struct ibv_flow *steer(struct ibv_qp *qp)
-{
-	struct {
-		struct ibv_flow_attr attr;
-		struct ibv_flow_spec_eth eth;
-	} fa = {
-		.attr = { .type = IBV_FLOW_ATTR_NORMAL, .size = sizeof(fa),
-			  .num_of_specs = 1, .port = 1 },
-		.eth = { .type = IBV_FLOW_SPEC_ETH,
-			 .size = sizeof(struct ibv_flow_spec_eth) },
-	};
-
-	memcpy(fa.eth.val.dst_mac, server_mac, 6);
-	memset(fa.eth.mask.dst_mac, 0xff, 6);
-	return ibv_create_flow(qp, &fa.attr);
-}
-
-MT_FIXTURE_SETUP(env)
-{
-	unsigned int i;
-
-	if (!mt_verbs_env_open(&self->v, MT_OPEN_DEFAULT))
-		return KSFT_FAIL;
-	self->rcq = ibv_create_cq(self->v.ctx, 2 * NPKT, NULL, NULL, 0);
-	self->buf = aligned_alloc(4096, 2 * NPKT * SLOT);
-	if (!CHECK(self->rcq) || !CHECK(self->buf))
-		return KSFT_FAIL;
-	memset(self->buf, 0, 2 * NPKT * SLOT);
-	self->mr = ibv_reg_mr(self->v.pd, self->buf, 2 * NPKT * SLOT,
-			      IBV_ACCESS_LOCAL_WRITE);
-	self->cqp = mt_raw_qp(self->v.pd, self->v.cq, NPKT, 1, true);
-	if (!CHECK(self->mr) || !CHECK(self->cqp))
-		return KSFT_FAIL;
-	for (i = 0; i < NWQ; i++) {
-		self->wq[i] = make_wq(self->v.ctx, self->v.pd, self->rcq, 0);
-		if (!CHECK(self->wq[i]) ||
-		    !CHECK_ERR(wq_move(self->wq[i], IBV_WQS_RDY), 0))
-			return KSFT_FAIL;
-	}
-	self->tbl = make_tbl(self->v.ctx, self->wq, LOG_TBL);
-	if (!CHECK(self->tbl))
-		return KSFT_FAIL;
-	self->rss = make_rss_qp(self->v.ctx, self->v.pd, self->tbl,
-				IBV_RX_HASH_FUNC_TOEPLITZ, KEY_LEN,
-				UDP4_FIELDS);
-	if (!CHECK(self->rss))
-		return KSFT_FAIL;
-	self->flow = steer(self->rss);
-	return CHECK(self->flow) ? KSFT_PASS : KSFT_FAIL;
-}
-
-MT_FIXTURE_TEARDOWN(env)
-{
-	unsigned int i;
-
-	if (self->flow)
-		CHECK_ERR(ibv_destroy_flow(self->flow), 0);
-	if (self->rss)
-		CHECK_ERR(ibv_destroy_qp(self->rss), 0);
-	if (self->tbl)
-		CHECK_ERR(ibv_destroy_rwq_ind_table(self->tbl), 0);
-	for (i = 0; i < NWQ; i++)
-		if (self->wq[i])
-			CHECK_ERR(ibv_destroy_wq(self->wq[i]), 0);
-	if (self->cqp)
-		CHECK_ERR(ibv_destroy_qp(self->cqp), 0);
-	if (self->mr)
-		CHECK_ERR(ibv_dereg_mr(self->mr), 0);
-	if (self->rcq)
-		CHECK_ERR(ibv_destroy_cq(self->rcq), 0);
-	mt_verbs_env_close(&self->v);
-	free(self->buf);
-}
-
-/* Packet @k: UDP over IPv4, addresses and ports of its own. */
-static void pkt_fields(unsigned int k, char *src, char *dst, uint16_t *sport,
-		       uint16_t *dport)
-{
-	sprintf(src, "10.%u.%u.1", k & 3, k);
-	sprintf(dst, "192.168.%u.2", k * 7 % 256);
-	*sport = 1000 + 37 * k;
-	*dport = 5000 + k;
-}
-
-static void make_pkt(uint8_t *b, unsigned int k)
-{
-	uint8_t payload[PKT_LEN - 42];
-	struct mt_pkt p = {};
-	char src[16], dst[16];
-	uint16_t sport, dport;
-
-	pkt_fields(k, src, dst, &sport, &dport);
-	mt_pkt_eth(&p, server_mac, client_mac, -1, MT_ETH_IPV4);
-	mt_pkt_ipv4(&p, src, dst, MT_IP_UDP, 0);
-	mt_pkt_l4(&p, false, sport, dport);
-	memset(payload, k, sizeof(payload));
-	mt_pkt_put(&p, payload, sizeof(payload));
-	mt_pkt_ipv4_finish(&p, 14);
-	CHECK_EQ(p.len, PKT_LEN);
-	memcpy(b, p.b, PKT_LEN);
-}
-
 /* The WQ (index in the table) the hash of packet @k picks. */
 static unsigned int expected_wq(unsigned int k)
 {
 	uint8_t in[12];
 	uint8_t pkt[PKT_LEN];
 
-	make_pkt(pkt, k);
+	rss_make_pkt(pkt, k, rss_server_mac);
 	memcpy(in, pkt + 14 + 12, 8);		/* source, destination */
 	memcpy(in + 8, pkt + 14 + 20, 4);	/* source, destination port */
 	return toeplitz(in, sizeof(in)) % NWQ;
 }
 
-static bool post_wq_recv(struct env *e, unsigned int w, unsigned int slot)
+static bool post_wq_recv(struct rss_env *e, unsigned int w, unsigned int slot)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)e->buf + (NPKT + slot) * SLOT,
-		.length = SLOT, .lkey = e->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = w << 8 | slot, .sg_list = &sge,
-				  .num_sge = 1 }, *bad;
-
-	return CHECK_ERR(ibv_post_wq_recv(e->wq[w], &wr, &bad), 0);
-}
-
-static bool send_pkt(struct env *e, unsigned int k)
-{
-	uint8_t *p = e->buf + k * SLOT;
-	struct ibv_sge sge = { .addr = (uintptr_t)p, .length = PKT_LEN,
-			       .lkey = e->mr->lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = k, .sg_list = &sge, .num_sge = 1,
-		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	struct ibv_wc wc;
-
-	make_pkt(p, k);
-	return CHECK_ERR(ibv_post_send(e->cqp, &wr, &bad), 0) &&
-	       CHECK(mt_poll_one(e->v.cq, &wc, 2000)) &&
-	       CHECK(mt_wc_is(&wc, k, IBV_WC_SUCCESS, IBV_WC_SEND));
+	return rss_post_recv(e, e->wq[w], w << 8 | slot, slot, e->mr->lkey);
 }
 
 /*
  * Every WQ has a receive for each packet; each packet lands in the WQ
  * its hash picks, with its bytes, and no other WQ takes it.
  */
-MT_TEST_F(env, traffic)
+MT_TEST_F(rss_env, traffic)
 {
 	unsigned int k, w, hit[NWQ] = {}, used = 0;
 	uint8_t want[PKT_LEN];
@@ -324,11 +85,11 @@ MT_TEST_F(env, traffic)
 		unsigned int exp = expected_wq(k);
 		unsigned int slot = exp * (NPKT / NWQ) + hit[exp];
 
-		if (!send_pkt(self, k))
+		if (!rss_send_pkt(self, k, rss_server_mac))
 			break;
 		if (hit[exp] == NPKT / NWQ) {
 			/* that WQ is out of receives: the packet drops */
-			CHECK(none_within(self->rcq, 100, &wc));
+			CHECK(rss_none_within(self->rcq, 100, &wc));
 			continue;
 		}
 		if (!CHECK(mt_poll_one(self->rcq, &wc, 2000)))
@@ -336,7 +97,7 @@ MT_TEST_F(env, traffic)
 		CHECK(mt_wc_is(&wc, exp << 8 | slot, IBV_WC_SUCCESS,
 			       IBV_WC_RECV));
 		CHECK_EQ(wc.byte_len, PKT_LEN);
-		make_pkt(want, k);
+		rss_make_pkt(want, k, rss_server_mac);
 		CHECK(!memcmp(self->buf + (NPKT + slot) * SLOT, want,
 			      PKT_LEN));
 		used += !hit[exp]++;
@@ -344,12 +105,12 @@ MT_TEST_F(env, traffic)
 	mt_diag("packets per WQ: %u %u %u %u", hit[0], hit[1], hit[2], hit[3]);
 	/* the key spreads these 32 packets over more than one WQ */
 	CHECK(used > 1);
-	CHECK(none_within(self->rcq, 50, &wc));
+	CHECK(rss_none_within(self->rcq, 50, &wc));
 	return KSFT_PASS;
 }
 
 /* A WQ in ERR takes nothing; back through RESET to RDY it takes again. */
-MT_TEST_F(env, wq_states)
+MT_TEST_F(rss_env, wq_states)
 {
 	unsigned int exp = expected_wq(0);
 	struct ibv_wq *wq = self->wq[exp];
@@ -362,20 +123,20 @@ MT_TEST_F(env, wq_states)
 	a.wq_state = IBV_WQS_RDY;
 	CHECK(ibv_modify_wq(wq, &a) != 0);
 	CHECK_EQ(wq->state, IBV_WQS_RDY);
-	CHECK_ERR(wq_move(wq, IBV_WQS_ERR), 0);
+	CHECK_ERR(rss_wq_move(wq, IBV_WQS_ERR), 0);
 	CHECK_EQ(wq->state, IBV_WQS_ERR);
 	/* ERR goes to RESET only */
-	CHECK(wq_move(wq, IBV_WQS_RDY) != 0);
+	CHECK(rss_wq_move(wq, IBV_WQS_RDY) != 0);
 	CHECK_EQ(wq->state, IBV_WQS_ERR);
 	/* a receive posted in ERR is flushed, if anything: never filled */
 	post_wq_recv(self, exp, 0);
-	send_pkt(self, 0);
-	if (!none_within(self->rcq, 100, &wc))
+	rss_send_pkt(self, 0, rss_server_mac);
+	if (!rss_none_within(self->rcq, 100, &wc))
 		CHECK_EQ(wc.status, IBV_WC_WR_FLUSH_ERR);
-	CHECK_ERR(wq_move(wq, IBV_WQS_RESET), 0);
-	CHECK_ERR(wq_move(wq, IBV_WQS_RDY), 0);
+	CHECK_ERR(rss_wq_move(wq, IBV_WQS_RESET), 0);
+	CHECK_ERR(rss_wq_move(wq, IBV_WQS_RDY), 0);
 	post_wq_recv(self, exp, 1);
-	send_pkt(self, 0);
+	rss_send_pkt(self, 0, rss_server_mac);
 	if (CHECK(mt_poll_one(self->rcq, &wc, 2000)))
 		CHECK(mt_wc_is(&wc, exp << 8 | 1, IBV_WC_SUCCESS,
 			       IBV_WC_RECV));
@@ -383,7 +144,7 @@ MT_TEST_F(env, wq_states)
 }
 
 /* What is in use cannot go (ib_core): EBUSY, and it still works. */
-MT_TEST_F(env, in_use)
+MT_TEST_F(rss_env, in_use)
 {
 	CHECK_ERR(ibv_destroy_wq(self->wq[1]), EBUSY);
 	CHECK_ERR(ibv_destroy_rwq_ind_table(self->tbl), EBUSY);
@@ -394,7 +155,7 @@ MT_TEST_F(env, in_use)
  * An RSS QP has no state of its own (mlx5_ib refuses modify and query,
  * with ENOSYS; here EOPNOTSUPP) and sends nothing.
  */
-MT_TEST_F(env, rss_qp_stateless)
+MT_TEST_F(rss_env, rss_qp_stateless)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
 	struct ibv_qp_init_attr init;
@@ -435,18 +196,18 @@ MT_TEST_F(mt_ctx, wq_life)
 
 	if (!CHECK(pd) || !CHECK(cq))
 		return KSFT_FAIL;
-	wq = make_wq(self->ctx, pd, cq, 0);
+	wq = rss_make_wq(self->ctx, pd, cq, 0);
 	if (CHECK(wq)) {
 		CHECK(wq->wq_num != 0);
 		CHECK_EQ(wq->state, IBV_WQS_RESET);
-		CHECK_ERR(wq_move(wq, IBV_WQS_RDY), 0);
-		CHECK_ERR(wq_move(wq, IBV_WQS_RDY), 0);
-		CHECK_ERR(wq_move(wq, IBV_WQS_ERR), 0);
-		CHECK_ERR(wq_move(wq, IBV_WQS_RESET), 0);
-		CHECK_ERR(wq_move(wq, IBV_WQS_RDY), 0);
-		CHECK_ERR(wq_move(wq, IBV_WQS_RESET), 0);
+		CHECK_ERR(rss_wq_move(wq, IBV_WQS_RDY), 0);
+		CHECK_ERR(rss_wq_move(wq, IBV_WQS_RDY), 0);
+		CHECK_ERR(rss_wq_move(wq, IBV_WQS_ERR), 0);
+		CHECK_ERR(rss_wq_move(wq, IBV_WQS_RESET), 0);
+		CHECK_ERR(rss_wq_move(wq, IBV_WQS_RDY), 0);
+		CHECK_ERR(rss_wq_move(wq, IBV_WQS_RESET), 0);
 		/* RESET goes to RDY only */
-		CHECK(wq_move(wq, IBV_WQS_ERR) != 0);
+		CHECK(rss_wq_move(wq, IBV_WQS_ERR) != 0);
 		CHECK_EQ(wq->state, IBV_WQS_RESET);
 		CHECK_ERR(ibv_destroy_wq(wq), 0);
 	}
@@ -477,7 +238,7 @@ MT_TEST_F(mt_ctx, wq_refusals)
 	if (!CHECK(pd) || !CHECK(cq))
 		return KSFT_FAIL;
 	for (i = 0; i < MT_ARRAY_SIZE(flags); i++) {
-		wq = make_wq(self->ctx, pd, cq, flags[i]);
+		wq = rss_make_wq(self->ctx, pd, cq, flags[i]);
 		mt_diag("create flag 0x%x", flags[i]);
 		if (!CHECK(!wq))
 			ibv_destroy_wq(wq);
@@ -514,32 +275,32 @@ MT_TEST_F(mt_ctx, rss_refusals)
 	if (!CHECK(pd) || !CHECK(cq))
 		return KSFT_FAIL;
 	for (i = 0; i < NWQ; i++) {
-		wq[i] = make_wq(self->ctx, pd, cq, 0);
+		wq[i] = rss_make_wq(self->ctx, pd, cq, 0);
 		if (!CHECK(wq[i]))
 			goto out;
 	}
-	tbl = make_tbl(self->ctx, wq, LOG_TBL);
-	one = make_tbl(self->ctx, wq, 0);
+	tbl = rss_make_tbl(self->ctx, wq, LOG_TBL);
+	one = rss_make_tbl(self->ctx, wq, 0);
 	if (!CHECK(tbl) || !CHECK(one))
 		goto out;
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, 2, KEY_LEN, UDP4_FIELDS),
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, 2, KEY_LEN, UDP4_FIELDS),
 		   EOPNOTSUPP);
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
 			       16, UDP4_FIELDS), EINVAL);
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
 			       KEY_LEN, IBV_RX_HASH_SRC_IPV4 |
 			       IBV_RX_HASH_DST_IPV6), EINVAL);
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
 			       KEY_LEN, IBV_RX_HASH_SRC_PORT_TCP |
 			       IBV_RX_HASH_DST_PORT_UDP), EINVAL);
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
 			       KEY_LEN, UDP4_FIELDS | IBV_RX_HASH_INNER),
 		   EOPNOTSUPP);
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
 			       KEY_LEN, IBV_RX_HASH_IPSEC_SPI), EOPNOTSUPP);
-	qp_refused(make_rss_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp_refused(rss_make_qp(self->ctx, pd, tbl, IBV_RX_HASH_FUNC_TOEPLITZ,
 			       KEY_LEN, 0), EINVAL);
-	qp = make_rss_qp(self->ctx, pd, one, IBV_RX_HASH_FUNC_TOEPLITZ,
+	qp = rss_make_qp(self->ctx, pd, one, IBV_RX_HASH_FUNC_TOEPLITZ,
 			 KEY_LEN, 0);
 	if (CHECK(qp))
 		CHECK_ERR(ibv_destroy_qp(qp), 0);
@@ -567,12 +328,12 @@ static int no_net_raw(void *arg)
 
 	if (!CHECK(mt_drop_cap(CAP_NET_RAW)) || !CHECK(pd) || !CHECK(cq))
 		return 1;
-	wq = make_wq(ctx, pd, cq, 0);
+	wq = rss_make_wq(ctx, pd, cq, 0);
 	if (!CHECK(wq))
 		return 1;
-	tbl = make_tbl(ctx, &wq, 0);
+	tbl = rss_make_tbl(ctx, &wq, 0);
 	if (CHECK(tbl)) {
-		qp_refused(make_rss_qp(ctx, pd, tbl,
+		qp_refused(rss_make_qp(ctx, pd, tbl,
 				       IBV_RX_HASH_FUNC_TOEPLITZ, KEY_LEN, 0),
 			   EPERM);
 		CHECK_ERR(ibv_destroy_rwq_ind_table(tbl), 0);
@@ -594,7 +355,7 @@ MT_TEST_F(mt_ctx, unprivileged)
  * means nothing there (ib_uverbs finds no such object: ENOENT); through
  * DEVX firmware refuses an RQT naming an RQ of another owner.
  */
-MT_TEST_F(env, foreign_wq)
+MT_TEST_F(rss_env, foreign_wq)
 {
 	struct mt_verbs_env o = {};
 	uint32_t in[(PRM_CREATE_RQT_IN_BYTES + 8) / 4];
@@ -606,7 +367,7 @@ MT_TEST_F(env, foreign_wq)
 
 	if (!CHECK(mt_verbs_env_open(&o, MT_OPEN_DEFAULT)))
 		return KSFT_FAIL;
-	tbl = make_tbl(o.ctx, self->wq, 0);
+	tbl = rss_make_tbl(o.ctx, self->wq, 0);
 	if (!CHECK(!tbl))
 		ibv_destroy_rwq_ind_table(tbl);
 	else
@@ -627,11 +388,11 @@ static const struct mt_case cases[] = {
 	MT_CASE_ON(mt_ctx_fixture, wq_refusals),
 	MT_CASE_ON(mt_ctx_fixture, rss_refusals),
 	MT_CASE_ON(mt_ctx_fixture, unprivileged),
-	MT_CASE_F(env, traffic, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(env, wq_states, .flags = MT_NEEDS_MODEL),
-	MT_CASE_F(env, in_use),
-	MT_CASE_F(env, rss_qp_stateless),
-	MT_CASE_F(env, foreign_wq),
+	MT_CASE_ON(rss_env_fixture, traffic, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(rss_env_fixture, wq_states, .flags = MT_NEEDS_MODEL),
+	MT_CASE_ON(rss_env_fixture, in_use),
+	MT_CASE_ON(rss_env_fixture, rss_qp_stateless),
+	MT_CASE_ON(rss_env_fixture, foreign_wq),
 };
 
 int main(void)
