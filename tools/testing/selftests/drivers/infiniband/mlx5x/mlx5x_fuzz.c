@@ -713,10 +713,11 @@ int main(int argc, char **argv)
 	       shared_stats[FZ_UD_WRS], shared_stats[FZ_UD_RAW],
 	       shared_stats[FZ_UD_RECVS], shared_stats[FZ_UD_CQES],
 	       shared_stats[FZ_UD_SENT], shared_stats[FZ_UD_DELIVERED]);
-	printf("#   UMR: %llu WRs that configure mkeys tried, %llu UMR WQEs written by hand (one field mutated), %llu WRs of traffic through the mkeys; %llu completions, %llu in error; %llu never completed\n",
+	printf("#   UMR: %llu WRs that configure mkeys tried, %llu UMR WQEs written by hand (one field mutated), %llu WRs of traffic through the mkeys; %llu completions, %llu in error; %llu send queues stopped by signature pipelining; %llu never completed\n",
 	       shared_stats[FZ_UMR_WRS], shared_stats[FZ_UMR_HAND],
 	       shared_stats[FZ_UMR_TRAFFIC], shared_stats[FZ_UMR_OK],
-	       shared_stats[FZ_UMR_ERR], shared_stats[FZ_UMR_STUCK]);
+	       shared_stats[FZ_UMR_ERR], shared_stats[FZ_UMR_SQD],
+	       shared_stats[FZ_UMR_STUCK]);
 	printf("#   RC completions:");
 	for (i = 0; i < 32; i++)
 		if (shared_stats[FZ_RC_WC + i])

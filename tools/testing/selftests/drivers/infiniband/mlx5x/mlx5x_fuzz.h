@@ -146,6 +146,7 @@ enum fz_stat {
 	FZ_UMR_OK,		/* the UMR pair's completions without error */
 	FZ_UMR_ERR,		/* and in error */
 	FZ_UMR_STUCK,		/* WRs of the UMR pair or hand QP not completed */
+	FZ_UMR_SQD,		/* its send queues stopped by sig pipelining */
 	FZ_RC_WC,		/* RC completions (libmlx5) by status: 32 */
 	FZ_STATS = FZ_RC_WC + 32,
 };

@@ -335,14 +335,52 @@ static unsigned int umr_poll(void)
 	return n > 0 ? n : 0;
 }
 
-/* Poll until *@left is 0 or UMR_WAIT_MS pass; a finding if it is not. */
+/*
+ * Whether signature pipelining stopped a QP of the pair: after a
+ * signature error, a QP made with MLX5DV_QP_CREATE_SIG_PIPELINING
+ * executes no WQE with a fence (the mkey configure's) but goes to SQD
+ * (mlx5dv_create_qp(3)), until the application moves it on.  If so both
+ * go to ERR, which flushes what they hold.
+ */
+static bool umr_stopped(void)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp_init_attr ia;
+	unsigned int i, sqd = 0;
+
+	for (i = 0; i < 2; i++)
+		if (!ibv_query_qp(U.q[i].qp, &a, IBV_QP_STATE, &ia) &&
+		    a.qp_state == IBV_QPS_SQD)
+			sqd++;
+	if (!sqd)
+		return false;
+	note("umr: a send queue stopped (SQD): both QPs to ERR");
+	stat_add(FZ_UMR_SQD, 1);
+	U.failed = true;
+	a.qp_state = IBV_QPS_ERR;
+	for (i = 0; i < 2; i++)
+		ibv_modify_qp(U.q[i].qp, &a, IBV_QP_STATE);
+	return true;
+}
+
+/*
+ * Poll until *@left is 0 or UMR_WAIT_MS pass (from a stop of signature
+ * pipelining on, if there is one); a finding if it is not.
+ */
 static void umr_until(unsigned int *left, const char *what)
 {
-	long end = now_ms() + UMR_WAIT_MS;
+	long end = now_ms() + UMR_WAIT_MS, look = now_ms() + 100;
 
-	while (*left && now_ms() < end)
-		if (!umr_poll())
-			usleep(500);
+	while (*left && now_ms() < end) {
+		if (umr_poll())
+			continue;
+		usleep(500);
+		if (now_ms() < look)
+			continue;
+		look = now_ms() + 100;
+		if (umr_stopped())
+			end = now_ms() + UMR_WAIT_MS;
+	}
 	if (!*left || resilient)
 		return;
 	fprintf(stderr, "fuzz: FINDING: %u %s of the UMR pair did not complete in %d ms\n",
