@@ -547,6 +547,19 @@ static void print_counts(const unsigned long long *k)
 	printf("\n");
 }
 
+/* "#   @what completions: STATUS N; ...": those counted from @first */
+static void print_wcs(const char *what, unsigned int first)
+{
+	unsigned int i;
+
+	printf("#   %s completions:", what);
+	for (i = 0; i < 32; i++)
+		if (shared_stats[first + i])
+			printf(" %s %llu;", ibv_wc_status_str(i),
+			       shared_stats[first + i]);
+	printf("\n");
+}
+
 /* Whether a worker process that ended by itself (@st) failed; says so. */
 static bool worker_failed(int st)
 {
@@ -718,12 +731,8 @@ int main(int argc, char **argv)
 	       shared_stats[FZ_UMR_TRAFFIC], shared_stats[FZ_UMR_OK],
 	       shared_stats[FZ_UMR_ERR], shared_stats[FZ_UMR_SQD],
 	       shared_stats[FZ_UMR_STUCK]);
-	printf("#   RC completions:");
-	for (i = 0; i < 32; i++)
-		if (shared_stats[FZ_RC_WC + i])
-			printf(" %s %llu;", ibv_wc_status_str(i),
-			       shared_stats[FZ_RC_WC + i]);
-	printf("\n");
+	print_wcs("RC", FZ_RC_WC);
+	print_wcs("UMR pair", FZ_UMR_WC);
 	if (kill_ms)
 		printf("#   killed %llu worker processes, %llu of them holding RC QPs with WQEs posted\n",
 		       shared_stats[FZ_KILLS], shared_stats[FZ_KILLS_BUSY]);

@@ -148,7 +148,8 @@ enum fz_stat {
 	FZ_UMR_STUCK,		/* WRs of the UMR pair or hand QP not completed */
 	FZ_UMR_SQD,		/* its send queues stopped by sig pipelining */
 	FZ_RC_WC,		/* RC completions (libmlx5) by status: 32 */
-	FZ_STATS = FZ_RC_WC + 32,
+	FZ_UMR_WC = FZ_RC_WC + 32,	/* the UMR pair's, by status: 32 */
+	FZ_STATS = FZ_UMR_WC + 32,
 };
 
 /**

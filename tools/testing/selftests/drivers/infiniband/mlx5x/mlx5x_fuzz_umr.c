@@ -323,14 +323,17 @@ static unsigned int umr_poll(void)
 
 	n = ibv_poll_cq(U.cq, MT_ARRAY_SIZE(wc), wc);
 	for (i = 0; i < n; i++) {
-		if (wc[i].wr_id == U.pend_id)
+		if (wc[i].wr_id == U.pend_id) {
 			U.mk_len[U.pend_mk] = wc[i].status ? 0 : U.pend_len;
+			U.mk_blk[U.pend_mk] = U.pend_blk;
+		}
 		if (wc[i].wr_id & UMR_RECV)
 			U.recvs -= U.recvs > 0;
 		else
 			U.sends -= U.sends > 0;
 		U.failed |= wc[i].status != IBV_WC_SUCCESS;
 		stat_add(wc[i].status ? FZ_UMR_ERR : FZ_UMR_OK, 1);
+		stat_add(FZ_UMR_WC + wc[i].status % 32, 1);
 	}
 	return n > 0 ? n : 0;
 }
@@ -457,6 +460,12 @@ static void umr_sge(struct ibv_sge *s, bool remote)
 		if (!mk || !len || len > (1U << 30))
 			continue;
 		s->lkey = remote ? mk->rkey : mk->lkey;
+		if (U.mk_blk[i] && len >= U.mk_blk[i]) {	/* whole blocks */
+			s->addr = 0;
+			s->length = U.mk_blk[i] *
+				    (1 + below(len / U.mk_blk[i]));
+			return;
+		}
 		s->addr = below(len);
 		s->length = 1 + below(len - s->addr < 4096 ?
 				      len - s->addr : 4096);

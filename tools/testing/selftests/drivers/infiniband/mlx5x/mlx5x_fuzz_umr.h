@@ -57,6 +57,8 @@ struct fz_umr_qp {
  * @pend_id: the wr_id of the configure WR whose completion is awaited
  * @pend_mk: its mkey's slot
  * @pend_len: the length of the layout it gives
+ * @mk_blk: the block traffic through each comes in (0: any length)
+ * @pend_blk: the block the configure WR awaited gives
  * @dek: data encryption keys
  * @area: UMR_AREA bytes of pattern(@seed) between PROT_NONE pages
  * @mr: an MR of every access over the first half, bar UMR_SLACK each side
@@ -76,6 +78,7 @@ struct fz_umr {
 	bool good;
 	struct mlx5dv_mkey *mk[UMR_MKEYS];
 	uint64_t mk_len[UMR_MKEYS];
+	uint32_t mk_blk[UMR_MKEYS], pend_blk;
 	uint64_t pend_id, pend_len;
 	unsigned int pend_mk;
 	uint32_t mk_flags[UMR_MKEYS];

@@ -219,11 +219,25 @@ static void umr_setters(struct mlx5dv_qp_ex *dx, unsigned int plan,
 	struct mlx5dv_sig_crc crc[2];
 	struct mlx5dv_sig_block_attr sa = {};
 	struct mlx5dv_crypto_attr ca = {};
+	bool blocks;
 	uint32_t r;
 
 	if (plan & SET_ACCESS)
 		mlx5dv_wr_set_mkey_access_flags(dx, umr_access());
-	if (plan & SET_LAYOUT) {
+	/*
+	 * Good and with blocks (signature, crypto): one entry of whole
+	 * 512-byte blocks, the traffic through it whole blocks too.
+	 */
+	blocks = U.good && (plan & (SET_SIG | SET_CRYPTO));
+	U.pend_blk = blocks ? 512 : 0;
+	if ((plan & SET_LAYOUT) && blocks) {
+		sge[0].lkey = U.mr->lkey;
+		sge[0].length = 512 * (1 + below(4));
+		sge[0].addr = (uintptr_t)U.mr->addr +
+			      below(UMR_MR_LEN - sge[0].length + 1);
+		mlx5dv_wr_set_mkey_layout_list(dx, 1, sge);
+		U.pend_len = sge[0].length;
+	} else if (plan & SET_LAYOUT) {
 		umr_layout(il, sge, k);
 		if (below(3)) {
 			mlx5dv_wr_set_mkey_layout_list(dx, k, sge);
@@ -237,8 +251,11 @@ static void umr_setters(struct mlx5dv_qp_ex *dx, unsigned int plan,
 	if (plan & SET_SIG) {
 		umr_domain(&mem, &dif[0], &crc[0]);
 		umr_domain(&wire, &dif[1], &crc[1]);
-		sa.mem = below(4) ? &mem : NULL;
-		sa.wire = below(4) || !sa.mem ? &wire : NULL;
+		if (blocks)
+			mem.block_size = wire.block_size = MLX5DV_BLOCK_SIZE_512;
+		sa.mem = below(blocks ? 2 : 4) ? &mem : NULL;
+		sa.wire = (blocks ? !sa.mem : below(4)) || !sa.mem ? &wire :
+			  NULL;
 		sa.flags = U.good || below(4) ? 0 : below(2) ?
 			   MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK : rnd();
 		sa.check_mask = U.good || below(4) ? 0xff : rnd();
@@ -252,7 +269,8 @@ static void umr_setters(struct mlx5dv_qp_ex *dx, unsigned int plan,
 		ca.encrypt_on_tx = below(2);
 		ca.signature_crypto_order = U.good || below(8) ? below(2) :
 					    rnd() % 4;
-		ca.data_unit_size = U.good || below(8) ? below(5) : rnd() % 8;
+		ca.data_unit_size = blocks ? MLX5DV_BLOCK_SIZE_512 :
+				    U.good || below(8) ? below(5) : rnd() % 8;
 		fill((uint8_t *)ca.initial_tweak, sizeof(ca.initial_tweak));
 		fill((uint8_t *)ca.keytag, sizeof(ca.keytag));
 		ca.comp_mask = U.good || below(16) ? 0 : rnd();
@@ -307,6 +325,7 @@ void umr_configure(unsigned int qi, unsigned int mi)
 	if (k > UMR_ENTRIES + 4)
 		k = UMR_ENTRIES + 4;
 	U.pend_len = 0;
+	U.pend_blk = 0;
 	ibv_wr_start(qx);
 	qx->wr_id = ++M.wr_id & ~(MARK | UMR_RECV);	/* not 0: pend_id */
 	qx->wr_flags = IBV_SEND_SIGNALED | (below(8) ? IBV_SEND_INLINE : 0);
