@@ -338,6 +338,16 @@ static unsigned int umr_poll(void)
 	return n > 0 ? n : 0;
 }
 
+/* @qp's state as the kernel reports it, or -1 */
+static int umr_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+
+	return ibv_query_qp(qp, &a, IBV_QP_STATE, &ia) ? -1 :
+	       (int)a.qp_state;
+}
+
 /*
  * Whether signature pipelining stopped a QP of the pair: after a
  * signature error, a QP made with MLX5DV_QP_CREATE_SIG_PIPELINING
@@ -348,19 +358,15 @@ static unsigned int umr_poll(void)
 static bool umr_stopped(void)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
-	struct ibv_qp_init_attr ia;
 	unsigned int i, sqd = 0;
 
 	for (i = 0; i < 2; i++)
-		if (!ibv_query_qp(U.q[i].qp, &a, IBV_QP_STATE, &ia) &&
-		    a.qp_state == IBV_QPS_SQD)
-			sqd++;
+		sqd += umr_state(U.q[i].qp) == IBV_QPS_SQD;
 	if (!sqd)
 		return false;
 	note("umr: a send queue stopped (SQD): both QPs to ERR");
 	stat_add(FZ_UMR_SQD, 1);
 	U.failed = true;
-	a.qp_state = IBV_QPS_ERR;
 	for (i = 0; i < 2; i++)
 		ibv_modify_qp(U.q[i].qp, &a, IBV_QP_STATE);
 	return true;
@@ -386,8 +392,10 @@ static void umr_until(unsigned int *left, const char *what)
 	}
 	if (!*left || resilient)
 		return;
-	fprintf(stderr, "fuzz: FINDING: %u %s of the UMR pair did not complete in %d ms\n",
-		*left, what, UMR_WAIT_MS);
+	fprintf(stderr, "fuzz: FINDING: %u %s of the UMR pair did not complete in %d ms; QP %#x in state %d, QP %#x in state %d\n",
+		*left, what, UMR_WAIT_MS, U.q[0].qp->qp_num,
+		umr_state(U.q[0].qp), U.q[1].qp->qp_num,
+		umr_state(U.q[1].qp));
 	trace_dump();
 	stat_add(FZ_UMR_STUCK, 1);
 	*left = 0;
