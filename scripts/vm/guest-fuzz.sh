@@ -22,6 +22,9 @@ dev_up mlx5x_0 d0 || { echo "fuzz: no device"; exit 1; }
 debug_prepare
 bad0=$(klog_bad)
 base=$(fw_total_objects "$MLX5X_DEV")
+# crypto offload on (the profile's default is none), for the UMR ops'
+# DEKs and crypto mkeys; the fuzzer moves it on when it may
+echo plaintext >"$DBG/mlx5x/$MLX5X_DEV/fw/crypto" || true
 log=$(mktemp) pcfile=$(mktemp)
 MLX5X_FUZZ_PCS=$pcfile "$BIN/mlx5x_fuzz" "$@" | tee "$log"
 result "fuzzer ran, no worker died" "${PIPESTATUS[0]}"
