@@ -221,12 +221,18 @@ struct sim_dp;
  * @gid: the address, as a GID (an IPv4 one mapped into IPv6)
  * @version: SIM_ROCE_V1 or SIM_ROCE_V2
  * @l3_type: SIM_ROCE_L3_IPV4 or SIM_ROCE_L3_IPV6
+ * @vlan_valid: the address is on a VLAN of the port's netdev: its
+ *		packets carry an 802.1Q tag of @vlan_id, and only frames
+ *		with that tag reach it
+ * @vlan_id: the VLAN's ID (12 bits)
  * @valid: @gid is not zero: the entry holds an address
  */
 struct sim_roce_gid {
 	u8 gid[SIM_GID_BYTES];
 	u8 version;
 	u8 l3_type;
+	bool vlan_valid;
+	u16 vlan_id;
 	bool valid;
 };
 

@@ -2,9 +2,12 @@
 /*
  * The port's RoCE address table: SET_ROCE_ADDRESS writes an entry at the
  * index the driver chooses (ib_core's GID table's), QUERY_ROCE_ADDRESS
- * reads it.  The model keeps the address (a GID), its RoCE version and
- * its L3 type, not the MAC and VLAN the command also carries.  An entry
- * written with a zero address is empty.  The data path builds a
+ * reads it.  The model keeps the address (a GID), its RoCE version, its
+ * L3 type and its VLAN (the address is on a VLAN device over the port's
+ * netdev), not the MAC the command also carries (the port's is used).
+ * An entry written with a zero address is empty.  The wire (dp/) tags
+ * the packets sent from an entry with its VLAN, and takes a received
+ * frame for an entry only when its VLAN is the entry's (none for none).  The data path builds a
  * UD datagram's source address from the entry its address vector names,
  * and delivers it on the internal loopback when the destination GID is
  * one of the table's (dp/dp_ud.c).
@@ -50,6 +53,8 @@ static u8 sim_set_roce_address(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	       SIM_GID_BYTES);
 	e->version = version;
 	e->l3_type = l3;
+	e->vlan_valid = PRM_GET(roce_addr_layout, a, vlan_valid);
+	e->vlan_id = e->vlan_valid ? PRM_GET(roce_addr_layout, a, vlan_id) : 0;
 	e->valid = !sim_roce_zero(e->gid);
 	return PRM_STAT_OK;
 }
@@ -75,6 +80,8 @@ static u8 sim_query_roce_address(struct mlx5x_sim *sim,
 	       SIM_GID_BYTES);
 	PRM_SET(roce_addr_layout, a, roce_version, e->version);
 	PRM_SET(roce_addr_layout, a, roce_l3_type, e->l3_type);
+	PRM_SET(roce_addr_layout, a, vlan_valid, e->vlan_valid);
+	PRM_SET(roce_addr_layout, a, vlan_id, e->vlan_id);
 	return PRM_STAT_OK;
 }
 
