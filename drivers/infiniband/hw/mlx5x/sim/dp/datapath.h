@@ -128,6 +128,8 @@ int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w);
  * @rmac: the destination MAC (RoCE)
  * @udp_sport: the UDP source port (RoCE v2; libmlx5 picks one per AH,
  *	       0: the device picks it from the flow label)
+ * @prio: the service level (RoCE: 3 bits), the 802.1Q priority of a
+ *	  packet from a VLAN address
  */
 struct sim_ud_av {
 	u32 qkey;
@@ -139,6 +141,7 @@ struct sim_ud_av {
 	u8 dgid[16];
 	u8 rmac[6];
 	u16 udp_sport;
+	u8 prio;
 };
 
 int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,

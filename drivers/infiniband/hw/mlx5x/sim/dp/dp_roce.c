@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RoCE v2 frames, as a ConnectX puts them on the wire and takes them off
- * it (IBTA Annex A17):
+ * RoCE frames, as a ConnectX puts them on the wire and takes them off it:
+ * RoCE v2 (IBTA Annex A17) and RoCE v1 (Annex A16):
  *
- *   Ethernet | IPv4 (20) or IPv6 (40) | UDP to 4791 | BTH (12) |
- *   DETH (8) | immediate (4, SEND with immediate) | payload | pad (0..3)
- *   | ICRC (4)
+ *   Ethernet [802.1Q tag] | IPv4 (20) or IPv6 (40) | UDP to 4791 |
+ *   BTH (12) | DETH (8) | immediate (4, SEND with immediate) | payload |
+ *   pad (0..3) | ICRC (4)
+ *
+ *   Ethernet [802.1Q tag], Ethertype 0x8915 | GRH (40, next header 0x1B)
+ *   | BTH (12) | ... as above
+ *
+ * The tag (Ethertype 0x8100) is there when the source address is on a
+ * VLAN: its ID the address's VLAN, its priority the service level.  The
+ * GRH of RoCE v1 is laid out as an IPv6 header is (version 6, traffic
+ * class, flow label, payload length, next header, hop limit, the GIDs).
  *
  * IPv4: no options, DF set, identification 0, the TOS byte the traffic
  * class, the TTL the hop limit.  IPv6: no extension header.  UDP: the
@@ -50,6 +58,8 @@
 #define SIM_ROCE_BTH_PAD(b)	(((b) >> 4) & 3)
 #define SIM_ROCE_BTH_TVER(b)	((b) & 0xf)
 #define SIM_ROCE_UDP_SPORT_MIN	0xc000
+
+#define SIM_ROCE_GRH_NEXT_BTH	0x1b
 
 /* Header fields, byte by byte: a frame's headers need not be aligned. */
 static u16 sim_be16(const u8 *p)
@@ -101,25 +111,28 @@ u16 sim_roce_sport(u32 flow_label)
 }
 
 /**
- * sim_roce_icrc() - the ICRC of a RoCE v2 packet
- * @l3: its IP header
+ * sim_roce_icrc() - the ICRC of a RoCE packet
+ * @l3: its IP header (RoCE v1: its GRH)
  * @len: bytes from there to the end of the pad (the ICRC excluded); at
- *	 least the IP, UDP and BTH headers
- * @v4: IPv4, else IPv6
+ *	 least the IP, UDP and BTH headers (RoCE v1: the GRH and BTH)
+ * @v4: IPv4, else IPv6 (RoCE v2)
+ * @v1: RoCE v1: a GRH, no UDP header
  *
  * Return: the ICRC, as a number (it is sent least significant byte first).
  */
-u32 sim_roce_icrc(const u8 *l3, u32 len, bool v4)
+u32 sim_roce_icrc(const u8 *l3, u32 len, bool v4, bool v1)
 {
 	static const u8 lrh[8] = { 0xff, 0xff, 0xff, 0xff,
 				   0xff, 0xff, 0xff, 0xff };
-	u32 hl = v4 ? SIM_ROCE_IP4 : SIM_ROCE_IP6;
+	bool ip4 = v4 && !v1;
+	u32 hl = ip4 ? SIM_ROCE_IP4 : SIM_ROCE_IP6;
+	u32 udp = v1 ? 0 : SIM_ROCE_UDP;
 	u8 ph[SIM_ROCE_IP6 + SIM_ROCE_UDP + SIM_ROCE_BTH];
-	u32 n = hl + SIM_ROCE_UDP + SIM_ROCE_BTH;
+	u32 n = hl + udp + SIM_ROCE_BTH;
 	u32 crc;
 
 	memcpy(ph, l3, n);
-	if (v4) {
+	if (ip4) {
 		ph[1] = 0xff;			/* TOS */
 		ph[8] = 0xff;			/* TTL */
 		ph[10] = 0xff;			/* header checksum */
@@ -129,9 +142,11 @@ u32 sim_roce_icrc(const u8 *l3, u32 len, bool v4)
 		memset(ph + 1, 0xff, 3);
 		ph[7] = 0xff;			/* hop limit */
 	}
-	ph[hl + 6] = 0xff;			/* UDP checksum */
-	ph[hl + 7] = 0xff;
-	ph[hl + SIM_ROCE_UDP + 4] = 0xff;	/* FECN, BECN, reserved */
+	if (udp) {
+		ph[hl + 6] = 0xff;		/* UDP checksum */
+		ph[hl + 7] = 0xff;
+	}
+	ph[hl + udp + 4] = 0xff;		/* FECN, BECN, reserved */
 	crc = crc32_le(~0U, lrh, sizeof(lrh));
 	crc = crc32_le(crc, ph, n);
 	crc = crc32_le(crc, l3 + n, len - n);
@@ -162,8 +177,26 @@ u32 sim_roce_build(const struct sim_roce_ud *u, const u8 *ext, u32 ext_len,
 
 	memcpy(frame, u->dmac, ETH_ALEN);
 	memcpy(frame + ETH_ALEN, u->smac, ETH_ALEN);
-	sim_put_be16(frame + 12, u->v4 ? ETH_P_IP : ETH_P_IPV6);
-	p = frame + ETH_HLEN;
+	p = frame + 2 * ETH_ALEN;
+	if (u->tagged) {
+		sim_put_be16(p, ETH_P_8021Q);
+		sim_put_be16(p + 2, u->vlan);
+		p += SIM_ROCE_VLAN_TAG;
+	}
+	sim_put_be16(p, u->v1 ? ETH_P_IBOE : u->v4 ? ETH_P_IP : ETH_P_IPV6);
+	p += 2;
+	if (u->v1) {
+		/* the GRH: an IPv6 header whose next header is the BTH */
+		sim_put_be32(p, 6U << 28 | (u32)u->tclass << 20 |
+			     (u->flow_label & 0xfffff));
+		sim_put_be16(p + 4, l4 - SIM_ROCE_UDP);
+		p[6] = SIM_ROCE_GRH_NEXT_BTH;
+		p[7] = u->hop_limit;
+		memcpy(p + 8, u->sgid, 16);
+		memcpy(p + 24, u->dgid, 16);
+		bth = p + SIM_ROCE_IP6;
+		goto fill_bth;
+	}
 	if (u->v4) {
 		ip = (void *)p;
 		memset(ip, 0, sizeof(*ip));
@@ -195,6 +228,7 @@ u32 sim_roce_build(const struct sim_roce_ud *u, const u8 *ext, u32 ext_len,
 	udp->len = htons(l4);
 	udp->check = 0;
 	bth = p + SIM_ROCE_UDP;
+fill_bth:
 	bth[0] = u->opcode;
 	bth[1] = (u->se ? SIM_ROCE_BTH_SE : 0) | pad << 4;
 	sim_put_be16(bth + 2, u->pkey);
@@ -238,30 +272,69 @@ u32 sim_roce_ud_build(const struct sim_roce_ud *u, u8 *frame)
  */
 u32 sim_roce_ud_seal(u8 *frame, u32 payload_end)
 {
-	bool v4 = sim_be16(frame + 12) == ETH_P_IP;
-	u32 hl = v4 ? SIM_ROCE_IP4 : SIM_ROCE_IP6, pad;
+	u32 l3 = ETH_HLEN, hl, pad;
+	u16 type = sim_be16(frame + 12);
+	bool v4, v1;
 
-	pad = SIM_ROCE_BTH_PAD(frame[ETH_HLEN + hl + SIM_ROCE_UDP + 1]);
+	if (type == ETH_P_8021Q) {
+		l3 += SIM_ROCE_VLAN_TAG;
+		type = sim_be16(frame + 16);
+	}
+	v4 = type == ETH_P_IP;
+	v1 = type == ETH_P_IBOE;
+	hl = v4 ? SIM_ROCE_IP4 : SIM_ROCE_IP6;
+	pad = SIM_ROCE_BTH_PAD(frame[l3 + hl + (v1 ? 0 : SIM_ROCE_UDP) + 1]);
 	memset(frame + payload_end, 0, pad);
 	payload_end += pad;
 	sim_put_le32(frame + payload_end,
-		     sim_roce_icrc(frame + ETH_HLEN, payload_end - ETH_HLEN,
-				   v4));
+		     sim_roce_icrc(frame + l3, payload_end - l3, v4, v1));
 	return payload_end + SIM_ROCE_ICRC;
 }
 
 /*
- * Where a frame's UDP header is, if it is IPv4 or IPv6 carrying UDP with
- * room for its header: the IP header's offset in @l3, its length in @hl.
+ * Past the Ethernet header and an 802.1Q tag: the L3 header's offset
+ * (0: too short), its Ethertype in @type, the tag in @u.
  */
-static bool sim_roce_udp_at(const u8 *f, u32 len, u32 *l3, u32 *hl, bool *v4)
+static u32 sim_roce_l2(const u8 *f, u32 len, u16 *type, struct sim_roce_ud *u)
 {
+	u->tagged = false;
+	if (len < ETH_HLEN)
+		return 0;
+	*type = sim_be16(f + 12);
+	if (*type != ETH_P_8021Q)
+		return ETH_HLEN;
+	if (len < ETH_HLEN + SIM_ROCE_VLAN_TAG)
+		return 0;
+	u->tagged = true;
+	u->vlan = sim_be16(f + 14);
+	*type = sim_be16(f + 16);
+	return ETH_HLEN + SIM_ROCE_VLAN_TAG;
+}
+
+/*
+ * Where a frame's transport header is, if it is RoCE: IPv4 or IPv6
+ * carrying UDP (not a fragment) to port 4791 with room for its header,
+ * or Ethertype 0x8915 with a whole GRH whose next header is the BTH:
+ * the IP header's (GRH's) offset in @l3, its length in @hl, the kind
+ * and tag in @u.
+ */
+static bool sim_roce_udp_at(const u8 *f, u32 len, u32 *l3, u32 *hl,
+			    struct sim_roce_ud *u)
+{
+	bool *v4 = &u->v4;
 	u16 type;
 
-	if (len < ETH_HLEN)
+	*l3 = sim_roce_l2(f, len, &type, u);
+	u->v1 = false;
+	if (!*l3)
 		return false;
-	type = sim_be16(f + 12);
-	*l3 = ETH_HLEN;
+	if (type == ETH_P_IBOE) {
+		*hl = SIM_ROCE_IP6;
+		*v4 = false;
+		u->v1 = true;
+		return len >= *l3 + SIM_ROCE_IP6 && f[*l3] >> 4 == 6 &&
+		       f[*l3 + 6] == SIM_ROCE_GRH_NEXT_BTH;
+	}
 	if (type == ETH_P_IP) {
 		if (len < *l3 + SIM_ROCE_IP4 || f[*l3] >> 4 != 4 ||
 		    f[*l3 + 9] != IPPROTO_UDP ||
@@ -283,22 +356,29 @@ static bool sim_roce_udp_at(const u8 *f, u32 len, u32 *l3, u32 *hl, bool *v4)
 }
 
 /**
- * sim_roce_dip() - whether a frame is RoCE v2, and to which address
+ * sim_roce_dip() - whether a frame is RoCE, and to which address
  * @f: the frame, from its Ethernet header
  * @len: its bytes
  * @dgid: its destination address, as a GID (IPv4: mapped)
- * @v4: IPv4, else IPv6
+ * @v1: RoCE v1, else v2
+ * @vid: the VLAN ID of its 802.1Q tag; -1 for none (or VLAN 0)
  *
  * Return: true for an IP packet (not a fragment) with a UDP header to
- * port 4791, whatever else it has.
+ * port 4791, or a frame of Ethertype 0x8915 with a GRH whose next header
+ * is a BTH, whatever else it has.
  */
-bool sim_roce_dip(const u8 *f, u32 len, u8 *dgid, bool *v4)
+bool sim_roce_dip(const u8 *f, u32 len, u8 *dgid, bool *v1, int *vid)
 {
+	struct sim_roce_ud u;
 	u32 l3, hl;
 
-	if (!sim_roce_udp_at(f, len, &l3, &hl, v4))
+	if (!sim_roce_udp_at(f, len, &l3, &hl, &u))
 		return false;
-	if (*v4) {
+	*v1 = u.v1;
+	/* a priority tag (VLAN 0) is no VLAN */
+	*vid = u.tagged && (u.vlan & SIM_ROCE_VLAN_VID) ?
+	       u.vlan & SIM_ROCE_VLAN_VID : -1;
+	if (u.v4) {
 		memset(dgid, 0, 10);
 		dgid[10] = 0xff;
 		dgid[11] = 0xff;
@@ -352,9 +432,11 @@ enum sim_roce_verdict sim_roce_parse(const u8 *f, u32 len,
 	const u8 *udp, *bth;
 
 	memset(u, 0, sizeof(*u));
-	if (!sim_roce_udp_at(f, len, &l3, &hl, &u->v4))
+	if (!sim_roce_udp_at(f, len, &l3, &hl, u))
 		return SIM_ROCE_NOT;
-	if (u->v4) {
+	if (u->v1) {
+		ip_len = hl + sim_be16(f + l3 + 4);
+	} else if (u->v4) {
 		ip_len = sim_be16(f + l3 + 2);
 		/* no options: the ICRC's pseudo header has none */
 		if (hl != SIM_ROCE_IP4 || ip_fast_csum(f + l3, hl / 4))
@@ -363,21 +445,23 @@ enum sim_roce_verdict sim_roce_parse(const u8 *f, u32 len,
 		ip_len = hl + sim_be16(f + l3 + 4);
 	}
 	udp = f + l3 + hl;
-	udp_len = sim_be16(udp + 4);
-	if (ip_len > len - l3 || ip_len < hl || udp_len != ip_len - hl ||
+	/* RoCE v1 has no UDP header: as if one of 0 bytes were there */
+	udp_len = u->v1 ? ip_len - hl + SIM_ROCE_UDP : sim_be16(udp + 4);
+	if (ip_len > len - l3 || ip_len < hl || udp_len != ip_len - hl +
+	    (u->v1 ? SIM_ROCE_UDP : 0) ||
 	    udp_len < SIM_ROCE_UDP + SIM_ROCE_BTH + SIM_ROCE_ICRC)
 		return SIM_ROCE_MALFORMED;
-	bth = udp + SIM_ROCE_UDP;
+	bth = u->v1 ? udp : udp + SIM_ROCE_UDP;
 	if (SIM_ROCE_BTH_TVER(bth[1]))
 		return SIM_ROCE_MALFORMED;
-	if (sim_roce_icrc(f + l3, ip_len - SIM_ROCE_ICRC, u->v4) !=
+	if (sim_roce_icrc(f + l3, ip_len - SIM_ROCE_ICRC, u->v4, u->v1) !=
 	    sim_le32(f + l3 + ip_len - SIM_ROCE_ICRC))
 		return SIM_ROCE_BAD_ICRC;
 	memcpy(u->dmac, f, ETH_ALEN);
 	memcpy(u->smac, f + ETH_ALEN, ETH_ALEN);
 	sim_roce_ip_read(f + l3, u);
 	u->l3 = f + l3;
-	u->sport = sim_be16(udp);
+	u->sport = u->v1 ? 0 : sim_be16(udp);
 	u->opcode = bth[0];
 	u->se = bth[1] & SIM_ROCE_BTH_SE;
 	u->pkey = sim_be16(bth + 2);

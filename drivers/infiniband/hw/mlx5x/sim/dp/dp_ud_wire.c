@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * UD datagrams across the wire, as RoCE v2 packets (dp_roce.c frames
- * them).
+ * UD datagrams across the wire, as RoCE v2 or v1 packets (dp_roce.c
+ * frames them), as the source GID's entry is.  An entry on a VLAN tags
+ * them (its VLAN ID, the AV's service level as the priority).
  *
  * Send.  A datagram whose destination GID is not one of the port's
  * leaves on the wire as one packet (UD is never segmented; dp_ud.c has
@@ -10,14 +11,16 @@
  * one, the AV's traffic class and hop limit, the UDP source port of the
  * AV (or of its flow label), the default P_Key, the QP's next PSN (it
  * advances by one), the Q_Key of the work request (or the QP's), the
- * source QP (1 for the GSI QP).  A source GID of RoCE v1 builds nothing
- * (counted).  The send completes once the frame is handed to the
+ * source QP (1 for the GSI QP).  The send completes once the frame is handed to the
  * netdev; a key that refuses the payload is the sender's local
  * protection error, and nothing is sent.
  *
- * Receive.  A frame from the wire that is IP, UDP to 4791, to an address
- * that a RoCE v2 entry of the port's GID table holds, is the RDMA
- * engine's: the NIC's steering and the host's stack never see it.  It
+ * Receive.  A frame from the wire that is IP, UDP to 4791 (RoCE v2), or
+ * of Ethertype 0x8915 (RoCE v1), to an address that an entry of the
+ * port's GID table of that RoCE version holds, with the entry's VLAN
+ * (an 802.1Q tag of its ID, or no tag for an entry on none), is the RDMA
+ * engine's: the NIC's steering and the host's stack never see it.  A
+ * frame of another VLAN, or untagged to a VLAN's address, is not.  It
  * is parsed (dp_roce.c; malformed or with a bad ICRC: counted, dropped),
  * then, a UD SEND (with immediate or not) with the default P_Key, goes
  * to the QP its BTH names (1: the GSI QP) as a looped datagram does
@@ -70,12 +73,10 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 	u32 hdr, len;
 	u8 *f;
 
-	if (sgid->version != SIM_ROCE_V2) {
-		dp->wire.roce_tx_lost++;
-		dp->dropped++;
-		return 0;
-	}
+	u.v1 = sgid->version == SIM_ROCE_V1;
 	u.v4 = sgid->l3_type == SIM_ROCE_L3_IPV4;
+	u.tagged = sgid->vlan_valid;
+	u.vlan = sgid->vlan_id | av->prio << SIM_ROCE_VLAN_PRIO_SHIFT;
 	memcpy(u.dmac, av->rmac, sizeof(u.dmac));
 	memcpy(u.smac, dp->sim->params.mac, sizeof(u.smac));
 	memcpy(u.sgid, sgid->gid, sizeof(u.sgid));
@@ -120,15 +121,24 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 	return 0;
 }
 
-/* Whether @gid is a RoCE v2 address of the port. */
-static bool sim_ud_wire_own(struct mlx5x_sim *sim, const u8 *gid)
+/*
+ * Whether @gid is an address of the port of RoCE v1 (@v1) or v2, on VLAN
+ * @vid (-1: none).
+ */
+static bool sim_ud_wire_own(struct mlx5x_sim *sim, const u8 *gid, bool v1,
+			    int vid)
 {
+	const struct sim_roce_gid *e;
 	unsigned int i;
 
-	for (i = 0; i < SIM_ROCE_GIDS; i++)
-		if (sim->gids[i].valid && sim->gids[i].version == SIM_ROCE_V2 &&
-		    !memcmp(sim->gids[i].gid, gid, SIM_GID_BYTES))
+	for (i = 0; i < SIM_ROCE_GIDS; i++) {
+		e = &sim->gids[i];
+		if (e->valid &&
+		    e->version == (v1 ? SIM_ROCE_V1 : SIM_ROCE_V2) &&
+		    (e->vlan_valid ? vid == e->vlan_id : vid < 0) &&
+		    !memcmp(e->gid, gid, SIM_GID_BYTES))
 			return true;
+	}
 	return false;
 }
 
@@ -144,7 +154,8 @@ static void sim_ud_wire_deliver(struct sim_dp *dp, struct sim_qp *resp,
 
 	m->resp = resp;
 	m->flags_rqpn = SIM_CQE_GRH | u->sqpn |
-			(u->v4 ? SIM_CQE_ROCE_L3_IPV4 : SIM_CQE_ROCE_L3_IPV6) <<
+			(u->v1 ? SIM_CQE_ROCE_L3_GRH :
+			 u->v4 ? SIM_CQE_ROCE_L3_IPV4 : SIM_CQE_ROCE_L3_IPV6) <<
 			SIM_CQE_ROCE_L3_SHIFT;
 	m->len = u->len;
 	m->imm = u->opcode == SIM_ROCE_UD_SEND_IMM;
@@ -214,14 +225,15 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 	struct sim_qp *resp;
 	u8 dgid[SIM_GID_BYTES];
 	unsigned int n;
-	bool v4;
+	bool v1;
+	int vid;
 
-	if (!sim_roce_dip(frame, len, dgid, &v4))
+	if (!sim_roce_dip(frame, len, dgid, &v1, &vid))
 		return false;
 	/* a group's traffic is the engine's while a QP is attached to it */
-	if (sim_mcg_gid(dgid))
+	if (sim_mcg_gid(dgid) && !v1 && vid < 0)
 		group = sim_mcg_find(dp->sim, dgid);
-	if (!group && !sim_ud_wire_own(dp->sim, dgid))
+	if (!group && !sim_ud_wire_own(dp->sim, dgid, v1, vid))
 		return false;
 	wire->roce_rx++;
 	switch (sim_roce_parse(frame, len, &u)) {

@@ -46,8 +46,8 @@ struct sim_vport_cnt {
  * @tx_up: own-address frames no rule took, handed to the host's stack
  * @tx_dropped: frames the wire or the stack did not take
  * @roce_tx: RoCE v2 packets the port's QPs sent on the wire
- * @roce_tx_lost: datagrams for the wire that no packet was built for
- *		  (a RoCE v1 source GID)
+ * @roce_tx_lost: packets for the wire that could not be built
+ *		  (no valid source GID)
  * @roce_rx: RoCE v2 frames from the wire to one of the port's GIDs
  * @roce_rx_ud: of those, datagrams a UD QP received
  * @roce_bad_icrc: of those, ones whose ICRC was wrong, dropped

@@ -322,5 +322,6 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 	memcpy(av->dgid, a->rgid, sizeof(av->dgid));
 	memcpy(av->rmac, a->rmac, sizeof(av->rmac));
 	av->udp_sport = be16_to_cpu(a->rlid);
+	av->prio = (a->stat_rate_sl >> 1) & 7;
 	return sim_msg_gather(wqe, end, off + sizeof(*a), w);
 }

@@ -10,10 +10,11 @@
  * reached through the netdev.  Otherwise its traffic loops inside the
  * device (dp_rc.c), as a ConnectX's does between two QPs of one port.
  *
- * A packet of such a QP is a RoCE v2 packet (dp_roce.c frames it) built
+ * A packet of such a QP is a RoCE packet (dp_roce.c frames it) built
  * from its context as a ConnectX builds it: the address path's
  * destination MAC, the port's MAC, the source GID at the path's index
- * (a RoCE v2 entry: one of RoCE v1 builds nothing), the destination GID,
+ * (RoCE v2 or v1, as the entry is; a VLAN tag when the entry is on a
+ * VLAN, its priority the path's eth_prio), the destination GID,
  * the path's traffic class, hop limit and flow label, its UDP source port
  * (or one from the flow label), the default P_Key, the peer QP of the
  * context.  The path MTU is the context's.
@@ -207,9 +208,13 @@ static bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
 	if (idx >= SIM_ROCE_GIDS)
 		return false;
 	sgid = &sim->gids[idx];
-	if (!sgid->valid || sgid->version != SIM_ROCE_V2)
+	if (!sgid->valid)
 		return false;
+	u->v1 = sgid->version == SIM_ROCE_V1;
 	u->v4 = sgid->l3_type == SIM_ROCE_L3_IPV4;
+	u->tagged = sgid->vlan_valid;
+	u->vlan = sgid->vlan_id | PRM_GET(ads, ads, eth_prio) <<
+		  SIM_ROCE_VLAN_PRIO_SHIFT;
 	u->dmac[0] = hi >> 8;
 	u->dmac[1] = hi;
 	u->dmac[2] = lo >> 24;
@@ -244,7 +249,7 @@ static bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
  * @len: the payload's bytes, the path MTU at most
  *
  * Return: false when memory of @src refused (nothing is sent); a packet
- * that cannot be built (no RoCE v2 source GID, no memory) is counted as
+ * that cannot be built (no valid source GID, no memory) is counted as
  * lost, as one the wire dropped.
  */
 bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,

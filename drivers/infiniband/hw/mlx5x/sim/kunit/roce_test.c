@@ -88,7 +88,8 @@ static void rt_parse_v4(struct kunit *test)
 {
 	struct sim_roce_ud u, want;
 	u8 dgid[16];
-	bool v4;
+	bool v1;
+	int vid;
 
 	KUNIT_ASSERT_EQ(test, rt_parse(test, rt_ref, sizeof(rt_ref), &u),
 			SIM_ROCE_OK);
@@ -104,8 +105,10 @@ static void rt_parse_v4(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u.pkey, 0xffff);
 	KUNIT_EXPECT_EQ(test, u.hop_limit, 64);
 	KUNIT_EXPECT_EQ(test, u.len, 12);
-	KUNIT_EXPECT_EQ(test, sim_roce_dip(rt_ref, sizeof(rt_ref), dgid, &v4),
-			true);
+	KUNIT_EXPECT_EQ(test, sim_roce_dip(rt_ref, sizeof(rt_ref), dgid, &v1,
+					   &vid), true);
+	KUNIT_EXPECT_FALSE(test, v1);
+	KUNIT_EXPECT_EQ(test, vid, -1);
 	KUNIT_EXPECT_EQ(test, memcmp(dgid, want.dgid, 16), 0);
 	/* Ethernet padding after the IP packet is not the packet's */
 	{
@@ -220,6 +223,66 @@ static void rt_v6_pad_imm(struct kunit *test)
 	KUNIT_EXPECT_NE(test, rt_parse(test, f, len, &back), SIM_ROCE_OK);
 }
 
+static u32 rt_be16(const u8 *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+static u32 rt_be32(const u8 *p)
+{
+	return rt_be16(p) << 16 | rt_be16(p + 2);
+}
+
+/* RoCE v1 (IBTA A16) under an 802.1Q tag: Ethertype 0x8915, the GRH */
+static void rt_v1_tagged(struct kunit *test)
+{
+	u8 f[SIM_ROCE_UD_HDR_MAX + 8] = {};
+	struct sim_roce_ud u, back;
+	u32 hdr, len;
+
+	rt_v4(&u);
+	u.v1 = true;
+	u.tagged = true;
+	u.vlan = 5 << 13 | 77;
+	u.tclass = 0x28;
+	u.len = 3;
+	hdr = sim_roce_ud_build(&u, f);
+	KUNIT_EXPECT_EQ(test, hdr, 14 + 4 + 40 + 12 + 8);
+	KUNIT_EXPECT_EQ(test, rt_be16(f + 12), 0x8100);
+	KUNIT_EXPECT_EQ(test, rt_be16(f + 14), 5 << 13 | 77);
+	KUNIT_EXPECT_EQ(test, rt_be16(f + 16), 0x8915);
+	KUNIT_EXPECT_EQ(test, rt_be32(f + 18), 6U << 28 | 0x28 << 20);
+	/* payload length: BTH, DETH, payload, pad, ICRC */
+	KUNIT_EXPECT_EQ(test, rt_be16(f + 22), 12 + 8 + 4 + 4);
+	KUNIT_EXPECT_EQ(test, f[24], 0x1b);
+	KUNIT_EXPECT_EQ(test, f[25], 64);
+	KUNIT_EXPECT_EQ(test, memcmp(f + 26, u.sgid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(f + 42, u.dgid, 16), 0);
+	KUNIT_EXPECT_EQ(test, f[58], SIM_ROCE_UD_SEND);
+	memcpy(f + hdr, "abc", 3);
+	len = sim_roce_ud_seal(f, hdr + 3);
+	KUNIT_EXPECT_EQ(test, len, hdr + 3 + 1 + 4);
+	KUNIT_ASSERT_EQ(test, rt_parse(test, f, len, &back), SIM_ROCE_OK);
+	KUNIT_EXPECT_TRUE(test, back.v1);
+	KUNIT_EXPECT_FALSE(test, back.v4);
+	KUNIT_EXPECT_TRUE(test, back.tagged);
+	KUNIT_EXPECT_EQ(test, back.vlan, 5 << 13 | 77);
+	KUNIT_EXPECT_EQ(test, back.len, 3);
+	KUNIT_EXPECT_EQ(test, back.qkey, u.qkey);
+	KUNIT_EXPECT_EQ(test, memcmp(back.dgid, u.dgid, 16), 0);
+	/* the tag is not in the ICRC; the GRH's traffic class is masked */
+	f[15] ^= 0x0f;
+	f[18] ^= 0x0f;
+	KUNIT_EXPECT_EQ(test, rt_parse(test, f, len, &back), SIM_ROCE_OK);
+	/* the next header is: another is no RoCE v1 */
+	f[24] = 0x11;
+	KUNIT_EXPECT_EQ(test, rt_parse(test, f, len, &back), SIM_ROCE_NOT);
+	f[24] = 0x1b;
+	/* the GIDs are covered */
+	f[57] ^= 1;
+	KUNIT_EXPECT_EQ(test, rt_parse(test, f, len, &back), SIM_ROCE_BAD_ICRC);
+}
+
 static void rt_sport(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sim_roce_sport(0), 0xc000);
@@ -235,6 +298,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_refused),
 	KUNIT_CASE(rt_other_transport),
 	KUNIT_CASE(rt_v6_pad_imm),
+	KUNIT_CASE(rt_v1_tagged),
 	KUNIT_CASE(rt_sport),
 	{}
 };

@@ -7,7 +7,8 @@
  * packet for a QP that does not exist are each counted in their figure
  * and dropped.  The same frame to
  * an address the port does not hold, or once its GID is gone, or to a
- * RoCE v1 entry's address, goes on to the NIC and the host's stack.
+ * RoCE v1 entry's address, goes on to the NIC and the host's stack; so
+ * does one of another VLAN than its entry's, or of another RoCE version.
  */
 #include <linux/etherdevice.h>
 #include "sim_kunit.h"
@@ -24,13 +25,18 @@ static const u8 rw_gid[16] = {
 	[10] = 0xff, [11] = 0xff, [12] = 192, [13] = 168, [14] = 91, [15] = 1,
 };
 
-/* A UD SEND of 16 bytes to QP @dqpn at @dgid; returns its length. */
-static u32 rw_frame(u8 *f, const u8 *dgid, u32 dqpn, u8 opcode)
+/*
+ * A UD SEND of 16 bytes to QP @dqpn at @dgid, RoCE v1 when @v1, with an
+ * 802.1Q tag of @tci unless it is negative; returns its length.
+ */
+static u32 rw_frame_x(u8 *f, const u8 *dgid, u32 dqpn, u8 opcode, bool v1,
+		      int tci)
 {
 	struct sim_roce_ud u = {
 		.v4 = true, .hop_limit = 64, .sport = 0xc001,
 		.opcode = opcode, .pkey = 0xffff, .dqpn = dqpn,
 		.qkey = 0x1111, .sqpn = 0x22, .len = 16,
+		.v1 = v1, .tagged = tci >= 0, .vlan = tci,
 	};
 	u32 hdr;
 
@@ -42,6 +48,11 @@ static u32 rw_frame(u8 *f, const u8 *dgid, u32 dqpn, u8 opcode)
 	hdr = sim_roce_ud_build(&u, f);
 	memset(f + hdr, 0x3c, u.len);
 	return sim_roce_ud_seal(f, hdr + u.len);
+}
+
+static u32 rw_frame(u8 *f, const u8 *dgid, u32 dqpn, u8 opcode)
+{
+	return rw_frame_x(f, dgid, dqpn, opcode, false, -1);
 }
 
 /* Hand @len bytes of @f in, from a buffer of exactly that size. */
@@ -121,9 +132,66 @@ static void rw_not_the_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w->rx_up, 3);
 }
 
+/* Entry 5's VLAN: @vid, or none when negative. */
+static void rw_set_vlan(struct kunit *test, int vid)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+
+	mutex_lock(&sim->lock);
+	sim->gids[5].vlan_valid = vid >= 0;
+	sim->gids[5].vlan_id = vid >= 0 ? vid : 0;
+	mutex_unlock(&sim->lock);
+}
+
+/* A frame is the engine's only with its entry's VLAN and RoCE version. */
+static void rw_vlan_version(struct kunit *test)
+{
+	struct sim_wire *w = &sk_sim(test)->dp->wire;
+	u8 f[RW_MAX];
+	u32 len;
+
+	rw_set_gid(test, SIM_ROCE_V2, true);
+	rw_set_vlan(test, 77);
+	/* untagged, a priority tag (VLAN 0), another VLAN: the NIC's */
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, false, -1);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, false, 3 << 13);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, false, 78);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	KUNIT_EXPECT_EQ(test, w->roce_rx, 0);
+	/* its VLAN, priority 5: the engine's; no such QP, dropped */
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, false,
+			 5 << 13 | 77);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_rx, 1);
+	KUNIT_EXPECT_EQ(test, w->roce_dropped, 1);
+	/* RoCE v1 to a v2 entry: the NIC's */
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, true, 77);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	/* a v1 entry on no VLAN: v1 untagged is the engine's, tagged not */
+	rw_set_gid(test, SIM_ROCE_V1, true);
+	rw_set_vlan(test, -1);
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, true, -1);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_rx, 2);
+	KUNIT_EXPECT_EQ(test, w->roce_dropped, 2);
+	f[len - 1] ^= 1;
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 0);
+	KUNIT_EXPECT_EQ(test, w->roce_bad_icrc, 1);
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, true, 77);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	len = rw_frame_x(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND, false, -1);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, len), 1);
+	KUNIT_EXPECT_EQ(test, w->roce_rx, 3);
+	KUNIT_EXPECT_EQ(test, w->roce_malformed, 0);
+	KUNIT_EXPECT_EQ(test, w->rx_up, 6);
+}
+
 static struct kunit_case rw_cases[] = {
 	KUNIT_CASE(rw_refused),
 	KUNIT_CASE(rw_not_the_port),
+	KUNIT_CASE(rw_vlan_version),
 	{}
 };
 
