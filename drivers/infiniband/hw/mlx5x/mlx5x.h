@@ -48,6 +48,8 @@ struct mlx5_ib_clock_info;
  *		 PORT_CHANGE events for it
  * @port_init: the port's state as the device registers (optional; no
  *	       event): the model's link follows the netdev from then on
+ * @upper_change: a VLAN device over the netdev was registered or is
+ *		  going (optional; under the RTNL)
  * @doorbell: the kernel rang a doorbell of one of its queues
  * @rung: a process's store to a UAR page trapped (optional: only UAR
  *	  pages that are memory trap; uar_trap.c); @mapped: the page is
@@ -76,6 +78,8 @@ struct mlx5x_backend_ops {
 	int (*comp_eqn)(struct mlx5x_dev *dev, unsigned int vector, u32 *eqn);
 	void (*port_change)(struct mlx5x_dev *dev, bool up);
 	void (*port_init)(struct mlx5x_dev *dev, bool up);
+	void (*upper_change)(struct mlx5x_dev *dev, struct net_device *upper,
+			     bool registered);
 	void (*doorbell)(struct mlx5x_dev *dev);
 	void (*rung)(struct mlx5x_dev *dev, bool mapped);
 	u64 (*clock_ns)(struct mlx5x_dev *dev);

@@ -3,6 +3,7 @@
  * The Ethernet (RoCE) port: its attributes, and its state, which follows
  * the netdev.  Also MLX5_IB_METHOD_QUERY_PORT (mlx5dv_query_port).
  */
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
@@ -99,6 +100,16 @@ static int mlx5x_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	mutex_lock(&mlx5x_devices_lock);
 	list_for_each_entry(dev, &mlx5x_devices, list) {
+		/* a VLAN device over a port's netdev comes or goes */
+		if ((event == NETDEV_REGISTER || event == NETDEV_UNREGISTER) &&
+		    is_vlan_dev(ndev) && dev->backend->upper_change &&
+		    vlan_dev_real_dev(ndev) == dev->netdev &&
+		    ib_device_try_get(&dev->ib)) {
+			dev->backend->upper_change(dev, ndev,
+						   event == NETDEV_REGISTER);
+			ib_device_put(&dev->ib);
+			continue;
+		}
 		/* skip devices not yet registered or already going away */
 		if (dev->netdev != ndev || !ib_device_try_get(&dev->ib))
 			continue;

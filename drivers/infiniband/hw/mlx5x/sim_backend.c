@@ -68,6 +68,14 @@ static void mlx5x_sim_backend_port_change(struct mlx5x_dev *dev, bool up)
 	mlx5x_sim_port_change(to_sim(dev), up);
 }
 
+/* A VLAN device over the netdev: the wire takes its frames too. */
+static void mlx5x_sim_backend_upper_change(struct mlx5x_dev *dev,
+					   struct net_device *upper,
+					   bool registered)
+{
+	mlx5x_sim_wire_upper(to_sim_dev(dev), upper, registered);
+}
+
 /* The port's first state: the link only, no event. */
 static void mlx5x_sim_backend_port_init(struct mlx5x_dev *dev, bool up)
 {
@@ -132,6 +140,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.comp_vectors = mlx5x_sim_backend_comp_vectors,
 	.comp_eqn = mlx5x_sim_backend_comp_eqn,
 	.port_change = mlx5x_sim_backend_port_change,
+	.upper_change = mlx5x_sim_backend_upper_change,
 	.port_init = mlx5x_sim_backend_port_init,
 	.doorbell = mlx5x_sim_backend_doorbell,
 	.rung = mlx5x_sim_backend_rung,

@@ -52,5 +52,7 @@ int mlx5x_sim_icm_free(struct mlx5x_dev *dev, unsigned int type, u64 length,
 /* sim_wire.c: the netdev as the port's wire */
 int mlx5x_sim_wire_attach(struct mlx5x_sim_dev *sdev, struct net_device *ndev);
 void mlx5x_sim_wire_detach(struct mlx5x_sim_dev *sdev);
+void mlx5x_sim_wire_upper(struct mlx5x_sim_dev *sdev, struct net_device *upper,
+			  bool registered);
 
 #endif /* MLX5X_SIM_BACKEND_H */

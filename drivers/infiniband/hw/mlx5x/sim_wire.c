@@ -11,8 +11,21 @@
  * unchanged, marked so that this rx_handler lets it through; one that
  * rules rewrote on the way (a steering anchor handed it back to the
  * kernel's steering) is given as a new skb of the rewritten bytes; the
- * others are freed.  GSO super-frames (GRO on the netdev) are not steered: they
- * pass at once, counted (a ConnectX sees the frames, never the merge).
+ * others are freed.
+ *
+ * VLANs: the kernel hands a tagged frame to the VLAN device of its ID
+ * (an upper of the netdev) before any rx_handler of the netdev runs, so
+ * the wire registers the same handler on each 802.1Q upper device whose
+ * lower is the netdev (those there are when the wire is attached, then
+ * as port.c's netdevice notifier sees them come and go; one that has a
+ * handler already, or that keeps the tag in the frame, reorder_hdr off,
+ * is left alone).  There it puts the tag back (the ID of the VLAN
+ * device, priority 0: the kernel kept no other) and the frame is the
+ * netdev's again, as the port saw it; given back to the stack, the
+ * kernel hands it to the VLAN device once more.
+ *
+ * GSO super-frames (GRO on the netdev) are not steered: they pass at
+ * once, counted (a ConnectX sees the frames, never the merge).
  *
  * Transmit: the model's worker hands each frame the port puts on the
  * wire to mlx5x_wire_out(), which sends it on the netdev as it is; one
@@ -43,6 +56,7 @@
  * @rxq: frames received, to be steered
  * @upq: frames for the host's stack, from the model's own loopback
  * @work: steers @rxq and delivers @upq
+ * @detached: under the RTNL: the wire takes no more VLAN devices
  * @frame: where a frame is copied out for the model
  */
 struct mlx5x_sim_wire {
@@ -50,6 +64,7 @@ struct mlx5x_sim_wire {
 	struct mlx5x_sim *sim;
 	struct sk_buff_head rxq, upq;
 	struct work_struct work;
+	bool detached;
 	u8 frame[MLX5X_WIRE_MAX];
 };
 
@@ -64,6 +79,19 @@ static rx_handler_result_t mlx5x_wire_rx(struct sk_buff **pskb)
 	if (__this_cpu_read(mlx5x_wire_passing) == skb)
 		return RX_HANDLER_PASS;
 	wire = rcu_dereference(skb->dev->rx_handler_data);
+	if (skb->dev != wire->ndev) {
+		/* reorder_hdr turned off since: the tag is in the frame */
+		if (!(vlan_dev_priv(skb->dev)->flags & VLAN_FLAG_REORDER_HDR))
+			return RX_HANDLER_PASS;
+		/* from a VLAN upper: tagged again, the netdev's frame */
+		skb = skb_share_check(skb, GFP_ATOMIC);
+		if (!skb)
+			return RX_HANDLER_CONSUMED;
+		__vlan_hwaccel_put_tag(skb, vlan_dev_vlan_proto(skb->dev),
+				       vlan_dev_vlan_id(skb->dev));
+		skb->dev = wire->ndev;
+		*pskb = skb;
+	}
 	if (skb_is_gso(skb)) {
 		mlx5x_sim_wire_rx_unseen(wire->sim, MLX5X_SIM_UNSEEN_GSO);
 		return RX_HANDLER_PASS;
@@ -207,6 +235,69 @@ static bool mlx5x_wire_out(void *ctx, const void *frame, unsigned int len,
 	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS;
 }
 
+/* Whether @dev is an 802.1Q upper of the wire's netdev that we may serve. */
+static bool mlx5x_wire_vlan_of(struct mlx5x_sim_wire *wire,
+			       struct net_device *dev)
+{
+	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == wire->ndev &&
+	       vlan_dev_vlan_proto(dev) == htons(ETH_P_8021Q) &&
+	       vlan_dev_priv(dev)->flags & VLAN_FLAG_REORDER_HDR;
+}
+
+/* Serve VLAN device @dev (RTNL): its frames are the wire's too. */
+static void mlx5x_wire_vlan_add(struct mlx5x_sim_wire *wire,
+				struct net_device *dev)
+{
+	/* one that has a handler already is not ours to take */
+	if (mlx5x_wire_vlan_of(wire, dev))
+		netdev_rx_handler_register(dev, mlx5x_wire_rx, wire);
+}
+
+/* Serve @dev no more (RTNL), if the wire does. */
+static void mlx5x_wire_vlan_del(struct mlx5x_sim_wire *wire,
+				struct net_device *dev)
+{
+	if (rtnl_dereference(dev->rx_handler) == mlx5x_wire_rx &&
+	    rtnl_dereference(dev->rx_handler_data) == wire)
+		netdev_rx_handler_unregister(dev);
+}
+
+/* Each VLAN device over the netdev (RTNL), added or removed. */
+static void mlx5x_wire_vlans(struct mlx5x_sim_wire *wire, bool add)
+{
+	struct net_device *upper;
+	struct list_head *iter;
+
+	netdev_for_each_upper_dev_rcu(wire->ndev, upper, iter) {
+		if (add)
+			mlx5x_wire_vlan_add(wire, upper);
+		else
+			mlx5x_wire_vlan_del(wire, upper);
+	}
+}
+
+/**
+ * mlx5x_sim_wire_upper() - a VLAN device over the wire's netdev came or goes
+ * @sdev: the simulated device
+ * @upper: the VLAN device
+ * @registered: it was registered, else it is being unregistered
+ *
+ * Under the RTNL (port.c's netdevice notifier).
+ */
+void mlx5x_sim_wire_upper(struct mlx5x_sim_dev *sdev, struct net_device *upper,
+			  bool registered)
+{
+	struct mlx5x_sim_wire *wire = sdev->wire;
+
+	ASSERT_RTNL();
+	if (!wire || wire->detached)
+		return;
+	if (registered)
+		mlx5x_wire_vlan_add(wire, upper);
+	else
+		mlx5x_wire_vlan_del(wire, upper);
+}
+
 /**
  * mlx5x_sim_wire_attach() - make the netdev the device's wire
  * @sdev: the simulated device, whose model exists
@@ -229,6 +320,8 @@ int mlx5x_sim_wire_attach(struct mlx5x_sim_dev *sdev, struct net_device *ndev)
 	INIT_WORK(&wire->work, mlx5x_wire_work);
 	rtnl_lock();
 	err = netdev_rx_handler_register(ndev, mlx5x_wire_rx, wire);
+	if (!err)
+		mlx5x_wire_vlans(wire, true);
 	rtnl_unlock();
 	if (err) {
 		kfree(wire);
@@ -253,6 +346,8 @@ void mlx5x_sim_wire_detach(struct mlx5x_sim_dev *sdev)
 	if (!wire)
 		return;
 	rtnl_lock();
+	wire->detached = true;
+	mlx5x_wire_vlans(wire, false);
 	/* the handler's last run is over once it returns */
 	netdev_rx_handler_unregister(wire->ndev);
 	rtnl_unlock();
