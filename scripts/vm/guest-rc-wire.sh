@@ -281,11 +281,6 @@ for p in ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw ib_send_lat; do
 		"$([[ $ref == rr ]] && echo 'rxe<->rxe' || echo 'rxe(near)<->sim(far)')" \
 		"${fig[$ref $p]:-not run}"
 done
-for d in mlx5x_wn mlx5x_wf; do
-	echo "# $d: $(grep '^roce' /sys/kernel/debug/mlx5x/$d/fw/datapath)"
-done
-rdma link delete mlx5x_wn; ip netns exec wfar rdma link delete mlx5x_wf
-ip link del wn0; ip netns del wfar
+veth_pair_down rc-wire
 rm -rf "$dir"
-echo "rc-wire: $pass passed, $fail failed"
 ((fail == 0))

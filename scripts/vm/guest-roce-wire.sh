@@ -127,17 +127,7 @@ if ((req > 0 && rep > 0)); then
 else
 	notok "CM MADs cross the wire, QP1 to QP1"
 fi
-if python3 scripts/vm/roce-icrc.py "$dir/wire.pcap"; then
-	ok "every RoCE frame's ICRC is right"
-else
-	notok "every RoCE frame's ICRC is right"
-fi
-
-for d in mlx5x_wn mlx5x_wf; do
-	echo "# $d: $(grep '^roce' /sys/kernel/debug/mlx5x/$d/fw/datapath)"
-done
-rdma link delete mlx5x_wn; ip netns exec wfar rdma link delete mlx5x_wf
-ip link del wn0; ip netns del wfar
+icrc_ok "$dir/wire.pcap"
+veth_pair_down roce-wire
 rm -rf "$dir"
-echo "roce-wire: $pass passed, $fail failed"
 ((fail == 0))

@@ -75,27 +75,26 @@ tally "$(grep -cE '^ok - [^#]*$' "$log")" "$(grep -cE '^not ok - ' "$log")" \
 ((rc == 0)) || grep -q '^not ok' "$log" || { echo "not ok - programs (rc $rc)"; tally 0 1 0; }
 took
 
+# wire_stage NAME TITLE: guest-NAME.sh, its ok and not ok lines tallied
+wire_stage() {
+	echo "# $2 (guest-$1.sh)"
+	"$ROOT/scripts/vm/guest-$1.sh" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
+	((rc == 0)) || grep -q '^not ok' "$log" ||
+		{ echo "not ok - $1 (rc $rc)"; tally 0 1 0; }
+	took
+}
+
 # the netdev as the wire: RoCE v2 (UD, rdma_cm's MADs, RC and UC; to
 # rxe and to a second simulated device) and raw frames, across a veth
 # pair whose far end is in a namespace of its own
 if ip netns add mlx5x_probe 2>/dev/null; then
 	ip netns del mlx5x_probe
-	echo "# RoCE v2 across a veth pair (guest-roce-wire.sh)"
-	"$ROOT/scripts/vm/guest-roce-wire.sh" >"$log" 2>&1
-	rc=$?
-	cat "$log"
-	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
-	((rc == 0)) || grep -q '^not ok' "$log" ||
-		{ echo "not ok - roce-wire (rc $rc)"; tally 0 1 0; }
-	took
-	echo "# RC and UC as RoCE v2 across a veth pair (guest-rc-wire.sh)"
-	"$ROOT/scripts/vm/guest-rc-wire.sh" >"$log" 2>&1
-	rc=$?
-	cat "$log"
-	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
-	((rc == 0)) || grep -q '^not ok' "$log" ||
-		{ echo "not ok - rc-wire (rc $rc)"; tally 0 1 0; }
-	took
+	wire_stage roce-wire "RoCE v2 across a veth pair"
+	wire_stage rc-wire "RC and UC as RoCE v2 across a veth pair"
+	wire_stage roce-vlan "RoCE on a VLAN and RoCE v1 across a veth pair"
 	echo "# raw_ethernet_bw across a veth pair (guest-wire.sh)"
 	if "$ROOT/scripts/vm/guest-wire.sh" >"$log" 2>&1; then
 		echo "ok - raw_ethernet_bw across a veth pair"

@@ -56,3 +56,27 @@ listening() {
 		sleep 0.1
 	done
 }
+
+# icrc_ok PCAP: a test: every RoCE frame of PCAP has a right ICRC
+icrc_ok() {
+	if python3 "$(dirname "${BASH_SOURCE[0]}")/roce-icrc.py" "$1"; then
+		ok "every RoCE frame's ICRC is right"
+	else
+		notok "every RoCE frame's ICRC is right"
+	fi
+}
+
+# veth_pair_down NAME: each device's fw/datapath roce line; the devices,
+# the pair and the namespace deleted; the tally, "NAME: N passed, N failed"
+veth_pair_down() {
+	local d f
+	for d in mlx5x_wn mlx5x_wf; do
+		f=/sys/kernel/debug/mlx5x/$d/fw/datapath
+		[[ -e $f ]] && echo "# $d: $(grep '^roce' "$f")"
+	done
+	# (what a test deleted already is not there to delete)
+	rdma link delete mlx5x_wn 2>/dev/null
+	ip netns exec wfar rdma link delete mlx5x_wf 2>/dev/null
+	ip link del wn0 2>/dev/null; ip netns del wfar 2>/dev/null
+	echo "$1: $pass passed, $fail failed"
+}
