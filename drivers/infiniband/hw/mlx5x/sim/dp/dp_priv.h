@@ -319,6 +319,12 @@ unsigned int sim_rc_flush_rq(struct sim_dp *dp, struct sim_qp *qp,
 u32 sim_dp_umr(struct sim_dp *dp, struct sim_qp *qp);
 bool sim_dp_mw_invalidate(struct mlx5x_sim *sim, struct sim_qp *qp, u32 key);
 
+/* The kernel's UMR QP (umr_rereg.c): it sends UMR WQEs alone. */
+static inline bool sim_dp_reg_umr(const struct sim_qp *qp)
+{
+	return PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_REG_UMR;
+}
+
 /* dp_xrc.c: XRC initiators and targets, the XRC SRQ a message is for */
 bool sim_dp_xrc(const struct sim_qp *qp);
 bool sim_dp_xrc_tgt(const struct sim_qp *qp);

@@ -549,6 +549,8 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)
 		m.req_synd = sim_dp_umr(dp, qp);	/* dp_umr.c */
+	else if (sim_dp_reg_umr(qp))	/* it sends nothing but UMRs */
+		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_SET_PSV)
 		m.req_synd = sim_dp_set_psv(dp, qp);	/* dp_psv.c */
 	else if (parsed == -EOPNOTSUPP)

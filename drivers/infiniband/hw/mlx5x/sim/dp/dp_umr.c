@@ -348,6 +348,11 @@ u32 sim_umr_exec(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 	if (err)
 		return err == -EINVAL ? SIM_CQE_SYND_LOCAL_LENGTH :
 					SIM_CQE_SYND_LOCAL_QP_OP;
+	if (qp->reg_umr)
+		return sim_umr_rereg(sim, &u);	/* umr_rereg.c */
+	/* a context's UMR moves no mkey to another PD */
+	if (u.mask & SIM_UMR_MASK_PD)
+		return SIM_CQE_SYND_LOCAL_QP_OP;
 	mw = sim_umr_target(sim, qp, u.key);
 	if (!mw)
 		return SIM_CQE_SYND_MW_BIND;
@@ -398,11 +403,12 @@ static struct sim_umr_qp sim_umr_qp(const struct sim_qp *qp)
 {
 	return (struct sim_umr_qp){ .uid = qp->q.obj.uid,
 				    .pdn = sim_qp_pdn(qp),
-				    .qpn = qp->q.obj.id };
+				    .qpn = qp->q.obj.id,
+				    .reg_umr = sim_dp_reg_umr(qp) };
 }
 
 /**
- * sim_dp_umr() - execute the UMR WQE of an RC or UC QP
+ * sim_dp_umr() - execute the UMR WQE of an RC, UC or REG_UMR QP
  * @dp: the data path, the model's lock held; the WQE in @dp->wqe
  * @qp: the QP that posted it
  *

@@ -16,11 +16,14 @@
  * @uid: its context: every key named must be the context's
  * @pdn: its PD: every window named must be on it
  * @qpn: its number: a type 2 window is bound to it
+ * @reg_umr: the kernel's REG_UMR QP: its UMRs re-register MRs of any
+ *	     context (umr_rereg.c)
  */
 struct sim_umr_qp {
 	u16 uid;
 	u32 pdn;
 	u32 qpn;
+	bool reg_umr;
 };
 
 /* flags: the list is inline; check the mkey's state first (6:5); its QP */
@@ -34,6 +37,7 @@ struct sim_umr_qp {
 /* mkey_mask: the fields of the mkey context a UMR may write */
 #define SIM_UMR_MASK_LEN	BIT_ULL(0)
 #define SIM_UMR_MASK_START	BIT_ULL(6)
+#define SIM_UMR_MASK_PD		BIT_ULL(7)
 #define SIM_UMR_MASK_EN_SIGERR	BIT_ULL(9)
 #define SIM_UMR_MASK_BSF_EN	BIT_ULL(12)
 #define SIM_UMR_MASK_KEY	BIT_ULL(13)
@@ -50,7 +54,8 @@ struct sim_umr_qp {
 #define SIM_UMR_MASK_MODELLED	(SIM_UMR_MASK_LEN | SIM_UMR_MASK_START |	\
 				 SIM_UMR_MASK_KEY | SIM_UMR_MASK_QPN |	\
 				 SIM_UMR_MASK_RIGHTS | SIM_UMR_MASK_FREE |	\
-				 SIM_UMR_MASK_BSF_EN | SIM_UMR_MASK_EN_SIGERR)
+				 SIM_UMR_MASK_BSF_EN | SIM_UMR_MASK_EN_SIGERR | \
+				 SIM_UMR_MASK_PD)
 
 /* The translation is written in units of 64 bytes: 4 octowords. */
 #define SIM_UMR_XLT_ALIGN	(SIM_MKEY_OCTWORD_ALIGN * SIM_OCTWORD_BYTES)
@@ -83,6 +88,9 @@ bool sim_umr_invalidate(struct mlx5x_sim *sim, const struct sim_umr_qp *qp,
 			u32 key);
 
 void sim_umr_write_mkc(struct sim_mkey *mkey, const struct sim_umr *u);
+
+/* umr_rereg.c: the kernel's re-registration of an MR */
+u32 sim_umr_rereg(struct mlx5x_sim *sim, const struct sim_umr *u);
 
 /**
  * struct sim_umr_layout - the layout a configure gives, checked

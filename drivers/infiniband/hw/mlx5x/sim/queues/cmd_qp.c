@@ -189,15 +189,17 @@ struct sim_qp *sim_gsi_qp(struct mlx5x_sim *sim)
 
 /*
  * What only the kernel may ask for: QP1 (one on the port: the MAD
- * layer's), and the reserved lkey (rlky), with which a WQE names memory
- * by the address the device reaches it at.
+ * layer's), a REG_UMR QP (whose UMRs change any context's mkeys:
+ * dp/umr_rereg.c), and the reserved lkey (rlky), with which a WQE names
+ * memory by the address the device reaches it at.
  */
 static u8 sim_qp_check_kernel(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			      const void *qpc)
 {
 	bool gsi = PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_QP1;
+	bool reg_umr = PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_REG_UMR;
 
-	if (ctx->uid && (gsi || PRM_GET(qpc, qpc, rlky)))
+	if (ctx->uid && (gsi || reg_umr || PRM_GET(qpc, qpc, rlky)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (gsi && sim_gsi_qp(sim))
 		return sim_fail(ctx, PRM_STAT_BAD_RES_STATE, SIM_SYND_IN_USE);
@@ -252,12 +254,13 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		if (status)
 			return status;
 	}
-	/* RC, UC, UD, DCI and the kernel's QP1; no QPN of the caller's */
+	/* RC, UC, UD, DCI, the kernel's QP1 and UMR QP; no QPN of the caller's */
 	if ((PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_RC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UC &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_UD &&
 	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_DCI &&
-	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_QP1) ||
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_QP1 &&
+	     PRM_GET(qpc, qpc, st) != MLX5_QPC_ST_REG_UMR) ||
 	    PRM_GET(qpc, qpc, state) != MLX5_QPC_STATE_RST ||
 	    PRM_GET(create_qp_in, ctx->in, input_qpn) ||
 	    (rq_type != SIM_QPC_RQ_REGULAR && rq_type != SIM_QPC_RQ_ZERO_LEN &&
@@ -397,9 +400,13 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	    PRM_GET(init2init_qp_in, ctx->in, opt_param_mask) ==
 	    SIM_QP_OPT_DRAIN_SIGERR)
 		return sim_qp_drain_sigerr(sim, ctx, qp, qpc);
-	/* a DCI, as a UD QP, names its peer in each WQE: no path here */
+	/*
+	 * a DCI, as a UD QP, names its peer in each WQE: no path here; the
+	 * UMR QP has no peer at all
+	 */
 	if (mv->to == MLX5_QPC_STATE_RTR &&
 	    (sim_qp_datagram(qp) ||
+	     PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_REG_UMR ||
 	     PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_DCI)) {
 		status = sim_qp_check_ud_rtr(sim, ctx, qpc);
 		if (status)
