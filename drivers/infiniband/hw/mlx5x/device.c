@@ -62,6 +62,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.dealloc_ucontext = mlx5x_dealloc_ucontext,
 	.del_gid = mlx5x_del_gid,
 	.dereg_mr = mlx5x_dereg_mr,
+	.rereg_user_mr = mlx5x_rereg_user_mr,
 	.destroy_ah = mlx5x_destroy_ah,
 	.destroy_counters = mlx5x_destroy_counters,
 	.destroy_cq = mlx5x_destroy_cq,
@@ -240,6 +241,8 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	if (err)
 		goto err_fw;
 	err = mlx5x_kverbs_init(dev);
+	if (!err)
+		err = mlx5x_umr_init(dev);
 	if (err)
 		goto err_fw;
 	err = mlx5x_hw_counters_init(dev);
@@ -268,6 +271,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	err = ib_register_device(ib, name, dev->dma_device);
 	if (err)
 		goto err_list;
+	mlx5x_umr_start(dev);
 	return 0;
 
 err_list:
@@ -276,6 +280,7 @@ err_list:
 	mutex_unlock(&mlx5x_devices_lock);
 err_fw:
 	mlx5x_hw_counters_cleanup(dev);
+	mlx5x_umr_cleanup(dev);
 	mlx5x_kverbs_cleanup(dev);
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);
@@ -300,6 +305,7 @@ void mlx5x_dev_release(struct mlx5x_dev *dev)
 	list_del(&dev->list);
 	mutex_unlock(&mlx5x_devices_lock);
 	mlx5x_hw_counters_cleanup(dev);
+	mlx5x_umr_cleanup(dev);
 	mlx5x_kverbs_cleanup(dev);
 	mlx5x_fs_anchors_cleanup(dev);
 	mlx5x_fs_cleanup(dev);

@@ -10,8 +10,9 @@
  * data segments), moves the doorbell record's counters, and rings the
  * backend's doorbell; completions come back through kcq.c.
  *
- * Other kernel QP types are not offered (EOPNOTSUPP): no kernel ULP
- * runs on the device yet.
+ * The driver's own UMR QP (umr.c) is a kernel QP too, of service type
+ * REG_UMR: it sends UMR WQEs alone.  Other kernel QP types are not
+ * offered (EOPNOTSUPP): no kernel ULP runs on the device yet.
  */
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -90,7 +91,8 @@ int mlx5x_kqp_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	size_t rq_bytes, sq_bytes;
 	int err;
 
-	if (!dev->kverbs || attr->qp_type != IB_QPT_GSI ||
+	if (!dev->kverbs || (attr->qp_type != IB_QPT_GSI &&
+			     attr->qp_type != MLX5X_QPT_REG_UMR) ||
 	    attr->create_flags || attr->srq || attr->rwq_ind_tbl ||
 	    attr->xrcd)
 		return -EOPNOTSUPP;
@@ -135,7 +137,8 @@ int mlx5x_kqp_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	if (err)
 		goto err_k;
 	/* the MAD layer's QP answers to number 1 (the device's is its own) */
-	qp->ib.qp_num = 1;
+	if (attr->qp_type == IB_QPT_GSI)
+		qp->ib.qp_num = 1;
 	return 0;
 
 err_k:
@@ -210,6 +213,16 @@ static int mlx5x_kqp_send_one(struct mlx5x_qp *qp, const struct ib_send_wr *wr)
 	u32 i, ds, nbb, idx;
 	u8 opcode;
 
+	/* the UMR QP's UMRs (umr.c), and nothing else there */
+	if ((qp->ib.qp_type == MLX5X_QPT_REG_UMR) !=
+	    (wr->opcode == MLX5X_WR_UMR))
+		return -EINVAL;
+	if (wr->opcode == MLX5X_WR_UMR) {
+		opcode = MLX5_OPCODE_UMR;
+		ds = 1 + mlx5x_umr_wqe(wr, dg);
+		ctrl->imm = wr->ex.imm_data;
+		goto place;
+	}
 	if (wr->opcode == IB_WR_SEND)
 		opcode = MLX5_OPCODE_SEND;
 	else if (wr->opcode == IB_WR_SEND_WITH_IMM)
@@ -234,6 +247,9 @@ static int mlx5x_kqp_send_one(struct mlx5x_qp *qp, const struct ib_send_wr *wr)
 		seg++;
 	}
 	ds = ((u8 *)seg - wqe) / MLX5X_KQP_SEG;
+	if (opcode == MLX5_OPCODE_SEND_IMM)
+		ctrl->imm = wr->ex.imm_data;
+place:
 	nbb = DIV_ROUND_UP(ds * MLX5X_KQP_SEG, MLX5_SEND_WQE_BB);
 	if (k->sq_pi - k->sq_ci + nbb > k->sq_bbs)
 		return -ENOMEM;
@@ -244,8 +260,6 @@ static int mlx5x_kqp_send_one(struct mlx5x_qp *qp, const struct ib_send_wr *wr)
 		ctrl->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 	if (wr->send_flags & IB_SEND_SOLICITED)
 		ctrl->fm_ce_se |= MLX5_WQE_CTRL_SOLICITED;
-	if (opcode == MLX5_OPCODE_SEND_IMM)
-		ctrl->imm = wr->ex.imm_data;
 	idx = k->sq_pi & (k->sq_bbs - 1);
 	k->sq_wrid[idx] = wr->wr_id;
 	k->sq_nbb[idx] = nbb;

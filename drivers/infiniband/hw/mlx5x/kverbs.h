@@ -110,6 +110,25 @@ int mlx5x_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 int mlx5x_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
 
+/**
+ * struct mlx5x_umr_wr - a UMR the driver posts on its UMR QP
+ * @wr: the work request (opcode MLX5X_WR_UMR; ex.imm_data: the mkey)
+ * @flags: the UMR control segment's flags (MLX5_UMR_*)
+ * @mask: the fields of @mkc it writes (MLX5_MKEY_MASK_*)
+ * @mkc: the mkey context segment
+ */
+struct mlx5x_umr_wr {
+	struct ib_send_wr wr;
+	u8 flags;
+	u64 mask;
+	u8 mkc[PRM_BYTES(mkc)];
+};
+
+u32 mlx5x_umr_wqe(const struct ib_send_wr *wr, void *seg);
+int mlx5x_umr_init(struct mlx5x_dev *dev);
+void mlx5x_umr_start(struct mlx5x_dev *dev);
+void mlx5x_umr_cleanup(struct mlx5x_dev *dev);
+
 /* ah.c */
 int mlx5x_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		    struct ib_udata *udata);

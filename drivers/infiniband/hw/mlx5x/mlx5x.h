@@ -22,6 +22,7 @@ struct mlx5x_dev;
 struct mlx5x_fs;
 struct mlx5x_fs_anchors;
 struct mlx5x_dm_dev;
+struct mlx5x_umr;
 struct mlx5_ib_clock_info;
 
 /**
@@ -121,6 +122,7 @@ struct mlx5x_dev {
 	struct xarray wqs;		/* wq.c: verbs WQs by RQ number, for events */
 	u32 kuar;			/* kverbs.c: the kernel queues' UAR */
 	bool kverbs;			/* kernel CQs and QP1 are offered */
+	struct mlx5x_umr *umr;		/* umr.c: the UMR QP, or NULL */
 	u32 q_counter;			/* hw_counters.c: the port's set */
 	struct rdma_stat_desc *q_descs;	/* and its counters' names */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
@@ -193,6 +195,7 @@ struct mlx5x_mr {
 	struct ib_mr ib;
 	u32 mkey;
 	u16 uid;
+	int access;			/* IB_ACCESS_* it grants */
 	struct mlx5x_ubuf buf;
 };
 

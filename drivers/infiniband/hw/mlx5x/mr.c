@@ -7,8 +7,14 @@
  * an 8-bit variant that rolls with each registration, as in mlx5.  MRs
  * over device memory are made in dm_mr.c; deregistration is the same for
  * all.  An MR that allows IB_ACCESS_MW_BIND is made like any other: the
- * mkey context has no bind right, and a ConnectX checks none (mw.c).  No
- * on-demand paging or rereg.
+ * mkey context has no bind right, and a ConnectX checks none (mw.c).
+ *
+ * ibv_rereg_mr() of one over host memory is mlx5_ib's: a new PD or new
+ * rights are written into the mkey in place by a UMR (umr.c), and the
+ * keys stay; a new range, or rights the pinned pages do not allow (write
+ * on pages pinned read-only), or a device without a UMR QP, register the
+ * MR anew, with new keys, and ib_core deregisters the old one.  No
+ * on-demand paging.
  */
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
@@ -22,6 +28,12 @@
 				 IB_ACCESS_REMOTE_READ |		\
 				 IB_ACCESS_REMOTE_ATOMIC |		\
 				 IB_ACCESS_MW_BIND |			\
+				 IB_ACCESS_RELAXED_ORDERING)
+/* what a UMR changes in place (mlx5_ib: can_use_umr_rereg_access()) */
+#define MLX5X_MR_UMR_ACCESS	(IB_ACCESS_LOCAL_WRITE |		\
+				 IB_ACCESS_REMOTE_WRITE |		\
+				 IB_ACCESS_REMOTE_READ |		\
+				 IB_ACCESS_REMOTE_ATOMIC |		\
 				 IB_ACCESS_RELAXED_ORDERING)
 
 static atomic_t mlx5x_mkey_variant = ATOMIC_INIT(0);
@@ -110,6 +122,7 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (err)
 		goto err_buf;
 	mr->mkey = index << 8 | key;
+	mr->access = access;
 	mr->ib.lkey = mr->mkey;
 	mr->ib.rkey = mr->ib.lkey;
 	mr->ib.length = length;
@@ -121,6 +134,59 @@ err_buf:
 err_free:
 	kfree(mr);
 	return ERR_PTR(err);
+}
+
+/**
+ * mlx5x_rereg_user_mr() - the rereg_user_mr device operation
+ * @ibmr: the MR
+ * @flags: IB_MR_REREG_*: what changes
+ * @start: with IB_MR_REREG_TRANS, the new range's address
+ * @length: its length
+ * @iova: its I/O virtual address
+ * @access: with IB_MR_REREG_ACCESS, the new rights
+ * @pd: with IB_MR_REREG_PD, the new PD
+ * @udata: the call's driver data
+ *
+ * Return: NULL when @ibmr was changed in place (its keys kept); a new MR
+ * with new keys, which ib_core puts in the old one's place; or an errno
+ * (@ibmr as it was).
+ */
+struct ib_mr *mlx5x_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				  u64 length, u64 iova, int access,
+				  struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct mlx5x_mr *mr = to_mmr(ibmr);
+	int err;
+
+	if (flags & ~(IB_MR_REREG_TRANS | IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return ERR_PTR(-EOPNOTSUPP);
+	/* over device memory: no pages to register anew */
+	if (!mr->buf.umem)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = mr->access;
+	if (!(flags & IB_MR_REREG_PD))
+		pd = ibmr->pd;
+	if (access & ~MLX5X_MR_ACCESS)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!(flags & IB_MR_REREG_TRANS) &&
+	    !((access ^ mr->access) & ~MLX5X_MR_UMR_ACCESS) &&
+	    (mr->buf.umem->writable || !ib_access_writable(access))) {
+		err = mlx5x_umr_rereg(to_mdev(ibmr->device), mr->mkey,
+				      to_mpd(pd)->pdn, access);
+		if (!err) {
+			mr->access = access;
+			return NULL;
+		}
+		if (err != -EOPNOTSUPP)
+			return ERR_PTR(err);
+	}
+	if (!(flags & IB_MR_REREG_TRANS)) {
+		start = mr->buf.umem->address;
+		length = ibmr->length;
+		iova = ibmr->iova;
+	}
+	return mlx5x_reg_user_mr(pd, start, length, iova, access, udata);
 }
 
 /**

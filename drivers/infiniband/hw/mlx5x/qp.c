@@ -254,6 +254,14 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* DC moves as mlx5_ib moves it, not as ib_modify_qp_is_ok() says */
 	if (ibqp->qp_type == IB_QPT_DRIVER)
 		return mlx5x_dc_modify(dev, qp, attr, mask, udata);
+	/* the driver's UMR QP (umr.c): no verbs type, it moves as it asks */
+	if (ibqp->qp_type == MLX5X_QPT_REG_UMR) {
+		next = mask & IB_QP_STATE ? attr->qp_state : cur;
+		err = mlx5x_rc_modify(dev, qp, attr, mask, cur, next);
+		if (!err)
+			qp->state = next;
+		return err;
+	}
 	/*
 	 * The device drains an RC QP's send queue on its own (signature
 	 * pipelining): SQD, which the caller may name as its state when

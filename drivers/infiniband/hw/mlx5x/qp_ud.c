@@ -30,6 +30,8 @@ u32 mlx5x_qp_st(enum ib_qp_type type)
 		return MLX5_QP_ST_XRC;
 	case IB_QPT_DRIVER:	/* a DCI: a DCT is no firmware QP (qp_dc.c) */
 		return MLX5_QP_ST_DCI;
+	case MLX5X_QPT_REG_UMR:	/* the driver's own (umr.c) */
+		return MLX5_QP_ST_REG_UMR;
 	default:
 		return MLX5_QP_ST_RC;
 	}

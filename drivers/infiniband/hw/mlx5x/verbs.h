@@ -165,6 +165,14 @@ int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
 int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *mlx5x_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				  u64 length, u64 iova, int access,
+				  struct ib_pd *pd, struct ib_udata *udata);
+
+/* umr.c: the driver's UMR QP, of this QP type, posting this WR */
+#define MLX5X_QPT_REG_UMR	IB_QPT_RESERVED1
+#define MLX5X_WR_UMR		IB_WR_RESERVED1
+int mlx5x_umr_rereg(struct mlx5x_dev *dev, u32 mkey, u32 pdn, int access);
 u8 mlx5x_mkey_variant_next(void);
 
 #define MLX5X_MKEY_QPN_NONE	0xffffff
