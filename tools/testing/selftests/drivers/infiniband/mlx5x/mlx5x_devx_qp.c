@@ -151,9 +151,15 @@ MT_TEST_F(mt_mq, qp_rules)
 	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 3);			/* XRC */
 	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
-	/* the kernel's alone: QP1, and the reserved lkey (rlky) */
+	/*
+	 * the kernel's alone: QP1, a REG_UMR QP (its UMRs change any
+	 * context's mkeys), and the reserved lkey (rlky)
+	 */
 	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 8);			/* QP1 */
+	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
+	mq_qp_in(q, in, cq.id);
+	mt_set(in, PRM_CREATE_QP_IN_QPC_ST, 0xc);		/* REG_UMR */
 	mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM, SYND_BAD_FIELD);
 	mq_qp_in(q, in, cq.id);
 	mt_set(in, PRM_CREATE_QP_IN_QPC_RLKY, 1);

@@ -186,12 +186,13 @@ static int test_link_add_again(void)
 		CHECK_EQ(mt_fw_total(), base);
 		/*
 		 * A new device holds only what the kernel itself created:
-		 * of PDs, UARs and TDs, the MAD layer's PD and the UAR of
-		 * the kernel's queues (kverbs.c).
+		 * of PDs, UARs and TDs, the MAD layer's PD and the UMR QP's
+		 * (umr.c), and the UAR of the kernel's queues (kverbs.c).
 		 */
 		if (!CHECK_EQ(mt_fw_count(NULL, 0), base))
 			mt_fw_dump();
-		CHECK_EQ(mt_fw_count("pd", -1), 1);
+		CHECK_EQ(mt_fw_count("pd", -1), 2);
+		CHECK_EQ(mt_fw_count("qp", -1), 2);
 		CHECK_EQ(mt_fw_count("uar", -1), 1);
 		CHECK_EQ(mt_fw_count("td", -1), 0);
 	}
