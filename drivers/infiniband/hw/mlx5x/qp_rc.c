@@ -359,6 +359,31 @@ static const enum ib_qp_state mlx5x_rc_states[] = {
 	[MLX5_QPC_STATE_ERR] = IB_QPS_ERR,
 };
 
+/*
+ * The address vector a connected QP's path holds, once one was given, as
+ * mlx5x_rc_set_av() wrote it: what ibv_query_qp() gives back, and a
+ * caller may give again to a transition (rdma-core's tests restate QPs
+ * so).
+ */
+static void mlx5x_rc_query_av(const void *path, struct rdma_ah_attr *ah)
+{
+	u8 dgid[16];
+
+	memcpy(dgid, PRM_ADDR(ads, path, rgid_rip), sizeof(dgid));
+	if (!memchr_inv(dgid, 0, sizeof(dgid)))
+		return;
+	ah->type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(ah, MLX5X_PORT);
+	rdma_ah_set_sl(ah, PRM_GET(ads, path, eth_prio));
+	rdma_ah_set_grh(ah, NULL, PRM_GET(ads, path, flow_label),
+			PRM_GET(ads, path, src_addr_index),
+			PRM_GET(ads, path, hop_limit),
+			PRM_GET(ads, path, tclass));
+	rdma_ah_set_dgid_raw(ah, dgid);
+	put_unaligned_be16(PRM_GET(ads, path, rmac_47_32), ah->roce.dmac);
+	put_unaligned_be32(PRM_GET(ads, path, rmac_31_0), ah->roce.dmac + 2);
+}
+
 /**
  * mlx5x_rc_query() - an RC QP's attributes as firmware reports them
  * @dev: the device
@@ -405,6 +430,7 @@ int mlx5x_rc_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	attr->retry_cnt = PRM_GET(qpc, qpc, retry_count);
 	attr->rnr_retry = PRM_GET(qpc, qpc, rnr_retry);
 	attr->qkey = PRM_GET(qpc, qpc, q_key);
+	mlx5x_rc_query_av(path, &attr->ah_attr);
 out:
 	kfree(out);
 	return err;
