@@ -71,6 +71,19 @@ struct mlx5x_sim_wire {
 /* The frame this CPU gives back to the stack: the rx_handler passes it. */
 static DEFINE_PER_CPU(struct sk_buff *, mlx5x_wire_passing);
 
+/*
+ * Whether VLAN device @dev hands its frames up untagged (reorder_hdr), as
+ * the wire serves them; a kernel without 802.1Q has no VLAN devices.
+ */
+static bool mlx5x_wire_vlan_reorders(const struct net_device *dev)
+{
+#if IS_ENABLED(CONFIG_VLAN_8021Q)
+	return vlan_dev_priv(dev)->flags & VLAN_FLAG_REORDER_HDR;
+#else
+	return false;
+#endif
+}
+
 static rx_handler_result_t mlx5x_wire_rx(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
@@ -81,7 +94,7 @@ static rx_handler_result_t mlx5x_wire_rx(struct sk_buff **pskb)
 	wire = rcu_dereference(skb->dev->rx_handler_data);
 	if (skb->dev != wire->ndev) {
 		/* reorder_hdr turned off since: the tag is in the frame */
-		if (!(vlan_dev_priv(skb->dev)->flags & VLAN_FLAG_REORDER_HDR))
+		if (!mlx5x_wire_vlan_reorders(skb->dev))
 			return RX_HANDLER_PASS;
 		/* from a VLAN upper: tagged again, the netdev's frame */
 		skb = skb_share_check(skb, GFP_ATOMIC);
@@ -241,7 +254,7 @@ static bool mlx5x_wire_vlan_of(struct mlx5x_sim_wire *wire,
 {
 	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == wire->ndev &&
 	       vlan_dev_vlan_proto(dev) == htons(ETH_P_8021Q) &&
-	       vlan_dev_priv(dev)->flags & VLAN_FLAG_REORDER_HDR;
+	       mlx5x_wire_vlan_reorders(dev);
 }
 
 /* Serve VLAN device @dev (RTNL): its frames are the wire's too. */
