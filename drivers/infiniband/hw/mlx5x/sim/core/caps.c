@@ -54,8 +54,14 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_klm_list_size, 16);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_req_qp, 4);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_res_qp, 4);
-	/* DC: DCIs and DCTs (queues/cmd_dct.c, dp/dp_dc.c); no DCI streams */
+	/* DC: DCIs with stream channels, DCTs (queues/cmd_dct.c, dp/dp_dc.c) */
 	PRM_SET(cmd_hca_cap, c, dct, 1);
+	PRM_SET(cmd_hca_cap, c, log_max_dci_stream_channels,
+		SIM_DCI_LOG_MAX_STREAMS);
+	PRM_SET(cmd_hca_cap, c, log_max_dci_errored_streams,
+		SIM_DCI_LOG_MAX_ERRORED);
+	/* the QPC extension of RTS2RTS_QP (a stream's reset) */
+	prm_set_bits(c, SIM_CAP_QPC_EXTENSION_OFF, 1, 1);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_req_dc, 4);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_res_dc, 4);
 	PRM_SET(cmd_hca_cap, c, gid_table_size, 4);	/* 8 << 4 (IB ports) */

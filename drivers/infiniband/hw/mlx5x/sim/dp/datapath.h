@@ -88,6 +88,7 @@ int sim_send_wqe_parse(const u8 *wqe, size_t len, struct sim_send_wqe *w);
  * @xrc_srqn: an XRC initiator's: the XRC SRQ the message is for
  * @dctn: a DCI's: the DCT the message is for
  * @dc_key: and the DC access key it carries
+ * @stream: and the stream channel it is on (DCI streams)
  * @len: the message's length: the data segments' bytes
  * @n: pieces in @g
  * @g: the local data segments (sent, or where a read's data lands)
@@ -107,6 +108,7 @@ struct sim_rc_wqe {
 	u32 xrc_srqn;
 	u32 dctn;
 	u64 dc_key;
+	u16 stream;
 	u64 len;
 	u32 n;
 	struct sim_gather g[SIM_WQE_MAX_GATHER];

@@ -17,6 +17,16 @@
  * keys: its PD and context (sim_dp_resp_keys()), its SRQ's receive
  * WQEs, and an RDMA's rkey, which must be of the DCT's PD.
  *
+ * A DCI made with stream channels (mlx5dv_create_qp(3)'s dci_streams)
+ * names a stream in each send WQE (mlx5dv_wr_set_dc_addr_stream()).  An
+ * error puts the WQE's stream in error, not the DCI: the WQE completes
+ * with its error, and later WQEs of that stream are flushed
+ * (IBV_WC_WR_FLUSH_ERR) while the others go on, until the stream is reset
+ * (mlx5dv_dci_stream_id_reset(3), queues/cmd_dct.c).  The DCI goes to
+ * ERR once 2^log_num_dci_errored_streams streams are in error; a DCI
+ * without streams has 2^0, so its first error takes it to ERR, as an RC
+ * QP's does.
+ *
  * A DCT receives through its SRQ one message at a time: a SEND that has
  * taken a receive WQE and goes on in later turns holds it, and a message
  * of another DCI waits (is tried again in the worker's next pass) until
@@ -86,4 +96,33 @@ struct sim_qp *sim_dp_dc_target(struct mlx5x_sim *sim, struct sim_qp *dci,
 	}
 	dct->holder = dci->q.obj.id;
 	return &dct->qp;
+}
+
+/* Whether DCI @qp's stream @stream is in error. */
+bool sim_dci_stream_errored(const struct sim_qp *qp, u16 stream)
+{
+	unsigned int i;
+
+	for (i = 0; i < qp->dp.n_errored; i++)
+		if (qp->dp.dci_errored[i] == stream)
+			return true;
+	return false;
+}
+
+/**
+ * sim_dci_stream_fail() - a send WQE of DCI @qp completed in error
+ * @qp: the DCI
+ * @stream: the WQE's stream
+ *
+ * Return: true when the DCI goes to ERR: the error put the last stream
+ * it may keep in error there.
+ */
+bool sim_dci_stream_fail(struct sim_qp *qp, u16 stream)
+{
+	u32 max = BIT(PRM_GET(qpc, qp->qpc, log_num_dci_errored_streams));
+
+	if (!sim_dci_stream_errored(qp, stream) &&
+	    qp->dp.n_errored < ARRAY_SIZE(qp->dp.dci_errored))
+		qp->dp.dci_errored[qp->dp.n_errored++] = stream;
+	return qp->dp.n_errored >= max;
 }

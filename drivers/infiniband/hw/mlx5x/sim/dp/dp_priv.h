@@ -335,6 +335,8 @@ void sim_dp_resp_keys(struct mlx5x_sim *sim, const struct sim_qp *resp,
 
 /* dp_dc.c: DC initiators and targets, the DCT a message is for */
 bool sim_dp_dci(const struct sim_qp *qp);
+bool sim_dci_stream_errored(const struct sim_qp *qp, u16 stream);
+bool sim_dci_stream_fail(struct sim_qp *qp, u16 stream);
 bool sim_dp_dct(const struct sim_qp *qp);
 struct sim_qp *sim_dp_dc_target(struct mlx5x_sim *sim, struct sim_qp *dci,
 				const struct sim_rc_wqe *w, bool *wait);

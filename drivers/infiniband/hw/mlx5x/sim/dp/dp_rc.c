@@ -524,7 +524,7 @@ static void sim_rc_psns(struct sim_qp *req, struct sim_qp *resp,
 unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 			   struct sim_umem *buf, u32 nbb)
 {
-	bool flush = sim_qp_state(qp) == SIM_QP_ST(ERR);
+	bool flush = sim_qp_state(qp) == SIM_QP_ST(ERR), dci;
 	struct sim_cqe_info info = {};
 	struct sim_rc_msg m = {};
 	unsigned int units;
@@ -545,8 +545,11 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		parsed = sim_rc_wqe_parse(dp->wqe, sizeof(dp->wqe), &dp->rc);
 	if (!flush && sim_rc_sig_drain(dp, qp))
 		return 0;	/* dp_sig.c: the send queue is drained */
+	dci = sim_dp_dci(qp);
 	if (flush)
 		m.req_synd = SIM_CQE_SYND_WR_FLUSH;
+	else if (!parsed && dci && sim_dci_stream_errored(qp, dp->rc.stream))
+		m.req_synd = SIM_CQE_SYND_WR_FLUSH;	/* its stream is */
 	else if (parsed == -EOPNOTSUPP && dp->rc.opcode == SIM_OPCODE_UMR)
 		m.req_synd = sim_dp_umr(dp, qp);	/* dp_umr.c */
 	else if (sim_dp_reg_umr(qp))	/* it sends nothing but UMRs */
@@ -592,7 +595,8 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	if (m.req_synd) {
 		info.opcode = SIM_CQE_REQ_ERR;
 		info.syndrome = m.req_synd;
-		if (!flush)
+		/* a DCI's error stops its stream (dp_dc.c), then the DCI */
+		if (!flush && (!dci || sim_dci_stream_fail(qp, dp->rc.stream)))
 			sim_rc_to_err(dp->sim, qp);
 	} else if (dp->rc.signalled) {
 		info.opcode = SIM_CQE_REQ;

@@ -264,6 +264,7 @@ int sim_xrc_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
  */
 int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 {
+	const struct sim_wqe_ctrl *c = (const void *)wqe;
 	size_t end = sim_msg_ctrl_read(wqe, len, w);
 	size_t off = sizeof(struct sim_wqe_ctrl);
 	const struct sim_wqe_av *a;
@@ -279,6 +280,7 @@ int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 	memcpy(&key, a, sizeof(key));
 	w->dc_key = be64_to_cpu(key);
 	w->dctn = be32_to_cpu(a->dqp_dct) & 0xffffff;
+	w->stream = c->dci_stream[0] << 8 | c->dci_stream[1];
 	return sim_rc_wqe_rest(wqe, end, off + sizeof(*a), w);
 }
 

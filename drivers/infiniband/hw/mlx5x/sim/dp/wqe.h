@@ -51,7 +51,7 @@ struct sim_wqe_ctrl {
 	__be32 opmod_idx_opcode;
 	__be32 qpn_ds;
 	u8 signature;
-	u8 rsvd[2];
+	u8 dci_stream[2];	/* a DCI's stream channel, big endian */
 	u8 fm_ce_se;
 	__be32 imm;
 };

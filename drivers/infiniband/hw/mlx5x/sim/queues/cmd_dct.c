@@ -12,6 +12,7 @@
  * QP number space.
  */
 #include "dct.h"
+#include "../dp/datapath.h"
 
 /* The device's one port. */
 #define SIM_DCT_PORT		1
@@ -152,8 +153,8 @@ static u8 sim_drain_dct(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
  * @qpc: its QP context, of service type DCI
  *
  * A DCI sends only: no receive queue of its own (none, or an SRQ it
- * never takes from, as mlx5_ib gives it); no DCI stream channels (not
- * advertised).
+ * never takes from, as mlx5_ib gives it); stream channels, and streams
+ * kept in error, within the caps.
  *
  * Return: a PRM status.
  */
@@ -165,11 +166,69 @@ u8 sim_dci_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	if (!SIM_CAP_GEN(sim, dct))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 	if ((rq_type != SIM_QPC_RQ_ZERO_LEN && rq_type != SIM_QPC_RQ_SRQ) ||
-	    PRM_GET(qpc, qpc, log_rq_size) || PRM_GET(qpc, qpc, no_sq) ||
-	    PRM_GET(qpc, qpc, log_num_dci_stream_channels) ||
-	    PRM_GET(qpc, qpc, log_num_dci_errored_streams))
+	    PRM_GET(qpc, qpc, log_rq_size) || PRM_GET(qpc, qpc, no_sq))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (PRM_GET(qpc, qpc, log_num_dci_stream_channels) >
+	    SIM_CAP_GEN(sim, log_max_dci_stream_channels) ||
+	    PRM_GET(qpc, qpc, log_num_dci_errored_streams) >
+	    SIM_CAP_GEN(sim, log_max_dci_errored_streams))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 	return PRM_STAT_OK;
+}
+
+/*
+ * The QPC extension of RTS2RTS_QP (newer mlx5_ifc.h than 6.1's): the
+ * qpc_ext bit, then after the QPC a 64-bit opt_param_mask_95_32 and the
+ * extended context, whose dci_stream_channel_id resets a DCI's stream.
+ */
+#define SIM_QP_MOD_QPC_EXT_OFF		0x40
+#define SIM_QP_MOD_OPT_95_32_OFF	0x840
+#define SIM_QP_MOD_QPC_EXT_AT		0x880
+#define SIM_QPC_EXT_DCI_STREAM_OFF	(SIM_QP_MOD_QPC_EXT_AT + 0x10)
+#define SIM_QP_MOD_EXT_BYTES		((SIM_QP_MOD_QPC_EXT_AT + 0x600) / 8)
+#define SIM_QPC_OPT_32_DCI_STREAM	BIT(0)
+
+/* Whether a modify command carries the QPC extension. */
+bool sim_qp_ext(const struct sim_cmd_ctx *ctx)
+{
+	return prm_get_bits(ctx->in, SIM_QP_MOD_QPC_EXT_OFF, 1);
+}
+
+/**
+ * sim_dci_stream_reset() - RTS2RTS_QP with the QPC extension
+ * @sim: the model
+ * @ctx: the command, its qpc_ext bit set
+ * @qp: the QP, in RTS
+ *
+ * What the extension modifies of a QP in RTS is one thing here: a DCI's
+ * stream in error taken out of error (mlx5dv_dci_stream_id_reset(3)).  A
+ * mailbox too short for the extension, another field of it, a QP that
+ * is not a DCI, or a stream that is not in error, is a bad parameter.
+ *
+ * Return: a PRM status.
+ */
+u8 sim_dci_stream_reset(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			struct sim_qp *qp)
+{
+	unsigned int i;
+	u16 stream;
+
+	if (ctx->inlen < SIM_QP_MOD_EXT_BYTES)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_INLEN);
+	if (prm_get_bits(ctx->in, SIM_QP_MOD_OPT_95_32_OFF, 32) ||
+	    prm_get_bits(ctx->in, SIM_QP_MOD_OPT_95_32_OFF + 32, 32) !=
+	    SIM_QPC_OPT_32_DCI_STREAM ||
+	    PRM_GET(qpc, qp->qpc, st) != MLX5_QPC_ST_DCI)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	stream = prm_get_bits(ctx->in, SIM_QPC_EXT_DCI_STREAM_OFF, 16);
+	for (i = 0; i < qp->dp.n_errored; i++) {
+		if (qp->dp.dci_errored[i] != stream)
+			continue;
+		qp->dp.dci_errored[i] = qp->dp.dci_errored[--qp->dp.n_errored];
+		sim_dp_kick(sim);
+		return PRM_STAT_OK;
+	}
+	return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 }
 
 static const struct sim_cmd sim_dct_cmd_list[] = {

@@ -400,6 +400,13 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	    PRM_GET(init2init_qp_in, ctx->in, opt_param_mask) ==
 	    SIM_QP_OPT_DRAIN_SIGERR)
 		return sim_qp_drain_sigerr(sim, ctx, qp, qpc);
+	/* the QPC extension: a DCI's stream reset (cmd_dct.c) */
+	if (sim_qp_ext(ctx)) {
+		if (mv->opcode != MLX5_CMD_OP_RTS2RTS_QP)
+			return sim_fail(ctx, PRM_STAT_BAD_PARAM,
+					SIM_SYND_BAD_FIELD);
+		return sim_dci_stream_reset(sim, ctx, qp);
+	}
 	/*
 	 * a DCI, as a UD QP, names its peer in each WQE: no path here; the
 	 * UMR QP has no peer at all
@@ -434,6 +441,7 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.rnr_tries = 0;
 		qp->dp.srq_held = false;
 		qp->dp.last_wqe = false;
+		qp->dp.n_errored = 0;
 		memset(&qp->dp.rcw, 0, sizeof(qp->dp.rcw));
 	}
 	/* the data path sends from RTS and flushes in ERR */

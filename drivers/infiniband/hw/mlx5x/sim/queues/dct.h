@@ -30,5 +30,8 @@ struct sim_dct {
 /* queues/cmd_dct.c */
 u8 sim_dci_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 const void *qpc);
+bool sim_qp_ext(const struct sim_cmd_ctx *ctx);
+u8 sim_dci_stream_reset(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			struct sim_qp *qp);
 
 #endif /* MLX5X_SIM_DCT_H */

@@ -277,6 +277,16 @@ struct sim_rcw {
 	bool at_valid;
 };
 
+/*
+ * DCI stream channels (queues/cmd_dct.c, dp/dp_dc.c): a DCI may name up to
+ * 2^log_num_dci_stream_channels concurrent streams, and keep up to
+ * 2^log_num_dci_errored_streams of them in error before it goes to ERR.
+ */
+#define SIM_DCI_LOG_MAX_STREAMS		4
+#define SIM_DCI_LOG_MAX_ERRORED		3
+/* cmd_hca_cap's qpc_extension (reserved in 6.1's mlx5_ifc.h) */
+#define SIM_CAP_QPC_EXTENSION_OFF	0x122
+
 /**
  * struct sim_qp_dp - the data path's state of a QP (dp/dp_rc.c)
  * @buf_umem: the umem of its buffer, the RQ then the SQ (0: given by
@@ -294,6 +304,8 @@ struct sim_rcw {
  * @xrc_srqn: an XRC target: the XRC SRQ its message is for
  * @sig_drain: its last WQE met a signature error on its own keys: a
  *	       fenced WQE next drains the send queue (dp/dp_sig.c)
+ * @dci_errored: a DCI's stream channels in error (dp/dp_dc.c)
+ * @n_errored: how many
  * @rcw: RC and UC on the wire (dp/rcw_*.c)
  */
 struct sim_qp_dp {
@@ -310,6 +322,8 @@ struct sim_qp_dp {
 	bool last_wqe;
 	u32 xrc_srqn;
 	bool sig_drain;
+	u16 dci_errored[BIT(SIM_DCI_LOG_MAX_ERRORED)];
+	u8 n_errored;
 	struct sim_rcw rcw;
 };
 
