@@ -228,25 +228,46 @@ int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 	return 0;
 }
 
+/* The qpc_ext bit of the QP modify commands (reserved in 6.1's header) */
+#define MLX5X_QP_MOD_QPC_EXT	0x40
+
 /*
- * A verbs RC QP's handle: libmlx5 queries it (QUERY_QP, for
- * mlx5dv_qp_cancel_posted_send_wrs(3)) and, for signature pipelining,
- * sets its drain_sigerr by INIT2INIT_QP, each through DEVX as on
- * mlx5_ib.  Only those, naming that very QP, with its own uid: no
- * command that moves it between states behind the kernel's back.
- * Returns the uid to run the mailbox with, or a negative errno.
+ * What libmlx5 sends through DEVX about a verbs QP: for an RC QP, QUERY_QP
+ * (mlx5dv_qp_cancel_posted_send_wrs(3)) and INIT2INIT_QP (its
+ * drain_sigerr, for signature pipelining); for a DCI, RTS2RTS_QP with
+ * the QPC extension (mlx5dv_dci_stream_id_reset(3)), which sets nothing
+ * else of it.
+ */
+static bool mlx5x_devx_qp_cmd(const struct mlx5x_qp *qp, const void *in,
+			      size_t inlen, bool modify)
+{
+	u16 opcode = prm_in_opcode(in);
+
+	if (qp->ib.qp_type == IB_QPT_DRIVER)
+		return modify && !qp->dct && opcode == MLX5_CMD_OP_RTS2RTS_QP &&
+		       inlen >= PRM_BYTES(rts2rts_qp_in) &&
+		       prm_get_bits(in, MLX5X_QP_MOD_QPC_EXT, 1);
+	if (qp->ib.qp_type != IB_QPT_RC)
+		return false;
+	if (modify)
+		return opcode == MLX5_CMD_OP_INIT2INIT_QP &&
+		       inlen >= PRM_BYTES(init2init_qp_in);
+	return opcode == MLX5_CMD_OP_QUERY_QP &&
+	       inlen >= PRM_BYTES(query_qp_in);
+}
+
+/*
+ * A verbs QP's handle: only the commands above, naming that very QP,
+ * with its own uid: no command that moves it between states behind the
+ * kernel's back.  Returns the uid to run the mailbox with, or a negative
+ * errno.
  */
 static int mlx5x_devx_qp_check(struct ib_uobject *uobj, const void *in,
 			       size_t inlen, bool modify)
 {
 	struct mlx5x_qp *qp = to_mqp(uobj->object);
-	u16 opcode = prm_in_opcode(in);
 
-	if (qp->ib.qp_type != IB_QPT_RC ||
-	    inlen < (modify ? PRM_BYTES(init2init_qp_in) :
-			      PRM_BYTES(query_qp_in)) ||
-	    opcode != (modify ? MLX5_CMD_OP_INIT2INIT_QP :
-				MLX5_CMD_OP_QUERY_QP) ||
+	if (!mlx5x_devx_qp_cmd(qp, in, inlen, modify) ||
 	    PRM_GET(init2init_qp_in, in, qpn) != qp->qpn)
 		return -EINVAL;
 	return qp->uid;

@@ -33,8 +33,12 @@ static int mlx5x_qp_read_ucmd(struct ib_udata *udata,
 		return -EOPNOTSUPP;
 	if (ib_copy_from_udata(ucmd, udata, min(udata->inlen, known)))
 		return -EFAULT;
-	if (ucmd->ece_options || ucmd->dci_streams.log_num_concurent ||
-	    ucmd->dci_streams.log_num_errored || ucmd->reserved)
+	if (ucmd->ece_options || ucmd->reserved)
+		return -EOPNOTSUPP;
+	/* DCI streams come with their flag (qp_dc.c) */
+	if (!(ucmd->flags & MLX5_QP_FLAG_DCI_STREAM) &&
+	    (ucmd->dci_streams.log_num_concurent ||
+	     ucmd->dci_streams.log_num_errored))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -70,7 +74,7 @@ static int mlx5x_qp_check_flags(struct mlx5x_qp *qp, enum ib_qp_type type)
 	if (type == IB_QPT_RAW_PACKET)
 		ok |= MLX5X_QP_FLAGS_RAW;
 	if (type == IB_QPT_DRIVER)	/* a DCI (qp_dc.c) */
-		ok |= MLX5_QP_FLAG_TYPE_DCI;
+		ok |= MLX5_QP_FLAG_TYPE_DCI | MLX5_QP_FLAG_DCI_STREAM;
 	/* static blue-flame registers are never handed out */
 	if (qp->flags & MLX5_QP_FLAG_BFREG_INDEX ||
 	    !(qp->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX))

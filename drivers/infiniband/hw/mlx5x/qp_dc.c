@@ -37,6 +37,25 @@ static void *mlx5x_dctc(struct mlx5x_dct *dct)
 	return PRM_ADDR(create_dct_in, dct->in, dct_context_entry);
 }
 
+/*
+ * A DCI's stream channels (mlx5dv_create_qp(3), dci_streams): where the
+ * device has them, within its caps, which firmware checks again.
+ */
+static int mlx5x_dci_streams(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+			     const struct ib_qp_init_attr *attr,
+			     const struct mlx5_ib_create_qp *ucmd)
+{
+	if (!attr->send_cq)
+		return -EINVAL;
+	if (!(ucmd->flags & MLX5_QP_FLAG_DCI_STREAM))
+		return 0;
+	if (!MLX5X_CAP_GEN(dev, log_max_dci_stream_channels))
+		return -EOPNOTSUPP;
+	qp->dci_log_streams = ucmd->dci_streams.log_num_concurent;
+	qp->dci_log_errored = ucmd->dci_streams.log_num_errored;
+	return 0;
+}
+
 /**
  * mlx5x_dc_create() - the DC part of create_qp
  * @dev: the device
@@ -58,7 +77,7 @@ int mlx5x_dc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	if (!MLX5X_CAP_GEN(dev, dct))
 		return -EOPNOTSUPP;
 	if (type == MLX5_QP_FLAG_TYPE_DCI)
-		return attr->send_cq ? 0 : -EINVAL;
+		return mlx5x_dci_streams(dev, qp, attr, ucmd);
 	if (type != MLX5_QP_FLAG_TYPE_DCT)
 		return -EINVAL;
 	/* a DCT receives through an SRQ into its CQ, and sends nothing */

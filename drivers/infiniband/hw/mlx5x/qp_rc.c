@@ -96,6 +96,8 @@ int mlx5x_rc_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	PRM_SET(qpc, qpc, user_index, qp->user_index);
 	PRM_SET(qpc, qpc, log_page_size, PAGE_SHIFT - 12);
 	PRM_SET(qpc, qpc, cqn_snd, to_mcq(attr->send_cq)->cqn);
+	PRM_SET(qpc, qpc, log_num_dci_stream_channels, qp->dci_log_streams);
+	PRM_SET(qpc, qpc, log_num_dci_errored_streams, qp->dci_log_errored);
 	/* an XRC initiator has none: its send CQ stands in, never written */
 	PRM_SET(qpc, qpc, cqn_rcv,
 		to_mcq(attr->recv_cq ?: attr->send_cq)->cqn);

@@ -104,8 +104,14 @@ int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
 
 	if (!uhw || !uhw->outlen)
 		return 0;
-	/* of the optional capabilities only RSS (no TSO, CQE compression...) */
+	/* of the optional capabilities RSS and DCI streams (no TSO, ...) */
 	mlx5x_rss_caps(&resp.rss_caps);
+	if (MLX5X_CAP_GEN(dev, dct)) {
+		resp.dci_streams_caps.max_log_num_concurent =
+			MLX5X_CAP_GEN(dev, log_max_dci_stream_channels);
+		resp.dci_streams_caps.max_log_num_errored =
+			MLX5X_CAP_GEN(dev, log_max_dci_errored_streams);
+	}
 	resp.response_length = min_t(size_t, uhw->outlen, sizeof(resp));
 	return ib_copy_to_udata(uhw, &resp, resp.response_length);
 }

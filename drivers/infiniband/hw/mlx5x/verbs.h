@@ -82,6 +82,8 @@ struct mlx5x_qp {
 	struct mlx5x_raw_qp raw;
 	struct mlx5x_kqp *k;	/* a kernel consumer's (kqp.c) */
 	struct mlx5x_dct *dct;	/* a DC target's (qp_dc.c) */
+	/* a DCI's stream channels, and streams it keeps in error (log2) */
+	u8 dci_log_streams, dci_log_errored;
 };
 
 /**
