@@ -184,6 +184,13 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_mkey.Mlx5MkeyTest.test_mkey_sig_pipelining_bad \
 	test_mlx5_dc.DCTest.test_dc_send test_mlx5_dc.DCTest.test_dc_rdma_write \
 	test_mlx5_dc.DCTest.test_dc_ah_to_qp_mapping \
+	test_mlx5_dc.DCTest.test_dc_rdma_write_stream \
+	test_mlx5_dc.DCTest.test_dc_send_stream_bad_flow \
+	test_mlx5_dc.DCTest.test_dc_send_stream_bad_flow_qp \
+	test_mr.MRTest.test_mr_rereg_access \
+	test_mr.MRTest.test_mr_rereg_access_bad_flow \
+	test_mr.MRTest.test_mr_rereg_pd \
+	test_mr.MRTest.test_mr_rereg_addr \
 	test_mlx5_timestamp.TimeStampTest \
 	>"$log" 2>&1
 rc=$?
