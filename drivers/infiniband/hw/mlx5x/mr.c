@@ -44,6 +44,25 @@ u8 mlx5x_mkey_variant_next(void)
 	return atomic_inc_return(&mlx5x_mkey_variant);
 }
 
+/**
+ * mlx5x_mr_mkc() - what an MR's mkey context says of its PD and rights
+ * @mkc: the mkey context (of CREATE_MKEY, or of a UMR: umr.c)
+ * @pdn: the PD
+ * @access: IB_ACCESS_* it grants; local read always
+ * @key: the key's 8-bit variant
+ */
+void mlx5x_mr_mkc(void *mkc, u32 pdn, int access, u8 key)
+{
+	PRM_SET(mkc, mkc, lr, 1);
+	PRM_SET(mkc, mkc, lw, !!(access & IB_ACCESS_LOCAL_WRITE));
+	PRM_SET(mkc, mkc, rr, !!(access & IB_ACCESS_REMOTE_READ));
+	PRM_SET(mkc, mkc, rw, !!(access & IB_ACCESS_REMOTE_WRITE));
+	PRM_SET(mkc, mkc, a, !!(access & IB_ACCESS_REMOTE_ATOMIC));
+	PRM_SET(mkc, mkc, qpn, MLX5X_MKEY_QPN_NONE);
+	PRM_SET(mkc, mkc, mkey_7_0, key);
+	PRM_SET(mkc, mkc, pd, pdn);
+}
+
 static int mlx5x_mr_fw_create(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 			      u32 pdn, u64 iova, u64 len, int access, u8 key,
 			      u32 *index)
@@ -62,14 +81,7 @@ static int mlx5x_mr_fw_create(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 	PRM_SET(create_mkey_in, in, mkey_umem_valid, 1);
 	prm_set_bits(in, MLX5X_MKEY_UMEM_ID, 32, mr->buf.id);
 	PRM_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, lw, !!(access & IB_ACCESS_LOCAL_WRITE));
-	PRM_SET(mkc, mkc, rr, !!(access & IB_ACCESS_REMOTE_READ));
-	PRM_SET(mkc, mkc, rw, !!(access & IB_ACCESS_REMOTE_WRITE));
-	PRM_SET(mkc, mkc, a, !!(access & IB_ACCESS_REMOTE_ATOMIC));
-	PRM_SET(mkc, mkc, qpn, MLX5X_MKEY_QPN_NONE);
-	PRM_SET(mkc, mkc, mkey_7_0, key);
-	PRM_SET(mkc, mkc, pd, pdn);
+	mlx5x_mr_mkc(mkc, pdn, access, key);
 	PRM_SET64(mkc, mkc, start_addr, iova);
 	PRM_SET64(mkc, mkc, len, len);
 	PRM_SET(mkc, mkc, log_page_size, PAGE_SHIFT);

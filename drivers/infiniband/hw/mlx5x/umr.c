@@ -154,20 +154,12 @@ int mlx5x_umr_rereg(struct mlx5x_dev *dev, u32 mkey, u32 pdn, int access)
 			MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR |
 			MLX5_MKEY_MASK_RW | MLX5_MKEY_MASK_A,
 	};
-	void *mkc = wr.mkc;
 	int err;
 
 	if (!umr)
 		return -EOPNOTSUPP;
 	wr.wr.ex.imm_data = cpu_to_be32(mkey);
-	PRM_SET(mkc, mkc, pd, pdn);
-	PRM_SET(mkc, mkc, lr, 1);
-	PRM_SET(mkc, mkc, lw, !!(access & IB_ACCESS_LOCAL_WRITE));
-	PRM_SET(mkc, mkc, rr, !!(access & IB_ACCESS_REMOTE_READ));
-	PRM_SET(mkc, mkc, rw, !!(access & IB_ACCESS_REMOTE_WRITE));
-	PRM_SET(mkc, mkc, a, !!(access & IB_ACCESS_REMOTE_ATOMIC));
-	PRM_SET(mkc, mkc, qpn, MLX5X_MKEY_QPN_NONE);
-	PRM_SET(mkc, mkc, mkey_7_0, mkey & 0xff);
+	mlx5x_mr_mkc(wr.mkc, pdn, access, mkey & 0xff);
 	mutex_lock(&umr->lock);
 	err = umr->qp ? 0 : mlx5x_umr_make(dev, umr);
 	if (err)

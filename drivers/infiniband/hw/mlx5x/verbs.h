@@ -167,6 +167,7 @@ int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);
 int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+void mlx5x_mr_mkc(void *mkc, u32 pdn, int access, u8 key);
 struct ib_mr *mlx5x_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				  u64 length, u64 iova, int access,
 				  struct ib_pd *pd, struct ib_udata *udata);
