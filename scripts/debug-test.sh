@@ -9,6 +9,7 @@
 # Usage: debug-test.sh [--long] [--cached-only] [--stock]
 #   (default)      CI budget: the whole kselftest suite, rdma-core's
 #                  required tests and half of its whole suite's modules,
+#                  one of the wire tests' two parts,
 #                  a sparse fault sweep of a ninth of the programs within
 #                  300 s, 60 s of fuzzing, 40 s per stress phase.  The
 #                  half and the ninth rotate with the commit count (or
@@ -69,7 +70,7 @@ fi
 # and which half of rdma-core's modules the suite runs
 rot=${MLX5X_ROTATE:-$(git rev-list --count HEAD 2>/dev/null || date +%j)}
 rot=$((10#$rot))
-suite=(--pick "$((rot % 2))/2")
+suite=(--rotate "$rot")
 if ((long)); then
 	suite=()
 	fuzz=(-p 4 -T 2 -t 1800 -n 1000000000) stress=120
@@ -77,7 +78,8 @@ else
 	faults=(--sparse --budget 300 --pick "$((rot % 9))/9")
 	fuzz=(-p 3 -t 60 -n 2000000) stress=40
 	echo "debug-test: rotation $rot (MLX5X_ROTATE): rdma-core's modules" \
-		"${suite[1]}, the fault sweep's programs ${faults[4]}"
+		"$((rot % 2))/2, the wire's part $(((rot + 1) % 2))/2," \
+		"the fault sweep's programs ${faults[4]}"
 fi
 fail=0
 # why NAME: what a failed VM said of its failure, from its two logs (the

@@ -2,7 +2,7 @@
 # In the guest, on the debug kernel: the kselftest suite and rdma-core's
 # (guest-test.sh), then kmemleak.  Reports of KASAN, lockdep and WARN
 # land in the kernel log, which run.sh checks.
-# Usage: guest-debug.sh [--required] [--pick I/N]
+# Usage: guest-debug.sh [--required] [--rotate R]
 # The debug kernel's time goes where it finds bugs: every kselftest and
 # every required rdma-core test, the programs users run and the wire
 # tests on mlx5x; not the second kselftest run without the model (it
@@ -10,8 +10,9 @@
 # (they are for comparison; rxe as the wire's far end still runs).
 #   --required  of rdma-core's whole suite nothing (under KASAN it takes
 #               a quarter hour)
-#   --pick I/N  of it only the modules I, I+N, ... (one run's share; the
-#               caller rotates I)
+#   --rotate R  of it only half the modules (R % 2), and of the wire
+#               tests one part of two (R % 2 the other way round): the
+#               caller turns R from run to run
 # Last lines: guest-test.sh's "total: ..." and "# kmemleak: N suspected leaks".
 set -uo pipefail
 
@@ -22,7 +23,10 @@ export MLX5X_NO_MODEL_RUN=0 MLX5X_PROGRAMS_RXE=0 MLX5X_WHOLE_SUITE=alone
 while (($#)); do
 	case $1 in
 	--required) MLX5X_WHOLE_SUITE=0; shift ;;
-	--pick) export MLX5X_SUITE_PICK=$2; shift 2 ;;
+	--rotate)
+		export MLX5X_SUITE_PICK=$(($2 % 2))/2
+		export MLX5X_WIRE_PICK=$((($2 + 1) % 2))/2
+		shift 2 ;;
 	*) echo "guest-debug.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done

@@ -15,6 +15,9 @@
 #                          only, not beside rxe (counts reported)
 #   MLX5X_SUITE_PICK=I/N   of the whole suite, only the modules I, I+N, ...
 #                          (guest-pyverbs.sh)
+#   MLX5X_WIRE_PICK=I/N    of the wire's two parts (RoCE v2 with UD and
+#                          rdma_cm; RC, UC, VLANs and raw frames) the
+#                          part I when I < 2
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -90,9 +93,24 @@ wire_stage() {
 # the netdev as the wire: RoCE v2 (UD, rdma_cm's MADs, RC and UC; to
 # rxe and to a second simulated device) and raw frames, across a veth
 # pair whose far end is in a namespace of its own
-if ip netns add mlx5x_probe 2>/dev/null; then
+wire_pick=${MLX5X_WIRE_PICK:-0/1}
+# wire_part K: whether part K of the wire runs
+wire_part() {
+	((${wire_pick#*/} == 1 || ${wire_pick%/*} == $1))
+}
+if ! ip netns add mlx5x_probe 2>/dev/null; then
+	echo "# the wire across a veth pair: not run, no network namespaces in this kernel"
+elif ! wire_part 0; then
+	ip netns del mlx5x_probe
+	echo "# RoCE v2 across a veth pair: not run (MLX5X_WIRE_PICK=$wire_pick)"
+else
 	ip netns del mlx5x_probe
 	wire_stage roce-wire "RoCE v2 across a veth pair"
+fi
+if ! wire_part 1 || ! ip netns add mlx5x_probe 2>/dev/null; then
+	echo "# RC, UC, VLANs and raw frames across a veth pair: not run here"
+else
+	ip netns del mlx5x_probe
 	wire_stage rc-wire "RC and UC as RoCE v2 across a veth pair"
 	# (the debug kernel has no 802.1Q)
 	if modprobe 8021q 2>/dev/null || [[ -d /proc/net/vlan ]]; then
@@ -110,8 +128,6 @@ if ip netns add mlx5x_probe 2>/dev/null; then
 		tally 0 1 0
 	fi
 	took
-else
-	echo "# the wire across a veth pair: not run, no network namespaces in this kernel"
 fi
 
 # The device from here on sits on the VM's NIC where the kernel drives
