@@ -7,7 +7,10 @@
 # every required rdma-core test, the programs users run and the wire
 # tests on mlx5x; not the second kselftest run without the model (it
 # tests skip logic, on the stock kernels), not rxe's runs beside mlx5x
-# (they are for comparison; rxe as the wire's far end still runs).
+# (they are for comparison), and not rxe as the wire's far end: 6.1's
+# rxe reads a packet its responder may have freed (rxe_resp_queue_pkt(),
+# a use-after-free KASAN reports under traffic from any peer), which is
+# not mlx5x's to find; the wire tests run sim <-> sim there.
 #   --required  of rdma-core's whole suite nothing (under KASAN it takes
 #               a quarter hour)
 #   --rotate R  of it only half the modules (R % 2), and of the wire
@@ -20,6 +23,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/vm/guest-debug-lib.sh
 . "$ROOT/scripts/vm/guest-debug-lib.sh"
 export MLX5X_NO_MODEL_RUN=0 MLX5X_PROGRAMS_RXE=0 MLX5X_WHOLE_SUITE=alone
+export MLX5X_WIRE_RXE=0
 while (($#)); do
 	case $1 in
 	--required) MLX5X_WHOLE_SUITE=0; shift ;;

@@ -202,7 +202,7 @@ cap=$!
 sleep 3
 
 rr=""
-if modprobe rdma_rxe 2>/dev/null &&
+if [[ ${MLX5X_WIRE_RXE:-1} != 0 ]] && modprobe rdma_rxe 2>/dev/null &&
    rdma link add rxe_wn type rxe netdev wn0; then
 	# no rxe <-> rxe: rxe in 6.1 serves the initial namespace only, and
 	# in 6.12 a far rxe device's packets wait on a neighbour it never
@@ -214,7 +214,7 @@ if modprobe rdma_rxe 2>/dev/null &&
 	programs sim_rxe wfar mlx5x_wf $fip - rxe_wn $nip
 	rdma link delete rxe_wn
 else
-	echo "# rxe: not in this kernel; sim-sim only"
+	echo "# rxe: not in this kernel (or MLX5X_WIRE_RXE=0); sim-sim only"
 fi
 rdma link add mlx5x_wn type mlx5x netdev wn0 || exit 1
 sleep 1

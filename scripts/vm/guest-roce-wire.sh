@@ -70,7 +70,7 @@ cap=$!
 sleep 3
 
 rxe=0
-if modprobe rdma_rxe 2>/dev/null &&
+if [[ ${MLX5X_WIRE_RXE:-1} != 0 ]] && modprobe rdma_rxe 2>/dev/null &&
    rdma link add rxe_wn type rxe netdev wn0; then
 	rxe=1
 	sleep 1
@@ -88,7 +88,7 @@ if modprobe rdma_rxe 2>/dev/null &&
 		wfar 192.168.77.2 -
 	rdma link delete rxe_wn
 else
-	echo "# rxe: not in this kernel; sim-sim only"
+	echo "# rxe: not in this kernel (or MLX5X_WIRE_RXE=0); sim-sim only"
 fi
 rdma link add mlx5x_wn type mlx5x netdev wn0 || exit 1
 sleep 1
