@@ -193,8 +193,9 @@ static void sk_dct_rules(struct kunit *test)
 }
 
 /*
- * A DCI: a QP of service type DCI with no receive queue of its own and
- * no stream channels; one with an RQ or streams is refused.
+ * A DCI: a QP of service type DCI with no receive queue of its own, and
+ * stream channels and errored streams within the caps; one with an RQ,
+ * or with more streams than the caps, is refused.
  */
 static void sk_dci_rules(struct kunit *test)
 {
@@ -218,11 +219,19 @@ static void sk_dci_rules(struct kunit *test)
 	SK_EXPECT_FAIL(test, sk_q_create(test, in, PRM_BYTES(create_qp_in),
 					 PRM_BYTES(create_qp_out), &qpn),
 		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	/* stream channels, and streams kept in error, within the caps */
 	SK_DCI_IN();
-	PRM_SET(qpc, qpc, log_num_dci_stream_channels, 2);
+	PRM_SET(qpc, qpc, log_num_dci_stream_channels,
+		SIM_DCI_LOG_MAX_STREAMS + 1);
 	SK_EXPECT_FAIL(test, sk_q_create(test, in, PRM_BYTES(create_qp_in),
 					 PRM_BYTES(create_qp_out), &qpn),
-		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	SK_DCI_IN();
+	PRM_SET(qpc, qpc, log_num_dci_errored_streams,
+		SIM_DCI_LOG_MAX_ERRORED + 1);
+	SK_EXPECT_FAIL(test, sk_q_create(test, in, PRM_BYTES(create_qp_in),
+					 PRM_BYTES(create_qp_out), &qpn),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 	SK_DCI_IN();
 	PRM_SET(qpc, qpc, no_sq, 1);
 	SK_EXPECT_FAIL(test, sk_q_create(test, in, PRM_BYTES(create_qp_in),
@@ -230,6 +239,8 @@ static void sk_dci_rules(struct kunit *test)
 		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	SK_DCI_IN();
 #undef SK_DCI_IN
+	PRM_SET(qpc, qpc, log_num_dci_stream_channels, SIM_DCI_LOG_MAX_STREAMS);
+	PRM_SET(qpc, qpc, log_num_dci_errored_streams, SIM_DCI_LOG_MAX_ERRORED);
 	KUNIT_ASSERT_EQ(test, sk_q_create(test, in, PRM_BYTES(create_qp_in),
 					  PRM_BYTES(create_qp_out), &qpn),
 			PRM_STAT_OK);
