@@ -18,6 +18,8 @@
 #   MLX5X_WIRE_PICK=I/N    of the wire's two parts (RoCE v2 with UD and
 #                          rdma_cm; RC, UC, VLANs and raw frames) the
 #                          part I when I < 2
+#   MLX5X_WIRE_ITERS="N B" the wire scripts' iterations (pingpongs, then
+#                          perftest's bandwidth programs) for their own
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -81,7 +83,8 @@ took
 # wire_stage NAME TITLE: guest-NAME.sh, its ok and not ok lines tallied
 wire_stage() {
 	echo "# $2 (guest-$1.sh)"
-	"$ROOT/scripts/vm/guest-$1.sh" >"$log" 2>&1
+	# shellcheck disable=SC2086 # the iterations: two words, or none
+	"$ROOT/scripts/vm/guest-$1.sh" ${MLX5X_WIRE_ITERS:-} >"$log" 2>&1
 	rc=$?
 	cat "$log"
 	tally "$(grep -cE '^ok - ' "$log")" "$(grep -cE '^not ok - ' "$log")" 0
