@@ -9,7 +9,8 @@
 # Usage: debug-test.sh [--long] [--cached-only] [--stock]
 #   (default)      CI budget: the whole kselftest suite, rdma-core's
 #                  required tests and half of its whole suite's modules,
-#                  one of the wire tests' two parts,
+#                  one of the wire tests' two parts (where the kernel
+#                  has network namespaces: the debug kernel has none),
 #                  a sparse fault sweep of a ninth of the programs within
 #                  300 s, 60 s of fuzzing, 40 s per stress phase.  The
 #                  half and the ninth rotate with the commit count (or
