@@ -38,6 +38,11 @@ nip=192.168.77.1 fip=192.168.77.2
 veth_pair_up || exit 1
 tshark -q -i wn0 -F pcap -w "$dir/wire.pcap" >"$dir/tshark.log" 2>&1 &
 cap=$!
+# tshark starts slowly in a new guest: the first traffic went uncaptured
+for ((t = 0; t < 300; t++)); do
+	grep -q '^Capturing on' "$dir/tshark.log" && break
+	sleep 0.1
+done
 modprobe 8021q
 ip -n wfar link add link wf0 name wf0.$vid type vlan id $vid &&
 	ip -n wfar addr add 192.168.78.2/24 dev wf0.$vid &&

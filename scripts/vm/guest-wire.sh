@@ -38,6 +38,11 @@ for sz in 64 1024; do
 	grep -A1 '#bytes' /tmp/wire-srv.log | sed 's/^/# /'
 	echo "# raw_ethernet_bw $sz bytes, client (far):"
 	grep -A1 '#bytes' /tmp/wire-cli.log | sed 's/^/# /'
+	# a side without its report: all it said
+	for f in /tmp/wire-srv.log /tmp/wire-cli.log; do
+		grep -qE '^ *[0-9]+ +[0-9]+ ' "$f" ||
+			sed "s|^|# ${f#/tmp/}: |" "$f" | tail -n 30
+	done
 done
 for d in mlx5x_wn mlx5x_wf; do
 	echo "# $d:"
