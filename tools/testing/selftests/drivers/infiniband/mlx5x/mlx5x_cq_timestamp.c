@@ -185,7 +185,10 @@ MT_TEST_F(ts, ignore_overrun_refused)
 /*
  * A completion's stamp, through the clock info page, is the real time
  * it completed at: between the clock_gettime() before the post and the
- * one after the poll (with a millisecond's slack for the pairing).
+ * one after the poll (with a millisecond's slack for the pairing).  The
+ * send's and the receive's are each in that window; how far apart the
+ * two are is the device's scheduling (a loaded guest has put more than
+ * a millisecond between them), not a property of the stamps.
  */
 MT_TEST_F(ts, ts_to_ns_real_time)
 {
@@ -208,7 +211,7 @@ MT_TEST_F(ts, ts_to_ns_real_time)
 		(unsigned long long)ns, (long long)(ns - before));
 	CHECK(ns + 1000000 >= before);
 	CHECK(ns <= after + 1000000);
-	CHECK(mlx5dv_ts_to_ns(&ci, r) + 1000000 >= ns);
+	CHECK(mlx5dv_ts_to_ns(&ci, r) + 1000000 >= before);
 	CHECK(mlx5dv_ts_to_ns(&ci, r) <= after + 1000000);
 	return KSFT_PASS;
 }
