@@ -162,10 +162,14 @@ int mlx5x_umr_rereg(struct mlx5x_dev *dev, u32 mkey, u32 pdn, int access)
 	mlx5x_mr_mkc(wr.mkc, pdn, access, mkey & 0xff);
 	mutex_lock(&umr->lock);
 	err = umr->qp ? 0 : mlx5x_umr_make(dev, umr);
+	if (!err)
+		err = mlx5x_umr_run(umr, &wr);
+	/*
+	 * A refused UMR leaves the QP in error, one that timed out leaves
+	 * it unknown: the next re-registration makes it anew.
+	 */
 	if (err)
 		mlx5x_umr_free(umr);
-	else
-		err = mlx5x_umr_run(umr, &wr);
 	mutex_unlock(&umr->lock);
 	return err;
 }
