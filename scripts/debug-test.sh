@@ -96,8 +96,9 @@ why() {
 # NAME TIMEOUT SCRIPT ARGS...: nonzero when the VM failed, which also
 # sets fail (in this shell; a caller in the background has only the status)
 vm() {
-	local name=$1 timeout=$2 rc=0
+	local name=$1 timeout=$2 rc=0 from
 	shift 2
+	from=$(($(wc -l <"$out") + 1))
 	VM_NAME="rel-$name" scripts/vm/run.sh --kver "$kver" \
 		--ko "build/obj/$kver/mlx5x.ko" --mem 3072 --timeout "$timeout" \
 		"$@" >>"$out" 2>&1 || {
@@ -105,6 +106,9 @@ vm() {
 		why "$name"
 		fail=1 rc=1
 	}
+	# a boot that hung (and was tried again), and how the VM ended
+	tail -n "+$from" "$out" | grep -aE '^run.sh: (BOOT HANG|the guest hung)' |
+		sed 's/^/debug-test: /'
 	grep -aE '^run.sh: ' "$out" | tail -n 1 | sed 's/^/debug-test: /'
 	return "$rc"
 }

@@ -5,7 +5,9 @@
 # Env: VM_APPEND extra kernel parameters; VM_NAME log name (default SCRIPT's).
 # Logs: build/logs/NAME-kernel.log (ttyS0), build/logs/NAME-test.log (ttyS1,
 # also on stdout). Exit: the script's status; 124 on timeout, 125 if the guest
-# died without one; nonzero if the kernel log shows an oops, WARN, BUG, ...
+# died without one; 126 if it hung in boot twice (a boot that does not
+# reach the script in VM_BOOT_TIMEOUT s, default 240, is tried once more);
+# nonzero if the kernel log shows an oops, WARN, BUG, ...
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,23 +72,67 @@ APPEND=
 [[ $KVER == *-mlx5x-debug ]] &&
 	APPEND=$(grep -v '^#' "$ROOT/scripts/debug-kernel/cmdline" | tr '\n' ' ')
 
+# boot SOCK PIDFILE: the watchdog of one boot.  A guest whose init has not
+# started the script BOOT_TIMEOUT seconds after QEMU began is stuck before
+# the module under test was ever loaded (a debug-kernel guest of CI's once
+# stopped after "Run /init" for ten minutes): ask its kernel, through the
+# keyboard's SysRq, for its blocked tasks and its CPUs' stacks, then stop it.
+boot_watch() {
+	local sock=$1 pidfile=$2 t=0
+	while ((t < BOOT_TIMEOUT)); do
+		sleep 2
+		t=$((t + 2))
+		grep -qa 'mlx5x-init: running' "$KLOG" 2>/dev/null && return
+		[[ -e $pidfile ]] && ! kill -0 "$(cat "$pidfile")" 2>/dev/null && return
+	done
+	: >"$RUNDIR/boot-hang"
+	python3 - "$sock" 2>/dev/null <<-'EOF' || true
+	import socket, sys, time
+	s = socket.socket(socket.AF_UNIX)
+	s.connect(sys.argv[1])
+	for key in ("alt-sysrq-w", "alt-sysrq-l"):
+	    s.sendall(("sendkey %s\n" % key).encode())
+	    time.sleep(5)
+	EOF
+	kill "$(cat "$pidfile")" 2>/dev/null || true
+}
+
+BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-240}
 start=$EPOCHREALTIME
-set +e
-timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35,accel=tcg -m "$MEM" -smp 2 \
-	-nographic -no-reboot -monitor none \
-	-netdev hubport,id=nic0,hubid=0 \
-	-device virtio-net-pci,netdev=nic0,romfile= \
-	-kernel "$KIMG" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 oops=panic mlx5x_vm.script=$WRAP mlx5x_vm.cwd=$ROOT mlx5x_vm.moddir=$MODDIR $APPEND${VM_APPEND:-}" \
-	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
-	-serial "file:$KLOG" -serial stdio </dev/null | tee "$TLOG"
-qrc=${PIPESTATUS[0]}
-set -e
+for attempt in 1 2; do
+	rm -f "$RUNDIR/boot-hang" "$RUNDIR/qemu.pid"
+	boot_watch "$RUNDIR/mon" "$RUNDIR/qemu.pid" &
+	watch=$!
+	set +e
+	timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35,accel=tcg -m "$MEM" -smp 2 \
+		-nographic -no-reboot -pidfile "$RUNDIR/qemu.pid" \
+		-monitor "unix:$RUNDIR/mon,server=on,wait=off" \
+		-netdev hubport,id=nic0,hubid=0 \
+		-device virtio-net-pci,netdev=nic0,romfile= \
+		-kernel "$KIMG" -initrd "$INITRD" \
+		-append "console=ttyS0 panic=-1 oops=panic sysrq_always_enabled mlx5x_vm.script=$WRAP mlx5x_vm.cwd=$ROOT mlx5x_vm.moddir=$MODDIR $APPEND${VM_APPEND:-}" \
+		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+		-serial "file:$KLOG" -serial stdio </dev/null | tee "$TLOG"
+	qrc=${PIPESTATUS[0]}
+	set -e
+	kill "$watch" 2>/dev/null || true
+	wait "$watch" 2>/dev/null || true
+	if [[ ! -e $RUNDIR/boot-hang ]] || grep -qa 'MLX5X-VM-EXIT=' "$TLOG"; then
+		break
+	fi
+	echo "run.sh: BOOT HANG: the guest did not start the script in" \
+		"${BOOT_TIMEOUT}s (attempt $attempt); its kernel log's end:" >&2
+	tail -n 80 "$KLOG" | sed 's/^/run.sh:   /' >&2
+	cp "$KLOG" "${KLOG%.log}-hang$attempt.log"
+done
 wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 
 marker=$(grep -ao 'MLX5X-VM-EXIT=[0-9]*' "$TLOG" | tail -n 1 || true)
 if [[ -n $marker ]]; then
 	rc=${marker#*=}
+elif [[ -e $RUNDIR/boot-hang ]]; then
+	echo "run.sh: the guest hung in boot twice" >&2
+	rc=126
 elif ((qrc == 124 || qrc == 137)); then
 	echo "run.sh: timed out after ${TIMEOUT}s" >&2
 	rc=124
