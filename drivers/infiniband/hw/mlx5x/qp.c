@@ -388,20 +388,36 @@ static enum ib_event_type mlx5x_qp_error_event(u8 type)
  * A responder that found an access violation or an invalid request with
  * no receive WQE to report it in (IBTA 11.6.3.1), or a QP whose work
  * queue broke: ib_uverbs' handler queues the event for
- * ibv_get_async_event().  The QP is found by number under the model's
- * lock, which its destroy command takes: it is not freed meanwhile.
+ * ibv_get_async_event().  A RAW_PACKET QP is an RQ and an SQ in
+ * firmware: its RQ's WQ catastrophic error is the QP's
+ * IB_EVENT_QP_FATAL, as mlx5_ib makes the RQ's event handler the QP's
+ * (the other errors of an RQ mlx5_core does not pass on).  The QP is found by number under the
+ * model's lock, which its destroy command takes: it is not freed
+ * meanwhile.
  */
 void mlx5x_qp_event(struct mlx5x_dev *dev, const void *eqe)
 {
 	const void *data = PRM_ADDR(eqe, eqe, event_data);
+	u32 num = PRM_GET(qp_events, data, qpn_rqn_sqn);
 	struct ib_event ev = { .device = &dev->ib };
 	struct mlx5x_qp *qp;
 
 	ev.event = mlx5x_qp_error_event(PRM_GET(eqe, eqe, event_type));
-	if (!ev.event ||
-	    PRM_GET(qp_events, data, type) != MLX5_EVENT_QUEUE_TYPE_QP)
+	if (!ev.event)
 		return;
-	qp = xa_load(&dev->qps, PRM_GET(qp_events, data, qpn_rqn_sqn));
+	switch (PRM_GET(qp_events, data, type)) {
+	case MLX5_EVENT_QUEUE_TYPE_QP:
+		qp = xa_load(&dev->qps, num);
+		break;
+	case MLX5_EVENT_QUEUE_TYPE_RQ:
+		/* of an RQ's, mlx5_core passes on the catastrophic error */
+		if (ev.event != IB_EVENT_QP_FATAL)
+			return;
+		qp = xa_load(&dev->raw_rqs, num);
+		break;
+	default:
+		return;
+	}
 	if (!qp || !qp->ib.event_handler)
 		return;
 	ev.element.qp = &qp->ib;

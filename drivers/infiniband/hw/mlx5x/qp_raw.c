@@ -220,9 +220,15 @@ int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp)
 
 	err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_TIR,
 			       &qp->raw.tirn);
-	if (!err)
+	if (!err && qp->raw.rqn) {
+		/* no event reaches it once it is out of the table */
+		bool listed = xa_erase(&dev->raw_rqs, qp->raw.rqn);
+
 		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_RQ,
 				       &qp->raw.rqn);
+		if (err && listed)
+			xa_store(&dev->raw_rqs, qp->raw.rqn, qp, GFP_KERNEL);
+	}
 	if (!err)
 		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_SQ,
 				       &qp->raw.sqn);
@@ -258,6 +264,10 @@ int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		err = mlx5x_raw_rq_create(dev, qp, to_mcq(attr->recv_cq)->cqn);
 		if (!err)
 			err = mlx5x_raw_tir_create(dev, qp, tdn);
+		/* its RQ's events are the QP's (mlx5x_qp_event()) */
+		if (!err)
+			err = xa_err(xa_store(&dev->raw_rqs, qp->raw.rqn, qp,
+					      GFP_KERNEL));
 	}
 	if (err) {
 		mlx5x_raw_destroy(dev, qp);
