@@ -16,9 +16,14 @@
  * - an event goes to the WQ's own context only: an unprivileged user's
  *   WQ breaking raises nothing in another context.
  *
- * Each case adds, to the environment of mlx5x_rss.h, a lone WQ: the one
- * entry of a table under a field-less RSS QP, which a flow of its own
- * MAC feeds.
+ * A RAW_PACKET QP on a ConnectX is an SQ and an RQ, and mlx5_ib makes
+ * the RQ's event handler the QP's: its receive queue breaks as a WQ
+ * does, and the catastrophic error is IBV_EVENT_QP_FATAL with
+ * element.qp the RAW_PACKET QP (never WQ_FATAL), in its context only.
+ *
+ * Each case adds, to the environment of mlx5x_rss.h, a lone receiver
+ * that a flow of its own MAC feeds: a WQ, the one entry of a table under
+ * a field-less RSS QP, or (the raw_ cases) a RAW_PACKET QP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,21 +40,31 @@
 
 static const uint8_t lone_mac[6] = { 2, 0, 0, 0, 0, 0x33 };
 
-/* A WQ with a table, an RSS QP and a flow of its own, on CQ @cq. */
+/*
+ * A WQ with a table, an RSS QP and a flow of its own, on CQ @cq; or,
+ * with @raw, a RAW_PACKET QP in RTS (@qp, no @wq) and its flow.
+ */
 struct lone {
 	struct ibv_cq *cq;
 	struct ibv_wq *wq;
 	struct ibv_rwq_ind_table *tbl;
 	struct ibv_qp *qp;
 	struct ibv_flow *flow;
+	bool raw;
 };
 
-static bool lone_open(struct rss_env *e, struct lone *l, int cqe)
+static bool lone_open(struct rss_env *e, struct lone *l, int cqe, bool raw)
 {
 	memset(l, 0, sizeof(*l));
+	l->raw = raw;
 	l->cq = ibv_create_cq(e->v.ctx, cqe, NULL, NULL, 0);
 	if (!CHECK(l->cq))
 		return false;
+	if (raw) {
+		l->qp = mt_raw_qp(e->v.pd, l->cq, WQ_WRS, 1, true);
+		l->flow = CHECK(l->qp) ? rss_steer(l->qp, lone_mac) : NULL;
+		return CHECK(l->flow);
+	}
 	l->wq = rss_make_wq(e->v.ctx, e->v.pd, l->cq, 0);
 	if (!CHECK(l->wq) || !CHECK_ERR(rss_wq_move(l->wq, IBV_WQS_RDY), 0))
 		return false;
@@ -78,11 +93,20 @@ static void lone_close(struct lone *l)
 		CHECK_ERR(ibv_destroy_cq(l->cq), 0);
 }
 
-/* Receive @i (wr_id 0x100 + i) on the lone WQ, into slot @i. */
+/* Receive @i (wr_id 0x100 + i) on the lone receiver, into slot @i. */
 static bool lone_post(struct rss_env *e, struct lone *l, unsigned int i,
 		      uint32_t lkey)
 {
-	return rss_post_recv(e, l->wq, 0x100 + i, i % RECV_SLOTS, lkey);
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)e->buf + (NPKT + i % RECV_SLOTS) * SLOT,
+		.length = SLOT, .lkey = lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = 0x100 + i, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	if (!l->raw)
+		return rss_post_recv(e, l->wq, 0x100 + i, i % RECV_SLOTS, lkey);
+	return CHECK_ERR(ibv_post_recv(l->qp, &wr, &bad), 0);
 }
 
 /* Receives @from..@to - 1 complete, in order, with @status. */
@@ -129,12 +153,21 @@ static void takes_again(struct rss_env *e, struct lone *l, unsigned int i)
 		      PKT_LEN));
 }
 
+/* What the asynchronous events of a context said, while they were read. */
+struct seen {
+	struct ibv_wq *wq;	/* the last WQ_FATAL's WQ */
+	struct ibv_qp *qp;	/* the last QP_FATAL's QP */
+	struct ibv_cq *cq_err;	/* the last CQ_ERR's CQ */
+	unsigned int fatal;	/* WQ_FATALs and QP_FATALs */
+	unsigned int other;	/* any other event */
+};
+
 /*
- * The next WQ_FATAL of @ctx within @ms: true, with its WQ in *@wq; any
- * CQ_ERR seen on the way sets *@cq_err.  Other events are reported.
+ * Read @ctx's events into @s for @ms, or until a fatal one if @stop.
+ * Returns whether a fatal event (WQ_FATAL, QP_FATAL) was seen.
  */
-static bool wq_fatal(struct ibv_context *ctx, long ms, struct ibv_wq **wq,
-		     struct ibv_cq **cq_err)
+static bool read_events(struct ibv_context *ctx, long ms, bool stop,
+			struct seen *s)
 {
 	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
 	int flags = fcntl(ctx->async_fd, F_GETFL);
@@ -143,28 +176,33 @@ static bool wq_fatal(struct ibv_context *ctx, long ms, struct ibv_wq **wq,
 
 	if (flags < 0 || fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK))
 		return CHECK(!"the async fd made non-blocking");
-	while (mt_now_ms() < end) {
+	while (mt_now_ms() < end && !(stop && s->fatal)) {
 		if (poll(&pfd, 1, end - mt_now_ms()) <= 0 ||
 		    ibv_get_async_event(ctx, &ev))
 			continue;
 		mt_diag("async event %s", ibv_event_type_str(ev.event_type));
-		if (ev.event_type == IBV_EVENT_CQ_ERR && cq_err)
-			*cq_err = ev.element.cq;
+		if (ev.event_type == IBV_EVENT_WQ_FATAL)
+			s->wq = ev.element.wq;
+		else if (ev.event_type == IBV_EVENT_QP_FATAL)
+			s->qp = ev.element.qp;
+		else if (ev.event_type == IBV_EVENT_CQ_ERR)
+			s->cq_err = ev.element.cq;
+		else
+			s->other++;
+		s->fatal += ev.event_type == IBV_EVENT_WQ_FATAL ||
+			    ev.event_type == IBV_EVENT_QP_FATAL;
 		ibv_ack_async_event(&ev);
-		if (ev.event_type == IBV_EVENT_WQ_FATAL) {
-			*wq = ev.element.wq;
-			return true;
-		}
 	}
-	return false;
+	return s->fatal;
 }
 
-/* No WQ_FATAL in @ctx for a while. */
-static bool no_fatal(struct ibv_context *ctx)
+/* No event at all in @ctx for a while. */
+static bool no_event(struct ibv_context *ctx)
 {
-	struct ibv_wq *wq;
+	struct seen s = {};
 
-	return CHECK(!wq_fatal(ctx, QUIET_MS, &wq, NULL));
+	return CHECK(!read_events(ctx, QUIET_MS, false, &s)) &&
+	       CHECK(!s.cq_err) && CHECK_EQ(s.other, 0);
 }
 
 /* Packets the model dropped for the WQ (its RQ's out_of_buffer). */
@@ -188,7 +226,7 @@ MT_TEST_F(rss_env, flush_in_err)
 	struct ibv_wc wc;
 	unsigned int i;
 
-	if (!lone_open(self, &l, 16))
+	if (!lone_open(self, &l, 16, false))
 		goto out;
 	for (i = 0; i < 5; i++)
 		lone_post(self, &l, i, self->mr->lkey);
@@ -206,7 +244,7 @@ MT_TEST_F(rss_env, flush_in_err)
 	i++;
 	CHECK(rss_none_within(l.cq, 100, &wc));
 	CHECK_EQ(rq_drops(l.wq), drops + 1);
-	no_fatal(self->v.ctx);
+	no_event(self->v.ctx);
 	takes_again(self, &l, i);
 out:
 	lone_close(&l);
@@ -214,51 +252,64 @@ out:
 }
 
 /*
- * A receive whose lkey the WQ may not use: that receive completes with
- * IBV_WC_LOC_PROT_ERR, the WQ is in ERR (it takes nothing; a state change
- * from RDY is refused), the receives after it are flushed; the error was
- * in the completion: no event.
+ * A receive whose lkey the queue may not use: that receive completes with
+ * IBV_WC_LOC_PROT_ERR, the queue is in ERR (it takes nothing; a WQ's
+ * state change from RDY is refused), the receives after it are flushed;
+ * the error was in the completion: no event.
  */
-MT_TEST_F(rss_env, bad_lkey_then_flush)
+static void bad_lkey(struct rss_env *e, bool raw)
 {
 	struct ibv_mr *gone;
 	uint32_t bad;
 	struct lone l;
 	struct ibv_wc wc;
 
-	if (!lone_open(self, &l, 16))
+	if (!lone_open(e, &l, 16, raw))
 		goto out;
-	gone = ibv_reg_mr(self->v.pd, self->buf, SLOT, IBV_ACCESS_LOCAL_WRITE);
+	gone = ibv_reg_mr(e->v.pd, e->buf, SLOT, IBV_ACCESS_LOCAL_WRITE);
 	if (!CHECK(gone))
 		goto out;
 	bad = gone->lkey;
 	CHECK_ERR(ibv_dereg_mr(gone), 0);
-	lone_post(self, &l, 0, bad);
-	lone_post(self, &l, 1, self->mr->lkey);
-	lone_post(self, &l, 2, self->mr->lkey);
-	rss_send_pkt(self, 0, lone_mac);
+	lone_post(e, &l, 0, bad);
+	lone_post(e, &l, 1, e->mr->lkey);
+	lone_post(e, &l, 2, e->mr->lkey);
+	rss_send_pkt(e, 0, lone_mac);
 	completes(l.cq, 0, 1, IBV_WC_LOC_PROT_ERR);
 	completes(l.cq, 1, 3, IBV_WC_WR_FLUSH_ERR);
 	CHECK(rss_none_within(l.cq, 100, &wc));
-	/* firmware has it in ERR: not RDY */
-	CHECK(wq_move_from(l.wq, IBV_WQS_RDY, IBV_WQS_RESET) != 0);
-	no_fatal(self->v.ctx);
-	takes_again(self, &l, 3);
+	no_event(e->v.ctx);
+	if (!raw) {
+		/* firmware has it in ERR: not RDY */
+		CHECK(wq_move_from(l.wq, IBV_WQS_RDY, IBV_WQS_RESET) != 0);
+		takes_again(e, &l, 3);
+	}
 out:
 	lone_close(&l);
+}
+
+MT_TEST_F(rss_env, bad_lkey_then_flush)
+{
+	bad_lkey(self, false);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(rss_env, raw_bad_lkey_then_flush)
+{
+	bad_lkey(self, true);
 	return KSFT_PASS;
 }
 
 /*
- * Fill the lone WQ's CQ (never polled) and one packet more: the CQ
+ * Fill the lone receiver's CQ (never polled) and one packet more: the CQ
  * overruns; that packet's receive cannot complete.  In @ctx: CQ_ERR on
- * the CQ, then WQ_FATAL on the WQ, once.  Returns whether all was so.
+ * the CQ, then, once, WQ_FATAL on the WQ or QP_FATAL on the RAW_PACKET
+ * QP, and nothing else.  Returns whether all was so.
  */
 static bool overrun(struct rss_env *e, struct lone *l)
 {
 	unsigned int i, fit = l->cq->cqe + 1;
-	struct ibv_cq *cq_err = NULL;
-	struct ibv_wq *wq = NULL;
+	struct seen s = {};
 	bool ok;
 
 	/* libmlx5 makes a power of two of CQEs, cqe of them reported */
@@ -269,11 +320,18 @@ static bool overrun(struct rss_env *e, struct lone *l)
 		lone_post(e, l, i, e->mr->lkey);
 	for (i = 0; i <= fit; i++)
 		rss_send_pkt(e, i, lone_mac);
-	ok = CHECK(wq_fatal(e->v.ctx, 2000, &wq, &cq_err)) &&
-	     CHECK(wq == l->wq) && CHECK(cq_err == l->cq);
+	ok = CHECK(read_events(e->v.ctx, 2000, true, &s)) &&
+	     CHECK(s.cq_err == l->cq);
+	if (l->raw)
+		ok &= CHECK(s.qp == l->qp) && CHECK(!s.wq);
+	else
+		ok &= CHECK(s.wq == l->wq) && CHECK(!s.qp);
 	/* the receive left is flushed into the CQ in error: nothing more */
-	ok &= no_fatal(e->v.ctx);
-	ok &= CHECK_ERR(wq_move_from(l->wq, IBV_WQS_ERR, IBV_WQS_RESET), 0);
+	read_events(e->v.ctx, QUIET_MS, false, &s);
+	ok &= CHECK_EQ(s.fatal, 1) && CHECK_EQ(s.other, 0);
+	if (!l->raw)
+		ok &= CHECK_ERR(wq_move_from(l->wq, IBV_WQS_ERR,
+					     IBV_WQS_RESET), 0);
 	return ok;
 }
 
@@ -281,24 +339,36 @@ MT_TEST_F(rss_env, cq_overrun_fatal)
 {
 	struct lone l;
 
-	if (lone_open(self, &l, 2))
+	if (lone_open(self, &l, 2, false))
 		overrun(self, &l);
 	lone_close(&l);
 	return KSFT_PASS;
 }
 
-/* The child: an unprivileged user (with CAP_NET_RAW) breaks its WQ. */
-static int breaks_own_wq(void *arg)
+MT_TEST_F(rss_env, raw_cq_overrun_fatal)
+{
+	struct lone l;
+
+	if (lone_open(self, &l, 2, true))
+		overrun(self, &l);
+	lone_close(&l);
+	return KSFT_PASS;
+}
+
+/*
+ * The child: an unprivileged user (with CAP_NET_RAW) breaks its WQ, or
+ * with *@arg its RAW_PACKET QP.
+ */
+static int breaks_own(void *arg)
 {
 	struct rss_env *e = calloc(1, sizeof(*e));
 	struct lone l = {};
 	int rc = 1;
 
-	(void)arg;
 	if (!CHECK(e))
 		return 1;
-	if (rss_env_fixture.setup(e) == KSFT_PASS && lone_open(e, &l, 2) &&
-	    overrun(e, &l))
+	if (rss_env_fixture.setup(e) == KSFT_PASS &&
+	    lone_open(e, &l, 2, *(bool *)arg) && overrun(e, &l))
 		rc = KSFT_PASS;
 	lone_close(&l);
 	rss_env_fixture.teardown(e);
@@ -307,22 +377,34 @@ static int breaks_own_wq(void *arg)
 }
 
 /*
- * Another user's WQ going to ERR with its event: the event is that
- * context's alone; this context's WQs get none, and still receive.
+ * Another user's WQ or RAW_PACKET QP going to ERR with its event: the
+ * event is that context's alone; this context gets none, and its WQs
+ * still receive.
  */
-MT_TEST_F(rss_env, fatal_own_context_only)
+static void own_context_only(struct rss_env *e, bool raw)
 {
 	unsigned int w;
 	struct ibv_wc wc;
 
-	CHECK_EQ(mt_run_as(MT_UID_NOBODY, MT_CAP(CAP_NET_RAW), breaks_own_wq,
-			   NULL), KSFT_PASS);
-	no_fatal(self->v.ctx);
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, MT_CAP(CAP_NET_RAW), breaks_own,
+			   &raw), KSFT_PASS);
+	no_event(e->v.ctx);
 	for (w = 0; w < NWQ; w++)
-		rss_post_recv(self, self->wq[w], w, w, self->mr->lkey);
-	rss_send_pkt(self, 0, rss_server_mac);
-	if (CHECK(mt_poll_one(self->rcq, &wc, 2000)))
+		rss_post_recv(e, e->wq[w], w, w, e->mr->lkey);
+	rss_send_pkt(e, 0, rss_server_mac);
+	if (CHECK(mt_poll_one(e->rcq, &wc, 2000)))
 		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+}
+
+MT_TEST_F(rss_env, fatal_own_context_only)
+{
+	own_context_only(self, false);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(rss_env, raw_fatal_own_context_only)
+{
+	own_context_only(self, true);
 	return KSFT_PASS;
 }
 
@@ -331,6 +413,10 @@ static const struct mt_case cases[] = {
 	MT_CASE_ON(rss_env_fixture, bad_lkey_then_flush),
 	MT_CASE_ON(rss_env_fixture, cq_overrun_fatal),
 	MT_CASE_ON(rss_env_fixture, fatal_own_context_only,
+		   .flags = MT_NEEDS_ROOT),
+	MT_CASE_ON(rss_env_fixture, raw_bad_lkey_then_flush),
+	MT_CASE_ON(rss_env_fixture, raw_cq_overrun_fatal),
+	MT_CASE_ON(rss_env_fixture, raw_fatal_own_context_only,
 		   .flags = MT_NEEDS_ROOT),
 };
 
