@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <sys/eventfd.h>
 #include "mlx5x_devx_events.h"
+#include "mlx5x_queues.h"
 
 #define CAP_DEV_EVENT		0x14
 #define CAP_AFF_OFF	PRM_DEVICE_EVENT_CAP_USER_AFFILIATED_EVENTS_OFF
@@ -546,6 +547,53 @@ MT_TEST_F(omit, object_destroyed)
 	return KSFT_PASS;
 }
 
+/*
+ * An RQ made through DEVX: its WQ catastrophic error (the event a verbs
+ * WQ reports as WQ_FATAL, a RAW_PACKET QP as QP_FATAL) reaches its
+ * subscription with the RQ's number and the queue type RQ, as the PRM
+ * lays out qp_events; a CQ's events cannot be subscribed on it, and once
+ * it is destroyed nothing is raised on its number.
+ */
+static int test_rq_catas(void)
+{
+	struct mlx5dv_devx_event_channel *ch = NULL;
+	struct mq_obj cq = {}, rq = {};
+	struct event ev;
+	uint32_t rqn;
+	struct mq q;
+
+	if (!mq_open(&q) || !mq_cq(&q, &cq) || !mq_rq(&q, cq.id, &rq))
+		goto out;
+	ch = channel(q.ctx, 0);
+	if (!ch)
+		goto out;
+	set_nonblock(ch);
+	CHECK_ERR(subscribe(ch, rq.obj, EV_WQ_CATAS_ERROR, 0xe0), 0);
+	CHECK_ERR(subscribe(ch, rq.obj, EV_CQ_ERROR, 1), EINVAL);
+	CHECK_ERR(raise_on(EV_WQ_CATAS_ERROR, "rq", rq.id), 0);
+	CHECK_EQ(get_event(ch, &ev), sizeof(ev));
+	CHECK_EQ(ev.cookie, 0xe0);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_TYPE), EV_WQ_CATAS_ERROR);
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_QP_EVENTS_TYPE), 1);	/* RQ */
+	CHECK_EQ(mt_get(ev.eqe, PRM_EQE_EVENT_DATA_QP_EVENTS_QPN_RQN_SQN),
+		 rq.id);
+	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+	rqn = rq.id;
+	CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
+	rq.obj = NULL;
+	CHECK_EQ(raise_on(EV_WQ_CATAS_ERROR, "rq", rqn), -ENOENT);
+	CHECK_EQ(get_event(ch, &ev), -EAGAIN);
+out:
+	if (ch)
+		mlx5dv_devx_destroy_event_channel(ch);
+	if (rq.obj)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(rq.obj), 0);
+	if (cq.obj)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
+	mq_close(&q);
+	return KSFT_PASS;
+}
+
 static int test_teardown(void)
 {
 	if (ctx)
@@ -576,6 +624,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(chan, affiliated_wrong_kind),
 	MT_CASE_F(chan, affiliated_right_kind, .flags = MT_NEEDS_MODEL),
 	MT_CASE_F(omit, object_destroyed, .flags = MT_NEEDS_MODEL),
+	MT_CASE(rq_catas, .flags = MT_NEEDS_MODEL),
 	MT_CASE(teardown),
 };
 
