@@ -186,6 +186,8 @@ struct sim_sig_err {
  * @hds_ip_ext: SIM_CQE_L3_OK / SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types seen
  * @flags_rqpn: a UD receive's GRH bits, RoCE header type and source QP
+ * @vlan_info: a UD receive's VLAN tag (PCP 15:13, VID 11:0), with
+ *	       SIM_CQE_CVLAN in @l4_l3_hdr_type
  * @sig: a signature error CQE's (SIM_CQE_SIG_ERR) fields
  */
 struct sim_cqe_info {
@@ -203,6 +205,7 @@ struct sim_cqe_info {
 	u8 hds_ip_ext;
 	u8 l4_l3_hdr_type;
 	u32 flags_rqpn;
+	u16 vlan_info;
 	const struct sim_sig_err *sig;
 };
 

@@ -62,6 +62,7 @@ void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner)
 		c->byte_cnt = cpu_to_be32(info->byte_cnt);
 		c->hds_ip_ext = info->hds_ip_ext;
 		c->l4_l3_hdr_type = info->l4_l3_hdr_type;
+		c->vlan_info = cpu_to_be16(info->vlan_info);
 		c->flags_rqpn = cpu_to_be32(info->flags_rqpn);
 		c->imm = info->imm;
 		if (info->tagged)

@@ -352,6 +352,8 @@ struct sim_qp *sim_dp_dc_target(struct mlx5x_sim *sim, struct sim_qp *dci,
  * @imm: it carries immediate data
  * @imm_data: which (big endian)
  * @solicited: the sender asked for a solicited event
+ * @tagged: it came on a VLAN
+ * @vlan: its tag (PCP 15:13, VID 11:0)
  */
 struct sim_ud_msg {
 	struct sim_qp *resp;
@@ -363,6 +365,8 @@ struct sim_ud_msg {
 	bool imm;
 	__be32 imm_data;
 	bool solicited;
+	bool tagged;
+	u16 vlan;
 };
 
 struct sim_ud_av;

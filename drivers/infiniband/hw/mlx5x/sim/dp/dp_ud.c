@@ -48,6 +48,7 @@
 #include "../mem/mkey.h"
 #include "../queues/queues.h"
 #include "dp_priv.h"
+#include "dp_roce.h"
 #include "wqe.h"
 
 /* What a datagram adds to its payload: UDP (RoCE v2), BTH, DETH, ICRC. */
@@ -270,6 +271,9 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	m->flags_rqpn = SIM_CQE_GRH | l3 << SIM_CQE_ROCE_L3_SHIFT |
 			(PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
 			 SIM_GSI_QPN : req->q.obj.id);
+	/* looped inside the port, the datagram is as tagged as on the wire */
+	m->tagged = sgid->vlan_valid;
+	m->vlan = sgid->vlan_id | av->prio << SIM_ROCE_VLAN_PRIO_SHIFT;
 	no_grh = !sim_ud_prepend(src, grh);
 	if (mcast) {
 		sim_ud_mcast(dp, av->dgid, qkey, no_grh, m);
@@ -303,6 +307,10 @@ void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m)
 		info.imm = m->imm_data;
 		info.solicited = m->solicited;
 		info.flags_rqpn = m->flags_rqpn;
+		if (m->tagged) {
+			info.l4_l3_hdr_type = SIM_CQE_CVLAN;
+			info.vlan_info = m->vlan;
+		}
 	}
 	sim_rc_cqe(dp->sim, resp, false, &info);
 }

@@ -157,6 +157,8 @@ static void sim_ud_wire_deliver(struct sim_dp *dp, struct sim_qp *resp,
 			(u->v1 ? SIM_CQE_ROCE_L3_GRH :
 			 u->v4 ? SIM_CQE_ROCE_L3_IPV4 : SIM_CQE_ROCE_L3_IPV6) <<
 			SIM_CQE_ROCE_L3_SHIFT;
+	m->tagged = u->tagged;
+	m->vlan = u->vlan;
 	m->len = u->len;
 	m->imm = u->opcode == SIM_ROCE_UD_SEND_IMM;
 	m->imm_data = u->imm;

@@ -201,6 +201,8 @@ struct sim_wqe_data {
 #define SIM_CQE_L4_UDP		2
 #define SIM_CQE_L3_IPV6		1
 #define SIM_CQE_L3_IPV4		2
+/* l4_l3_hdr_type bit 0: the packet carried a VLAN tag, in vlan_info */
+#define SIM_CQE_CVLAN		BIT(0)
 
 /* flags_rqpn: a GRH is in the first 40 bytes; the header it was */
 #define SIM_CQE_GRH		(1U << 28)
@@ -216,7 +218,8 @@ struct sim_wqe_data {
  *		type (25:24, SIM_CQE_ROCE_L3_*), the source QP (23:0)
  * @hds_ip_ext: SIM_CQE_L3_OK, SIM_CQE_L4_OK
  * @l4_l3_hdr_type: header types of a received packet
- * @vlan_info: its VLAN tag (not stripped by the model)
+ * @vlan_info: its VLAN tag, when SIM_CQE_CVLAN says it had one (a RoCE
+ *	       UD receive's; a raw RQ keeps the tag in the frame)
  * @srqn: the queue's user index (CQE version 1), 23:0
  * @imm: immediate data, or the rkey a SEND with invalidate named
  * @rsvd40: reserved

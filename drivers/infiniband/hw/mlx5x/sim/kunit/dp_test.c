@@ -158,6 +158,14 @@ static void sk_dp_cqe_recv(struct kunit *test)
 	sim_cqe_fill((u8 *)&c, &info, true);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(c.sop_drop_qpn), 0x55);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(c.imm), 0xfeed);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(c.vlan_info), 0);
+
+	/* a UD receive that came tagged: the tag, PCP and VID, as it was */
+	info.l4_l3_hdr_type = SIM_CQE_CVLAN;
+	info.vlan_info = 5 << 13 | 77;
+	sim_cqe_fill((u8 *)&c, &info, true);
+	KUNIT_EXPECT_EQ(test, c.l4_l3_hdr_type, SIM_CQE_CVLAN);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(c.vlan_info), 5 << 13 | 77);
 
 	/* a requester's: the WQE's opcode above the QPN, for libmlx5 */
 	info.opcode = SIM_CQE_REQ;
