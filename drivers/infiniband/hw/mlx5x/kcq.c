@@ -19,6 +19,7 @@
 #include <linux/log2.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/device.h>
+#include <linux/if_vlan.h>
 #include <linux/slab.h>
 #include "kverbs.h"
 
@@ -30,6 +31,8 @@
 /* flags_rqpn: the GRH bit(s), the RoCE header type */
 #define MLX5X_KCQE_GRH_SHIFT	28
 #define MLX5X_KCQE_L3_SHIFT	24
+/* l4_l3_hdr_type: the packet had a VLAN tag, in vlan_info */
+#define MLX5X_KCQE_CVLAN	BIT(0)
 
 static struct mlx5_cqe64 *mlx5x_kcq_cqe(struct mlx5x_kcq *k, u32 index)
 {
@@ -212,6 +215,15 @@ static void mlx5x_kcq_recv(const struct mlx5_cqe64 *cqe, struct ib_wc *wc)
 		break;
 	}
 	wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+	/*
+	 * The tag it came with: ib_core finds the GID to answer from (a CM
+	 * request's, say) by it, on the VLAN device of that ID.
+	 */
+	if (cqe->l4_l3_hdr_type & MLX5X_KCQE_CVLAN) {
+		wc->vlan_id = be16_to_cpu(cqe->vlan_info) & VLAN_VID_MASK;
+		wc->sl = be16_to_cpu(cqe->vlan_info) >> VLAN_PRIO_SHIFT;
+		wc->wc_flags |= IB_WC_WITH_VLAN;
+	}
 }
 
 /*
