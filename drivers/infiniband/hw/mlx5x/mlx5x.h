@@ -54,13 +54,18 @@ struct mlx5_ib_clock_info;
  * @doorbell: the kernel rang a doorbell of one of its queues
  * @rung: a process's store to a UAR page trapped (optional: only UAR
  *	  pages that are memory trap; uar_trap.c); @mapped: the page is
- *	  mapped from now on, and the next stores do not trap
+ *	  mapped from now on, and the next stores do not trap; @uid: the
+ *	  process's context; @qpn: the queue a send doorbell names, or
+ *	  MLX5X_RUNG_ANY
  * @clock_ns: the device's free-running clock, in nanoseconds (optional:
  *	      without it no clock info page is offered; clock.c)
  * @release: free the backend; called once the IB device is unregistered
  * @user_unreg: `rdma link delete` may remove the device (one that
  *		`rdma link add` created)
  */
+/* A doorbell that names no queue the driver could read (rung's @qpn). */
+#define MLX5X_RUNG_ANY	U32_MAX
+
 struct mlx5x_backend_ops {
 	const char *name;
 	int (*exec)(struct mlx5x_dev *dev, const void *in, size_t inlen,
@@ -82,7 +87,7 @@ struct mlx5x_backend_ops {
 	void (*upper_change)(struct mlx5x_dev *dev, struct net_device *upper,
 			     bool registered);
 	void (*doorbell)(struct mlx5x_dev *dev);
-	void (*rung)(struct mlx5x_dev *dev, bool mapped);
+	void (*rung)(struct mlx5x_dev *dev, bool mapped, u16 uid, u32 qpn);
 	u64 (*clock_ns)(struct mlx5x_dev *dev);
 	void (*release)(struct mlx5x_dev *dev);
 	bool user_unreg;
@@ -324,7 +329,17 @@ int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
 void mlx5x_uar_trap_disassociate(struct mlx5x_ucontext *uctx);
 bool mlx5x_uar_trap_rearm(void *ctx);
 /* uar_emul.c */
-bool mlx5x_uar_emulate_store(struct vm_fault *vmf);
+/**
+ * struct mlx5x_uar_store - what a trapped store wrote
+ * @known: @val holds it: an 8-byte store of a general register
+ * @val: the register's value (its bytes in memory: cpu_to_le64())
+ */
+struct mlx5x_uar_store {
+	bool known;
+	u64 val;
+};
+
+bool mlx5x_uar_emulate_store(struct vm_fault *vmf, struct mlx5x_uar_store *st);
 int mlx5x_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry);
 int mlx5x_mmap_entry_insert(struct ib_ucontext *uctx,

@@ -83,9 +83,11 @@ static void mlx5x_sim_backend_port_init(struct mlx5x_dev *dev, bool up)
 }
 
 /* A process's doorbell trapped (uar_trap.c): the model serves it now. */
-static void mlx5x_sim_backend_rung(struct mlx5x_dev *dev, bool mapped)
+static void mlx5x_sim_backend_rung(struct mlx5x_dev *dev, bool mapped,
+				   u16 uid, u32 qpn)
 {
-	mlx5x_sim_rung(to_sim(dev), mapped);
+	static_assert(MLX5X_RUNG_ANY == MLX5X_SIM_RUNG_ANY);
+	mlx5x_sim_rung(to_sim(dev), mapped, uid, qpn);
 }
 
 static u64 mlx5x_sim_backend_clock_ns(struct mlx5x_dev *dev)

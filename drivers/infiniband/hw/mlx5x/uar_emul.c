@@ -163,7 +163,8 @@ static int ue_store_imm(const struct ue_insn *d, u8 reg)
  * length, and the address it writes, in @regs' context.
  */
 static bool ue_decode(const u8 *buf, unsigned int n, const struct pt_regs *regs,
-		      unsigned int *len, unsigned long *ea)
+		      unsigned int *len, unsigned long *ea,
+		      struct mlx5x_uar_store *st)
 {
 	struct ue_insn d = { .b = buf, .n = n };
 	unsigned long addr = 0;
@@ -181,6 +182,10 @@ static bool ue_decode(const u8 *buf, unsigned int n, const struct pt_regs *regs,
 	imm = ue_store_imm(&d, (modrm >> 3) & 7);
 	if (imm < 0)
 		return false;
+	/* MOV r64 to memory: the 8 bytes it writes are a register's */
+	st->known = !d.twobyte && d.op == 0x89 && (d.rex & 8) && !d.opsz;
+	if (st->known)
+		st->val = ue_reg(regs, ((modrm >> 3) & 7) | (d.rex & 4) << 1);
 	if (rm == 4) {
 		unsigned int base, index;
 
@@ -219,17 +224,20 @@ static bool ue_decode(const u8 *buf, unsigned int n, const struct pt_regs *regs,
 /**
  * mlx5x_uar_emulate_store() - step the faulting process past its store
  * @vmf: a fault on a mapping of a UAR page
+ * @st: filled in: what the store wrote, when it is an 8-byte store of a
+ *	general register (a doorbell as libmlx5 rings it)
  *
  * Return: true when the fault was the process's own plain store to the
  * faulting address, and its instruction pointer now points past it.
  */
-bool mlx5x_uar_emulate_store(struct vm_fault *vmf)
+bool mlx5x_uar_emulate_store(struct vm_fault *vmf, struct mlx5x_uar_store *st)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	u8 buf[UE_MAX_INSN];
 	unsigned long ea;
 	unsigned int len, n;
 
+	st->known = false;
 	if ((vmf->flags & (FAULT_FLAG_USER | FAULT_FLAG_WRITE |
 			   FAULT_FLAG_REMOTE)) !=
 	    (FAULT_FLAG_USER | FAULT_FLAG_WRITE) ||
@@ -245,14 +253,18 @@ bool mlx5x_uar_emulate_store(struct vm_fault *vmf)
 	    !copy_from_user_nofault(buf + n, (const void __user *)
 				    (regs->ip + n), UE_MAX_INSN - n))
 		n = UE_MAX_INSN;
-	if (!ue_decode(buf, n, regs, &len, &ea) || ea != vmf->real_address)
+	if (!ue_decode(buf, n, regs, &len, &ea, st) ||
+	    ea != vmf->real_address) {
+		st->known = false;
 		return false;
+	}
 	regs->ip += len;
 	return true;
 }
 #else
-bool mlx5x_uar_emulate_store(struct vm_fault *vmf)
+bool mlx5x_uar_emulate_store(struct vm_fault *vmf, struct mlx5x_uar_store *st)
 {
+	st->known = false;
 	return false;
 }
 #endif

@@ -30,6 +30,7 @@
 #include <linux/mmap_lock.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include "compat.h"
 #include "mlx5x.h"
 
@@ -72,6 +73,26 @@ static bool mlx5x_uar_doorbell(struct mlx5x_dev *dev, unsigned long off)
 
 	return (off >= 0x20 && off < 0x28) ||
 	       (off >= 0x800 && off < 0x800 + 4 * bf);
+}
+
+/*
+ * The queue a doorbell at byte @off names, from what the store wrote:
+ * a send queue's doorbell (a BlueFlame register, from 0x800) carries the
+ * first 8 bytes of the posted WQE's control segment, whose second
+ * big-endian word is the QP (or SQ) number over the WQE's size in
+ * segments, as a ConnectX reads it.  MLX5X_RUNG_ANY for a CQ's doorbell,
+ * or a store whose bytes were not read.
+ */
+static u32 mlx5x_uar_db_qpn(unsigned long off,
+			    const struct mlx5x_uar_store *st)
+{
+	__le64 bytes = cpu_to_le64(st->val);
+	__be32 qpn_ds;
+
+	if (!st->known || off < 0x800 || !IS_ALIGNED(off, sizeof(bytes)))
+		return MLX5X_RUNG_ANY;
+	memcpy(&qpn_ds, (u8 *)&bytes + sizeof(qpn_ds), sizeof(qpn_ds));
+	return be32_to_cpu(qpn_ds) >> 8;
 }
 
 /* Takes away @trap's page table entry; the trap lock held. */
@@ -130,14 +151,20 @@ bool mlx5x_uar_trap_rearm(void *ctx)
  */
 static vm_fault_t mlx5x_uar_trap_fault(struct vm_fault *vmf)
 {
+	unsigned long off = offset_in_page(vmf->real_address);
 	struct vm_area_struct *vma = vmf->vma;
 	struct mlx5x_uar_trap *trap = vma->vm_private_data;
 	struct mlx5x_dev *dev = trap->dev;
+	u16 uid = trap->uctx->devx_uid;
+	struct mlx5x_uar_store st;
 	vm_fault_t ret;
 
-	if (mlx5x_uar_doorbell(dev, offset_in_page(vmf->real_address)) &&
-	    mlx5x_uar_emulate_store(vmf)) {
-		dev->backend->rung(dev, false);
+	if (mlx5x_uar_doorbell(dev, off) &&
+	    mlx5x_uar_emulate_store(vmf, &st)) {
+		/* a context without DEVX has its queues made as the kernel's */
+		dev->backend->rung(dev, false, uid,
+				   uid ? mlx5x_uar_db_qpn(off, &st) :
+					 MLX5X_RUNG_ANY);
 		return VM_FAULT_NOPAGE;
 	}
 	mutex_lock(&dev->trap_lock);
@@ -145,7 +172,7 @@ static vm_fault_t mlx5x_uar_trap_fault(struct vm_fault *vmf)
 				  vma->vm_page_prot);
 	trap->armed = false;
 	mutex_unlock(&dev->trap_lock);
-	dev->backend->rung(dev, true);
+	dev->backend->rung(dev, true, uid, MLX5X_RUNG_ANY);
 	return ret;
 }
 

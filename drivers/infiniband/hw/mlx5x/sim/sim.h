@@ -113,7 +113,9 @@ typedef bool (*mlx5x_sim_idle_fn)(void *ctx);
 
 void mlx5x_sim_set_idle_handler(struct mlx5x_sim *sim, mlx5x_sim_idle_fn fn,
 				void *ctx);
-void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped);
+/* mlx5x_sim_rung()'s @qpn when the doorbell's bytes were not read */
+#define MLX5X_SIM_RUNG_ANY	U32_MAX
+void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn);
 
 int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       const void *bytes, size_t len, char *trace, size_t size);

@@ -346,12 +346,16 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 	return done;
 }
 
-/*
- * One queue's turn, up to @room WQEs: an SQ (raw), an RQ in ERR (its
- * flush) or a QP (RC, UC, UD).
+/**
+ * sim_dp_turn() - one queue's turn
+ * @dp: the data path, the model's lock held
+ * @obj: an SQ (raw), an RQ (its flush, in ERR) or a QP (RC, UC, UD, ...)
+ * @room: WQEs it may execute
+ *
+ * Return: the work done, in WQEs.
  */
-static unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
-				unsigned int room)
+unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
+			 unsigned int room)
 {
 	struct sim_qp *qp;
 	struct sim_wq *sq;
@@ -612,7 +616,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  * carried traffic or dropped some:
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
  *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N quick_polls N
- *   demotions N rungs N rung_wqes N
+ *   demotions N rungs N rung_wqes N rung_named N rung_ns N rung_wait_ns N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
  *   qp 0x14 messages N sq_cc N rq_cc N
@@ -627,11 +631,12 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu rungs %llu rung_wqes %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu rungs %llu rung_wqes %llu rung_named %llu rung_ns %llu rung_wait_ns %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
 		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks,
-		   dp->quick_polls, dp->demotions, dp->rungs, dp->rung_wqes);
+		   dp->quick_polls, dp->demotions, dp->rungs, dp->rung_wqes,
+		   dp->rung_named, dp->rung_ns, dp->rung_wait_ns);
 	sim_dp_wire_show(m, dp);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);

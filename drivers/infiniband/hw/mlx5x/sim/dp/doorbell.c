@@ -65,33 +65,71 @@ bool sim_dp_rearm(struct sim_dp *dp)
 	return false;
 }
 
+/*
+ * The queue a doorbell names, if it is the ringing context's: a QP, or
+ * an SQ (they are numbered apart), each its turn.  Returns false when
+ * neither is, or neither had work posted (a doorbell is rung after the
+ * post, so its queue has some; none: the number was not the queue's).
+ */
+static bool sim_dp_rung_named(struct sim_dp *dp, u16 uid, u32 qpn,
+			      unsigned int *done)
+{
+	static const enum sim_obj_type kinds[] = { SIM_OBJ_QP, SIM_OBJ_SQ };
+	struct sim_obj *obj;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		obj = xa_load(&dp->sim->objs[kinds[i]], qpn);
+		if (obj && obj->uid == uid)
+			*done += sim_dp_turn(dp, obj, SIM_DP_BUDGET);
+	}
+	return *done;
+}
+
 /**
  * mlx5x_sim_rung() - a process rang a doorbell: serve it now
  * @sim: the model
  * @mapped: the page the doorbell was rung on is mapped from now on, so
  *	    the next ones will not trap
+ * @uid: the context of the process that rang
+ * @qpn: the QP (or SQ) the doorbell names, as a ConnectX reads it from
+ *	 the doorbell's bytes; MLX5X_SIM_RUNG_ANY when they were not read
  *
- * Called from the fault of a trapped store (may sleep).  One hold of the
- * data path runs, from the first queue on, as the worker's would; what
- * it leaves is the worker's, at once.  If @mapped, the worker looks again
- * a quick poll later, for the stores the mapping no longer traps, and
- * arms it again.
+ * Called from the fault of a trapped store (may sleep).  A doorbell that
+ * names a queue of @uid with work posted serves that queue alone, up to
+ * SIM_DP_BUDGET WQEs: its cost, and how long it holds the model's lock,
+ * do not grow with the number of queues.  Any other runs one hold of the
+ * data path, from the first queue on, as the worker's would.  What is
+ * left is the worker's, at once.  If @mapped, the worker looks again a
+ * quick poll later, for the stores the mapping no longer traps, and arms
+ * it again.
  */
-void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped)
+void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 {
 	unsigned int done = 0, looked = 0;
 	unsigned long cursor = 0;
 	struct sim_dp *dp;
+	u64 start, held;
 	bool cut;
 
+	start = ktime_get_ns();
 	mutex_lock(&sim->lock);
 	dp = sim->dp;
 	if (!dp || dp->stopping)
 		goto out;
-	cut = sim_dp_walk(dp, SIM_OBJ_SQ, &cursor, &done, &looked);
-	if (!cut) {
-		cursor = 0;
-		cut = sim_dp_walk(dp, SIM_OBJ_QP, &cursor, &done, &looked);
+	held = ktime_get_ns();
+	dp->rung_wait_ns += held - start;
+	if (qpn != MLX5X_SIM_RUNG_ANY &&
+	    sim_dp_rung_named(dp, uid, qpn, &done)) {
+		dp->rung_named++;
+		cut = done >= SIM_DP_BUDGET;
+	} else {
+		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &cursor, &done, &looked);
+		if (!cut) {
+			cursor = 0;
+			cut = sim_dp_walk(dp, SIM_OBJ_QP, &cursor, &done,
+					  &looked);
+		}
 	}
 	dp->rungs++;
 	dp->rung_wqes += done;
@@ -104,6 +142,7 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped)
 	else if (mapped)
 		hrtimer_start(&dp->timer, ns_to_ktime(SIM_DP_POLL_NS),
 			      HRTIMER_MODE_REL);
+	dp->rung_ns += ktime_get_ns() - held;
 out:
 	mutex_unlock(&sim->lock);
 }

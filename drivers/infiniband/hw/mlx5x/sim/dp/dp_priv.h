@@ -124,6 +124,9 @@ struct sim_rc_side {
  * @rearm: the next pass first arms the doorbells of processes to trap
  * @rungs: trapped doorbells served (doorbell.c)
  * @rung_wqes: WQEs they executed
+ * @rung_named: those that served the one queue they named
+ * @rung_ns: time they held the model's lock
+ * @rung_wait_ns: time they waited for it
  * @sig_err: the first signature error of the last copy (dp_sig.c)
  * @sig_err_on: there is one, for its QP to report
  * @sig_err_dst: it was on the copy's destination side
@@ -155,13 +158,15 @@ struct sim_dp {
 	struct hrtimer mod_timer;
 	struct sim_wire wire;
 	bool rearm;
-	u64 rungs, rung_wqes;
+	u64 rungs, rung_wqes, rung_named, rung_ns, rung_wait_ns;
 	struct sim_sig_err sig_err;
 	bool sig_err_on, sig_err_dst;
 	u8 frame[MLX5X_SIM_WIRE_MAX];
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
+unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
+			 unsigned int room);
 bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
 		 unsigned long *cursor, unsigned int *done,
 		 unsigned int *looked);

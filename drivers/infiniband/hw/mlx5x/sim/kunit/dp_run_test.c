@@ -308,7 +308,7 @@ static const struct sim_cqe *sk_run_cqe(struct sk_run *d, u32 i)
 /* The worker's figures: the first line of fw/datapath. */
 struct sk_run_stats {
 	u64 passes, busy_passes, wqes, tx_packets, holds, max_hold_ns;
-	u64 quick_polls, rungs;
+	u64 quick_polls, rungs, rung_wqes, rung_named;
 };
 
 /* The number after the word @name in @line. */
@@ -361,6 +361,8 @@ static void sk_run_stats(struct kunit *test, struct sk_run_stats *s)
 	s->max_hold_ns = sk_run_field(test, buf, "max_hold_ns");
 	s->quick_polls = sk_run_field(test, buf, "quick_polls");
 	s->rungs = sk_run_field(test, buf, "rungs");
+	s->rung_wqes = sk_run_field(test, buf, "rung_wqes");
+	s->rung_named = sk_run_field(test, buf, "rung_named");
 }
 
 /*
@@ -732,7 +734,10 @@ static bool sk_run_idle(void *ctx)
  * executed when it returns, whoever took them.  Then the worker asks
  * the driver to arm the doorbells, and once all are it does not poll
  * for them every SIM_DP_POLL_NS (hundreds of polls in the 20 ms after
- * traffic), only a jiffy apart.
+ * traffic), only a jiffy apart.  A doorbell that names a queue of the
+ * ringing context serves that queue alone (the other's WQEs are not the
+ * rung's); one that names a queue of another context, or none, serves
+ * every queue.
  */
 static void sk_run_rung(struct kunit *test)
 {
@@ -740,31 +745,53 @@ static void sk_run_rung(struct kunit *test)
 	struct mlx5x_sim *sim = sk_sim(test);
 	atomic_t idle = ATOMIC_INIT(0);
 	struct sk_run_stats a, b, c;
-	struct sim_wq *sq;
-	u32 cqn, sqn;
-	u16 cc;
+	struct sim_wq *sq, *sq1;
+	u32 cqn, sqn, sqn1;
+	u16 cc, cc1;
 
 	mlx5x_sim_set_idle_handler(sim, sk_run_idle, &idle);
 	cqn = sk_run_cq(test, d, d->r.umem);
 	sqn = sk_run_ready_sq(test, d, cqn, 0);
+	sqn1 = sk_run_ready_sq(test, d, cqn, 1);
 	sq = sk_run_wq(test, sqn);
+	sq1 = sk_run_wq(test, sqn1);
 	sk_run_stats(test, &a);
-	sk_run_send(test, d, 0, sqn, 0, 8);
-	mlx5x_sim_rung(sim, true);
+	sk_run_send(test, d, 0, sqn, 0, 4);
+	sk_run_send(test, d, 1, sqn1, 0, 2);
+	mlx5x_sim_rung(sim, true, d->r.uid, sqn);
 	mutex_lock(&sim->lock);
 	cc = sq->dp.cc;
 	mutex_unlock(&sim->lock);
-	KUNIT_EXPECT_EQ(test, cc, 8);
+	KUNIT_EXPECT_EQ(test, cc, 4);
 	sk_run_stats(test, &b);
 	KUNIT_EXPECT_EQ(test, b.rungs, a.rungs + 1);
+	/* none, if the worker took them first: the rung found no work */
+	KUNIT_EXPECT_LE(test, b.rung_wqes - a.rung_wqes, 4);
+	KUNIT_EXPECT_EQ(test, b.rung_named - a.rung_named,
+			b.rung_wqes != a.rung_wqes);
 	msleep(20);
 	sk_run_stats(test, &c);
 	KUNIT_EXPECT_GT(test, atomic_read(&idle), 0);
 	KUNIT_EXPECT_LT(test, c.quick_polls - b.quick_polls, 20);
 
+	/* another context's queue, or no queue: every queue is served */
+	sk_run_send(test, d, 0, sqn, 4, 4);
+	sk_run_send(test, d, 1, sqn1, 2, 2);
+	mlx5x_sim_rung(sim, false, d->r.uid + 1, sqn);
+	mutex_lock(&sim->lock);
+	cc = sq->dp.cc;
+	cc1 = sq1->dp.cc;
+	mutex_unlock(&sim->lock);
+	KUNIT_EXPECT_EQ(test, cc, 8);
+	KUNIT_EXPECT_EQ(test, cc1, 4);
+	sk_run_stats(test, &b);
+	KUNIT_EXPECT_EQ(test, b.rung_named, c.rung_named);
+
 	mlx5x_sim_set_idle_handler(sim, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_SQ,
 					   d->r.uid, sqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_SQ,
+					   d->r.uid, sqn1), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ,
 					   d->r.uid, cqn), PRM_STAT_OK);
 	sk_run_free(test, d);
