@@ -125,24 +125,10 @@ run() {
 	return $rc
 }
 
-# rping NAME SRV_NS SRV_IP CLI_NS SIZE: rdma_cm's RC ping, connected
-# across the pair, COUNT pings of SIZE bytes (validated)
+# rping NAME SRV_NS SRV_IP CLI_NS SIZE: rping_pair, if NAME is chosen
 rping() {
-	local name=$1 sns=$2 sip=$3 cns=$4 size=$5 srv rc=0
-	[[ -z $only || $name =~ $only ]] || return 0
-	timeout 30 $(nsx "$sns") /usr/bin/rping -s -a "$sip" -C 10 \
-		-S "$size" >"$dir/srv.log" 2>&1 &
-	srv=$!
-	sleep 2	# rdma_cm's listen: no socket to wait for
-	timeout 30 $(nsx "$cns") /usr/bin/rping -c -a "$sip" -C 10 \
-		-S "$size" -V >"$dir/cli.log" 2>&1 || rc=1
-	wait $srv || rc=1
-	if ((rc == 0)); then
-		ok "$name"
-	else
-		sed 's/^/#   /' "$dir/srv.log" "$dir/cli.log" | tail -n 16
-		notok "$name"
-	fi
+	[[ -z $only || $1 =~ $only ]] || return 0
+	rping_pair "$@"
 }
 
 # programs TAG A_NS A_DEV A_IP B_NS B_DEV B_IP: every program with its

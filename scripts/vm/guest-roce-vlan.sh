@@ -119,24 +119,8 @@ pp "vlan ud_pingpong sim<->sim" - mlx5x_wn "$nv" wfar mlx5x_wf "$fv" \
 	$nip ibv_ud_pingpong -s 1024
 # rdma_cm over the VLAN: the far client resolves 192.168.78.1 by ARP on
 # wf0.77, the CM picks each port's GID of its VLAN device, and every
-# packet of the connection and its pings (validated) goes tagged
-cm_vlan() {
-	local srv rc=0
-	timeout 30 /usr/bin/rping -s -a 192.168.78.1 -C 10 -S 4000 \
-		>"$dir/srv.log" 2>&1 &
-	srv=$!
-	sleep 2	# rdma_cm's listen: no socket to wait for
-	timeout 30 ip netns exec wfar /usr/bin/rping -c -a 192.168.78.1 \
-		-C 10 -S 4000 -V >"$dir/cli.log" 2>&1 || rc=1
-	wait $srv || rc=1
-	if ((rc == 0)); then
-		ok "vlan rping sim<->sim (rdma_cm)"
-	else
-		sed 's/^/#   /' "$dir/srv.log" "$dir/cli.log" | tail -n 16
-		notok "vlan rping sim<->sim (rdma_cm)"
-	fi
-}
-cm_vlan
+# packet of the connection and its pings goes tagged
+rping_pair "vlan rping sim<->sim (rdma_cm)" - 192.168.78.1 wfar 4000
 n1=$(gidx mlx5x_wn wn0 "IB/RoCE v1") f1=$(gidx mlx5x_wf wf0 "IB/RoCE v1")
 echo "# RoCE v1 GIDs: mlx5x_wn $n1, mlx5x_wf $f1"
 pp "v1 rc_pingpong sim<->sim" - mlx5x_wn "$n1" wfar mlx5x_wf "$f1" \

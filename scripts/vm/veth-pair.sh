@@ -57,6 +57,25 @@ listening() {
 	done
 }
 
+# rping_pair NAME SRV_NS SRV_IP CLI_NS SIZE: a test: rdma_cm's RC ping
+# across the pair, 10 validated pings of SIZE bytes (logs in $dir)
+rping_pair() {
+	local name=$1 sns=$2 sip=$3 cns=$4 size=$5 srv rc=0
+	timeout 30 $(nsx "$sns") /usr/bin/rping -s -a "$sip" -C 10 \
+		-S "$size" >"$dir/srv.log" 2>&1 &
+	srv=$!
+	sleep 2	# rdma_cm's listen: no socket to wait for
+	timeout 30 $(nsx "$cns") /usr/bin/rping -c -a "$sip" -C 10 \
+		-S "$size" -V >"$dir/cli.log" 2>&1 || rc=1
+	wait $srv || rc=1
+	if ((rc == 0)); then
+		ok "$name"
+	else
+		sed 's/^/#   /' "$dir/srv.log" "$dir/cli.log" | tail -n 16
+		notok "$name"
+	fi
+}
+
 # icrc_ok PCAP: a test: every RoCE frame of PCAP has a right ICRC
 icrc_ok() {
 	if python3 "$(dirname "${BASH_SOURCE[0]}")/roce-icrc.py" "$1"; then
