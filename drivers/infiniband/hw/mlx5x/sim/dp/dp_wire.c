@@ -40,7 +40,8 @@
  * walks the RDMA RX tables once its ICRC is checked, before the transport
  * sees it (sim_dp_rdma_steer()): a rule that drops it loses it, as the
  * wire would.  Traffic between two QPs of the port loops inside the
- * device as messages, not packets, and walks neither.
+ * device as messages, and walks both domains all the same, as the
+ * packets it stands for (dp_lb_rdma.c).
  */
 #include <linux/etherdevice.h>
 #include <linux/seq_file.h>
@@ -196,17 +197,20 @@ void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
 }
 
 /**
- * sim_dp_rdma_steer() - a RoCE packet walks the RDMA domain of its way
+ * sim_dp_rdma_steer_head() - a RoCE packet, of which the caller holds the
+ * head, walks the RDMA domain of its way
  * @dp: the data path, the model's lock held
  * @tx: sent by a QP of the port (RDMA TX), else received for one (RDMA RX)
- * @frame: the frame, from its Ethernet header
- * @len: its bytes; the tables look at the first SIM_PKT_MAX, counters
- *	 count them all
+ * @head: the packet's first bytes, from its Ethernet header: its headers
+ *	  at least
+ * @head_len: bytes of @head; the tables look at the first SIM_PKT_MAX
+ * @len: the packet's bytes, ICRC included: what counters count
  *
  * Return: true when it goes on; false when a rule dropped it (counted),
  * or there was no memory to steer it (counted as dropped).
  */
-bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len)
+bool sim_dp_rdma_steer_head(struct sim_dp *dp, bool tx, const u8 *head,
+			    u32 head_len, u32 len)
 {
 	struct sim_pkt *p;
 	struct seq_buf none;
@@ -219,9 +223,9 @@ bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len)
 		dp->dropped++;
 		return false;
 	}
-	p->len = min_t(u32, len, SIM_PKT_MAX);
-	memcpy(p->data, frame, p->len);
-	if (len > SIM_PKT_MAX)
+	p->len = min_t(u32, head_len, SIM_PKT_MAX);
+	memcpy(p->data, head, p->len);
+	if (len > p->len)
 		p->wire_len = len;
 	sim_pkt_parse(p);
 	seq_buf_init(&none, nothing, sizeof(nothing));
@@ -232,6 +236,21 @@ bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len)
 	else
 		dp->wire.rdma_rx_drops++;
 	return false;
+}
+
+/**
+ * sim_dp_rdma_steer() - a RoCE packet walks the RDMA domain of its way
+ * @dp: the data path, the model's lock held
+ * @tx: sent by a QP of the port (RDMA TX), else received for one (RDMA RX)
+ * @frame: the frame, from its Ethernet header
+ * @len: its bytes; the tables look at the first SIM_PKT_MAX, counters
+ *	 count them all
+ *
+ * Return: as sim_dp_rdma_steer_head().
+ */
+bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len)
+{
+	return sim_dp_rdma_steer_head(dp, tx, frame, len, len);
 }
 
 /**
