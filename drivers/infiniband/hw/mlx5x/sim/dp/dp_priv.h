@@ -392,9 +392,14 @@ struct sim_qp *sim_ud_peer(struct mlx5x_sim *sim, u32 qpn, u32 qkey);
 void sim_ud_deliver(struct sim_dp *dp, const struct sim_ud_msg *m);
 
 /* dp_ud_wire.c: UD datagrams as RoCE v2 frames on the wire */
+struct sim_roce_ud;
+void sim_ud_roce(struct sim_dp *dp, const struct sim_qp *req,
+		 const struct sim_ud_av *av, const struct sim_roce_gid *sgid,
+		 u32 qkey, struct sim_roce_ud *u);
 u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 		     const struct sim_ud_av *av,
 		     const struct sim_roce_gid *sgid, u32 qkey);
 bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len);
+
 
 #endif /* MLX5X_SIM_DP_PRIV_H */

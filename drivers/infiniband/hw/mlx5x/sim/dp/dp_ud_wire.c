@@ -52,6 +52,47 @@
 #define SIM_UD_PKEY_BITS	0x7fff
 
 /**
+ * sim_ud_roce() - what the packet of datagram dp->rc of @req says
+ * @dp: the data path
+ * @req: the sending QP
+ * @av: the WQE's address vector
+ * @sgid: the source GID's entry
+ * @qkey: the Q_Key the datagram carries
+ * @u: filled: its addresses, BTH and DETH, its payload's length
+ */
+void sim_ud_roce(struct sim_dp *dp, const struct sim_qp *req,
+		 const struct sim_ud_av *av, const struct sim_roce_gid *sgid,
+		 u32 qkey, struct sim_roce_ud *u)
+{
+	const struct sim_rc_wqe *w = &dp->rc;
+
+	memset(u, 0, sizeof(*u));
+	u->v1 = sgid->version == SIM_ROCE_V1;
+	u->v4 = sgid->l3_type == SIM_ROCE_L3_IPV4;
+	u->tagged = sgid->vlan_valid;
+	u->vlan = sgid->vlan_id | av->prio << SIM_ROCE_VLAN_PRIO_SHIFT;
+	memcpy(u->dmac, av->rmac, sizeof(u->dmac));
+	memcpy(u->smac, dp->sim->params.mac, sizeof(u->smac));
+	memcpy(u->sgid, sgid->gid, sizeof(u->sgid));
+	memcpy(u->dgid, av->dgid, sizeof(u->dgid));
+	u->tclass = av->tclass;
+	u->hop_limit = av->hop_limit;
+	u->flow_label = av->flow_label;
+	u->sport = av->udp_sport ?: sim_roce_sport(av->flow_label);
+	u->opcode = w->opcode == SIM_OPCODE_SEND_IMM ? SIM_ROCE_UD_SEND_IMM :
+		    SIM_ROCE_UD_SEND;
+	u->se = w->solicited;
+	u->pkey = SIM_ROCE_PKEY_DEFAULT;
+	u->dqpn = av->dqpn;
+	u->psn = PRM_GET(qpc, req->qpc, next_send_psn);
+	u->qkey = qkey;
+	u->sqpn = PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
+		  SIM_GSI_QPN : req->q.obj.id;
+	u->imm = w->imm;
+	u->len = w->len;
+}
+
+/**
  * sim_ud_wire_send() - send datagram dp->rc of @req on the wire
  * @dp: the data path
  * @req: the sending QP
@@ -68,34 +109,11 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 		     const struct sim_roce_gid *sgid, u32 qkey)
 {
 	struct sim_rc_side *dst = &dp->rc_dst;
-	const struct sim_rc_wqe *w = &dp->rc;
-	struct sim_roce_ud u = {};
+	struct sim_roce_ud u;
 	u32 hdr, len;
 	u8 *f;
 
-	u.v1 = sgid->version == SIM_ROCE_V1;
-	u.v4 = sgid->l3_type == SIM_ROCE_L3_IPV4;
-	u.tagged = sgid->vlan_valid;
-	u.vlan = sgid->vlan_id | av->prio << SIM_ROCE_VLAN_PRIO_SHIFT;
-	memcpy(u.dmac, av->rmac, sizeof(u.dmac));
-	memcpy(u.smac, dp->sim->params.mac, sizeof(u.smac));
-	memcpy(u.sgid, sgid->gid, sizeof(u.sgid));
-	memcpy(u.dgid, av->dgid, sizeof(u.dgid));
-	u.tclass = av->tclass;
-	u.hop_limit = av->hop_limit;
-	u.flow_label = av->flow_label;
-	u.sport = av->udp_sport ?: sim_roce_sport(av->flow_label);
-	u.opcode = w->opcode == SIM_OPCODE_SEND_IMM ? SIM_ROCE_UD_SEND_IMM :
-		   SIM_ROCE_UD_SEND;
-	u.se = w->solicited;
-	u.pkey = SIM_ROCE_PKEY_DEFAULT;
-	u.dqpn = av->dqpn;
-	u.psn = PRM_GET(qpc, req->qpc, next_send_psn);
-	u.qkey = qkey;
-	u.sqpn = PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?
-		 SIM_GSI_QPN : req->q.obj.id;
-	u.imm = w->imm;
-	u.len = w->len;
+	sim_ud_roce(dp, req, av, sgid, qkey, &u);
 	f = kmalloc(SIM_ROCE_UD_HDR_MAX + u.len + 3 + SIM_ROCE_ICRC,
 		    GFP_KERNEL);
 	if (!f) {

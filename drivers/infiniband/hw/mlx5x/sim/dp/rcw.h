@@ -148,14 +148,18 @@ struct sim_rcw_pkt {
 	u32 len;
 };
 
+struct mlx5x_sim;
 struct sim_dp;
 struct sim_qp;
+struct sim_rc_wqe;
 
 /* rcw_frame.c */
 u32 sim_rcw_op(u8 opcode);
 bool sim_rcw_read_ext(const struct sim_roce_ud *u, struct sim_rcw_pkt *pk);
 u32 sim_rcw_pmtu(const struct sim_qp *qp);
 u8 sim_rcw_base(const struct sim_qp *qp);
+bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
+		  struct sim_roce_ud *u);
 bool sim_rcw_emit(struct sim_dp *dp, struct sim_qp *qp, u8 opcode, u32 psn,
 		  bool ackreq, bool se, const u8 *ext, u32 ext_len,
 		  const void *src, u64 skip, u32 len);
@@ -163,6 +167,7 @@ void sim_rcw_put_aeth(u8 *ext, const struct sim_qp *qp, u8 synd);
 void sim_rcw_aeth(struct sim_dp *dp, struct sim_qp *qp, u32 psn, u8 synd);
 
 /* rcw_req.c: the requester */
+u8 sim_rcw_data_op(const struct sim_rc_wqe *w, u64 k, u64 last);
 bool sim_rcw_wqe(struct sim_dp *dp, struct sim_qp *qp,
 		 const struct sim_rcw_wqe *e);
 void sim_rcw_fail(struct sim_dp *dp, struct sim_qp *qp, u32 synd);

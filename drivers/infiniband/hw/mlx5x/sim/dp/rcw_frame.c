@@ -195,9 +195,16 @@ u32 sim_rcw_pmtu(const struct sim_qp *qp)
 	return 128U << code;
 }
 
-/* The addresses and BTH of a packet of @qp's, from its context. */
-static bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
-			 struct sim_roce_ud *u)
+/**
+ * sim_rcw_addr() - the addresses and BTH of a packet of @qp's
+ * @sim: the model
+ * @qp: a connected QP, whose context says them
+ * @u: filled
+ *
+ * Return: false when the context's source GID is not a valid one.
+ */
+bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
+		  struct sim_roce_ud *u)
 {
 	const void *ads = PRM_ADDR(qpc, qp->qpc, primary_address_path);
 	const struct sim_roce_gid *sgid;

@@ -278,8 +278,8 @@ static u32 sim_rcw_xrceth(const struct sim_qp *qp, const struct sim_rc_wqe *w,
 	return SIM_RCW_XRCETH;
 }
 
-/* The BTH opcode of packet @k of @last + 1 of send WQE @w. */
-static u8 sim_rcw_data_op(const struct sim_rc_wqe *w, u64 k, u64 last)
+/* The BTH opcode of packet @k of @last + 1 of send WQE @w (in RC's space). */
+u8 sim_rcw_data_op(const struct sim_rc_wqe *w, u64 k, u64 last)
 {
 	bool wr = w->opcode == SIM_OPCODE_RDMA_WRITE ||
 		  w->opcode == SIM_OPCODE_RDMA_WRITE_IMM;
