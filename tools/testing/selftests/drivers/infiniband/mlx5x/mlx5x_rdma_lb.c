@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The RDMA RX and RDMA TX steering domains (mlx5dv_create_flow_matcher(3)
+ * with MLX5DV_FLOW_TABLE_TYPE_RDMA_RX / _RDMA_TX) on traffic between two
+ * QPs of one device.  A ConnectX loops such traffic below its transmit
+ * steering: every packet walks the sender's RDMA TX tables and the
+ * receiver's RDMA RX tables as one across the wire does, so:
+ *   - a UD datagram to QP B, under an RDMA RX rule on B's QP number that
+ *     forwards to a table whose entry drops, never arrives (the send
+ *     completes: UD is unreliable) and the rule's counter counts it;
+ *     once the rule is gone, the next one arrives;
+ *   - an RDMA TX rule on B's QP number with a counter counts each of A's
+ *     datagrams to B, which arrive all the same;
+ *   - an RC SEND from A to B under the RDMA RX drop is lost each time it
+ *     is sent: A's ACK timer runs out retry_cnt times, then the send ends
+ *     in IBV_WC_RETRY_EXC_ERR (ibv_poll_cq(3)) and A goes to the error
+ *     state; the rule counts the first transmission and every retry;
+ *   - a message is its packets, one a path MTU: a counter counts each,
+ *     and a rule on the BTH's opcode (SEND MIDDLE) loses only the
+ *     messages that have such a packet.
+ * The QPs use the port's RoCE v2 GID (the domains match the UDP and BTH
+ * headers), and the rules are made on the QPs' own context, which, to
+ * make flow rules at all, needs CAP_NET_RAW (Documentation/security.rst).
+ */
+#include "mlx5x_dv_flow.h"
+#include "mlx5x_rc.h"
+#include "mlx5x_rdma_fs.h"
+
+#define QKEY		0x11111111U
+#define GRH_BYTES	40
+#define RECV_OFF	32768
+#define LEN		64
+
+/* A pair of QPs of @type on the port's RoCE v2 GID, and a rule's parts. */
+struct lb {
+	struct pair p;
+	struct ibv_ah *ah;
+	struct mlx5dv_flow_matcher *m;
+	struct mlx5dv_devx_obj *cnt;
+	uint32_t cnt_id;
+	struct ibv_flow *flow;
+	struct rdma_ft t;
+};
+
+/* The port's first RoCE v2 GID's index, or -1. */
+static int roce_v2_gid(struct ibv_context *ctx)
+{
+	struct ibv_gid_entry e;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (!ibv_query_gid_ex(ctx, 1, i, &e, 0) &&
+		    e.gid_type == IBV_GID_TYPE_ROCE_V2)
+			return i;
+	return -1;
+}
+
+static int lb_open(struct lb *s, enum ibv_qp_type type)
+{
+	struct ibv_ah_attr aa = {
+		.is_global = 1, .port_num = 1, .grh.hop_limit = 64,
+	};
+	unsigned int i;
+	int rc = pair_mem_open(&s->p, BUF_BYTES);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	s->p.gid = roce_v2_gid(s->p.c.ctx);
+	if (s->p.gid < 0)
+		return mt_skip("no RoCE v2 GID on port 1");
+	for (i = 0; i < 2; i++) {
+		s->p.cq[i] = ibv_create_cq(s->p.c.ctx, 32, NULL, NULL, 0);
+		if (!CHECK(s->p.cq[i]))
+			return KSFT_FAIL;
+		s->p.qp[i] = type == IBV_QPT_UD ?
+			     rts_ud_qp(s->p.pd, s->p.cq[i], QKEY, NULL) :
+			     rc_qp(&s->p, s->p.cq[i], type);
+		if (!CHECK(s->p.qp[i]))
+			return KSFT_FAIL;
+	}
+	if (type != IBV_QPT_UD)
+		return CHECK_ERR(rc_connect(&s->p, s->p.qp[0],
+					    s->p.qp[1]->qp_num, ALL_ACCESS, 7),
+				 0) &&
+		       CHECK_ERR(rc_connect(&s->p, s->p.qp[1],
+					    s->p.qp[0]->qp_num, ALL_ACCESS, 7),
+				 0) ? KSFT_PASS : KSFT_FAIL;
+	aa.grh.sgid_index = s->p.gid;
+	if (!CHECK_ERR(ibv_query_gid(s->p.c.ctx, 1, s->p.gid, &aa.grh.dgid),
+		       0))
+		return KSFT_FAIL;
+	s->ah = ibv_create_ah(s->p.pd, &aa);
+	return CHECK(s->ah) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * A rule of @ft_type on QP @qpn's packets: it counts them, and on RDMA RX
+ * forwards them to a DEVX table of the domain whose entry drops them
+ * (RDMA RX takes no DROP of its own) when @drop; on RDMA TX it only
+ * counts.
+ */
+static bool lb_rule(struct lb *s, int ft_type, uint32_t qpn, bool drop)
+{
+	struct ibv_context *ctx = s->p.c.ctx;
+	struct mlx5dv_flow_action_attr a[2] = {
+		{ .type = MLX5DV_FLOW_ACTION_COUNTERS_DEVX },
+	};
+
+	s->m = rdma_qp_matcher(ctx, ft_type, 0);
+	s->cnt = mt_flow_counter(ctx, &s->cnt_id);
+	if (!CHECK(s->m) || !CHECK(s->cnt))
+		return false;
+	a[0].obj = s->cnt;
+	if (drop) {
+		if (!rdma_ft_open(ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
+			return false;
+		a[1].type = MLX5DV_FLOW_ACTION_DEST_DEVX;
+		a[1].obj = s->t.ft;
+	}
+	s->flow = rdma_qp_flow(s->m, qpn, a, drop ? 2 : 1);
+	return CHECK(s->flow);
+}
+
+static void lb_rule_close(struct lb *s)
+{
+	if (s->flow)
+		CHECK_ERR(ibv_destroy_flow(s->flow), 0);
+	s->flow = NULL;
+	rdma_ft_close(&s->t);
+	if (s->cnt)
+		CHECK_ERR(mlx5dv_devx_obj_destroy(s->cnt), 0);
+	s->cnt = NULL;
+	if (s->m)
+		CHECK_ERR(mlx5dv_destroy_flow_matcher(s->m), 0);
+	s->m = NULL;
+}
+
+static void lb_close(struct lb *s)
+{
+	lb_rule_close(s);
+	if (s->ah)
+		CHECK_ERR(ibv_destroy_ah(s->ah), 0);
+	pair_teardown(&s->p);
+}
+
+struct lb_ud {
+	struct lb s;
+};
+
+struct lb_rc {
+	struct lb s;
+};
+
+MT_FIXTURE(lb_ud);
+
+MT_FIXTURE_SETUP(lb_ud)
+{
+	return lb_open(&self->s, IBV_QPT_UD);
+}
+
+MT_FIXTURE_TEARDOWN(lb_ud)
+{
+	lb_close(&self->s);
+}
+
+MT_FIXTURE(lb_rc);
+
+MT_FIXTURE_SETUP(lb_rc)
+{
+	return lb_open(&self->s, IBV_QPT_RC);
+}
+
+MT_FIXTURE_TEARDOWN(lb_rc)
+{
+	lb_close(&self->s);
+}
+
+/* B's receive WQE @id of @len bytes. */
+static bool post_recv_len(struct lb *s, uint64_t id, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->p.buf + RECV_OFF, .length = len,
+		.lkey = s->p.mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return CHECK_ERR(ibv_post_recv(s->p.qp[1], &wr, &bad), 0);
+}
+
+/* B's receive WQE @id of LEN bytes behind @grh bytes of GRH. */
+static bool post_recv_b(struct lb *s, uint64_t id, uint32_t grh)
+{
+	return post_recv_len(s, id, grh + LEN);
+}
+
+/* A sends @len bytes to B (a datagram on UD); its completion's status. */
+static int send_len(struct lb *s, uint64_t id, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->p.buf, .length = len,
+		.lkey = s->p.mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = id, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	if (s->ah) {
+		wr.wr.ud.ah = s->ah;
+		wr.wr.ud.remote_qpn = s->p.qp[1]->qp_num;
+		wr.wr.ud.remote_qkey = QKEY;
+	}
+	if (!CHECK_ERR(ibv_post_send(s->p.qp[0], &wr, &bad), 0) ||
+	    !CHECK(mt_poll_one(s->p.cq[0], &wc, WAIT_MS)))
+		return -1;
+	CHECK_EQ(wc.wr_id, id);
+	return wc.status;
+}
+
+static int send_a(struct lb *s, uint64_t id)
+{
+	return send_len(s, id, LEN);
+}
+
+/* B's next completion is receive @id of @len bytes. */
+static bool received(struct lb *s, uint64_t id, uint32_t len)
+{
+	struct ibv_wc wc;
+
+	return CHECK(mt_poll_one(s->p.cq[1], &wc, WAIT_MS)) &&
+	       mt_wc_is(&wc, id, IBV_WC_SUCCESS, IBV_WC_RECV) &&
+	       CHECK_EQ(wc.byte_len, len);
+}
+
+/* Nothing completes on B's CQ within a tenth of a second. */
+static bool nothing_received(struct lb *s)
+{
+	struct ibv_wc wc;
+
+	usleep(100 * 1000);
+	return CHECK_EQ(ibv_poll_cq(s->p.cq[1], 1, &wc), 0);
+}
+
+/*
+ * RDMA RX drop on B: A's datagrams to B complete and never arrive, each
+ * counted; A's to itself are not counted.  The rule gone, B receives.
+ */
+MT_TEST_F(lb_ud, ud_rx_drop)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true) ||
+	    !post_recv_b(s, 1, GRH_BYTES))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 10), IBV_WC_SUCCESS);
+	CHECK_EQ(send_a(s, 11), IBV_WC_SUCCESS);
+	nothing_received(s);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 2);
+	lb_rule_close(s);
+	CHECK_EQ(send_a(s, 12), IBV_WC_SUCCESS);
+	received(s, 1, GRH_BYTES + LEN);
+	return KSFT_PASS;
+}
+
+/* An RDMA TX counter on B's QP number counts A's datagrams to B. */
+MT_TEST_F(lb_ud, ud_tx_count)
+{
+	struct lb *s = &self->s;
+	unsigned int i;
+
+	if (!lb_rule(s, RDMA_TX, s->p.qp[1]->qp_num, false))
+		return KSFT_FAIL;
+	for (i = 0; i < 3; i++) {
+		if (!post_recv_b(s, i, GRH_BYTES))
+			return KSFT_FAIL;
+		CHECK_EQ(send_a(s, 20 + i), IBV_WC_SUCCESS);
+		received(s, i, GRH_BYTES + LEN);
+	}
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
+	return KSFT_PASS;
+}
+
+/*
+ * RDMA RX drop on B: A's RC SEND to B is lost at every try; with the
+ * pair's retry_cnt of 7 the rule counts 8 packets, the send ends in a
+ * retry-exceeded error and A goes to ERR; B received nothing.
+ */
+MT_TEST_F(lb_rc, rc_rx_drop_retry_exceeded)
+{
+	struct lb *s = &self->s;
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true) ||
+	    !post_recv_b(s, 1, 0))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 30), IBV_WC_RETRY_EXC_ERR);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
+	if (CHECK_ERR(ibv_query_qp(s->p.qp[0], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
+	nothing_received(s);
+	return KSFT_PASS;
+}
+
+/*
+ * An RDMA RX rule on B that counts and forwards to a table of the domain
+ * with no entry: the packet misses there and goes on to the transport;
+ * A's RC SEND arrives, counted once.
+ */
+MT_TEST_F(lb_rc, rc_rx_count)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true))
+		return KSFT_FAIL;
+	CHECK_ERR(mlx5dv_devx_obj_destroy(s->t.fte), 0);
+	s->t.fte = NULL;
+	if (!post_recv_b(s, 1, 0))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 40), IBV_WC_SUCCESS);
+	received(s, 1, LEN);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 1);
+	return KSFT_PASS;
+}
+
+/*
+ * A SEND of 3000 bytes at the pair's path MTU of 1024 is three packets
+ * (SEND FIRST, MIDDLE, LAST): an RDMA TX counter on B counts three.  A
+ * rule on the BTH's opcode that drops RC SEND MIDDLE (1) leaves a
+ * one-packet SEND alone and loses the three-packet one at every try.
+ */
+MT_TEST_F(lb_rc, rc_packets)
+{
+	struct mlx5dv_flow_match_parameters *mask = NULL, *val = NULL;
+	struct mlx5dv_flow_action_attr a[1] = {
+		{ .type = MLX5DV_FLOW_ACTION_DEST_DEVX },
+	};
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_TX, s->p.qp[1]->qp_num, false) ||
+	    !post_recv_len(s, 1, 4096))
+		return KSFT_FAIL;
+	CHECK_EQ(send_len(s, 50, 3000), IBV_WC_SUCCESS);
+	received(s, 1, 3000);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
+	lb_rule_close(s);
+
+	mask = calloc(1, sizeof(*mask) + PRM_FTE_MATCH_PARAM_BYTES);
+	val = calloc(1, sizeof(*val) + PRM_FTE_MATCH_PARAM_BYTES);
+	if (!CHECK(mask) || !CHECK(val))
+		goto out;
+	mask->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
+	val->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
+	mt_set(mask->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
+	       0xff);
+	mt_set(val->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
+	       0x01);
+	s->m = matcher(s->p.c.ctx, RDMA_RX, 1, CRIT_MISC, mask);
+	if (!CHECK(s->m) ||
+	    !rdma_ft_open(s->p.c.ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
+		goto out;
+	a[0].obj = s->t.ft;
+	s->flow = mt_dv_flow(s->m, val, a, 1);
+	val = NULL;
+	if (!CHECK(s->flow) || !post_recv_len(s, 2, 4096))
+		goto out;
+	CHECK_EQ(send_len(s, 51, 1000), IBV_WC_SUCCESS);
+	received(s, 2, 1000);
+	if (!post_recv_len(s, 3, 4096))
+		goto out;
+	CHECK_EQ(send_len(s, 52, 3000), IBV_WC_RETRY_EXC_ERR);
+	nothing_received(s);
+out:
+	free(mask);
+	free(val);
+	return KSFT_PASS;
+}
+
+#define LB_CASE(fx, nm)	MT_CASE_F(fx, nm, \
+				  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT)
+
+static const struct mt_case cases[] = {
+	LB_CASE(lb_ud, ud_rx_drop),
+	LB_CASE(lb_ud, ud_tx_count),
+	LB_CASE(lb_rc, rc_rx_drop_retry_exceeded),
+	LB_CASE(lb_rc, rc_rx_count),
+	LB_CASE(lb_rc, rc_packets),
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
