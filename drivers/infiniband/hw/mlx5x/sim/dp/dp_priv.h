@@ -401,5 +401,11 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 		     const struct sim_roce_gid *sgid, u32 qkey);
 bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len);
 
+/* dp_lb_rdma.c: the loopback's packets through the RDMA domains */
+bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
+		    const struct sim_rc_wqe *w, u64 off, u64 n);
+bool sim_lb_rdma_ud(struct sim_dp *dp, const struct sim_qp *req,
+		    const struct sim_ud_av *av,
+		    const struct sim_roce_gid *sgid, u32 qkey, bool tx);
 
 #endif /* MLX5X_SIM_DP_PRIV_H */

@@ -402,6 +402,13 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		m->req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 		return;
 	}
+	/* a packet of the turn that an RDMA rule drops: the turn is lost */
+	if (!sim_lb_rdma_rc(dp, req, w, m->off, m->n)) {
+		if (!m->uc)
+			sim_rc_no_ack(m);
+		m->more = false;
+		return;
+	}
 	if (sim_dp_dci(req))
 		m->resp = sim_dp_dc_target(dp->sim, req, w, &m->rnr);
 	else

@@ -240,7 +240,7 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	const struct sim_roce_gid *sgid;
 	u8 grh[SIM_UD_GRH];
 	struct sim_qp *resp;
-	bool mcast, no_grh;
+	bool mcast, no_grh, wired;
 	u32 qkey, l3;
 
 	if (w->opcode == SIM_OPCODE_NOP)
@@ -261,12 +261,16 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 		goto lost;
 	qkey = av->qkey & BIT(31) ? PRM_GET(qpc, req->qpc, q_key) : av->qkey;
 	mcast = av->dqpn == SIM_UD_MCAST_QPN && sim_mcg_gid(av->dgid);
-	if (sim_roce_gid_find(sim, av->dgid) < 0) {
+	wired = sim_roce_gid_find(sim, av->dgid) < 0;
+	if (wired) {
 		m->req_synd = sim_ud_wire_send(dp, req, av, sgid, qkey);
 		/* multicast also loops back to the port's members */
 		if (!mcast || m->req_synd)
 			return;
 	}
+	/* RDMA TX (unless on its way out it did), then RDMA RX */
+	if (!sim_lb_rdma_ud(dp, req, av, sgid, qkey, !wired))
+		goto lost;
 	l3 = sim_ud_grh(sgid, av, w->len, grh);
 	m->flags_rqpn = SIM_CQE_GRH | l3 << SIM_CQE_ROCE_L3_SHIFT |
 			(PRM_GET(qpc, req->qpc, st) == MLX5_QPC_ST_QP1 ?

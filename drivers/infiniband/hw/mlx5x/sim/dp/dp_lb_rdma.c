@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The RDMA RX and RDMA TX domains on the device's internal loopback.  A
+ * ConnectX loops traffic between two QPs of one port below its transmit
+ * steering: each packet walks the sender's RDMA TX tables, then the
+ * receiver's RDMA RX tables, as a packet across the wire does.  The
+ * model's loopback moves messages, not packets (dp_rc.c, dp_ud.c), so
+ * here each packet a message stands for is built as far as the tables
+ * look (its Ethernet, IP, UDP and BTH headers and the extended headers
+ * of its opcode, from the QP's context or the datagram's address vector,
+ * as rcw_frame.c and dp_ud_wire.c build them for the wire) and walks
+ * both domains; counters count it at its full length, ICRC included.
+ *
+ * A packet a rule drops is lost, as on the wire: the datagram does not
+ * arrive (its send still completes); the turn of an RC message is not
+ * executed, and its requester's ACK timer runs out (dp_rc.c:
+ * retry_cnt retries, then a transport retry error), each retry walking
+ * the tables again; a UC message is lost whole.
+ *
+ * The request packets walk: SEND, RDMA WRITE (one a path MTU), RDMA READ
+ * and atomic requests.  Responses and acknowledgements, and DC's
+ * traffic, do not.  With no root table in either domain, nothing is
+ * built: the loopback's fast path pays two loads.
+ */
+#include "../queues/queues.h"
+#include "../steering/fs.h"
+#include "dp_priv.h"
+#include "dp_roce.h"
+#include "rcw.h"
+#include "wqe.h"
+
+/* Whether a rule may wait in either domain. */
+static bool sim_lb_rdma_on(const struct mlx5x_sim *sim)
+{
+	return sim->fs_root[SIM_FS_TYPE_RDMA_TX] ||
+	       sim->fs_root[SIM_FS_TYPE_RDMA_RX];
+}
+
+/*
+ * The packet of @u with @ext_len bytes of extended headers (zero: the
+ * tables do not look at them) walks RDMA TX (when @tx), then RDMA RX.
+ */
+static bool sim_lb_rdma_walk(struct sim_dp *dp, const struct sim_roce_ud *u,
+			     u32 ext_len, bool tx)
+{
+	static const u8 ext[SIM_ROCE_EXT_MAX];
+	u8 head[SIM_ROCE_HDR_MAX];
+	u32 hdr, len;
+
+	hdr = sim_roce_build(u, ext, ext_len, head);
+	len = hdr + u->len + (-u->len & 3) + SIM_ROCE_ICRC;
+	if (tx && !sim_dp_rdma_steer_head(dp, true, head, hdr, len))
+		return false;
+	return sim_dp_rdma_steer_head(dp, false, head, hdr, len);
+}
+
+/* The extended headers' bytes of RC opcode @op of a QP of @base. */
+static u32 sim_lb_rdma_ext(u8 op, u8 base)
+{
+	u32 f = sim_rcw_op(op | base), n = 0;
+
+	if (f & SIM_RCW_F_XRC)
+		n += SIM_RCW_XRCETH;
+	if (f & SIM_RCW_F_RETH)
+		n += SIM_RCW_RETH;
+	if (f & SIM_RCW_F_ATOMICETH)
+		n += SIM_RCW_ATOMICETH;
+	if (f & (SIM_RCW_F_IMM | SIM_RCW_F_IETH))
+		n += SIM_ROCE_IMM;
+	return n;
+}
+
+/**
+ * sim_lb_rdma_rc() - the request packets of one turn of a looped message
+ * walk the RDMA domains
+ * @dp: the data path, the model's lock held
+ * @req: the requester (RC, UC or an XRC initiator)
+ * @w: its send WQE
+ * @off: the turn starts at this byte of the message
+ * @n: and copies this many
+ *
+ * Return: true when every packet went on; false when a rule dropped one:
+ * the turn is lost.
+ */
+bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
+		    const struct sim_rc_wqe *w, u64 off, u64 n)
+{
+	u8 base = sim_rcw_base(req);
+	struct sim_roce_ud u;
+	u64 k, end, last;
+	u32 pmtu, psn;
+	u8 op;
+
+	if (likely(!sim_lb_rdma_on(dp->sim)))
+		return true;
+	memset(&u, 0, sizeof(u));
+	/* no source address, no packet: nothing to steer */
+	if (sim_dp_dci(req) || !sim_rcw_addr(dp->sim, req, &u))
+		return true;
+	psn = PRM_GET(qpc, req->qpc, next_send_psn);
+	if (w->opcode == SIM_OPCODE_RDMA_READ || w->atomic) {
+		op = w->opcode == SIM_OPCODE_RDMA_READ ? SIM_RCW_READ_REQ :
+		     w->opcode == SIM_OPCODE_ATOMIC_FA ? SIM_RCW_FETCH_ADD :
+		     SIM_RCW_CMP_SWAP;
+		u.opcode = op | base;
+		u.psn = psn;
+		u.ackreq = true;
+		return sim_lb_rdma_walk(dp, &u, sim_lb_rdma_ext(op, base), true);
+	}
+	pmtu = sim_rcw_pmtu(req);
+	last = w->len ? div_u64(w->len - 1, pmtu) : 0;
+	end = n ? div_u64(off + n - 1, pmtu) : div_u64(off, pmtu);
+	for (k = div_u64(off, pmtu); k <= end; k++) {
+		op = sim_rcw_data_op(w, k, last);
+		u.opcode = op | base;
+		u.psn = (psn + k) & 0xffffff;
+		u.ackreq = k == last;
+		u.se = k == last && w->solicited;
+		u.len = k == last ? w->len - k * pmtu : pmtu;
+		if (!sim_lb_rdma_walk(dp, &u, sim_lb_rdma_ext(op, base), true))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * sim_lb_rdma_ud() - a looped datagram walks the RDMA domains
+ * @dp: the data path, the model's lock held
+ * @req: the sending QP
+ * @av: the WQE's address vector
+ * @sgid: the source GID's entry
+ * @qkey: the Q_Key it carries
+ * @tx: it walks RDMA TX too (false: it already did, on its way out)
+ *
+ * Return: true when it goes on to the receivers; false when a rule
+ * dropped it.
+ */
+bool sim_lb_rdma_ud(struct sim_dp *dp, const struct sim_qp *req,
+		    const struct sim_ud_av *av,
+		    const struct sim_roce_gid *sgid, u32 qkey, bool tx)
+{
+	struct sim_roce_ud u;
+
+	if (likely(!sim_lb_rdma_on(dp->sim)))
+		return true;
+	sim_ud_roce(dp, req, av, sgid, qkey, &u);
+	return sim_lb_rdma_walk(dp, &u, SIM_ROCE_DETH +
+				(u.opcode == SIM_ROCE_UD_SEND_IMM ?
+				 SIM_ROCE_IMM : 0), tx);
+}
