@@ -19,8 +19,9 @@
  *
  * The request packets walk: SEND, RDMA WRITE (one a path MTU), RDMA READ
  * and atomic requests.  Responses and acknowledgements, and DC's
- * traffic, do not.  With no root table in either domain, nothing is
- * built: the loopback's fast path pays two loads.
+ * traffic, do not.  While no table of either domain's chain of
+ * priorities holds an entry (sim_dp_rdma_busy()), nothing is built: the
+ * loopback's fast path pays a look at each table of the two chains.
  */
 #include "../queues/queues.h"
 #include "../steering/fs.h"
@@ -32,8 +33,7 @@
 /* Whether a rule may wait in either domain. */
 static bool sim_lb_rdma_on(const struct mlx5x_sim *sim)
 {
-	return sim->fs_root[SIM_FS_TYPE_RDMA_TX] ||
-	       sim->fs_root[SIM_FS_TYPE_RDMA_RX];
+	return sim_dp_rdma_busy(sim, true) || sim_dp_rdma_busy(sim, false);
 }
 
 /*

@@ -196,6 +196,34 @@ void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn)
 	kfree(tx);
 }
 
+/* Tables of a root's miss chain looked at before a walk is assumed. */
+#define SIM_RDMA_IDLE_CHAIN	64
+
+/**
+ * sim_dp_rdma_busy() - whether a rule may wait in an RDMA domain
+ * @sim: the model, its lock held
+ * @tx: RDMA TX, else RDMA RX
+ *
+ * The kernel chains a table per priority from the domain's root by
+ * their miss tables.  While none of them holds an entry, a packet walks
+ * them all to the domain's default, untouched and uncounted: no walk is
+ * needed.  A table that holds one, or a chain longer than
+ * SIM_RDMA_IDLE_CHAIN, is a walk.
+ *
+ * Return: true when a packet must walk the domain.
+ */
+bool sim_dp_rdma_busy(const struct mlx5x_sim *sim, bool tx)
+{
+	const struct sim_flow_table *ft;
+	unsigned int i;
+
+	ft = sim->fs_root[tx ? SIM_FS_TYPE_RDMA_TX : SIM_FS_TYPE_RDMA_RX];
+	for (i = 0; ft && i < SIM_RDMA_IDLE_CHAIN; i++, ft = ft->miss)
+		if (!xa_empty(&ft->ftes))
+			return true;
+	return ft;
+}
+
 /**
  * sim_dp_rdma_steer_head() - a RoCE packet, of which the caller holds the
  * head, walks the RDMA domain of its way
@@ -216,7 +244,7 @@ bool sim_dp_rdma_steer_head(struct sim_dp *dp, bool tx, const u8 *head,
 	struct seq_buf none;
 	char nothing[1];
 
-	if (!dp->sim->fs_root[tx ? SIM_FS_TYPE_RDMA_TX : SIM_FS_TYPE_RDMA_RX])
+	if (!sim_dp_rdma_busy(dp->sim, tx))
 		return true;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p) {

@@ -95,6 +95,7 @@ void sim_vport_count(struct sim_dp *dp, bool tx, const u8 *frame, u32 len,
 void sim_vport_count_kind(struct sim_dp *dp, bool tx,
 			  enum sim_vport_kind kind, u32 len);
 bool sim_dp_rdma_steer(struct sim_dp *dp, bool tx, const u8 *frame, u32 len);
+bool sim_dp_rdma_busy(const struct mlx5x_sim *sim, bool tx);
 bool sim_dp_rdma_steer_head(struct sim_dp *dp, bool tx, const u8 *head,
 			    u32 head_len, u32 len);
 void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp);
