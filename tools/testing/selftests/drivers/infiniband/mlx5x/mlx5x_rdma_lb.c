@@ -178,14 +178,7 @@ MT_FIXTURE_TEARDOWN(lb_rc)
 /* B's receive WQE @id of @len bytes. */
 static bool post_recv_len(struct lb *s, uint64_t id, uint32_t len)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)s->p.buf + RECV_OFF, .length = len,
-		.lkey = s->p.mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-
-	return CHECK_ERR(ibv_post_recv(s->p.qp[1], &wr, &bad), 0);
+	return CHECK_ERR(post_recv(&s->p, id, RECV_OFF, len), 0);
 }
 
 /* B's receive WQE @id of LEN bytes behind @grh bytes of GRH. */

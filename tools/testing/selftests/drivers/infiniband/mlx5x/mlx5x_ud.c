@@ -120,14 +120,7 @@ static bool poll_none(struct ibv_cq *cq)
 /* B's receive of @len bytes at RECV_OFF. */
 static int ud_post_recv(struct ud *u, uint64_t id, uint32_t len)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)u->p.buf + RECV_OFF, .length = len,
-		.lkey = u->p.mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-
-	return ibv_post_recv(u->p.qp[1], &wr, &bad);
+	return post_recv(&u->p, id, RECV_OFF, len);
 }
 
 /* A's signalled datagram of @len bytes from offset 0, to @qpn with @qkey. */
