@@ -89,12 +89,10 @@ run() {
 	return "$rc"
 }
 
-# figure KIND: what the client's output says, as one word
+# figure KIND: what the pair's output says (perftest-figure.sh)
 figure() {
 	case $1 in
-	pingpong) awk '/usec\/iter/ { print $(NF - 1) " us/iter" }' "$dir/c" ;;
-	bw) awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $4 " MB/s" }' "$dir/c" ;;
-	lat) awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+/ { print $5 " us" }' "$dir/c" ;;
+	pingpong | bw | lat) perftest_figure "$1" "$dir/c" "$dir/s" ;;
 	# a program that says no figure of its own: the client's time
 	time) echo "$ms ms" ;;
 	esac

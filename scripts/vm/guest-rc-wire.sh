@@ -38,6 +38,7 @@ port=18600
 declare -A fig
 
 . "$(dirname "$0")/veth-pair.sh"
+. "$(dirname "$0")/perftest-figure.sh"
 # verdict STATUS NAME: a trace check, a test unless a PATTERN chose
 # programs (then what it would say, as a comment)
 verdict() {
@@ -52,13 +53,9 @@ verdict() {
 
 veth_pair_up || exit 1
 
-# figure KIND: what the client's output says, as one word
+# figure KIND: what the pair's output says (perftest-figure.sh)
 figure() {
-	case $1 in
-	pingpong) awk '/usec\/iter/ { print $(NF - 1) " us/iter" }' "$dir/cli.log" ;;
-	bw) awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $4 " MB/s" }' "$dir/cli.log" ;;
-	lat) awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+/ { print $5 " us" }' "$dir/cli.log" ;;
-	esac
+	perftest_figure "$1" "$dir/cli.log" "$dir/srv.log"
 }
 
 # attempt KIND SRV_NS SRV_DEV CLI_NS CLI_DEV TARGET PROG ARGS...: the
