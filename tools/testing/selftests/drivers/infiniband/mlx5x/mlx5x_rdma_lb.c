@@ -11,6 +11,9 @@
  *     once the rule is gone, the next one arrives;
  *   - an RDMA TX rule on B's QP number with a counter counts each of A's
  *     datagrams to B, which arrive all the same;
+ *   - an RDMA TX rule that drops a multicast datagram drops it before
+ *     the port loops it to the group's members on the port, as it does
+ *     before the wire: a member QP B gets nothing, the rule counts it;
  *   - an RC SEND from A to B under the RDMA RX drop is lost each time it
  *     is sent: A's ACK timer runs out retry_cnt times, then the send ends
  *     in IBV_WC_RETRY_EXC_ERR (ibv_poll_cq(3)) and A goes to the error
@@ -94,10 +97,10 @@ static int lb_open(struct lb *s, enum ibv_qp_type type)
 }
 
 /*
- * A rule of @ft_type on QP @qpn's packets: it counts them, and on RDMA RX
- * forwards them to a DEVX table of the domain whose entry drops them
- * (RDMA RX takes no DROP of its own) when @drop; on RDMA TX it only
- * counts.
+ * A rule of @ft_type on QP @qpn's packets: it counts them, and drops them
+ * when @drop: on RDMA RX by forwarding them to a DEVX table of the domain
+ * whose entry drops them (RDMA RX takes no DROP of its own), on RDMA TX
+ * with its DROP action.
  */
 static bool lb_rule(struct lb *s, int ft_type, uint32_t qpn, bool drop)
 {
@@ -111,7 +114,9 @@ static bool lb_rule(struct lb *s, int ft_type, uint32_t qpn, bool drop)
 	if (!CHECK(s->m) || !CHECK(s->cnt))
 		return false;
 	a[0].obj = s->cnt;
-	if (drop) {
+	if (drop && ft_type == RDMA_TX) {
+		a[1].type = MLX5DV_FLOW_ACTION_DROP;
+	} else if (drop) {
 		if (!rdma_ft_open(ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
 			return false;
 		a[1].type = MLX5DV_FLOW_ACTION_DEST_DEVX;
@@ -187,8 +192,12 @@ static bool post_recv_b(struct lb *s, uint64_t id, uint32_t grh)
 	return post_recv_len(s, id, grh + LEN);
 }
 
-/* A sends @len bytes to B (a datagram on UD); its completion's status. */
-static int send_len(struct lb *s, uint64_t id, uint32_t len)
+/*
+ * A sends @len bytes to B, a datagram on UD (through @ah to QP @dqpn):
+ * its completion's status.
+ */
+static int send_to(struct lb *s, uint64_t id, uint32_t len,
+		   struct ibv_ah *ah, uint32_t dqpn)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)s->p.buf, .length = len,
@@ -201,9 +210,9 @@ static int send_len(struct lb *s, uint64_t id, uint32_t len)
 	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
 
-	if (s->ah) {
-		wr.wr.ud.ah = s->ah;
-		wr.wr.ud.remote_qpn = s->p.qp[1]->qp_num;
+	if (ah) {
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = dqpn;
 		wr.wr.ud.remote_qkey = QKEY;
 	}
 	if (!CHECK_ERR(ibv_post_send(s->p.qp[0], &wr, &bad), 0) ||
@@ -211,6 +220,11 @@ static int send_len(struct lb *s, uint64_t id, uint32_t len)
 		return -1;
 	CHECK_EQ(wc.wr_id, id);
 	return wc.status;
+}
+
+static int send_len(struct lb *s, uint64_t id, uint32_t len)
+{
+	return send_to(s, id, len, s->ah, s->p.qp[1]->qp_num);
 }
 
 static int send_a(struct lb *s, uint64_t id)
@@ -238,24 +252,36 @@ static bool nothing_received(struct lb *s)
 }
 
 /*
+ * Under the rule just made, two datagrams of A through @ah to QP @dqpn
+ * complete and B gets neither, the rule counting both; the rule gone,
+ * the next arrives.
+ */
+static int ud_lost_then_received(struct lb *s, struct ibv_ah *ah,
+				 uint32_t dqpn, uint64_t id)
+{
+	if (!post_recv_b(s, 1, GRH_BYTES))
+		return KSFT_FAIL;
+	CHECK_EQ(send_to(s, id, LEN, ah, dqpn), IBV_WC_SUCCESS);
+	CHECK_EQ(send_to(s, id + 1, LEN, ah, dqpn), IBV_WC_SUCCESS);
+	nothing_received(s);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 2);
+	lb_rule_close(s);
+	CHECK_EQ(send_to(s, id + 2, LEN, ah, dqpn), IBV_WC_SUCCESS);
+	received(s, 1, GRH_BYTES + LEN);
+	return KSFT_PASS;
+}
+
+/*
  * RDMA RX drop on B: A's datagrams to B complete and never arrive, each
- * counted; A's to itself are not counted.  The rule gone, B receives.
+ * counted.  The rule gone, B receives.
  */
 MT_TEST_F(lb_ud, ud_rx_drop)
 {
 	struct lb *s = &self->s;
 
-	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true) ||
-	    !post_recv_b(s, 1, GRH_BYTES))
+	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true))
 		return KSFT_FAIL;
-	CHECK_EQ(send_a(s, 10), IBV_WC_SUCCESS);
-	CHECK_EQ(send_a(s, 11), IBV_WC_SUCCESS);
-	nothing_received(s);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 2);
-	lb_rule_close(s);
-	CHECK_EQ(send_a(s, 12), IBV_WC_SUCCESS);
-	received(s, 1, GRH_BYTES + LEN);
-	return KSFT_PASS;
+	return ud_lost_then_received(s, s->ah, s->p.qp[1]->qp_num, 10);
 }
 
 /* An RDMA TX counter on B's QP number counts A's datagrams to B. */
@@ -372,12 +398,46 @@ out:
 	return KSFT_PASS;
 }
 
+/* ff0e::1:2:3, a global-scope IPv6 multicast group */
+static const union ibv_gid lb_mgid = {
+	.raw = { 0xff, 0x0e, [11] = 1, [13] = 2, [15] = 3 },
+};
+
+#define MC_QPN		0xffffffU
+
+/*
+ * B a member of a group, an RDMA TX rule on the multicast QP number that
+ * counts and drops: RDMA TX sees a datagram before the port loops it to
+ * its own members or puts it on the wire, so B gets nothing and the
+ * rule counts each; the rule gone, B receives.
+ */
+MT_TEST_F(lb_ud, ud_mcast_tx_drop)
+{
+	struct ibv_ah_attr aa = {
+		.is_global = 1, .port_num = 1, .grh.hop_limit = 1,
+		.grh.dgid = lb_mgid, .grh.sgid_index = self->s.p.gid,
+	};
+	struct lb *s = &self->s;
+	struct ibv_ah *ah;
+
+	if (!CHECK_ERR(ibv_attach_mcast(s->p.qp[1], &lb_mgid, 0), 0))
+		return KSFT_FAIL;
+	ah = ibv_create_ah(s->p.pd, &aa);
+	if (CHECK(ah) && lb_rule(s, RDMA_TX, MC_QPN, true))
+		ud_lost_then_received(s, ah, MC_QPN, 60);
+	if (ah)
+		CHECK_ERR(ibv_destroy_ah(ah), 0);
+	CHECK_ERR(ibv_detach_mcast(s->p.qp[1], &lb_mgid, 0), 0);
+	return KSFT_PASS;
+}
+
 #define LB_CASE(fx, nm)	MT_CASE_F(fx, nm, \
 				  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT)
 
 static const struct mt_case cases[] = {
 	LB_CASE(lb_ud, ud_rx_drop),
 	LB_CASE(lb_ud, ud_tx_count),
+	LB_CASE(lb_ud, ud_mcast_tx_drop),
 	LB_CASE(lb_rc, rc_rx_drop_retry_exceeded),
 	LB_CASE(lb_rc, rc_rx_count),
 	LB_CASE(lb_rc, rc_packets),
