@@ -398,7 +398,7 @@ void sim_ud_roce(struct sim_dp *dp, const struct sim_qp *req,
 		 u32 qkey, struct sim_roce_ud *u);
 u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 		     const struct sim_ud_av *av,
-		     const struct sim_roce_gid *sgid, u32 qkey);
+		     const struct sim_roce_gid *sgid, u32 qkey, bool *tx_drop);
 bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len);
 
 /* dp_lb_rdma.c: the loopback's packets through the RDMA domains */

@@ -240,7 +240,7 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	const struct sim_roce_gid *sgid;
 	u8 grh[SIM_UD_GRH];
 	struct sim_qp *resp;
-	bool mcast, no_grh, wired;
+	bool mcast, no_grh, wired, tx_drop = false;
 	u32 qkey, l3;
 
 	if (w->opcode == SIM_OPCODE_NOP)
@@ -263,10 +263,16 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	mcast = av->dqpn == SIM_UD_MCAST_QPN && sim_mcg_gid(av->dgid);
 	wired = sim_roce_gid_find(sim, av->dgid) < 0;
 	if (wired) {
-		m->req_synd = sim_ud_wire_send(dp, req, av, sgid, qkey);
-		/* multicast also loops back to the port's members */
+		m->req_synd = sim_ud_wire_send(dp, req, av, sgid, qkey,
+					       &tx_drop);
+		/*
+		 * multicast also loops back to the port's members, below
+		 * RDMA TX: what it dropped reaches neither them nor the wire
+		 */
 		if (!mcast || m->req_synd)
 			return;
+		if (tx_drop)
+			goto lost;
 	}
 	/* RDMA TX (unless on its way out it did), then RDMA RX */
 	if (!sim_lb_rdma_ud(dp, req, av, sgid, qkey, !wired))

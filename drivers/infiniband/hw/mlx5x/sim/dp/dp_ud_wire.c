@@ -99,6 +99,8 @@ void sim_ud_roce(struct sim_dp *dp, const struct sim_qp *req,
  * @av: the WQE's address vector
  * @sgid: the source GID's entry
  * @qkey: the Q_Key the datagram carries
+ * @tx_drop: set when a rule of RDMA TX dropped it (a multicast datagram
+ *	is then lost for the port's own members too)
  *
  * Its payload is resolved in dp->rc_src.
  *
@@ -106,7 +108,7 @@ void sim_ud_roce(struct sim_dp *dp, const struct sim_qp *req,
  */
 u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 		     const struct sim_ud_av *av,
-		     const struct sim_roce_gid *sgid, u32 qkey)
+		     const struct sim_roce_gid *sgid, u32 qkey, bool *tx_drop)
 {
 	struct sim_rc_side *dst = &dp->rc_dst;
 	struct sim_roce_ud u;
@@ -130,7 +132,8 @@ u32 sim_ud_wire_send(struct sim_dp *dp, struct sim_qp *req,
 	len = sim_roce_ud_seal(f, hdr + u.len);
 	PRM_SET(qpc, req->qpc, next_send_psn, (u.psn + 1) & 0xffffff);
 	/* an RDMA TX rule may drop it: the send still completes */
-	if (sim_dp_rdma_steer(dp, true, f, len)) {
+	*tx_drop = !sim_dp_rdma_steer(dp, true, f, len);
+	if (!*tx_drop) {
 		dp->wire.roce_tx++;
 		dp->tx_packets++;
 		sim_wire_out(dp, f, len, true);
