@@ -340,6 +340,34 @@ struct mlx5x_uar_store {
 };
 
 bool mlx5x_uar_emulate_store(struct vm_fault *vmf, struct mlx5x_uar_store *st);
+
+/**
+ * struct mlx5x_emul_insn - a process's load or store, decoded
+ * @load: a load into a general register (else a store to memory)
+ * @size: bytes it reads or writes; 0: an SSE/AVX store
+ * @known: @val holds what a store writes (a general register's or an
+ *	   immediate's low @size bytes)
+ * @val: that value
+ * @len: the instruction's length
+ * @reg: its register operand (0-15)
+ * @op: its opcode (0x100 | the second byte for the 0x0f map)
+ * @rex: its REX bits; @rexp: it has a REX prefix; @opsz: a 0x66 prefix
+ */
+struct mlx5x_emul_insn {
+	bool load;
+	u8 size;
+	bool known;
+	u64 val;
+	u8 len;
+	u8 reg;
+	u16 op;
+	u8 rex;
+	bool rexp;
+	bool opsz;
+};
+
+bool mlx5x_emul_decode(struct vm_fault *vmf, struct mlx5x_emul_insn *in);
+void mlx5x_emul_finish(const struct mlx5x_emul_insn *in, u64 val);
 int mlx5x_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mlx5x_mmap_free(struct rdma_user_mmap_entry *entry);
 int mlx5x_mmap_entry_insert(struct ib_ucontext *uctx,
