@@ -288,9 +288,10 @@ int mlx5x_dm_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma,
 		  struct mlx5x_mmap_entry *mm)
 {
 	struct mlx5x_dev *dev = to_mdev(uctx->device);
-	u64 addr = mm->type == MLX5X_MMAP_MEMIC ?
-		   container_of(mm, struct mlx5x_dm, mm)->addr :
-		   container_of(mm, struct mlx5x_memic_op, mm)->addr;
+	struct mlx5x_memic_op *mop = mm->type == MLX5X_MMAP_MEMIC_OP ?
+		container_of(mm, struct mlx5x_memic_op, mm) : NULL;
+	u64 addr = mop ? mop->addr : container_of(mm, struct mlx5x_dm, mm)->addr;
+	struct mlx5x_uar_trap *trap = NULL;
 	unsigned long pfn;
 	pgprot_t prot;
 	int err;
@@ -298,10 +299,27 @@ int mlx5x_dm_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma,
 	err = dev->backend->memic_pfn(dev, addr & PAGE_MASK, &pfn);
 	if (err)
 		return err;
+	/* the model's operation windows trap every access (dm_op_trap.c) */
+	if (mop && dev->backend->memic_op) {
+		trap = mlx5x_trap_alloc();
+		if (!trap)
+			return -ENOMEM;
+	}
 	prot = dev->backend->memic_cached ? vma->vm_page_prot :
 		pgprot_writecombine(vma->vm_page_prot);
-	return rdma_user_mmap_io(uctx, vma, pfn, mm->rdma.npages * PAGE_SIZE,
-				 prot, &mm->rdma);
+	err = rdma_user_mmap_io(uctx, vma, pfn, mm->rdma.npages * PAGE_SIZE,
+				prot, &mm->rdma);
+	if (err) {
+		mlx5x_trap_free(trap);
+		return err;
+	}
+	if (trap) {
+		/* the trap holds a reference of its own to the entry */
+		kref_get(&mm->rdma.ref);
+		mlx5x_trap_install(trap, to_mucontext(uctx), vma, &mm->rdma,
+				   pfn, mop);
+	}
+	return 0;
 }
 
 /**

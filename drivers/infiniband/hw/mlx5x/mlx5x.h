@@ -35,6 +35,10 @@ struct mlx5_ib_clock_info;
  *	       of its operation windows); frames of one allocation follow
  *	       each other
  * @memic_cached: MEMIC is ordinary memory (map cached, not WC)
+ * @memic_op: an access of @size bytes at @bar_off, in a MEMIC operation
+ *	      window, that a process made (optional: a backend without it
+ *	      maps the windows; dm_op_trap.c); @operand: what a store
+ *	      wrote; @old: filled in with the bytes before the operation
  * @icm_init: read the SW ICM regions from the device memory caps just
  *	      read (dev->dm), for @icm_alloc (optional: mlx5_core keeps a
  *	      ConnectX's itself)
@@ -74,6 +78,8 @@ struct mlx5x_backend_ops {
 	bool uar_cached;
 	int (*memic_pfn)(struct mlx5x_dev *dev, u64 bar_off, unsigned long *pfn);
 	bool memic_cached;
+	int (*memic_op)(struct mlx5x_dev *dev, u64 bar_off, u8 size,
+			u64 operand, u64 *old);
 	int (*icm_init)(struct mlx5x_dev *dev);
 	void (*icm_cleanup)(struct mlx5x_dev *dev);
 	int (*icm_alloc)(struct mlx5x_dev *dev, unsigned int type, u64 length,
@@ -327,6 +333,18 @@ int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
 			struct vm_area_struct *vma,
 			struct rdma_user_mmap_entry *entry, unsigned long pfn);
 void mlx5x_uar_trap_disassociate(struct mlx5x_ucontext *uctx);
+struct mlx5x_uar_trap;
+struct mlx5x_memic_op;
+struct mlx5x_uar_trap *mlx5x_trap_alloc(void);
+void mlx5x_trap_free(struct mlx5x_uar_trap *trap);
+void mlx5x_trap_install(struct mlx5x_uar_trap *trap,
+			struct mlx5x_ucontext *uctx,
+			struct vm_area_struct *vma,
+			struct rdma_user_mmap_entry *entry, unsigned long pfn,
+			struct mlx5x_memic_op *op);
+/* dm_op_trap.c */
+vm_fault_t mlx5x_memic_op_fault(struct vm_fault *vmf,
+				struct mlx5x_memic_op *op);
 bool mlx5x_uar_trap_rearm(void *ctx);
 /* uar_emul.c */
 /**

@@ -49,6 +49,13 @@ static int mlx5x_sim_backend_memic_pfn(struct mlx5x_dev *dev, u64 bar_off,
 	return 0;
 }
 
+static int mlx5x_sim_backend_memic_op(struct mlx5x_dev *dev, u64 bar_off,
+				      u8 size, u64 operand, u64 *old)
+{
+	return mlx5x_sim_memic_atomic(to_sim(dev), bar_off, size, operand,
+				      old);
+}
+
 static unsigned int mlx5x_sim_backend_comp_vectors(struct mlx5x_dev *dev)
 {
 	return mlx5x_sim_comp_vectors(to_sim(dev));
@@ -135,6 +142,7 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.uar_cached = true,
 	.memic_pfn = mlx5x_sim_backend_memic_pfn,
 	.memic_cached = true,
+	.memic_op = mlx5x_sim_backend_memic_op,
 	.icm_init = mlx5x_sim_icm_init,
 	.icm_cleanup = mlx5x_sim_icm_cleanup,
 	.icm_alloc = mlx5x_sim_icm_alloc,

@@ -24,6 +24,10 @@
  * disassociation the core's operations are put back (under the mmap
  * lock, written), so that no mapping refers to this module's code once
  * the device is gone.
+ *
+ * A mapping of a MEMIC operation window (dm_op_trap.c) is a trap too,
+ * armed for good: its every access is the operation the window stands
+ * for, never memory.
  */
 #include <linux/delay.h>
 #include <linux/mm.h>
@@ -46,6 +50,8 @@
  * @core_ops: the core's operations, put back on disassociation
  * @core_priv: and its private data
  * @pfn: the page
+ * @len: bytes of the mapping
+ * @op: a MEMIC operation window's, or NULL for a UAR page
  * @armed: no page table entry: the next access faults
  */
 struct mlx5x_uar_trap {
@@ -58,6 +64,8 @@ struct mlx5x_uar_trap {
 	const struct vm_operations_struct *core_ops;
 	void *core_priv;
 	unsigned long pfn;
+	unsigned long len;
+	struct mlx5x_memic_op *op;
 	bool armed;
 };
 
@@ -109,7 +117,7 @@ static bool mlx5x_uar_trap_arm(struct mlx5x_uar_trap *trap)
 		mmput_async(mm);
 		return false;
 	}
-	zap_vma_ptes(trap->vma, trap->vma->vm_start, PAGE_SIZE);
+	zap_vma_ptes(trap->vma, trap->vma->vm_start, trap->len);
 	trap->armed = true;
 	mmap_read_unlock(mm);
 	mmput_async(mm);
@@ -159,6 +167,8 @@ static vm_fault_t mlx5x_uar_trap_fault(struct vm_fault *vmf)
 	struct mlx5x_uar_store st;
 	vm_fault_t ret;
 
+	if (trap->op)
+		return mlx5x_memic_op_fault(vmf, trap->op);
 	if (mlx5x_uar_doorbell(dev, off) &&
 	    mlx5x_uar_emulate_store(vmf, &st)) {
 		/* a context without DEVX has its queues made as the kernel's */
@@ -199,20 +209,17 @@ static void mlx5x_uar_trap_close(struct vm_area_struct *vma)
 }
 
 /*
- * A trap for @vma, which the core's operations @core_ops and its current
- * private data track, over page @pfn of @entry (whose reference the
- * caller gives it); NULL without memory.
+ * Make @trap one for @vma, which the core's operations @core_ops and its
+ * current private data track, over @pfn of @entry (whose reference the
+ * caller gives it), for operation window @op or a UAR page (NULL).
  */
-static struct mlx5x_uar_trap *
-mlx5x_uar_trap_new(struct mlx5x_ucontext *uctx, struct vm_area_struct *vma,
-		   struct rdma_user_mmap_entry *entry,
-		   const struct vm_operations_struct *core_ops,
-		   unsigned long pfn)
+static void mlx5x_uar_trap_init(struct mlx5x_uar_trap *trap,
+				struct mlx5x_ucontext *uctx,
+				struct vm_area_struct *vma,
+				struct rdma_user_mmap_entry *entry,
+				const struct vm_operations_struct *core_ops,
+				unsigned long pfn, struct mlx5x_memic_op *op)
 {
-	struct mlx5x_uar_trap *trap = kzalloc(sizeof(*trap), GFP_KERNEL);
-
-	if (!trap)
-		return NULL;
 	trap->dev = to_mdev(uctx->ib.device);
 	trap->uctx = uctx;
 	trap->vma = vma;
@@ -222,7 +229,8 @@ mlx5x_uar_trap_new(struct mlx5x_ucontext *uctx, struct vm_area_struct *vma,
 	trap->core_ops = core_ops;
 	trap->core_priv = vma->vm_private_data;
 	trap->pfn = pfn;
-	return trap;
+	trap->len = vma->vm_end - vma->vm_start;
+	trap->op = op;
 }
 
 /* @trap becomes its mapping's and the device's; @armed: no PTE now. */
@@ -252,18 +260,20 @@ static void mlx5x_uar_trap_open(struct vm_area_struct *vma)
 	if (parent->core_ops->open)
 		parent->core_ops->open(vma);
 	if (vma->vm_private_data)
-		trap = mlx5x_uar_trap_new(parent->uctx, vma, parent->entry,
-					  parent->core_ops, parent->pfn);
+		trap = kzalloc(sizeof(*trap), GFP_KERNEL);
 	if (!trap) {
 		/* or the device is going: the core's mapping then */
 		vma->vm_ops = parent->core_ops;
 		return;
 	}
+	mlx5x_uar_trap_init(trap, parent->uctx, vma, parent->entry,
+			    parent->core_ops, parent->pfn, parent->op);
 	kref_get(&parent->entry->ref);
-	mlx5x_uar_trap_add(trap, false);
+	/* an operation window never has a page to copy */
+	mlx5x_uar_trap_add(trap, !!trap->op);
 }
 
-/* A mapping of one page is neither moved nor split. */
+/* A mapping is neither moved nor split: a trap covers it whole. */
 static int mlx5x_uar_trap_mremap(struct vm_area_struct *vma)
 {
 	return -EINVAL;
@@ -284,6 +294,41 @@ static const struct vm_operations_struct mlx5x_uar_trap_ops = {
 };
 
 /**
+ * mlx5x_trap_install() - make a fresh mapping a trap
+ * @trap: from mlx5x_trap_alloc(), allocated before the mapping was made,
+ *	  so that nothing is left to fail once it is
+ * @uctx: the context
+ * @vma: the mapping, just made by rdma_user_mmap_io()
+ * @entry: its entry, whose reference the trap takes over
+ * @pfn: its first page
+ * @op: the MEMIC operation window it maps, or NULL for a UAR page
+ */
+void mlx5x_trap_install(struct mlx5x_uar_trap *trap,
+			struct mlx5x_ucontext *uctx,
+			struct vm_area_struct *vma,
+			struct rdma_user_mmap_entry *entry, unsigned long pfn,
+			struct mlx5x_memic_op *op)
+{
+	mlx5x_uar_trap_init(trap, uctx, vma, entry, vma->vm_ops, pfn, op);
+	/* mmap runs with the mmap lock written: no access races this */
+	zap_vma_ptes(vma, vma->vm_start, trap->len);
+	vma->vm_ops = &mlx5x_uar_trap_ops;
+	mlx5x_uar_trap_add(trap, true);
+}
+
+/* A trap to install, or NULL without memory. */
+struct mlx5x_uar_trap *mlx5x_trap_alloc(void)
+{
+	return kzalloc(sizeof(struct mlx5x_uar_trap), GFP_KERNEL);
+}
+
+/* A trap that was not installed. */
+void mlx5x_trap_free(struct mlx5x_uar_trap *trap)
+{
+	kfree(trap);
+}
+
+/**
  * mlx5x_uar_trap_mmap() - make a fresh mapping of a UAR page trap
  * @uctx: the context
  * @vma: the mapping, just made by rdma_user_mmap_io()
@@ -296,15 +341,11 @@ int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
 			struct vm_area_struct *vma,
 			struct rdma_user_mmap_entry *entry, unsigned long pfn)
 {
-	struct mlx5x_uar_trap *trap;
+	struct mlx5x_uar_trap *trap = mlx5x_trap_alloc();
 
-	trap = mlx5x_uar_trap_new(uctx, vma, entry, vma->vm_ops, pfn);
 	if (!trap)
 		return -ENOMEM;
-	/* mmap runs with the mmap lock written: no access races this */
-	zap_vma_ptes(vma, vma->vm_start, PAGE_SIZE);
-	vma->vm_ops = &mlx5x_uar_trap_ops;
-	mlx5x_uar_trap_add(trap, true);
+	mlx5x_trap_install(trap, uctx, vma, entry, pfn, NULL);
 	return 0;
 }
 
@@ -356,7 +397,7 @@ void mlx5x_uar_trap_disassociate(struct mlx5x_ucontext *uctx)
 			if (trap->uctx != uctx || trap->mm != mm)
 				continue;
 			mlx5x_vma_start_write(vma);
-			zap_vma_ptes(vma, vma->vm_start, PAGE_SIZE);
+			zap_vma_ptes(vma, vma->vm_start, trap->len);
 			vma->vm_ops = trap->core_ops;
 			vma->vm_private_data = trap->core_priv;
 			list_del(&trap->node);

@@ -63,6 +63,8 @@ int mlx5x_sim_exec(struct mlx5x_sim *sim, const void *in, size_t inlen,
 struct page *mlx5x_sim_uar_page(struct mlx5x_sim *sim, u32 index);
 
 struct page *mlx5x_sim_memic_page(struct mlx5x_sim *sim, u64 bar_off);
+int mlx5x_sim_memic_atomic(struct mlx5x_sim *sim, u64 bar_off, u8 size,
+			   u64 operand, u64 *old);
 
 int mlx5x_sim_comp_eqn(struct mlx5x_sim *sim, unsigned int vector, u32 *eqn);
 

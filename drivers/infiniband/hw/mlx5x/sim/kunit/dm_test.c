@@ -130,11 +130,11 @@ static void sk_dm_caps(struct kunit *test)
 			SIM_MEMIC_BAR_START);
 	KUNIT_EXPECT_EQ(test, PRM_GET(device_mem_cap, cap, memic_operations),
 			SIM_MEMIC_OPS);
-	/* the model performs no atomics: no operand size is offered */
+	/* both atomics on one-byte operands (bit 0: 2^0 bytes) */
 	KUNIT_EXPECT_EQ(test, prm_get_bits(cap, DM_CAP_MEMIC_INC_SIZES_OFF,
-					   DM_CAP_MEMIC_SIZES_BITS), 0);
+					   DM_CAP_MEMIC_SIZES_BITS), 1);
 	KUNIT_EXPECT_EQ(test, prm_get_bits(cap, DM_CAP_MEMIC_TAS_SIZES_OFF,
-					   DM_CAP_MEMIC_SIZES_BITS), 0);
+					   DM_CAP_MEMIC_SIZES_BITS), 1);
 	KUNIT_EXPECT_EQ(test, PRM_GET(device_mem_cap, cap,
 				      log_sw_icm_alloc_granularity),
 			SIM_ICM_LOG_GRANULE);
@@ -617,11 +617,53 @@ static void sk_memic_uid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_live(test), 0);
 }
 
+/*
+ * The operations, as the driver hands a trapped access over: increment
+ * adds the byte stored, wrapping; test-and-set returns the byte and sets
+ * it to 0xff; both on the MEMIC's byte at the window's offset, alone.
+ */
+static void sk_memic_atomics(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u64 inc = SIM_MEMIC_BAR_START + SIM_MEMIC_SIZE + 70;
+	u64 tas = inc + SIM_MEMIC_SIZE;
+	u8 *data = sk_memic_byte(test, 0, 70);
+	u64 old = 0;
+
+	data[-1] = data[0] = data[1] = 0;
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, inc, 1, 3, &old), 0);
+	KUNIT_EXPECT_EQ(test, old, 0);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, inc, 1, 0x1ff, &old),
+			0);
+	KUNIT_EXPECT_EQ(test, old, 3);
+	KUNIT_EXPECT_EQ(test, *data, 2);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, tas, 1, 0, &old), 0);
+	KUNIT_EXPECT_EQ(test, old, 2);
+	KUNIT_EXPECT_EQ(test, *data, 0xff);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, tas, 1, 0, &old), 0);
+	KUNIT_EXPECT_EQ(test, old, 0xff);
+	KUNIT_EXPECT_EQ(test, data[-1] | data[1], 0);
+	/* only one byte, only in an operation window */
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, inc, 2, 1, &old),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, inc, 8, 1, &old),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, inc - SIM_MEMIC_SIZE,
+						     1, 1, &old), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, SIM_MEMIC_BAR_START +
+				(u64)SIM_MEMIC_SIZE * SIM_MEMIC_WINDOWS, 1, 1,
+				&old), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5x_sim_memic_atomic(sim, 0, 1, 1, &old),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, *data, 0xff);
+}
+
 static struct kunit_case sk_dm_cases[] = {
 	KUNIT_CASE(sk_dm_caps),
 	KUNIT_CASE(sk_memic_alloc),
 	KUNIT_CASE(sk_memic_whole),
 	KUNIT_CASE(sk_memic_ops),
+	KUNIT_CASE(sk_memic_atomics),
 	KUNIT_CASE(sk_memic_scrub),
 	KUNIT_CASE(sk_memic_uid),
 	KUNIT_CASE(sk_sw_icm_rules),

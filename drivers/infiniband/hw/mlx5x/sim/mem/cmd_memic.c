@@ -21,9 +21,12 @@
  *
  * MODIFY_MEMIC hands out the window of an atomic operation over an
  * allocation: the same offset, SIM_MEMIC_SIZE further per operation.  The
- * model cannot see stores to host memory, so it does not perform the
- * operations; the profile says so by advertising no operand size for
- * them (memic_atomic_increment and memic_atomic_test_and_set are 0).
+ * model cannot see stores to host memory: the driver traps a process's
+ * accesses to a window (dm_op_trap.c) and hands each to
+ * mlx5x_sim_memic_atomic(), which performs the operation on the MEMIC's
+ * byte.  One-byte operands only (memic_atomic_increment and
+ * memic_atomic_test_and_set advertise bit 0), so no byte order is
+ * chosen for wider ones.
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -46,6 +49,10 @@ void sim_dev_mem_caps_fill(void *page)
 	PRM_SET(device_mem_cap, page, memic_bar_size, SIM_MEMIC_SIZE);
 	PRM_SET(device_mem_cap, page, max_memic_size, SIM_MEMIC_SIZE);
 	PRM_SET(device_mem_cap, page, memic_operations, SIM_MEMIC_OPS);
+	prm_set_bits(page, DM_CAP_MEMIC_INC_SIZES_OFF, DM_CAP_MEMIC_SIZES_BITS,
+		     SIM_MEMIC_OP_SIZES);
+	prm_set_bits(page, DM_CAP_MEMIC_TAS_SIZES_OFF, DM_CAP_MEMIC_SIZES_BITS,
+		     SIM_MEMIC_OP_SIZES);
 	PRM_SET(device_mem_cap, page, log_sw_icm_alloc_granularity,
 		SIM_ICM_LOG_GRANULE);
 	PRM_SET64(device_mem_cap, page, steering_sw_icm_start_address,
@@ -155,6 +162,46 @@ struct page *mlx5x_sim_memic_page(struct mlx5x_sim *sim, u64 bar_off)
 		return NULL;
 	return nth_page(sim->memic_pages[rel >> SIM_MEMIC_LOG_SIZE],
 			(rel & (SIM_MEMIC_SIZE - 1)) >> PAGE_SHIFT);
+}
+
+/**
+ * mlx5x_sim_memic_atomic() - an access to an operation window
+ * @sim: the model
+ * @bar_off: the BAR offset accessed, in an operation window
+ * @size: bytes accessed: one, the only size the caps advertise
+ * @operand: what a store wrote (an increment's addend)
+ * @old: filled in: the MEMIC's byte before the operation
+ *
+ * Atomic increment adds @operand to the byte at the same offset of the
+ * MEMIC, test-and-set sets all its bits (0xff); both read it in the same
+ * atomic operation of the CPU, so that any number of processes, and the
+ * MEMIC's own mapping, see them whole.  The driver has checked that the
+ * byte is in an allocation whose window the access came through.
+ *
+ * Return: 0, or -EINVAL for an offset outside the operation windows or
+ * an operand size not advertised.
+ */
+int mlx5x_sim_memic_atomic(struct mlx5x_sim *sim, u64 bar_off, u8 size,
+			   u64 operand, u64 *old)
+{
+	u64 rel = bar_off - SIM_MEMIC_BAR_START;
+	u64 win = rel >> SIM_MEMIC_LOG_SIZE;
+	u8 *p, cur, seen;
+
+	if (bar_off < SIM_MEMIC_BAR_START || win < 1 ||
+	    win >= SIM_MEMIC_WINDOWS || size != 1 ||
+	    !(SIM_MEMIC_OP_SIZES & size))
+		return -EINVAL;
+	p = page_address(sim->memic_pages[0]) + (rel & (SIM_MEMIC_SIZE - 1));
+	if (win - 1 == DM_MEMIC_OP_ATOMIC_TEST_SET) {
+		*old = xchg(p, 0xff);
+		return 0;
+	}
+	cur = READ_ONCE(*p);
+	while ((seen = cmpxchg(p, cur, (u8)(cur + operand))) != cur)
+		cur = seen;
+	*old = cur;
+	return 0;
 }
 
 /**

@@ -13,7 +13,8 @@
 /*
  * The profile.  MEMIC: 256 KiB at BAR offset 8 MiB, allocated in 64-byte
  * units with alignments up to 4 KiB; the two atomic operations each get
- * a window as large as the MEMIC, right after it.  SW ICM: four regions,
+ * a window as large as the MEMIC, right after it, and operate on single
+ * bytes.  SW ICM: four regions,
  * carved in 4 KiB blocks.
  */
 #define SIM_MEMIC_BAR_START	0x800000ULL
@@ -25,6 +26,8 @@
 #define SIM_MEMIC_OPS		(BIT(DM_MEMIC_OP_ATOMIC_INC) |	\
 				 BIT(DM_MEMIC_OP_ATOMIC_TEST_SET))
 #define SIM_MEMIC_WINDOWS	(1 + SIM_MEMIC_NOPS)
+/* Operand sizes of both operations (bit n: 2^n bytes): one byte. */
+#define SIM_MEMIC_OP_SIZES	BIT(0)
 
 #define SIM_ICM_LOG_GRANULE	12
 #define SIM_ICM_LOG_STEERING	24
