@@ -26,6 +26,9 @@
  */
 #define CAP_LOG_ENCAP_SIZE	MT_FIELD(0x120, 8)
 #define CAP_ENCAP_START_OFF	0x240
+/* memic_atomic_increment, memic_atomic_test_and_set: bit n, 2^n bytes */
+#define CAP_INC_SIZES		MT_FIELD(0x20, 8)
+#define CAP_TAS_SIZES		MT_FIELD(0x30, 8)
 /* enum mlx5_ib_uapi_dm_type; ENCAP_SW_ICM came with Linux 6.5 */
 #define DM_MEMIC		0
 #define DM_STEERING		1
@@ -40,6 +43,7 @@ static struct {
 	uint32_t max_memic;
 	uint32_t max_log_align;		/* log2 bytes */
 	uint32_t ops;
+	uint32_t inc_sizes, tas_sizes;	/* operand sizes of ops 0 and 1 */
 	uint32_t log_granule;
 	uint64_t icm_start[NTYPES];
 	uint32_t icm_log[NTYPES];
@@ -68,6 +72,8 @@ static inline int read_caps(void)
 	dmc.max_log_align = 6 +
 		mt_get(c, PRM_DEVICE_MEM_CAP_LOG_MAX_MEMIC_ADDR_ALIGNMENT);
 	dmc.ops = mt_get(c, PRM_DEVICE_MEM_CAP_MEMIC_OPERATIONS);
+	dmc.inc_sizes = mt_get(c, CAP_INC_SIZES);
+	dmc.tas_sizes = mt_get(c, CAP_TAS_SIZES);
 	dmc.log_granule = mt_get(c,
 				 PRM_DEVICE_MEM_CAP_LOG_SW_ICM_ALLOC_GRANULARITY);
 	dmc.icm_start[DM_STEERING] =

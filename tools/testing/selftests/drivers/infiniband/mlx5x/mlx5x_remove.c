@@ -4,7 +4,8 @@
  * context is disassociated, ibv_get_async_event(3) delivers
  * IBV_EVENT_DEVICE_FATAL, new verbs fail with EIO, the mapped UAR stays
  * safe to touch, destroying and closing still work (unmapping too, with
- * no kernel warning, also for mappings left untouched since the removal),
+ * no kernel warning, also for mappings left untouched since the removal;
+ * a MEMIC operation window, which traps every access, too),
  * and the firmware model had nothing left when it went.  Then the device
  * is added back and works again.
  *
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <infiniband/mlx5dv.h>
 #include "mlx5x_test.h"
 
@@ -31,6 +33,8 @@ static struct ibv_pd *pd;
 /* touched after the removal; and two mappings that are not */
 static struct mlx5dv_devx_uar *uar, *quiet_uar;
 static struct ibv_dm *quiet_dm;
+/* its operation windows: increment (touched after), test-and-set (not) */
+static uint8_t *dm_inc, *dm_tas;
 static bool removed;
 static int warnings = -1;	/* the kernel's warnings before the removal */
 
@@ -71,6 +75,19 @@ static int test_setup(void)
 					.length = MEMIC_BYTES });
 	if (CHECK(quiet_dm))
 		CHECK_EQ(ibv_memcpy_to_dm(quiet_dm, 0, "mlx5x-dm", 8), 0);
+	if (quiet_dm) {
+		uint32_t word = 0;
+
+		/* where the device performs them (mlx5x_dm_ops) */
+		dm_inc = mlx5dv_dm_map_op_addr(quiet_dm, 0);
+		dm_tas = mlx5dv_dm_map_op_addr(quiet_dm, 1);
+		if (dm_inc) {
+			dm_inc[8] = 5;
+			CHECK_EQ(ibv_memcpy_from_dm(&word, quiet_dm, 8, 4),
+				 0);
+			CHECK_EQ(word & 0xff, 5);
+		}
+	}
 	return KSFT_PASS;
 }
 
@@ -128,6 +145,13 @@ static int test_uar_mapping_after_removal(void)
 	if (!removed || !uar)
 		return mt_skip("no UAR, or device not removed");
 	CHECK(mt_try_write64(uar->reg_addr, 2));
+	/*
+	 * The operation window has the core's page of zeroes now, or is
+	 * refused; either way the process lives and the device is not
+	 * reached.
+	 */
+	if (dm_inc)
+		mt_try_write64((void *)(dm_inc + 8), 1);
 	return KSFT_PASS;
 }
 
@@ -150,6 +174,13 @@ static int test_teardown_after_removal(void)
 	if (quiet_dm)
 		CHECK_ERR(ibv_free_dm(quiet_dm), 0);
 	quiet_dm = NULL;
+	if (dm_inc)
+		CHECK_EQ(munmap((void *)((uintptr_t)dm_inc & ~4095UL),
+				 MEMIC_BYTES), 0);
+	if (dm_tas)
+		CHECK_EQ(munmap((void *)((uintptr_t)dm_tas & ~4095UL),
+				 MEMIC_BYTES), 0);
+	dm_inc = dm_tas = NULL;
 	if (pd)
 		CHECK_ERR(ibv_dealloc_pd(pd), 0);
 	pd = NULL;
