@@ -190,7 +190,7 @@ echo "# rdma-core tests that must pass on the simulated device"
 	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_pd test_device.DeviceTest \
 	test_mlx5_query_port test_mlx5_uar test_device.DMTest \
 	test_device.SharedDMTest test_mr.DeviceMemoryAPITest \
-	test_mr.DeviceMemoryTest \
+	test_mr.DeviceMemoryTest test_mlx5_dm_ops \
 	test_cq.CQAPITest test_mlx5_crypto.Mlx5CryptoAPITest \
 	test_flow test_mlx5_flow test_rss_traffic \
 	test_qp.QPTest.test_query_raw_qp \
