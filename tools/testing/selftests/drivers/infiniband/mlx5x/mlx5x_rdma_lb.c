@@ -20,7 +20,11 @@
  *     state; the rule counts the first transmission and every retry;
  *   - a message is its packets, one a path MTU: a counter counts each,
  *     and a rule on the BTH's opcode (SEND MIDDLE) loses only the
- *     messages that have such a packet.
+ *     messages that have such a packet;
+ *   - B's answers walk B's RDMA TX and A's RDMA RX: a READ's responses
+ *     (one a path MTU), a SEND's ACK, an atomic's ACK; one dropped, A
+ *     hears nothing and retries as for a lost request (a SEND B took
+ *     is not received twice), then IBV_WC_RETRY_EXC_ERR.
  * The QPs use the port's RoCE v2 GID (the domains match the UDP and BTH
  * headers), and the rules are made on the QPs' own context, which, to
  * make flow rules at all, needs CAP_NET_RAW (Documentation/security.rst).
@@ -192,6 +196,19 @@ static bool post_recv_b(struct lb *s, uint64_t id, uint32_t grh)
 	return post_recv_len(s, id, grh + LEN);
 }
 
+/* A posts @wr, signalled: its completion's status. */
+static int post_a(struct lb *s, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(ibv_post_send(s->p.qp[0], wr, &bad), 0) ||
+	    !CHECK(mt_poll_one(s->p.cq[0], &wc, WAIT_MS)))
+		return -1;
+	CHECK_EQ(wc.wr_id, wr->wr_id);
+	return wc.status;
+}
+
 /*
  * A sends @len bytes to B, a datagram on UD (through @ah to QP @dqpn):
  * its completion's status.
@@ -207,19 +224,13 @@ static int send_to(struct lb *s, uint64_t id, uint32_t len,
 		.wr_id = id, .sg_list = &sge, .num_sge = 1,
 		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
 	};
-	struct ibv_send_wr *bad;
-	struct ibv_wc wc;
 
 	if (ah) {
 		wr.wr.ud.ah = ah;
 		wr.wr.ud.remote_qpn = dqpn;
 		wr.wr.ud.remote_qkey = QKEY;
 	}
-	if (!CHECK_ERR(ibv_post_send(s->p.qp[0], &wr, &bad), 0) ||
-	    !CHECK(mt_poll_one(s->p.cq[0], &wc, WAIT_MS)))
-		return -1;
-	CHECK_EQ(wc.wr_id, id);
-	return wc.status;
+	return post_a(s, &wr);
 }
 
 static int send_len(struct lb *s, uint64_t id, uint32_t len)
@@ -249,6 +260,16 @@ static bool nothing_received(struct lb *s)
 
 	usleep(100 * 1000);
 	return CHECK_EQ(ibv_poll_cq(s->p.cq[1], 1, &wc), 0);
+}
+
+/* A is in the error state. */
+static void a_in_error(struct lb *s)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (CHECK_ERR(ibv_query_qp(s->p.qp[0], &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
 }
 
 /*
@@ -310,16 +331,13 @@ MT_TEST_F(lb_ud, ud_tx_count)
 MT_TEST_F(lb_rc, rc_rx_drop_retry_exceeded)
 {
 	struct lb *s = &self->s;
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
 
 	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true) ||
 	    !post_recv_b(s, 1, 0))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 30), IBV_WC_RETRY_EXC_ERR);
 	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
-	if (CHECK_ERR(ibv_query_qp(s->p.qp[0], &a, IBV_QP_STATE, &ia), 0))
-		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
+	a_in_error(s);
 	nothing_received(s);
 	return KSFT_PASS;
 }
@@ -346,6 +364,42 @@ MT_TEST_F(lb_rc, rc_rx_count)
 }
 
 /*
+ * An RDMA RX rule of priority 1 on the BTH's opcode @op alone that
+ * forwards to a DEVX table of the domain whose entry drops.
+ */
+static bool lb_op_rule(struct lb *s, uint8_t op)
+{
+	struct mlx5dv_flow_match_parameters *mask, *val;
+	struct mlx5dv_flow_action_attr a[1] = {
+		{ .type = MLX5DV_FLOW_ACTION_DEST_DEVX },
+	};
+
+	mask = calloc(1, sizeof(*mask) + PRM_FTE_MATCH_PARAM_BYTES);
+	val = calloc(1, sizeof(*val) + PRM_FTE_MATCH_PARAM_BYTES);
+	if (!CHECK(mask) || !CHECK(val))
+		goto fail;
+	mask->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
+	val->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
+	mt_set(mask->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
+	       0xff);
+	mt_set(val->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
+	       op);
+	s->m = matcher(s->p.c.ctx, RDMA_RX, 1, CRIT_MISC, mask);
+	free(mask);
+	mask = NULL;
+	if (!CHECK(s->m) ||
+	    !rdma_ft_open(s->p.c.ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
+		goto fail;
+	a[0].obj = s->t.ft;
+	s->flow = mt_dv_flow(s->m, val, a, 1);
+	return CHECK(s->flow);
+fail:
+	free(mask);
+	free(val);
+	return false;
+}
+
+/*
  * A SEND of 3000 bytes at the pair's path MTU of 1024 is three packets
  * (SEND FIRST, MIDDLE, LAST): an RDMA TX counter on B counts three.  A
  * rule on the BTH's opcode that drops RC SEND MIDDLE (1) leaves a
@@ -353,10 +407,6 @@ MT_TEST_F(lb_rc, rc_rx_count)
  */
 MT_TEST_F(lb_rc, rc_packets)
 {
-	struct mlx5dv_flow_match_parameters *mask = NULL, *val = NULL;
-	struct mlx5dv_flow_action_attr a[1] = {
-		{ .type = MLX5DV_FLOW_ACTION_DEST_DEVX },
-	};
 	struct lb *s = &self->s;
 
 	if (!lb_rule(s, RDMA_TX, s->p.qp[1]->qp_num, false) ||
@@ -367,34 +417,105 @@ MT_TEST_F(lb_rc, rc_packets)
 	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
 	lb_rule_close(s);
 
-	mask = calloc(1, sizeof(*mask) + PRM_FTE_MATCH_PARAM_BYTES);
-	val = calloc(1, sizeof(*val) + PRM_FTE_MATCH_PARAM_BYTES);
-	if (!CHECK(mask) || !CHECK(val))
-		goto out;
-	mask->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
-	val->match_sz = PRM_FTE_MATCH_PARAM_BYTES;
-	mt_set(mask->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
-	       0xff);
-	mt_set(val->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
-	       0x01);
-	s->m = matcher(s->p.c.ctx, RDMA_RX, 1, CRIT_MISC, mask);
-	if (!CHECK(s->m) ||
-	    !rdma_ft_open(s->p.c.ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
-		goto out;
-	a[0].obj = s->t.ft;
-	s->flow = mt_dv_flow(s->m, val, a, 1);
-	val = NULL;
-	if (!CHECK(s->flow) || !post_recv_len(s, 2, 4096))
-		goto out;
+	if (!lb_op_rule(s, 0x01) || !post_recv_len(s, 2, 4096))
+		return KSFT_FAIL;
 	CHECK_EQ(send_len(s, 51, 1000), IBV_WC_SUCCESS);
 	received(s, 2, 1000);
 	if (!post_recv_len(s, 3, 4096))
-		goto out;
+		return KSFT_FAIL;
 	CHECK_EQ(send_len(s, 52, 3000), IBV_WC_RETRY_EXC_ERR);
 	nothing_received(s);
-out:
-	free(mask);
-	free(val);
+	return KSFT_PASS;
+}
+
+/* A's RDMA READ of @len bytes of B's half of the buffer: its status. */
+static int read_len(struct lb *s, uint32_t len)
+{
+	return rc_rdma(&s->p, IBV_WR_RDMA_READ, s->p.mr->rkey,
+		       (uintptr_t)s->p.buf + RECV_OFF, s->p.mr->lkey,
+		       (uintptr_t)s->p.buf, len);
+}
+
+/* A's fetch and add of 1 to 8 bytes of B's half: its status. */
+static int fetch_add(struct lb *s)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->p.buf, .length = 8,
+		.lkey = s->p.mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 7, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.atomic = {
+			.remote_addr = (uintptr_t)s->p.buf + RECV_OFF,
+			.compare_add = 1, .rkey = s->p.mr->rkey,
+		},
+	};
+
+	return post_a(s, &wr);
+}
+
+/*
+ * What B sends A back is packets too, walking B's RDMA TX: an RDMA TX
+ * counter on A's QP number counts a READ of 3000 bytes at path MTU 1024
+ * as three READ responses (FIRST, MIDDLE, LAST), a SEND's ACK as one,
+ * and an atomic's ACK as one.
+ */
+MT_TEST_F(lb_rc, rc_responses_counted)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_TX, s->p.qp[0]->qp_num, false))
+		return KSFT_FAIL;
+	fill(s->p.buf + RECV_OFF, 3000, 3);
+	CHECK_EQ(read_len(s, 3000), IBV_WC_SUCCESS);
+	CHECK(!memcmp(s->p.buf, s->p.buf + RECV_OFF, 3000));
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
+	if (!post_recv_b(s, 1, 0))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 70), IBV_WC_SUCCESS);
+	received(s, 1, LEN);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 4);
+	CHECK_EQ(fetch_add(s), IBV_WC_SUCCESS);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 5);
+	return KSFT_PASS;
+}
+
+/*
+ * A rule on RDMA READ ONLY (0x10) in A's RDMA RX loses each response
+ * to A's one-packet READ: its ACK timer runs out retry_cnt times, then
+ * the READ ends in a retry-exceeded error and A goes to ERR.
+ */
+MT_TEST_F(lb_rc, rc_read_resp_drop)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_op_rule(s, 0x10))
+		return KSFT_FAIL;
+	CHECK_EQ(read_len(s, LEN), IBV_WC_RETRY_EXC_ERR);
+	a_in_error(s);
+	return KSFT_PASS;
+}
+
+/*
+ * An RDMA RX drop on A loses B's ACKs: B takes A's SEND once (a retry
+ * is a duplicate it ACKs again, executing nothing), A's ACK timer runs
+ * out retry_cnt times and its SEND ends in a retry-exceeded error; the
+ * rule counts the ACK and the 7 ACKs again.
+ */
+MT_TEST_F(lb_rc, rc_ack_drop)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_RX, s->p.qp[0]->qp_num, true) ||
+	    !post_recv_b(s, 1, 0) || !post_recv_b(s, 2, 0))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 80), IBV_WC_RETRY_EXC_ERR);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
+	a_in_error(s);
+	received(s, 1, LEN);
+	nothing_received(s);
 	return KSFT_PASS;
 }
 
@@ -441,6 +562,9 @@ static const struct mt_case cases[] = {
 	LB_CASE(lb_rc, rc_rx_drop_retry_exceeded),
 	LB_CASE(lb_rc, rc_rx_count),
 	LB_CASE(lb_rc, rc_packets),
+	LB_CASE(lb_rc, rc_responses_counted),
+	LB_CASE(lb_rc, rc_read_resp_drop),
+	LB_CASE(lb_rc, rc_ack_drop),
 };
 
 int main(void)
