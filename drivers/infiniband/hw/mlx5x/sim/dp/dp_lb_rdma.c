@@ -18,8 +18,15 @@
  * the tables again; a UC message is lost whole.
  *
  * The request packets walk: SEND, RDMA WRITE (one a path MTU), RDMA READ
- * and atomic requests.  Responses and acknowledgements, and DC's
- * traffic, do not.  While no table of either domain's chain of
+ * and atomic requests; so do the responder's answers, through its RDMA
+ * TX and the requester's RDMA RX: a READ's responses (one a path MTU,
+ * READ FIRST, MIDDLE, LAST or ONLY), the ACK of a SEND or WRITE (one a
+ * message, at its last PSN, as the wire's responder sends it) and an
+ * atomic's ACK.  A response dropped: the requester hears nothing, its
+ * ACK timer runs out and it sends the request again (a READ is read
+ * again; a SEND, WRITE or atomic the responder took is a duplicate it
+ * only acknowledges again: dp_rc.c).  NAKs, RNR NAKs and DC's traffic
+ * do not walk.  While no table of either domain's chain of
  * priorities holds an entry (sim_dp_rdma_busy()), nothing is built: the
  * loopback's fast path pays a look at each table of the two chains.
  */
@@ -70,6 +77,44 @@ static u32 sim_lb_rdma_ext(u8 op, u8 base)
 	return n;
 }
 
+/*
+ * The packets of one turn of message @w of @req (@off, @n as for
+ * sim_lb_rdma_rc()), one a path MTU, addressed as @u says, walk RDMA TX
+ * then RX: its requests, or its READ responses (@resp).
+ */
+static bool sim_lb_rdma_data(struct sim_dp *dp, const struct sim_qp *req,
+			     const struct sim_rc_wqe *w, u64 off, u64 n,
+			     struct sim_roce_ud *u, bool resp)
+{
+	u32 pmtu = sim_rcw_pmtu(req), psn, ext;
+	u8 base = sim_rcw_base(req), op;
+	u64 k, end, last;
+
+	psn = PRM_GET(qpc, req->qpc, next_send_psn);
+	last = w->len ? div_u64(w->len - 1, pmtu) : 0;
+	end = n ? div_u64(off + n - 1, pmtu) : div_u64(off, pmtu);
+	for (k = div_u64(off, pmtu); k <= end; k++) {
+		if (resp) {
+			op = !last ? SIM_RCW_READ_ONLY :
+			     !k ? SIM_RCW_READ_FIRST :
+			     k == last ? SIM_RCW_READ_LAST :
+			     SIM_RCW_READ_MIDDLE;
+			ext = op == SIM_RCW_READ_MIDDLE ? 0 : SIM_RCW_AETH;
+		} else {
+			op = sim_rcw_data_op(w, k, last);
+			ext = sim_lb_rdma_ext(op, base);
+			u->ackreq = k == last;
+			u->se = k == last && w->solicited;
+		}
+		u->opcode = op | base;
+		u->psn = (psn + k) & 0xffffff;
+		u->len = k == last ? w->len - k * pmtu : pmtu;
+		if (!sim_lb_rdma_walk(dp, u, ext, true))
+			return false;
+	}
+	return true;
+}
+
 /**
  * sim_lb_rdma_rc() - the request packets of one turn of a looped message
  * walk the RDMA domains
@@ -87,8 +132,6 @@ bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
 {
 	u8 base = sim_rcw_base(req);
 	struct sim_roce_ud u;
-	u64 k, end, last;
-	u32 pmtu, psn;
 	u8 op;
 
 	if (likely(!sim_lb_rdma_on(dp->sim)))
@@ -97,30 +140,16 @@ bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
 	/* no source address, no packet: nothing to steer */
 	if (sim_dp_dci(req) || !sim_rcw_addr(dp->sim, req, &u))
 		return true;
-	psn = PRM_GET(qpc, req->qpc, next_send_psn);
 	if (w->opcode == SIM_OPCODE_RDMA_READ || w->atomic) {
 		op = w->opcode == SIM_OPCODE_RDMA_READ ? SIM_RCW_READ_REQ :
 		     w->opcode == SIM_OPCODE_ATOMIC_FA ? SIM_RCW_FETCH_ADD :
 		     SIM_RCW_CMP_SWAP;
 		u.opcode = op | base;
-		u.psn = psn;
+		u.psn = PRM_GET(qpc, req->qpc, next_send_psn);
 		u.ackreq = true;
 		return sim_lb_rdma_walk(dp, &u, sim_lb_rdma_ext(op, base), true);
 	}
-	pmtu = sim_rcw_pmtu(req);
-	last = w->len ? div_u64(w->len - 1, pmtu) : 0;
-	end = n ? div_u64(off + n - 1, pmtu) : div_u64(off, pmtu);
-	for (k = div_u64(off, pmtu); k <= end; k++) {
-		op = sim_rcw_data_op(w, k, last);
-		u.opcode = op | base;
-		u.psn = (psn + k) & 0xffffff;
-		u.ackreq = k == last;
-		u.se = k == last && w->solicited;
-		u.len = k == last ? w->len - k * pmtu : pmtu;
-		if (!sim_lb_rdma_walk(dp, &u, sim_lb_rdma_ext(op, base), true))
-			return false;
-	}
-	return true;
+	return sim_lb_rdma_data(dp, req, w, off, n, &u, false);
 }
 
 /**
@@ -147,4 +176,68 @@ bool sim_lb_rdma_ud(struct sim_dp *dp, const struct sim_qp *req,
 	return sim_lb_rdma_walk(dp, &u, SIM_ROCE_DETH +
 				(u.opcode == SIM_ROCE_UD_SEND_IMM ?
 				 SIM_ROCE_IMM : 0), tx);
+}
+
+/* The addresses of what @resp sends back to @req; false: none. */
+static bool sim_lb_rdma_back(struct sim_dp *dp, const struct sim_qp *req,
+			     const struct sim_qp *resp, struct sim_roce_ud *u)
+{
+	memset(u, 0, sizeof(*u));
+	return !sim_dp_dci(req) && !sim_dp_dct(resp) &&
+	       sim_rcw_addr(dp->sim, resp, u);
+}
+
+/**
+ * sim_lb_rdma_read() - the responses to one turn of a looped READ walk
+ * the RDMA domains
+ * @dp: the data path, the model's lock held
+ * @req: the requester
+ * @resp: the responder, which sends them
+ * @w: the READ's WQE
+ * @off: the turn starts at this byte of the message
+ * @n: and reads this many
+ *
+ * Return: true when every response went on; false when a rule dropped
+ * one: the requester hears no answer.
+ */
+bool sim_lb_rdma_read(struct sim_dp *dp, const struct sim_qp *req,
+		      const struct sim_qp *resp, const struct sim_rc_wqe *w,
+		      u64 off, u64 n)
+{
+	struct sim_roce_ud u;
+
+	if (likely(!sim_lb_rdma_on(dp->sim)))
+		return true;
+	if (!sim_lb_rdma_back(dp, req, resp, &u))
+		return true;
+	return sim_lb_rdma_data(dp, req, w, off, n, &u, true);
+}
+
+/**
+ * sim_lb_rdma_ack() - the ACK of a looped SEND or WRITE, or an atomic's,
+ * walks the RDMA domains
+ * @dp: the data path, the model's lock held
+ * @req: the requester
+ * @resp: the responder, which sends it
+ * @w: the acknowledged WQE
+ *
+ * Return: true when it went on; false when a rule dropped it.
+ */
+bool sim_lb_rdma_ack(struct sim_dp *dp, const struct sim_qp *req,
+		     const struct sim_qp *resp, const struct sim_rc_wqe *w)
+{
+	struct sim_roce_ud u;
+	u32 npsn = 1;
+
+	if (likely(!sim_lb_rdma_on(dp->sim)))
+		return true;
+	if (!sim_lb_rdma_back(dp, req, resp, &u))
+		return true;
+	if (w->len && !w->atomic)
+		npsn = DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(req));
+	u.opcode = (w->atomic ? SIM_RCW_ATOMIC_ACK : SIM_RCW_ACK) |
+		   sim_rcw_base(req);
+	u.psn = (PRM_GET(qpc, req->qpc, next_send_psn) + npsn - 1) & 0xffffff;
+	return sim_lb_rdma_walk(dp, &u, SIM_RCW_AETH +
+				(w->atomic ? SIM_RCW_ATOMICACKETH : 0), true);
 }

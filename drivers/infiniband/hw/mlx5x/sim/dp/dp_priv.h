@@ -407,5 +407,10 @@ bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
 bool sim_lb_rdma_ud(struct sim_dp *dp, const struct sim_qp *req,
 		    const struct sim_ud_av *av,
 		    const struct sim_roce_gid *sgid, u32 qkey, bool tx);
+bool sim_lb_rdma_read(struct sim_dp *dp, const struct sim_qp *req,
+		      const struct sim_qp *resp, const struct sim_rc_wqe *w,
+		      u64 off, u64 n);
+bool sim_lb_rdma_ack(struct sim_dp *dp, const struct sim_qp *req,
+		     const struct sim_qp *resp, const struct sim_rc_wqe *w);
 
 #endif /* MLX5X_SIM_DP_PRIV_H */

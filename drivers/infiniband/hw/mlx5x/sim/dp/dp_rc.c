@@ -150,6 +150,19 @@ static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
 	m->rnr = true;
 }
 
+/* The PSNs message @w of @req takes: one a packet (a READ: a response). */
+static u32 sim_rc_npsn(const struct sim_qp *req, const struct sim_rc_wqe *w)
+{
+	if (w->len && !w->atomic)
+		return DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(req));
+	return 1;
+}
+
+/* Move @qp's PSN @field (next_send_psn, next_rcv_psn) on by @n. */
+#define sim_rc_psn_add(qp, field, n)					\
+	PRM_SET(qpc, (qp)->qpc, field,					\
+		(PRM_GET(qpc, (qp)->qpc, field) + (n)) & 0xffffff)
+
 /*
  * No peer answers (none, or not ready to receive): the requester's ACK
  * timer (4.096 us << ack_timeout) runs out and it sends again,
@@ -431,6 +444,17 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		if (m->req_synd || m->rnr)
 			return;
 	}
+	/* a message whose ACK was lost: the responder only ACKs it again */
+	if (req->dp.ack_lost) {
+		if (sim_lb_rdma_ack(dp, req, m->resp, w)) {
+			req->dp.ack_lost = false;
+			sim_rc_psn_add(req, next_send_psn, sim_rc_npsn(req, w));
+		} else {
+			sim_rc_no_ack(m);
+		}
+		m->resp = NULL;
+		return;
+	}
 	switch (w->opcode) {
 	case SIM_OPCODE_SEND:
 	case SIM_OPCODE_SEND_IMM:
@@ -450,6 +474,13 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		break;
 	case SIM_OPCODE_RDMA_READ:
 		sim_rc_read(dp, m);
+		/* a response lost: no answer, the READ is sent again */
+		if (!m->req_synd &&
+		    !sim_lb_rdma_read(dp, req, m->resp, w, m->off, m->n)) {
+			m->resp = NULL;
+			m->more = false;
+			sim_rc_no_ack(m);
+		}
 		break;
 	default:
 		sim_rc_atomic(dp, m);
@@ -504,22 +535,39 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 }
 
 /*
- * The PSNs a message took on the loopback, as across the wire: one a
- * packet of the path MTU (a READ: one a response), the requester's
- * next_send_psn and the responder's next_rcv_psn moved on by them.
+ * The PSNs a message took on the loopback, as across the wire: the
+ * requester's next_send_psn and the responder's next_rcv_psn moved on.
  */
 static void sim_rc_psns(struct sim_qp *req, struct sim_qp *resp,
 			const struct sim_rc_wqe *w)
 {
-	u32 n = 1;
+	u32 n = sim_rc_npsn(req, w);
 
-	if (w->len && !w->atomic)
-		n = DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(req));
-	PRM_SET(qpc, req->qpc, next_send_psn,
-		(PRM_GET(qpc, req->qpc, next_send_psn) + n) & 0xffffff);
+	sim_rc_psn_add(req, next_send_psn, n);
 	if (!sim_dp_dct(resp))
-		PRM_SET(qpc, resp->qpc, next_rcv_psn,
-			(PRM_GET(qpc, resp->qpc, next_rcv_psn) + n) & 0xffffff);
+		sim_rc_psn_add(resp, next_rcv_psn, n);
+}
+
+/*
+ * The ACK of message @m, which the responder took, walks the RDMA
+ * domains (dp_lb_rdma.c).  Dropped: the responder's side is done, the
+ * requester hears nothing; its next try is a duplicate.
+ */
+static void sim_rc_ack_walk(struct sim_dp *dp, struct sim_rc_msg *m)
+{
+	struct sim_qp *req = m->req, *resp = m->resp;
+
+	if (!resp || m->rnr || m->more || m->uc || m->req_synd ||
+	    m->resp_synd || m->w->opcode == SIM_OPCODE_RDMA_READ ||
+	    sim_lb_rdma_ack(dp, req, resp, m->w))
+		return;
+	sim_qp_count_rx(dp->sim, resp, m->w->opcode);
+	sim_rc_respond(dp, m);
+	if (!sim_dp_dct(resp))
+		sim_rc_psn_add(resp, next_rcv_psn, sim_rc_npsn(req, m->w));
+	req->dp.ack_lost = true;
+	m->resp = NULL;
+	sim_rc_no_ack(m);
 }
 
 /*
@@ -569,6 +617,7 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		m.req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
 	else
 		sim_rc_message(dp, qp, &m);
+	sim_rc_ack_walk(dp, &m);
 	if (m.rnr)
 		return 0;
 	qp->dp.rnr_tries = 0;
@@ -578,6 +627,7 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		return units;
 	}
 	qp->dp.msg_off = 0;
+	qp->dp.ack_lost = false;
 	qp->dp.sq_cc += DIV_ROUND_UP(max_t(u32, dp->rc.ds, 1) * SIM_WQE_SEG,
 				     SIM_SEND_WQE_BB);
 	dp->wqes++;

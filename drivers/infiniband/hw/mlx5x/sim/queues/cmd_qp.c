@@ -439,6 +439,7 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.rq_cc = 0;
 		qp->dp.msg_off = 0;
 		qp->dp.rnr_tries = 0;
+		qp->dp.ack_lost = false;
 		qp->dp.srq_held = false;
 		qp->dp.last_wqe = false;
 		qp->dp.n_errored = 0;

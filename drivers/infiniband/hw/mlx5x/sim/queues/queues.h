@@ -297,6 +297,8 @@ struct sim_rcw {
  * @msg_off: bytes of the message at @sq_cc copied in its earlier turns
  * @rnr_tries: RNR NAKs (or ACK timeouts) the WQE at @sq_cc has met
  * @rnr_until: when it may be tried again (ktime ns)
+ * @ack_lost: the responder took the message at @sq_cc but an RDMA rule
+ *	      dropped its ACK: the next try is a duplicate (dp/dp_rc.c)
  * @messages: messages sent
  * @srq_wqe: on an SRQ, the receive WQE the message being received took
  * @srq_held: @srq_wqe is held: it completes, or is flushed, with the QP
@@ -316,6 +318,7 @@ struct sim_qp_dp {
 	u64 msg_off;
 	u8 rnr_tries;
 	u64 rnr_until;
+	bool ack_lost;
 	u64 messages;
 	u16 srq_wqe;
 	bool srq_held;
