@@ -89,6 +89,8 @@ run() {
 	return "$rc"
 }
 
+. "$(dirname "$0")/perftest-figure.sh"
+
 # figure KIND: what the pair's output says (perftest-figure.sh)
 figure() {
 	case $1 in
