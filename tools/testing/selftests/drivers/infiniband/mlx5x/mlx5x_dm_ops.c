@@ -361,23 +361,25 @@ MT_TEST_F(mt_ctx, dm_ops_parallel)
 {
 	pthread_t t[THREADS];
 	uintptr_t won = 0;
-	void *r;
+	unsigned int i, n;
 	struct dmw w;
-	unsigned int i;
+	void *r;
 
 	if (!dmw_open(self->ctx, DM_LEN, &w))
 		goto out;
-	for (i = 0; i < THREADS; i++)
-		CHECK_EQ(pthread_create(&t[i], NULL, inc_thread,
-					(void *)w.inc), 0);
-	for (i = 0; i < THREADS; i++)
+	for (n = 0; n < THREADS; n++)
+		if (!CHECK_EQ(pthread_create(&t[n], NULL, inc_thread, w.inc),
+			      0))
+			break;
+	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
-	for (i = 0; i < 8; i++)
+	for (i = 0; n == THREADS && i < 8; i++)
 		CHECK_EQ(dm_byte(w.dm, i), THREADS * ROUNDS);
-	for (i = 0; i < THREADS; i++)
-		CHECK_EQ(pthread_create(&t[i], NULL, tas_thread,
-					(void *)(w.tas + 64)), 0);
-	for (i = 0; i < THREADS; i++) {
+	for (n = 0; n < THREADS; n++)
+		if (!CHECK_EQ(pthread_create(&t[n], NULL, tas_thread,
+					     w.tas + 64), 0))
+			break;
+	for (i = 0; i < n; i++) {
 		pthread_join(t[i], &r);
 		won += (uintptr_t)r;
 	}
