@@ -119,6 +119,29 @@ static bool sim_rq_at(struct mlx5x_sim *sim, struct sim_qp *qp,
 }
 
 /*
+ * A QP whose CQ refused a CQE (the CQ overran, or may not be written: its
+ * CQ error event said so) cannot report the WQE: it goes to ERR, and the
+ * WQ catastrophic error is raised on it (IBTA C9-218 and C11-37: each
+ * work queue that tries to use the CQ gets an affiliated asynchronous
+ * error), once until it is back in RST.  A DCT has no such state or
+ * event: its CQE is lost, and it goes on.
+ */
+static void sim_qp_cqe_refused(struct mlx5x_sim *sim, struct sim_qp *qp)
+{
+	if (qp->q.obj.type != SIM_OBJ_QP)
+		return;
+	if (sim_qp_state(qp) != SIM_QP_ST(ERR)) {
+		PRM_SET(qpc, qp->qpc, state, SIM_QP_ST(ERR));
+		sim_dp_kick(sim);
+	}
+	if (qp->dp.catas)
+		return;
+	qp->dp.catas = true;
+	sim_event_emit(sim, SIM_EV_WQ_CATAS_ERROR, SIM_OBJ_QP, qp->q.obj.id,
+		       0);
+}
+
+/*
  * A CQE of @qp's; an XRC target's receive completes in its XRC SRQ's CQ,
  * with the SRQ's user index.
  */
@@ -126,18 +149,21 @@ void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 		struct sim_cqe_info *info)
 {
 	struct sim_srq *srq = send ? NULL : sim_dp_xrc_srq(sim, qp);
+	u32 cqn;
 
 	info->qpn = qp->q.obj.id;
 	if (info->opcode == SIM_CQE_REQ_ERR || info->opcode == SIM_CQE_RESP_ERR)
 		sim_qp_count_cqe(sim, qp, send, info->syndrome);
 	if (srq) {
 		info->user_index = srq->user_index;
-		sim_dp_cqe(sim, srq->cqn, info);
-		return;
+		cqn = srq->cqn;
+	} else {
+		info->user_index = PRM_GET(qpc, qp->qpc, user_index);
+		cqn = send ? PRM_GET(qpc, qp->qpc, cqn_snd) :
+			     PRM_GET(qpc, qp->qpc, cqn_rcv);
 	}
-	info->user_index = PRM_GET(qpc, qp->qpc, user_index);
-	sim_dp_cqe(sim, send ? PRM_GET(qpc, qp->qpc, cqn_snd) :
-			       PRM_GET(qpc, qp->qpc, cqn_rcv), info);
+	if (!sim_dp_cqe(sim, cqn, info))
+		sim_qp_cqe_refused(sim, qp);
 }
 
 /*

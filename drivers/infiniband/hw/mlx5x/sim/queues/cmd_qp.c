@@ -442,6 +442,7 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.ack_lost = false;
 		qp->dp.srq_held = false;
 		qp->dp.last_wqe = false;
+		qp->dp.catas = false;
 		qp->dp.n_errored = 0;
 		memset(&qp->dp.rcw, 0, sizeof(qp->dp.rcw));
 	}

@@ -303,6 +303,7 @@ struct sim_rcw {
  * @srq_wqe: on an SRQ, the receive WQE the message being received took
  * @srq_held: @srq_wqe is held: it completes, or is flushed, with the QP
  * @last_wqe: on an SRQ, the QP in ERR has raised LAST_WQE_REACHED
+ * @catas: a CQ refused its CQE: it raised the WQ catastrophic error
  * @xrc_srqn: an XRC target: the XRC SRQ its message is for
  * @sig_drain: its last WQE met a signature error on its own keys: a
  *	       fenced WQE next drains the send queue (dp/dp_sig.c)
@@ -323,6 +324,7 @@ struct sim_qp_dp {
 	u16 srq_wqe;
 	bool srq_held;
 	bool last_wqe;
+	bool catas;
 	u32 xrc_srqn;
 	bool sig_drain;
 	u16 dci_errored[BIT(SIM_DCI_LOG_MAX_ERRORED)];

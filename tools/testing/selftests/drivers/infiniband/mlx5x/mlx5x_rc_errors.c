@@ -8,6 +8,7 @@
  * traffic itself: mlx5x_rc.
  */
 #define _GNU_SOURCE
+#include <poll.h>
 #include "mlx5x_rc.h"
 
 /* The pair with B allowing no remote access, and no RNR retry. */
@@ -212,17 +213,63 @@ MT_TEST_F(pair, responder_access_event)
 }
 
 /*
+ * The QP_FATAL events of @ctx, read for @ms: those naming @qp, and in
+ * *@other every other event.
+ */
+static unsigned int qp_fatals(struct ibv_context *ctx, struct ibv_qp *qp,
+			      long ms, unsigned int *other)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	long end = mt_now_ms() + ms;
+	struct ibv_async_event ev;
+	unsigned int n = 0;
+
+	while (mt_now_ms() < end) {
+		if (poll(&pfd, 1, end - mt_now_ms()) <= 0 ||
+		    ibv_get_async_event(ctx, &ev))
+			continue;
+		mt_diag("async event %s", ibv_event_type_str(ev.event_type));
+		if (ev.event_type == IBV_EVENT_QP_FATAL && ev.element.qp == qp)
+			n++;
+		else
+			(*other)++;
+		ibv_ack_async_event(&ev);
+	}
+	return n;
+}
+
+/* Post @n signalled 8-byte SENDs, wr_id @id on, to @qp. */
+static void sends(struct pair *p, struct ibv_qp *qp, unsigned int id,
+		  unsigned int n)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf, 8, p->mr->lkey };
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_SEND, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	for (; n; n--) {
+		wr.wr_id = id++;
+		CHECK_ERR(ibv_post_send(qp, &wr, &bad), 0);
+	}
+}
+
+/*
  * A CQ that takes more completions than it holds, none polled, overruns:
  * IBV_EVENT_CQ_ERR (ibv_get_async_event(3)).  A QP connected to no QP
  * completes its first send with a retry error and flushes the others:
- * four completions for a CQ of two.
+ * four completions for a CQ of two.  The QP could not report them: it
+ * gets IBV_EVENT_QP_FATAL (IBTA C9-218, C11-37: each work queue that
+ * tries to use the CQ in error), once, though more of its WRs are then
+ * flushed into that CQ; the pair's own QPs get nothing.
  */
 MT_TEST_F(pair, cq_overrun_event)
 {
-	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND };
 	struct ibv_cq *cq = ibv_create_cq(self->c.ctx, 1, NULL, NULL, 0);
 	struct ibv_qp *qp = cq ? rc_qp(self, cq, IBV_QPT_RC) : NULL;
-	unsigned int i;
+	unsigned int other = 0;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
 
 	if (!CHECK(cq) || !CHECK(qp))
 		goto out;
@@ -232,19 +279,15 @@ MT_TEST_F(pair, cq_overrun_event)
 	}
 	if (!CHECK_ERR(rc_connect(self, qp, 0xfffffe, ALL_ACCESS, 0), 0))
 		goto out;
-	for (i = 0; i < 4; i++) {
-		struct ibv_sge sge = { (uintptr_t)self->buf, 8,
-				       self->mr->lkey };
-		struct ibv_send_wr *bad;
-
-		wr.wr_id = 90 + i;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.send_flags = IBV_SEND_SIGNALED;
-		CHECK_ERR(ibv_post_send(qp, &wr, &bad), 0);
-	}
+	sends(self, qp, 90, 4);
 	CHECK_EQ(mt_wait_event(self->c.ctx, IBV_EVENT_CQ_ERR, 3 * WAIT_MS,
 			       NULL), 0);
+	CHECK_EQ(qp_fatals(self->c.ctx, qp, 1000, &other), 1);
+	sends(self, qp, 94, 2);
+	CHECK_EQ(qp_fatals(self->c.ctx, qp, 500, &other), 0);
+	CHECK_EQ(other, 0);
+	if (CHECK_ERR(ibv_query_qp(qp, &a, IBV_QP_STATE, &ia), 0))
+		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
 out:
 	if (qp)
 		CHECK_ERR(ibv_destroy_qp(qp), 0);
