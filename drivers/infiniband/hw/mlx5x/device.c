@@ -228,7 +228,7 @@ int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name)
 	xa_init(&dev->srqs);
 	xa_init(&dev->qps);
 	xa_init(&dev->wqs);
-	xa_init(&dev->raw_rqs);
+	xa_init(&dev->raw_wqs);
 	err = mlx5x_dev_probe_fw(dev);
 	if (err)
 		goto err_fw;

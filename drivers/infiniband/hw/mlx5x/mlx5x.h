@@ -131,7 +131,7 @@ struct mlx5x_dev {
 	struct xarray srqs;		/* srq.c: SRQs by number, for events */
 	struct xarray qps;		/* qp_rc.c: QPs of firmware, for events */
 	struct xarray wqs;		/* wq.c: verbs WQs by RQ number, for events */
-	struct xarray raw_rqs;		/* qp_raw.c: RAW_PACKET QPs by RQ number */
+	struct xarray raw_wqs;		/* qp_raw.c: RAW_PACKET QPs by RQ and SQ */
 	u32 kuar;			/* kverbs.c: the kernel queues' UAR */
 	bool kverbs;			/* kernel CQs and QP1 are offered */
 	struct mlx5x_umr *umr;		/* umr.c: the UMR QP, or NULL */

@@ -389,9 +389,9 @@ static enum ib_event_type mlx5x_qp_error_event(u8 type)
  * no receive WQE to report it in (IBTA 11.6.3.1), or a QP whose work
  * queue broke: ib_uverbs' handler queues the event for
  * ibv_get_async_event().  A RAW_PACKET QP is an RQ and an SQ in
- * firmware: its RQ's WQ catastrophic error is the QP's
- * IB_EVENT_QP_FATAL, as mlx5_ib makes the RQ's event handler the QP's
- * (the other errors of an RQ mlx5_core does not pass on).  The QP is found by number under the
+ * firmware: its RQ's or SQ's WQ catastrophic error is the QP's
+ * IB_EVENT_QP_FATAL, as mlx5_ib makes their event handler the QP's
+ * (their other errors mlx5_core does not pass on).  The QP is found by number under the
  * model's lock, which its destroy command takes: it is not freed
  * meanwhile.
  */
@@ -410,10 +410,13 @@ void mlx5x_qp_event(struct mlx5x_dev *dev, const void *eqe)
 		qp = xa_load(&dev->qps, num);
 		break;
 	case MLX5_EVENT_QUEUE_TYPE_RQ:
-		/* of an RQ's, mlx5_core passes on the catastrophic error */
+	case MLX5_EVENT_QUEUE_TYPE_SQ:
+		/* of an RQ's or SQ's, mlx5_core passes on the catastrophic error */
 		if (ev.event != IB_EVENT_QP_FATAL)
 			return;
-		qp = xa_load(&dev->raw_rqs, num);
+		qp = xa_load(&dev->raw_wqs,
+			     mlx5x_raw_wq_key(PRM_GET(qp_events, data, type),
+					      num));
 		break;
 	default:
 		return;

@@ -204,6 +204,44 @@ int mlx5x_fw_destroy(struct mlx5x_dev *dev, u16 uid, u16 opcode, u32 *id)
 	return err;
 }
 
+/*
+ * A RAW_PACKET QP is an RQ and an SQ in firmware, and their events are
+ * the QP's (mlx5x_qp_event()): dev->raw_wqs finds the QP by either's
+ * number, the queue type (MLX5_EVENT_QUEUE_TYPE_RQ or _SQ) above it.
+ */
+unsigned long mlx5x_raw_wq_key(u8 type, u32 num)
+{
+	return (unsigned long)type << 24 | num;
+}
+
+static int mlx5x_raw_wq_list(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+			     u8 type, u32 num)
+{
+	return xa_err(xa_store(&dev->raw_wqs, mlx5x_raw_wq_key(type, num), qp,
+			       GFP_KERNEL));
+}
+
+/*
+ * Destroy the RQ or SQ *@num of @qp (0: none); no event reaches the QP
+ * once the queue is out of the table, where it goes back if the destroy
+ * is refused.
+ */
+static int mlx5x_raw_wq_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+				u8 type, u16 opcode, u32 *num)
+{
+	unsigned long key = mlx5x_raw_wq_key(type, *num);
+	bool listed;
+	int err;
+
+	if (!*num)
+		return 0;
+	listed = xa_erase(&dev->raw_wqs, key);
+	err = mlx5x_fw_destroy(dev, qp->uid, opcode, num);
+	if (err && listed)
+		xa_store(&dev->raw_wqs, key, qp, GFP_KERNEL);
+	return err;
+}
+
 /**
  * mlx5x_raw_destroy() - destroy what a RAW_PACKET QP made in firmware
  * @dev: the device
@@ -220,18 +258,14 @@ int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp)
 
 	err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_TIR,
 			       &qp->raw.tirn);
-	if (!err && qp->raw.rqn) {
-		/* no event reaches it once it is out of the table */
-		bool listed = xa_erase(&dev->raw_rqs, qp->raw.rqn);
-
-		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_RQ,
-				       &qp->raw.rqn);
-		if (err && listed)
-			xa_store(&dev->raw_rqs, qp->raw.rqn, qp, GFP_KERNEL);
-	}
 	if (!err)
-		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_SQ,
-				       &qp->raw.sqn);
+		err = mlx5x_raw_wq_destroy(dev, qp, MLX5_EVENT_QUEUE_TYPE_RQ,
+					   MLX5_CMD_OP_DESTROY_RQ,
+					   &qp->raw.rqn);
+	if (!err)
+		err = mlx5x_raw_wq_destroy(dev, qp, MLX5_EVENT_QUEUE_TYPE_SQ,
+					   MLX5_CMD_OP_DESTROY_SQ,
+					   &qp->raw.sqn);
 	if (!err)
 		err = mlx5x_fw_destroy(dev, qp->uid, MLX5_CMD_OP_DESTROY_TIS,
 				       &qp->raw.tisn);
@@ -259,15 +293,17 @@ int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		if (!err)
 			err = mlx5x_raw_sq_create(dev, qp,
 						  to_mcq(attr->send_cq)->cqn);
+		if (!err)
+			err = mlx5x_raw_wq_list(dev, qp, MLX5_EVENT_QUEUE_TYPE_SQ,
+						qp->raw.sqn);
 	}
 	if (!err && qp->rq_wqe_cnt) {
 		err = mlx5x_raw_rq_create(dev, qp, to_mcq(attr->recv_cq)->cqn);
 		if (!err)
 			err = mlx5x_raw_tir_create(dev, qp, tdn);
-		/* its RQ's events are the QP's (mlx5x_qp_event()) */
 		if (!err)
-			err = xa_err(xa_store(&dev->raw_rqs, qp->raw.rqn, qp,
-					      GFP_KERNEL));
+			err = mlx5x_raw_wq_list(dev, qp, MLX5_EVENT_QUEUE_TYPE_RQ,
+						qp->raw.rqn);
 	}
 	if (err) {
 		mlx5x_raw_destroy(dev, qp);

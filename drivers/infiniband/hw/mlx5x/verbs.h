@@ -301,6 +301,7 @@ int mlx5x_raw_create(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 int mlx5x_raw_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		     enum ib_qp_state cur, enum ib_qp_state next);
 int mlx5x_raw_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+unsigned long mlx5x_raw_wq_key(u8 type, u32 num);
 int mlx5x_qp_tirn(struct ib_qp *ibqp, u32 *tirn);
 
 /* qp_rss.c: a RAW_PACKET QP over an indirection table: one TIR */

@@ -341,7 +341,17 @@ static unsigned int sim_dp_sq(struct sim_dp *dp, struct sim_wq *sq,
 		} else {
 			continue;
 		}
-		sim_dp_cqe(sim, PRM_GET(sqc, sq->ctx, cqn), &info);
+		/*
+		 * A CQE its CQ refuses: the SQ goes to ERR with the WQ
+		 * catastrophic error, as an RQ does (dp_rq.c), unless it
+		 * was in ERR already
+		 */
+		if (!sim_dp_cqe(sim, PRM_GET(sqc, sq->ctx, cqn), &info) &&
+		    !err) {
+			PRM_SET(sqc, sq->ctx, state, MLX5_SQC_STATE_ERR);
+			sim_event_emit(sim, SIM_EV_WQ_CATAS_ERROR, SIM_OBJ_SQ,
+				       sq->q.obj.id, 0);
+		}
 	}
 	return done;
 }

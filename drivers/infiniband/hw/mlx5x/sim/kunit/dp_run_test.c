@@ -68,6 +68,7 @@ static const u8 sk_r_hdr[18] = {
  * @wqe: room for one WQE, SK_R_WQE_BYTES
  * @events: events the model raised
  * @eqe: the first of them
+ * @last: the last of them
  */
 struct sk_run {
 	struct sk_q r;
@@ -78,6 +79,7 @@ struct sk_run {
 	u8 *wqe;
 	unsigned int events;
 	u8 eqe[SIM_EQE_BYTES];
+	u8 last[SIM_EQE_BYTES];
 };
 
 /* Runs under the model's lock, as the worker raises it. */
@@ -87,6 +89,7 @@ static void sk_run_event(void *ctx, const void *eqe)
 
 	if (!d->events++)
 		memcpy(d->eqe, eqe, SIM_EQE_BYTES);
+	memcpy(d->last, eqe, SIM_EQE_BYTES);
 }
 
 static struct sk_run *sk_run_new(struct kunit *test)
@@ -476,10 +479,26 @@ static void sk_run_expect_cq_error(struct kunit *test, struct sk_run *d,
 	KUNIT_EXPECT_EQ(test, ev_syndrome, syndrome);
 }
 
+/* What the last event says: the WQ catastrophic error of SQ @sqn. */
+static void sk_run_expect_sq_catas(struct kunit *test, struct sk_run *d,
+				   u32 sqn)
+{
+	const void *data = PRM_ADDR(eqe, d->last, event_data);
+	u32 type = PRM_GET(eqe, d->last, event_type);
+	u32 queue = PRM_GET(qp_events, data, type);
+	u32 num = PRM_GET(qp_events, data, qpn_rqn_sqn);
+
+	KUNIT_EXPECT_EQ(test, type, SIM_EV_WQ_CATAS_ERROR);
+	KUNIT_EXPECT_EQ(test, queue, 2);	/* qp_events.type: an SQ */
+	KUNIT_EXPECT_EQ(test, num, sqn);
+}
+
 /*
  * A CQ whose buffer the device may not write (its umem's page has no
  * wr_en): the first CQE is not written, the CQ takes no more, and a CQ
- * error event says it was an access error.  The sends themselves go.
+ * error event says it was an access error.  The first send went; its
+ * SQ, which could not report it, goes to ERR with the WQ catastrophic
+ * error, and flushes the rest.
  */
 static void sk_run_cq_ro(struct kunit *test)
 {
@@ -493,22 +512,24 @@ static void sk_run_cq_ro(struct kunit *test)
 	sqn = sk_run_ready_sq(test, d, cqn, 0);
 	sk_run_send(test, d, 0, sqn, 0, 3);
 	KUNIT_ASSERT_TRUE(test, sk_run_wait(test, &sqn, 1, 3));
-	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 1);
+	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 2);
 	sk_run_expect_cq_error(test, d, cqn, SIM_CQ_ERROR_ACCESS);
+	sk_run_expect_sq_catas(test, d, sqn);
 	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(d->mem, 0, PAGE_SIZE), NULL);
 	sq = sk_run_wq(test, sqn);
 	cq = sk_run_cqo(test, cqn);
 	mutex_lock(&sim->lock);
 	KUNIT_EXPECT_TRUE(test, cq->dp.error);
 	KUNIT_EXPECT_EQ(test, cq->dp.pi, 0);
-	KUNIT_EXPECT_EQ(test, sq->dp.packets, 3);
-	KUNIT_EXPECT_EQ(test, PRM_GET(sqc, sq->ctx, state), RDY);
+	KUNIT_EXPECT_EQ(test, sq->dp.packets, 1);
+	KUNIT_EXPECT_EQ(test, PRM_GET(sqc, sq->ctx, state),
+			MLX5_SQC_STATE_ERR);
 	mutex_unlock(&sim->lock);
 
-	/* the CQ stays in error: more completions, no more events */
+	/* the CQ stays in error: more flushes, no more events */
 	sk_run_send(test, d, 0, sqn, 3, 2);
 	KUNIT_ASSERT_TRUE(test, sk_run_wait(test, &sqn, 1, 5));
-	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 1);
+	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 2);
 	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(d->mem, 0, PAGE_SIZE), NULL);
 
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_SQ,
@@ -518,7 +539,10 @@ static void sk_run_cq_ro(struct kunit *test)
 	sk_run_free(test, d);
 }
 
-/* A CQ a whole ring ahead of its consumer: the error says overrun. */
+/*
+ * A CQ a whole ring ahead of its consumer: the error says overrun; the
+ * SQ whose CQE it refused goes to ERR with the WQ catastrophic error.
+ */
 static void sk_run_cq_overrun(struct kunit *test)
 {
 	struct sk_run *d = sk_run_new(test);
@@ -530,8 +554,9 @@ static void sk_run_cq_overrun(struct kunit *test)
 	sqn = sk_run_ready_sq(test, d, cqn, 0);
 	sk_run_send(test, d, 0, sqn, 0, SK_R_CQES + 2);
 	KUNIT_ASSERT_TRUE(test, sk_run_wait(test, &sqn, 1, SK_R_CQES + 2));
-	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 1);
+	KUNIT_EXPECT_EQ(test, sk_run_events(test, d), 2);
 	sk_run_expect_cq_error(test, d, cqn, SIM_CQ_ERROR_OVERRUN);
+	sk_run_expect_sq_catas(test, d, sqn);
 	KUNIT_EXPECT_EQ(test, sk_run_cqe(d, SK_R_CQES - 1)->op_own >> 4,
 			SIM_CQE_REQ);
 	cq = sk_run_cqo(test, cqn);

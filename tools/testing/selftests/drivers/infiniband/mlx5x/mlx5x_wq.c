@@ -19,7 +19,8 @@
  * A RAW_PACKET QP on a ConnectX is an SQ and an RQ, and mlx5_ib makes
  * the RQ's event handler the QP's: its receive queue breaks as a WQ
  * does, and the catastrophic error is IBV_EVENT_QP_FATAL with
- * element.qp the RAW_PACKET QP (never WQ_FATAL), in its context only.
+ * element.qp the RAW_PACKET QP (never WQ_FATAL), in its context only;
+ * so is its send queue's, when its CQ overruns.
  *
  * Each case adds, to the environment of mlx5x_rss.h, a lone receiver
  * that a flow of its own MAC feeds: a WQ, the one entry of a table under
@@ -355,6 +356,53 @@ MT_TEST_F(rss_env, raw_cq_overrun_fatal)
 	return KSFT_PASS;
 }
 
+/* A frame of the lone RAW_PACKET QP's, to a MAC no flow steers. */
+static bool lone_send(struct rss_env *e, struct lone *l, unsigned int i)
+{
+	static const uint8_t nowhere[6] = { 2, 0, 0, 0, 0, 0x44 };
+	uint8_t *b = e->buf + (i % NPKT) * SLOT;
+	struct ibv_sge sge = { (uintptr_t)b, PKT_LEN, e->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 0x200 + i, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	rss_make_pkt(b, i, nowhere);
+	return CHECK_ERR(ibv_post_send(l->qp, &wr, &bad), 0);
+}
+
+/*
+ * The send queue of a RAW_PACKET QP whose CQ overruns (never polled, one
+ * signalled send more than it holds) cannot report that send: CQ_ERR,
+ * then QP_FATAL on the QP, as mlx5_ib makes the SQ's event handler the
+ * QP's; the sends posted after it are flushed into the CQ in error and
+ * raise nothing more.
+ */
+MT_TEST_F(rss_env, raw_sq_overrun_fatal)
+{
+	struct seen s = {};
+	unsigned int i, fit;
+	struct lone l;
+
+	if (!lone_open(self, &l, 2, true))
+		goto out;
+	fit = l.cq->cqe + 1;
+	mt_diag("the CQ holds %u CQEs", fit);
+	for (i = 0; i <= fit; i++)
+		lone_send(self, &l, i);
+	if (CHECK(read_events(self->v.ctx, 2000, true, &s)) &&
+	    CHECK(s.cq_err == l.cq))
+		CHECK(s.qp == l.qp);
+	lone_send(self, &l, fit + 1);
+	lone_send(self, &l, fit + 2);
+	read_events(self->v.ctx, QUIET_MS, false, &s);
+	CHECK_EQ(s.fatal, 1);
+	CHECK_EQ(s.other, 0);
+out:
+	lone_close(&l);
+	return KSFT_PASS;
+}
+
 /*
  * The child: an unprivileged user (with CAP_NET_RAW) breaks its WQ, or
  * with *@arg its RAW_PACKET QP.
@@ -416,6 +464,7 @@ static const struct mt_case cases[] = {
 		   .flags = MT_NEEDS_ROOT),
 	MT_CASE_ON(rss_env_fixture, raw_bad_lkey_then_flush),
 	MT_CASE_ON(rss_env_fixture, raw_cq_overrun_fatal),
+	MT_CASE_ON(rss_env_fixture, raw_sq_overrun_fatal),
 	MT_CASE_ON(rss_env_fixture, raw_fatal_own_context_only,
 		   .flags = MT_NEEDS_ROOT),
 };
