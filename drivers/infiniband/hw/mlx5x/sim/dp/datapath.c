@@ -627,6 +627,7 @@ void sim_dp_fini(struct mlx5x_sim *sim)
  *   passes N busy_passes N busy_ns N wqes N tx_packets N rx_packets N
  *   dropped N holds N max_hold_ns N rc_messages N rnr_naks N quick_polls N
  *   demotions N rungs N rung_wqes N rung_named N rung_ns N rung_wait_ns N
+ *   rung_late N
  *   rq 0x12 packets N out_of_buffer N
  *   sq 0x13 packets N
  *   qp 0x14 messages N sq_cc N rq_cc N
@@ -641,12 +642,13 @@ static int sim_dp_show(struct seq_file *m, void *unused)
 	unsigned long id;
 
 	mutex_lock(&sim->lock);
-	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu rungs %llu rung_wqes %llu rung_named %llu rung_ns %llu rung_wait_ns %llu\n",
+	seq_printf(m, "passes %llu busy_passes %llu busy_ns %llu wqes %llu tx_packets %llu rx_packets %llu dropped %llu holds %llu max_hold_ns %llu rc_messages %llu rnr_naks %llu quick_polls %llu demotions %llu rungs %llu rung_wqes %llu rung_named %llu rung_ns %llu rung_wait_ns %llu rung_late %llu\n",
 		   dp->passes, dp->busy_passes, dp->ns, dp->wqes,
 		   dp->tx_packets, dp->rx_packets, dp->dropped, dp->holds,
 		   dp->max_hold_ns, dp->rc_messages, dp->rnr_naks,
 		   dp->quick_polls, dp->demotions, dp->rungs, dp->rung_wqes,
-		   dp->rung_named, dp->rung_ns, dp->rung_wait_ns);
+		   dp->rung_named, dp->rung_ns, dp->rung_wait_ns,
+		   dp->rung_late);
 	sim_dp_wire_show(m, dp);
 	xa_for_each(&sim->objs[SIM_OBJ_RQ], id, obj) {
 		wq = container_of(obj, struct sim_wq, q.obj);

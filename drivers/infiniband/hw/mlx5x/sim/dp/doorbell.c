@@ -69,10 +69,12 @@ bool sim_dp_rearm(struct sim_dp *dp)
  * The queue a doorbell names, if it is the ringing context's: a QP, or
  * an SQ (they are numbered apart), each its turn.  Returns false when
  * neither is, or neither had work posted (a doorbell is rung after the
- * post, so its queue has some; none: the number was not the queue's).
+ * post, so its queue has some; none: the number was not the queue's, or
+ * a pass of the worker took the work between the doorbell record and
+ * the store: *@ours says the queue was the context's).
  */
 static bool sim_dp_rung_named(struct sim_dp *dp, u16 uid, u32 qpn,
-			      unsigned int *done)
+			      unsigned int *done, bool *ours)
 {
 	static const enum sim_obj_type kinds[] = { SIM_OBJ_QP, SIM_OBJ_SQ };
 	struct sim_obj *obj;
@@ -80,8 +82,10 @@ static bool sim_dp_rung_named(struct sim_dp *dp, u16 uid, u32 qpn,
 
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		obj = xa_load(&dp->sim->objs[kinds[i]], qpn);
-		if (obj && obj->uid == uid)
+		if (obj && obj->uid == uid) {
+			*ours = true;
 			*done += sim_dp_turn(dp, obj, SIM_DP_BUDGET);
+		}
 	}
 	return *done;
 }
@@ -108,9 +112,9 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 {
 	unsigned int done = 0, looked = 0;
 	unsigned long cursor = 0;
+	bool cut, ours = false;
 	struct sim_dp *dp;
 	u64 start, held;
-	bool cut;
 
 	start = ktime_get_ns();
 	mutex_lock(&sim->lock);
@@ -120,10 +124,11 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 	held = ktime_get_ns();
 	dp->rung_wait_ns += held - start;
 	if (qpn != MLX5X_SIM_RUNG_ANY &&
-	    sim_dp_rung_named(dp, uid, qpn, &done)) {
+	    sim_dp_rung_named(dp, uid, qpn, &done, &ours)) {
 		dp->rung_named++;
 		cut = done >= SIM_DP_BUDGET;
 	} else {
+		dp->rung_late += ours;
 		cut = sim_dp_walk(dp, SIM_OBJ_SQ, &cursor, &done, &looked);
 		if (!cut) {
 			cursor = 0;

@@ -125,6 +125,8 @@ struct sim_rc_side {
  * @rungs: trapped doorbells served (doorbell.c)
  * @rung_wqes: WQEs they executed
  * @rung_named: those that served the one queue they named
+ * @rung_late: those that named a queue of their context whose work a
+ *	       pass of the worker had taken already
  * @rung_ns: time they held the model's lock
  * @rung_wait_ns: time they waited for it
  * @sig_err: the first signature error of the last copy (dp_sig.c)
@@ -158,7 +160,7 @@ struct sim_dp {
 	struct hrtimer mod_timer;
 	struct sim_wire wire;
 	bool rearm;
-	u64 rungs, rung_wqes, rung_named, rung_ns, rung_wait_ns;
+	u64 rungs, rung_wqes, rung_named, rung_late, rung_ns, rung_wait_ns;
 	struct sim_sig_err sig_err;
 	bool sig_err_on, sig_err_dst;
 	u8 frame[MLX5X_SIM_WIRE_MAX];

@@ -66,26 +66,41 @@ static long long served_by_name(void)
 }
 
 /*
+ * Those that named a queue of their context whose WQE a pass of the
+ * worker had taken between the doorbell record and the store, or -1.
+ */
+static long long served_late(void)
+{
+	return mt_dp_figure(NULL, "passes ", "rung_late");
+}
+
+/*
  * Each post traps once, and its SEND has completed on both sides when
  * ibv_post_send() returns: 50 in a row.  The doorbell's bytes name the
- * QP, as a ConnectX reads them, and the model serves that QP alone (all
- * but those whose WQE the worker's poll took first, between the doorbell
- * record and the store: then the doorbell finds no work and serves all).
+ * QP, as a ConnectX reads them, and the model serves that QP alone; each
+ * of the 50 either did, or found the WQE already taken by the worker's
+ * poll (which looks at the doorbell records of queues in use, between
+ * the record and the store: how often depends on the machine's speed,
+ * about half of them on the debug kernel, none on a stock one).  No
+ * doorbell named anything else.
  */
 MT_TEST_F(pair, served_at_the_store)
 {
 	long long before = served(), after;
-	long long named = served_by_name();
+	long long named = served_by_name(), late = served_late();
 	unsigned int i, now = 0;
 
 	for (i = 0; i < 50; i++)
 		now += send_done_at_post(self, 100 + i);
 	after = served();
 	named = served_by_name() - named;
-	printf("# %lld of 50 doorbells served their QP by name\n", named);
+	late = served_late() - late;
+	printf("# %lld of 50 doorbells served their QP by name, %lld found its WQE taken by the worker\n",
+	       named, late);
 	CHECK_EQ(now, 50);
 	CHECK_EQ(after - before, 50);
-	CHECK(named >= 25 && named <= 50);
+	CHECK_EQ(named + late, 50);
+	CHECK(named >= 1);
 	return KSFT_PASS;
 }
 
