@@ -227,14 +227,13 @@ bool sim_lb_rdma_ack(struct sim_dp *dp, const struct sim_qp *req,
 		     const struct sim_qp *resp, const struct sim_rc_wqe *w)
 {
 	struct sim_roce_ud u;
-	u32 npsn = 1;
+	u32 npsn;
 
 	if (likely(!sim_lb_rdma_on(dp->sim)))
 		return true;
 	if (!sim_lb_rdma_back(dp, req, resp, &u))
 		return true;
-	if (w->len && !w->atomic)
-		npsn = DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(req));
+	npsn = sim_rcw_npsn(req, w);
 	u.opcode = (w->atomic ? SIM_RCW_ATOMIC_ACK : SIM_RCW_ACK) |
 		   sim_rcw_base(req);
 	u.psn = (PRM_GET(qpc, req->qpc, next_send_psn) + npsn - 1) & 0xffffff;

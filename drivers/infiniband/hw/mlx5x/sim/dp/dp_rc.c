@@ -150,14 +150,6 @@ static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
 	m->rnr = true;
 }
 
-/* The PSNs message @w of @req takes: one a packet (a READ: a response). */
-static u32 sim_rc_npsn(const struct sim_qp *req, const struct sim_rc_wqe *w)
-{
-	if (w->len && !w->atomic)
-		return DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(req));
-	return 1;
-}
-
 /* Move @qp's PSN @field (next_send_psn, next_rcv_psn) on by @n. */
 #define sim_rc_psn_add(qp, field, n)					\
 	PRM_SET(qpc, (qp)->qpc, field,					\
@@ -448,7 +440,7 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 	if (req->dp.ack_lost) {
 		if (sim_lb_rdma_ack(dp, req, m->resp, w)) {
 			req->dp.ack_lost = false;
-			sim_rc_psn_add(req, next_send_psn, sim_rc_npsn(req, w));
+			sim_rc_psn_add(req, next_send_psn, sim_rcw_npsn(req, w));
 		} else {
 			sim_rc_no_ack(m);
 		}
@@ -541,7 +533,7 @@ static void sim_rc_respond(struct sim_dp *dp, const struct sim_rc_msg *m)
 static void sim_rc_psns(struct sim_qp *req, struct sim_qp *resp,
 			const struct sim_rc_wqe *w)
 {
-	u32 n = sim_rc_npsn(req, w);
+	u32 n = sim_rcw_npsn(req, w);
 
 	sim_rc_psn_add(req, next_send_psn, n);
 	if (!sim_dp_dct(resp))
@@ -564,7 +556,7 @@ static void sim_rc_ack_walk(struct sim_dp *dp, struct sim_rc_msg *m)
 	sim_qp_count_rx(dp->sim, resp, m->w->opcode);
 	sim_rc_respond(dp, m);
 	if (!sim_dp_dct(resp))
-		sim_rc_psn_add(resp, next_rcv_psn, sim_rc_npsn(req, m->w));
+		sim_rc_psn_add(resp, next_rcv_psn, sim_rcw_npsn(req, m->w));
 	req->dp.ack_lost = true;
 	m->resp = NULL;
 	sim_rc_no_ack(m);

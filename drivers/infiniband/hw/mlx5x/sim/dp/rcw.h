@@ -157,6 +157,7 @@ struct sim_rc_wqe;
 u32 sim_rcw_op(u8 opcode);
 bool sim_rcw_read_ext(const struct sim_roce_ud *u, struct sim_rcw_pkt *pk);
 u32 sim_rcw_pmtu(const struct sim_qp *qp);
+u32 sim_rcw_npsn(const struct sim_qp *qp, const struct sim_rc_wqe *w);
 u8 sim_rcw_base(const struct sim_qp *qp);
 bool sim_rcw_addr(struct mlx5x_sim *sim, const struct sim_qp *qp,
 		  struct sim_roce_ud *u);

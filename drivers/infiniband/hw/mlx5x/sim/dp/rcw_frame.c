@@ -195,6 +195,17 @@ u32 sim_rcw_pmtu(const struct sim_qp *qp)
 	return 128U << code;
 }
 
+/*
+ * The PSNs message @w of requester @qp takes: one a packet of the path
+ * MTU (a READ: one a response); a zero-length message or an atomic, one.
+ */
+u32 sim_rcw_npsn(const struct sim_qp *qp, const struct sim_rc_wqe *w)
+{
+	if (w->len && !w->atomic)
+		return DIV_ROUND_UP_ULL(w->len, sim_rcw_pmtu(qp));
+	return 1;
+}
+
 /**
  * sim_rcw_addr() - the addresses and BTH of a packet of @qp's
  * @sim: the model

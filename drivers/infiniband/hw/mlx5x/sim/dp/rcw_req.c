@@ -475,7 +475,6 @@ unsigned int sim_rcw_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	bool uc = PRM_GET(qpc, qp->qpc, st) == MLX5_QPC_ST_UC;
 	struct sim_rcw *r = &qp->dp.rcw;
 	const struct sim_rc_wqe *w = &dp->rc;
-	u32 pmtu = sim_rcw_pmtu(qp);
 	struct sim_rcw_wqe *e;
 	bool fresh = !qp->dp.msg_off;
 	s64 sent = 0;
@@ -529,11 +528,9 @@ unsigned int sim_rcw_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 			.opcode = w->opcode,
 			.signalled = w->signalled,
 			.psn = PRM_GET(qpc, qp->qpc, next_send_psn),
-			.npsn = 1,
+			.npsn = sim_rcw_npsn(qp, w),
 			.len = w->len,
 		};
-		if (w->len && !w->atomic)
-			e->npsn = DIV_ROUND_UP(w->len, pmtu);
 	} else {
 		e = sim_rcw_fl(r, r->fl_n - 1);
 	}
