@@ -423,6 +423,48 @@ bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
 	return false;
 }
 
+/**
+ * sim_dp_hold_begin() - a hold of the data path starts
+ * @dp: the data path, the model's lock just taken
+ *
+ * Its completions are stamped with one reading of the clock, taken when
+ * the first of them is written (sim_dp_clock()).
+ */
+void sim_dp_hold_begin(struct sim_dp *dp)
+{
+	dp->holding = true;
+	dp->hold_ns = 0;
+}
+
+/* @dp's hold ends: the model's lock is about to be released. */
+void sim_dp_hold_end(struct sim_dp *dp)
+{
+	dp->holding = false;
+}
+
+/**
+ * sim_dp_clock() - the device's clock for a CQE's timestamp
+ * @sim: the model, its lock held
+ *
+ * Within a hold of the data path, the value the hold first read: every
+ * CQE the hold writes has the same timestamp, and a later hold's are no
+ * smaller.  Under TCG a guest's clock is an emulated HPET, a couple of
+ * microseconds a read: read per CQE, it was a large part of a message's
+ * latency.  Outside a hold (a command flushes a queue) the clock is read.
+ *
+ * Return: nanoseconds since the model was created (mlx5x_sim_clock_ns()).
+ */
+u64 sim_dp_clock(struct mlx5x_sim *sim)
+{
+	struct sim_dp *dp = sim->dp;
+
+	if (!dp || !dp->holding)
+		return mlx5x_sim_clock_ns(sim);
+	if (!dp->hold_ns)
+		dp->hold_ns = mlx5x_sim_clock_ns(sim) ?: 1;
+	return dp->hold_ns;
+}
+
 /*
  * The worker's scheduling class, set by the worker itself (@again: it
  * runs again at once).  It sleeps in the real-time class, so that a pass
@@ -478,6 +520,7 @@ static void sim_dp_work(struct kthread_work *work)
 		return;
 	}
 	start = ktime_get_ns();
+	sim_dp_hold_begin(dp);
 	sim_cq_mod_expire(dp);
 	/* the SQs, the RQs, then the QPs, within the same bounds */
 	while (!cut) {
@@ -487,6 +530,7 @@ static void sim_dp_work(struct kthread_work *work)
 		dp->phase = dp->phase == SIM_OBJ_SQ ? SIM_OBJ_RQ : SIM_OBJ_QP;
 		dp->cursor = 0;
 	}
+	sim_dp_hold_end(dp);
 	dp->pass_done += done;
 	held = ktime_get_ns() - start;
 	dp->holds++;

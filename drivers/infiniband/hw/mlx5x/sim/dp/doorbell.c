@@ -123,6 +123,7 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 		goto out;
 	held = ktime_get_ns();
 	dp->rung_wait_ns += held - start;
+	sim_dp_hold_begin(dp);
 	if (qpn != MLX5X_SIM_RUNG_ANY &&
 	    sim_dp_rung_named(dp, uid, qpn, &done, &ours)) {
 		dp->rung_named++;
@@ -136,6 +137,7 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 					  &looked);
 		}
 	}
+	sim_dp_hold_end(dp);
 	dp->rungs++;
 	dp->rung_wqes += done;
 	if (mapped) {

@@ -99,7 +99,7 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
 	at = cq->dp.umem_off + slot;
 	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
-	sim_cqe_stamp(cqe, mlx5x_sim_clock_ns(sim));
+	sim_cqe_stamp(cqe, sim_dp_clock(sim));
 	/*
 	 * The whole slot must be writable, or nothing of the CQE is
 	 * written; then the data, and the op_own byte last: the entry is

@@ -133,6 +133,8 @@ struct sim_rc_side {
  * @sig_err_on: there is one, for its QP to report
  * @sig_err_dst: it was on the copy's destination side
  * @frame: a RoCE packet of an RC or UC QP, being built (rcw_frame.c)
+ * @holding: a hold of the model's lock is running (doorbell or worker)
+ * @hold_ns: the clock as the hold first read it, or 0 (sim_dp_clock())
  */
 struct sim_dp {
 	struct mlx5x_sim *sim;
@@ -164,6 +166,8 @@ struct sim_dp {
 	struct sim_sig_err sig_err;
 	bool sig_err_on, sig_err_dst;
 	u8 frame[MLX5X_SIM_WIRE_MAX];
+	bool holding;
+	u64 hold_ns;
 };
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
@@ -174,6 +178,9 @@ bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,
 		 unsigned int *looked);
 /* doorbell.c */
 bool sim_dp_rearm(struct sim_dp *dp);
+void sim_dp_hold_begin(struct sim_dp *dp);
+void sim_dp_hold_end(struct sim_dp *dp);
+u64 sim_dp_clock(struct mlx5x_sim *sim);
 void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol);
 
 /* cq_mod.c */

@@ -7,8 +7,10 @@
 #include <linux/delay.h>
 #include <linux/timekeeping.h>
 #include "sim_kunit.h"
+#include "../queues/queues.h"
 #include "../dp/datapath.h"
 #include "../dp/wqe.h"
+#include "../dp/dp_priv.h"
 
 static u64 sk_clock_cqe(struct kunit *test, u8 opcode)
 {
@@ -59,9 +61,42 @@ static void sk_clock_err_cqe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.op_own, SIM_CQE_REQ_ERR << 4);
 }
 
+/*
+ * The CQEs of one hold of the data path carry one reading of the clock,
+ * taken by the first; the next hold reads it again, later; outside a
+ * hold each CQE reads it.
+ */
+static void sk_clock_one_per_hold(struct kunit *test)
+{
+	struct mlx5x_sim *sim = sk_sim(test);
+	u64 a, b, c, d, e;
+
+	mutex_lock(&sim->lock);
+	sim_dp_hold_begin(sim->dp);
+	a = sim_dp_clock(sim);
+	udelay(100);
+	b = sim_dp_clock(sim);
+	sim_dp_hold_end(sim->dp);
+	udelay(100);
+	c = sim_dp_clock(sim);
+	udelay(100);
+	d = sim_dp_clock(sim);
+	sim_dp_hold_begin(sim->dp);
+	e = sim_dp_clock(sim);
+	sim_dp_hold_end(sim->dp);
+	mutex_unlock(&sim->lock);
+	KUNIT_EXPECT_GT(test, a, 0);
+	KUNIT_EXPECT_EQ(test, a, b);
+	KUNIT_EXPECT_GE(test, c, b + 100 * NSEC_PER_USEC);
+	KUNIT_EXPECT_GE(test, d, c + 100 * NSEC_PER_USEC);
+	KUNIT_EXPECT_GE(test, e, d);
+	KUNIT_EXPECT_LE(test, e, mlx5x_sim_clock_ns(sim));
+}
+
 static struct kunit_case sk_clock_cases[] = {
 	KUNIT_CASE(sk_clock_tracks_ktime),
 	KUNIT_CASE(sk_clock_err_cqe),
+	KUNIT_CASE(sk_clock_one_per_hold),
 	{}
 };
 
