@@ -40,6 +40,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include <linux/sched.h>
 #include "../steering/classify.h"
 #include "datapath.h"
@@ -477,7 +478,7 @@ u64 sim_dp_clock(struct mlx5x_sim *sim)
  */
 static void sim_dp_class(struct sim_dp *dp, bool again)
 {
-	u64 now = ktime_get_ns();
+	u64 now = local_clock();
 
 	if (!again) {
 		dp->burst_ns = 0;
@@ -487,7 +488,7 @@ static void sim_dp_class(struct sim_dp *dp, bool again)
 		}
 	} else if (!dp->burst_ns) {
 		dp->burst_ns = now;
-	} else if (dp->rt && now - dp->burst_ns > SIM_DP_RT_NS) {
+	} else if (dp->rt && sim_dp_since(now, dp->burst_ns) > SIM_DP_RT_NS) {
 		sched_set_normal(current, 0);
 		dp->rt = false;
 		dp->demotions++;
@@ -519,7 +520,7 @@ static void sim_dp_work(struct kthread_work *work)
 		mutex_unlock(&sim->lock);
 		return;
 	}
-	start = ktime_get_ns();
+	start = local_clock();
 	sim_dp_hold_begin(dp);
 	sim_cq_mod_expire(dp);
 	/* the SQs, the RQs, then the QPs, within the same bounds */
@@ -532,7 +533,7 @@ static void sim_dp_work(struct kthread_work *work)
 	}
 	sim_dp_hold_end(dp);
 	dp->pass_done += done;
-	held = ktime_get_ns() - start;
+	held = sim_dp_since(local_clock(), start);
 	dp->holds++;
 	dp->ns += held;
 	dp->max_hold_ns = max(dp->max_hold_ns, held);
@@ -543,7 +544,7 @@ static void sim_dp_work(struct kthread_work *work)
 	}
 	dp->passes++;
 	dp->busy_passes += !!dp->pass_done;
-	now = ktime_get_ns();
+	now = local_clock();
 	if (dp->pass_done)
 		dp->last_busy_ns = now;
 	if (!dp->pass_active) {
@@ -551,7 +552,8 @@ static void sim_dp_work(struct kthread_work *work)
 	} else if (dp->pass_done) {
 		kthread_queue_delayed_work(dp->kw, &dp->work, 0);
 		again = true;
-	} else if (!armed && now - dp->last_busy_ns < SIM_DP_QUICK_NS) {
+	} else if (!armed &&
+		   sim_dp_since(now, dp->last_busy_ns) < SIM_DP_QUICK_NS) {
 		/* traffic a moment ago: look again soon, asleep meanwhile */
 		hrtimer_start(&dp->timer, ns_to_ktime(SIM_DP_POLL_NS),
 			      HRTIMER_MODE_REL);

@@ -16,6 +16,7 @@
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include "../queues/queues.h"
 #include "wqe.h"
 #include "dp_priv.h"
@@ -116,13 +117,13 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 	struct sim_dp *dp;
 	u64 start, held;
 
-	start = ktime_get_ns();
+	start = local_clock();
 	mutex_lock(&sim->lock);
 	dp = sim->dp;
 	if (!dp || dp->stopping)
 		goto out;
-	held = ktime_get_ns();
-	dp->rung_wait_ns += held - start;
+	held = local_clock();
+	dp->rung_wait_ns += sim_dp_since(held, start);
 	sim_dp_hold_begin(dp);
 	if (qpn != MLX5X_SIM_RUNG_ANY &&
 	    sim_dp_rung_named(dp, uid, qpn, &done, &ours)) {
@@ -142,14 +143,14 @@ void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn)
 	dp->rung_wqes += done;
 	if (mapped) {
 		dp->rearm = true;
-		dp->last_busy_ns = ktime_get_ns();
+		dp->last_busy_ns = local_clock();
 	}
 	if (cut)
 		kthread_mod_delayed_work(dp->kw, &dp->work, 0);
 	else if (mapped)
 		hrtimer_start(&dp->timer, ns_to_ktime(SIM_DP_POLL_NS),
 			      HRTIMER_MODE_REL);
-	dp->rung_ns += ktime_get_ns() - held;
+	dp->rung_ns += sim_dp_since(local_clock(), held);
 out:
 	mutex_unlock(&sim->lock);
 }

@@ -170,6 +170,19 @@ struct sim_dp {
 	u64 hold_ns;
 };
 
+/*
+ * The time from @then to @now, two local_clock() values, perhaps of two
+ * CPUs: that clock may differ by a little between CPUs, and a @then a
+ * little ahead of @now is no time at all.  The data path times itself
+ * and its polling with local_clock(), which is cheap where the clock
+ * source is not (an emulated HPET under TCG); CQE timestamps and the
+ * transport's timers use the monotonic clock.
+ */
+static inline u64 sim_dp_since(u64 now, u64 then)
+{
+	return (s64)(now - then) > 0 ? now - then : 0;
+}
+
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
 unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 			 unsigned int room);
