@@ -24,7 +24,10 @@
  *   - B's answers walk B's RDMA TX and A's RDMA RX: a READ's responses
  *     (one a path MTU), a SEND's ACK, an atomic's ACK; one dropped, A
  *     hears nothing and retries as for a lost request (a SEND B took
- *     is not received twice), then IBV_WC_RETRY_EXC_ERR.
+ *     is not received twice), then IBV_WC_RETRY_EXC_ERR;
+ *   - so do its NAKs (remote access) and RNR NAKs: counted in B's RDMA
+ *     TX; lost in A's RDMA RX, A hears of no error and no RNR, its ACK
+ *     timer runs out instead and the WR ends in IBV_WC_RETRY_EXC_ERR.
  * The QPs use the port's RoCE v2 GID (the domains match the UDP and BTH
  * headers), and the rules are made on the QPs' own context, which, to
  * make flow rules at all, needs CAP_NET_RAW (Documentation/security.rst).
@@ -62,7 +65,8 @@ static int roce_v2_gid(struct ibv_context *ctx)
 	return -1;
 }
 
-static int lb_open(struct lb *s, enum ibv_qp_type type)
+/* The pair; RC's QPs connected with @rnr_retry. */
+static int lb_open(struct lb *s, enum ibv_qp_type type, uint8_t rnr_retry)
 {
 	struct ibv_ah_attr aa = {
 		.is_global = 1, .port_num = 1, .grh.hop_limit = 64,
@@ -87,10 +91,11 @@ static int lb_open(struct lb *s, enum ibv_qp_type type)
 	}
 	if (type != IBV_QPT_UD)
 		return CHECK_ERR(rc_connect(&s->p, s->p.qp[0],
-					    s->p.qp[1]->qp_num, ALL_ACCESS, 7),
-				 0) &&
+					    s->p.qp[1]->qp_num, ALL_ACCESS,
+					    rnr_retry), 0) &&
 		       CHECK_ERR(rc_connect(&s->p, s->p.qp[1],
-					    s->p.qp[0]->qp_num, ALL_ACCESS, 7),
+					    s->p.qp[0]->qp_num, ALL_ACCESS,
+					    rnr_retry),
 				 0) ? KSFT_PASS : KSFT_FAIL;
 	aa.grh.sgid_index = s->p.gid;
 	if (!CHECK_ERR(ibv_query_gid(s->p.c.ctx, 1, s->p.gid, &aa.grh.dgid),
@@ -160,11 +165,15 @@ struct lb_rc {
 	struct lb s;
 };
 
+struct lb_rc1 {
+	struct lb s;
+};
+
 MT_FIXTURE(lb_ud);
 
 MT_FIXTURE_SETUP(lb_ud)
 {
-	return lb_open(&self->s, IBV_QPT_UD);
+	return lb_open(&self->s, IBV_QPT_UD, 0);
 }
 
 MT_FIXTURE_TEARDOWN(lb_ud)
@@ -176,10 +185,23 @@ MT_FIXTURE(lb_rc);
 
 MT_FIXTURE_SETUP(lb_rc)
 {
-	return lb_open(&self->s, IBV_QPT_RC);
+	return lb_open(&self->s, IBV_QPT_RC, 7);
 }
 
 MT_FIXTURE_TEARDOWN(lb_rc)
+{
+	lb_close(&self->s);
+}
+
+/* RC with rnr_retry 1: a SEND no receive WQE waits for fails at once. */
+MT_FIXTURE(lb_rc1);
+
+MT_FIXTURE_SETUP(lb_rc1)
+{
+	return lb_open(&self->s, IBV_QPT_RC, 1);
+}
+
+MT_FIXTURE_TEARDOWN(lb_rc1)
 {
 	lb_close(&self->s);
 }
@@ -262,14 +284,19 @@ static bool nothing_received(struct lb *s)
 	return CHECK_EQ(ibv_poll_cq(s->p.cq[1], 1, &wc), 0);
 }
 
-/* A is in the error state. */
-static void a_in_error(struct lb *s)
+/* QP @i of the pair (0: A, 1: B) is in the error state. */
+static void in_error(struct lb *s, int i)
 {
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr ia;
 
-	if (CHECK_ERR(ibv_query_qp(s->p.qp[0], &a, IBV_QP_STATE, &ia), 0))
+	if (CHECK_ERR(ibv_query_qp(s->p.qp[i], &a, IBV_QP_STATE, &ia), 0))
 		CHECK_EQ(a.qp_state, IBV_QPS_ERR);
+}
+
+static void a_in_error(struct lb *s)
+{
+	in_error(s, 0);
 }
 
 /*
@@ -519,6 +546,89 @@ MT_TEST_F(lb_rc, rc_ack_drop)
 	return KSFT_PASS;
 }
 
+/* A's RDMA WRITE of LEN bytes across the end of B's MR: its status. */
+static int write_past_end(struct lb *s)
+{
+	return rc_rdma(&s->p, IBV_WR_RDMA_WRITE, s->p.mr->rkey,
+		       (uintptr_t)s->p.buf + BUF_BYTES - 8, s->p.mr->lkey,
+		       (uintptr_t)s->p.buf, LEN);
+}
+
+/*
+ * B NAKs what it may not do with a packet that walks B's RDMA TX and
+ * A's RDMA RX as an ACK does: an RDMA TX counter on A's QP number counts
+ * the remote access NAK of A's WRITE across the end of B's MR, which
+ * ends in IBV_WC_REM_ACCESS_ERR; both QPs go to ERR.
+ */
+MT_TEST_F(lb_rc, rc_nak_counted)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_TX, s->p.qp[0]->qp_num, false))
+		return KSFT_FAIL;
+	CHECK_EQ(write_past_end(s), IBV_WC_REM_ACCESS_ERR);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 1);
+	a_in_error(s);
+	in_error(s, 1);
+	return KSFT_PASS;
+}
+
+/*
+ * The NAK lost in A's RDMA RX: A hears nothing of B's error.  B, in ERR
+ * since it NAKed, answers none of A's retries; A's ACK timer runs out
+ * retry_cnt times and the WRITE ends in IBV_WC_RETRY_EXC_ERR, not in a
+ * remote access error; the rule counts the one NAK.
+ */
+MT_TEST_F(lb_rc, rc_nak_drop)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_RX, s->p.qp[0]->qp_num, true))
+		return KSFT_FAIL;
+	CHECK_EQ(write_past_end(s), IBV_WC_RETRY_EXC_ERR);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 1);
+	a_in_error(s);
+	in_error(s, 1);
+	return KSFT_PASS;
+}
+
+/*
+ * An RNR NAK is a packet too: A's SEND with no receive WQE posted at B
+ * meets one, waits B's timer, meets a second and, rnr_retry (1) spent,
+ * ends in IBV_WC_RNR_RETRY_EXC_ERR; an RDMA TX counter on A's QP number
+ * counts the two.
+ */
+MT_TEST_F(lb_rc1, rc_rnr_nak_counted)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_TX, s->p.qp[0]->qp_num, false))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 90), IBV_WC_RNR_RETRY_EXC_ERR);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 2);
+	a_in_error(s);
+	return KSFT_PASS;
+}
+
+/*
+ * The RNR NAKs lost in A's RDMA RX: A hears nothing, so no RNR retry is
+ * spent; its ACK timer runs out retry_cnt (7) times, each retry NAKed
+ * again and lost, and the SEND ends in IBV_WC_RETRY_EXC_ERR; the rule
+ * counts the 8 RNR NAKs.  B received nothing.
+ */
+MT_TEST_F(lb_rc1, rc_rnr_nak_drop)
+{
+	struct lb *s = &self->s;
+
+	if (!lb_rule(s, RDMA_RX, s->p.qp[0]->qp_num, true))
+		return KSFT_FAIL;
+	CHECK_EQ(send_a(s, 91), IBV_WC_RETRY_EXC_ERR);
+	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
+	a_in_error(s);
+	nothing_received(s);
+	return KSFT_PASS;
+}
+
 /* ff0e::1:2:3, a global-scope IPv6 multicast group */
 static const union ibv_gid lb_mgid = {
 	.raw = { 0xff, 0x0e, [11] = 1, [13] = 2, [15] = 3 },
@@ -565,6 +675,10 @@ static const struct mt_case cases[] = {
 	LB_CASE(lb_rc, rc_responses_counted),
 	LB_CASE(lb_rc, rc_read_resp_drop),
 	LB_CASE(lb_rc, rc_ack_drop),
+	LB_CASE(lb_rc, rc_nak_counted),
+	LB_CASE(lb_rc, rc_nak_drop),
+	LB_CASE(lb_rc1, rc_rnr_nak_counted),
+	LB_CASE(lb_rc1, rc_rnr_nak_drop),
 };
 
 int main(void)
