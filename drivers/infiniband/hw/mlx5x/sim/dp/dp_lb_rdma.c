@@ -25,8 +25,11 @@
  * atomic's ACK.  A response dropped: the requester hears nothing, its
  * ACK timer runs out and it sends the request again (a READ is read
  * again; a SEND, WRITE or atomic the responder took is a duplicate it
- * only acknowledges again: dp_rc.c).  NAKs, RNR NAKs and DC's traffic
- * do not walk.  While no table of either domain's chain of
+ * only acknowledges again: dp_rc.c).  So do its NAKs and RNR NAKs, at
+ * the PSN of the request they refuse; one dropped, the requester hears
+ * of neither the error nor the RNR: its ACK timer runs out and it sends
+ * again, as for a lost ACK (a responder that NAKed an error is in ERR
+ * and answers no more).  DC's traffic does not walk.  While no table of either domain's chain of
  * priorities holds an entry (sim_dp_rdma_busy()), nothing is built: the
  * loopback's fast path pays a look at each table of the two chains.
  */
@@ -213,6 +216,23 @@ bool sim_lb_rdma_read(struct sim_dp *dp, const struct sim_qp *req,
 	return sim_lb_rdma_data(dp, req, w, off, n, &u, true);
 }
 
+/*
+ * A packet of @resp's with an AETH, opcode @op and @ext bytes of extended
+ * headers, at PSN @psn, walks @resp's RDMA TX and @req's RDMA RX.
+ */
+static bool sim_lb_rdma_aeth(struct sim_dp *dp, const struct sim_qp *req,
+			     const struct sim_qp *resp, u8 op, u32 psn,
+			     u32 ext)
+{
+	struct sim_roce_ud u;
+
+	if (!sim_lb_rdma_back(dp, req, resp, &u))
+		return true;
+	u.opcode = op | sim_rcw_base(req);
+	u.psn = psn & 0xffffff;
+	return sim_lb_rdma_walk(dp, &u, ext, true);
+}
+
 /**
  * sim_lb_rdma_ack() - the ACK of a looped SEND or WRITE, or an atomic's,
  * walks the RDMA domains
@@ -226,17 +246,42 @@ bool sim_lb_rdma_read(struct sim_dp *dp, const struct sim_qp *req,
 bool sim_lb_rdma_ack(struct sim_dp *dp, const struct sim_qp *req,
 		     const struct sim_qp *resp, const struct sim_rc_wqe *w)
 {
-	struct sim_roce_ud u;
-	u32 npsn;
+	if (likely(!sim_lb_rdma_on(dp->sim)))
+		return true;
+	return sim_lb_rdma_aeth(dp, req, resp,
+				w->atomic ? SIM_RCW_ATOMIC_ACK : SIM_RCW_ACK,
+				PRM_GET(qpc, req->qpc, next_send_psn) +
+				sim_rcw_npsn(req, w) - 1,
+				SIM_RCW_AETH +
+				(w->atomic ? SIM_RCW_ATOMICACKETH : 0));
+}
+
+/**
+ * sim_lb_rdma_nak() - the NAK or RNR NAK of a turn of a looped message
+ * walks the RDMA domains
+ * @dp: the data path, the model's lock held
+ * @req: the requester
+ * @resp: the responder, which sends it
+ * @w: the NAKed WQE
+ * @off: the turn starts at this byte of the message
+ *
+ * A NAK is an ACKNOWLEDGE packet whose AETH says why, at the PSN of the
+ * request it refuses: the turn's first packet (a READ's or an atomic's
+ * one request).
+ *
+ * Return: true when it went on; false when a rule dropped it.
+ */
+bool sim_lb_rdma_nak(struct sim_dp *dp, const struct sim_qp *req,
+		     const struct sim_qp *resp, const struct sim_rc_wqe *w,
+		     u64 off)
+{
+	u32 psn;
 
 	if (likely(!sim_lb_rdma_on(dp->sim)))
 		return true;
-	if (!sim_lb_rdma_back(dp, req, resp, &u))
-		return true;
-	npsn = sim_rcw_npsn(req, w);
-	u.opcode = (w->atomic ? SIM_RCW_ATOMIC_ACK : SIM_RCW_ACK) |
-		   sim_rcw_base(req);
-	u.psn = (PRM_GET(qpc, req->qpc, next_send_psn) + npsn - 1) & 0xffffff;
-	return sim_lb_rdma_walk(dp, &u, SIM_RCW_AETH +
-				(w->atomic ? SIM_RCW_ATOMICACKETH : 0), true);
+	psn = PRM_GET(qpc, req->qpc, next_send_psn);
+	if (w->opcode != SIM_OPCODE_RDMA_READ && !w->atomic)
+		psn += div_u64(off, sim_rcw_pmtu(req));
+	return sim_lb_rdma_aeth(dp, req, resp, SIM_RCW_ACK, psn,
+				SIM_RCW_AETH);
 }

@@ -434,5 +434,8 @@ bool sim_lb_rdma_read(struct sim_dp *dp, const struct sim_qp *req,
 		      u64 off, u64 n);
 bool sim_lb_rdma_ack(struct sim_dp *dp, const struct sim_qp *req,
 		     const struct sim_qp *resp, const struct sim_rc_wqe *w);
+bool sim_lb_rdma_nak(struct sim_dp *dp, const struct sim_qp *req,
+		     const struct sim_qp *resp, const struct sim_rc_wqe *w,
+		     u64 off);
 
 #endif /* MLX5X_SIM_DP_PRIV_H */

@@ -126,36 +126,6 @@ static u64 sim_rc_room(const struct sim_rc_side *side)
 }
 
 /*
- * No receive WQE: an RNR NAK.  The requester waits the responder's
- * timer and tries again, rnr_retry times (7: without end).
- */
-static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
-{
-	u32 retry = PRM_GET(qpc, m->req->qpc, rnr_retry);
-	u32 code = PRM_GET(qpc, m->resp->qpc, min_rnr_nak);
-
-	if (m->uc) {	/* nothing NAKs: the message is lost, whole */
-		m->more = false;
-		return;
-	}
-	dp->rnr_naks++;
-	sim_qp_count(dp->sim, m->resp, SIM_QC_OUT_OF_BUFFER);
-	if (retry != SIM_RNR_FOREVER && m->req->dp.rnr_tries >= retry) {
-		m->req_synd = SIM_CQE_SYND_RNR_RETRY;
-		return;
-	}
-	if (m->req->dp.rnr_tries < U8_MAX)
-		m->req->dp.rnr_tries++;
-	m->req->dp.rnr_until = ktime_get_ns() + sim_rnr_ns[code & 31];
-	m->rnr = true;
-}
-
-/* Move @qp's PSN @field (next_send_psn, next_rcv_psn) on by @n. */
-#define sim_rc_psn_add(qp, field, n)					\
-	PRM_SET(qpc, (qp)->qpc, field,					\
-		(PRM_GET(qpc, (qp)->qpc, field) + (n)) & 0xffffff)
-
-/*
  * No peer answers (none, or not ready to receive): the requester's ACK
  * timer (4.096 us << ack_timeout) runs out and it sends again,
  * retry_count times, then fails with a transport retry error.  A timeout
@@ -177,6 +147,42 @@ static void sim_rc_no_ack(struct sim_rc_msg *m)
 	req->dp.rnr_until = ktime_get_ns() + (4096ULL << min(t, SIM_ACK_TIMEOUT_MAX));
 	m->rnr = true;
 }
+
+/*
+ * No receive WQE: an RNR NAK.  The requester waits the responder's
+ * timer and tries again, rnr_retry times (7: without end).
+ */
+static void sim_rc_rnr(struct sim_dp *dp, struct sim_rc_msg *m)
+{
+	u32 retry = PRM_GET(qpc, m->req->qpc, rnr_retry);
+	u32 code = PRM_GET(qpc, m->resp->qpc, min_rnr_nak);
+
+	if (m->uc) {	/* nothing NAKs: the message is lost, whole */
+		m->more = false;
+		return;
+	}
+	dp->rnr_naks++;
+	sim_qp_count(dp->sim, m->resp, SIM_QC_OUT_OF_BUFFER);
+	/* the RNR NAK lost (dp_lb_rdma.c): the ACK timer runs out instead */
+	if (!sim_lb_rdma_nak(dp, m->req, m->resp, m->w, m->off)) {
+		m->resp = NULL;
+		sim_rc_no_ack(m);
+		return;
+	}
+	if (retry != SIM_RNR_FOREVER && m->req->dp.rnr_tries >= retry) {
+		m->req_synd = SIM_CQE_SYND_RNR_RETRY;
+		return;
+	}
+	if (m->req->dp.rnr_tries < U8_MAX)
+		m->req->dp.rnr_tries++;
+	m->req->dp.rnr_until = ktime_get_ns() + sim_rnr_ns[code & 31];
+	m->rnr = true;
+}
+
+/* Move @qp's PSN @field (next_send_psn, next_rcv_psn) on by @n. */
+#define sim_rc_psn_add(qp, field, n)					\
+	PRM_SET(qpc, (qp)->qpc, field,					\
+		(PRM_GET(qpc, (qp)->qpc, field) + (n)) & 0xffffff)
 
 /* SEND and SEND with immediate: into the responder's next receive WQE. */
 static void sim_rc_send(struct sim_dp *dp, struct sim_rc_msg *m,
@@ -563,6 +569,28 @@ static void sim_rc_ack_walk(struct sim_dp *dp, struct sim_rc_msg *m)
 }
 
 /*
+ * The NAK of message @m, which the responder refused (it goes to ERR),
+ * walks the RDMA domains.  Dropped: the responder's side is done, the
+ * requester hears nothing and its ACK timer runs out; the responder
+ * answers none of its retries.
+ */
+static void sim_rc_nak_walk(struct sim_dp *dp, struct sim_rc_msg *m)
+{
+	struct sim_qp *resp = m->resp;
+
+	if (!resp || (m->req_synd != SIM_CQE_SYND_REMOTE_ACCESS &&
+		      m->req_synd != SIM_CQE_SYND_REMOTE_INVAL_REQ &&
+		      m->req_synd != SIM_CQE_SYND_REMOTE_OP) ||
+	    sim_lb_rdma_nak(dp, m->req, resp, m->w, m->off))
+		return;
+	sim_qp_count_rx(dp->sim, resp, m->w->opcode);
+	sim_rc_respond(dp, m);
+	m->resp = NULL;
+	m->req_synd = 0;
+	sim_rc_no_ack(m);
+}
+
+/*
  * Execute (RTS), or flush (ERR), the send WQE at the SQ's consumer index,
  * or the next turn of its message.  Returns the work done in units of a
  * WQE (a turn's bytes count too), or 0 when the WQE waits (RNR: until
@@ -610,6 +638,7 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 	else
 		sim_rc_message(dp, qp, &m);
 	sim_rc_ack_walk(dp, &m);
+	sim_rc_nak_walk(dp, &m);
 	if (m.rnr)
 		return 0;
 	qp->dp.rnr_tries = 0;
