@@ -172,9 +172,8 @@ static inline struct ibv_ah *self_ah(struct ibv_context *ctx,
 	return fill_ah(ctx, gid, &a) ? NULL : ibv_create_ah(pd, &a);
 }
 
-MT_FIXTURE(dc);
-
-MT_FIXTURE_SETUP(dc)
+/* The dc fixture's setup, for a fixture that holds one too. */
+static inline int dc_open(struct dc *self)
 {
 	unsigned int i;
 
@@ -220,7 +219,7 @@ MT_FIXTURE_SETUP(dc)
 	return KSFT_PASS;
 }
 
-MT_FIXTURE_TEARDOWN(dc)
+static inline void dc_close(struct dc *self)
 {
 	unsigned int i;
 
@@ -244,6 +243,18 @@ MT_FIXTURE_TEARDOWN(dc)
 		CHECK_ERR(ibv_dealloc_pd(self->pd), 0);
 	free(self->buf);
 	mt_ctx_close(&self->c);
+}
+
+MT_FIXTURE(dc);
+
+MT_FIXTURE_SETUP(dc)
+{
+	return dc_open(self);
+}
+
+MT_FIXTURE_TEARDOWN(dc)
+{
+	dc_close(self);
 }
 
 static inline int srq_recv(struct ibv_srq *srq, struct ibv_mr *mr,

@@ -34,36 +34,19 @@
  */
 #include "mlx5x_dv_flow.h"
 #include "mlx5x_rc.h"
-#include "mlx5x_rdma_fs.h"
+#include "mlx5x_rdma_rule.h"
 
 #define QKEY		0x11111111U
 #define GRH_BYTES	40
 #define RECV_OFF	32768
 #define LEN		64
 
-/* A pair of QPs of @type on the port's RoCE v2 GID, and a rule's parts. */
+/* A pair of QPs of @type on the port's RoCE v2 GID, and a rule. */
 struct lb {
 	struct pair p;
 	struct ibv_ah *ah;
-	struct mlx5dv_flow_matcher *m;
-	struct mlx5dv_devx_obj *cnt;
-	uint32_t cnt_id;
-	struct ibv_flow *flow;
-	struct rdma_ft t;
+	struct rdma_rule r;
 };
-
-/* The port's first RoCE v2 GID's index, or -1. */
-static int roce_v2_gid(struct ibv_context *ctx)
-{
-	struct ibv_gid_entry e;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		if (!ibv_query_gid_ex(ctx, 1, i, &e, 0) &&
-		    e.gid_type == IBV_GID_TYPE_ROCE_V2)
-			return i;
-	return -1;
-}
 
 /* The pair; RC's QPs connected with @rnr_retry. */
 static int lb_open(struct lb *s, enum ibv_qp_type type, uint8_t rnr_retry)
@@ -105,48 +88,14 @@ static int lb_open(struct lb *s, enum ibv_qp_type type, uint8_t rnr_retry)
 	return CHECK(s->ah) ? KSFT_PASS : KSFT_FAIL;
 }
 
-/*
- * A rule of @ft_type on QP @qpn's packets: it counts them, and drops them
- * when @drop: on RDMA RX by forwarding them to a DEVX table of the domain
- * whose entry drops them (RDMA RX takes no DROP of its own), on RDMA TX
- * with its DROP action.
- */
 static bool lb_rule(struct lb *s, int ft_type, uint32_t qpn, bool drop)
 {
-	struct ibv_context *ctx = s->p.c.ctx;
-	struct mlx5dv_flow_action_attr a[2] = {
-		{ .type = MLX5DV_FLOW_ACTION_COUNTERS_DEVX },
-	};
-
-	s->m = rdma_qp_matcher(ctx, ft_type, 0);
-	s->cnt = mt_flow_counter(ctx, &s->cnt_id);
-	if (!CHECK(s->m) || !CHECK(s->cnt))
-		return false;
-	a[0].obj = s->cnt;
-	if (drop && ft_type == RDMA_TX) {
-		a[1].type = MLX5DV_FLOW_ACTION_DROP;
-	} else if (drop) {
-		if (!rdma_ft_open(ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
-			return false;
-		a[1].type = MLX5DV_FLOW_ACTION_DEST_DEVX;
-		a[1].obj = s->t.ft;
-	}
-	s->flow = rdma_qp_flow(s->m, qpn, a, drop ? 2 : 1);
-	return CHECK(s->flow);
+	return rdma_rule_open(s->p.c.ctx, &s->r, ft_type, qpn, drop);
 }
 
 static void lb_rule_close(struct lb *s)
 {
-	if (s->flow)
-		CHECK_ERR(ibv_destroy_flow(s->flow), 0);
-	s->flow = NULL;
-	rdma_ft_close(&s->t);
-	if (s->cnt)
-		CHECK_ERR(mlx5dv_devx_obj_destroy(s->cnt), 0);
-	s->cnt = NULL;
-	if (s->m)
-		CHECK_ERR(mlx5dv_destroy_flow_matcher(s->m), 0);
-	s->m = NULL;
+	rdma_rule_close(&s->r);
 }
 
 static void lb_close(struct lb *s)
@@ -312,7 +261,7 @@ static int ud_lost_then_received(struct lb *s, struct ibv_ah *ah,
 	CHECK_EQ(send_to(s, id, LEN, ah, dqpn), IBV_WC_SUCCESS);
 	CHECK_EQ(send_to(s, id + 1, LEN, ah, dqpn), IBV_WC_SUCCESS);
 	nothing_received(s);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 2);
+	CHECK_EQ(rdma_rule_counted(&s->r), 2);
 	lb_rule_close(s);
 	CHECK_EQ(send_to(s, id + 2, LEN, ah, dqpn), IBV_WC_SUCCESS);
 	received(s, 1, GRH_BYTES + LEN);
@@ -346,7 +295,7 @@ MT_TEST_F(lb_ud, ud_tx_count)
 		CHECK_EQ(send_a(s, 20 + i), IBV_WC_SUCCESS);
 		received(s, i, GRH_BYTES + LEN);
 	}
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
+	CHECK_EQ(rdma_rule_counted(&s->r), 3);
 	return KSFT_PASS;
 }
 
@@ -363,7 +312,7 @@ MT_TEST_F(lb_rc, rc_rx_drop_retry_exceeded)
 	    !post_recv_b(s, 1, 0))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 30), IBV_WC_RETRY_EXC_ERR);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
+	CHECK_EQ(rdma_rule_counted(&s->r), 8);
 	a_in_error(s);
 	nothing_received(s);
 	return KSFT_PASS;
@@ -380,13 +329,13 @@ MT_TEST_F(lb_rc, rc_rx_count)
 
 	if (!lb_rule(s, RDMA_RX, s->p.qp[1]->qp_num, true))
 		return KSFT_FAIL;
-	CHECK_ERR(mlx5dv_devx_obj_destroy(s->t.fte), 0);
-	s->t.fte = NULL;
+	CHECK_ERR(mlx5dv_devx_obj_destroy(s->r.t.fte), 0);
+	s->r.t.fte = NULL;
 	if (!post_recv_b(s, 1, 0))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 40), IBV_WC_SUCCESS);
 	received(s, 1, LEN);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 1);
+	CHECK_EQ(rdma_rule_counted(&s->r), 1);
 	return KSFT_PASS;
 }
 
@@ -411,15 +360,15 @@ static bool lb_op_rule(struct lb *s, uint8_t op)
 	       0xff);
 	mt_set(val->match_buf, PRM_FTE_MATCH_PARAM_MISC_PARAMETERS_BTH_OPCODE,
 	       op);
-	s->m = matcher(s->p.c.ctx, RDMA_RX, 1, CRIT_MISC, mask);
+	s->r.m = matcher(s->p.c.ctx, RDMA_RX, 1, CRIT_MISC, mask);
 	free(mask);
 	mask = NULL;
-	if (!CHECK(s->m) ||
-	    !rdma_ft_open(s->p.c.ctx, &s->t, PRM_FT_RDMA_RX, 20, 0))
+	if (!CHECK(s->r.m) ||
+	    !rdma_ft_open(s->p.c.ctx, &s->r.t, PRM_FT_RDMA_RX, 20, 0))
 		goto fail;
-	a[0].obj = s->t.ft;
-	s->flow = mt_dv_flow(s->m, val, a, 1);
-	return CHECK(s->flow);
+	a[0].obj = s->r.t.ft;
+	s->r.flow = mt_dv_flow(s->r.m, val, a, 1);
+	return CHECK(s->r.flow);
 fail:
 	free(mask);
 	free(val);
@@ -441,7 +390,7 @@ MT_TEST_F(lb_rc, rc_packets)
 		return KSFT_FAIL;
 	CHECK_EQ(send_len(s, 50, 3000), IBV_WC_SUCCESS);
 	received(s, 1, 3000);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
+	CHECK_EQ(rdma_rule_counted(&s->r), 3);
 	lb_rule_close(s);
 
 	if (!lb_op_rule(s, 0x01) || !post_recv_len(s, 2, 4096))
@@ -498,14 +447,14 @@ MT_TEST_F(lb_rc, rc_responses_counted)
 	fill(s->p.buf + RECV_OFF, 3000, 3);
 	CHECK_EQ(read_len(s, 3000), IBV_WC_SUCCESS);
 	CHECK(!memcmp(s->p.buf, s->p.buf + RECV_OFF, 3000));
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 3);
+	CHECK_EQ(rdma_rule_counted(&s->r), 3);
 	if (!post_recv_b(s, 1, 0))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 70), IBV_WC_SUCCESS);
 	received(s, 1, LEN);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 4);
+	CHECK_EQ(rdma_rule_counted(&s->r), 4);
 	CHECK_EQ(fetch_add(s), IBV_WC_SUCCESS);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 5);
+	CHECK_EQ(rdma_rule_counted(&s->r), 5);
 	return KSFT_PASS;
 }
 
@@ -539,7 +488,7 @@ MT_TEST_F(lb_rc, rc_ack_drop)
 	    !post_recv_b(s, 1, 0) || !post_recv_b(s, 2, 0))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 80), IBV_WC_RETRY_EXC_ERR);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
+	CHECK_EQ(rdma_rule_counted(&s->r), 8);
 	a_in_error(s);
 	received(s, 1, LEN);
 	nothing_received(s);
@@ -567,7 +516,7 @@ MT_TEST_F(lb_rc, rc_nak_counted)
 	if (!lb_rule(s, RDMA_TX, s->p.qp[0]->qp_num, false))
 		return KSFT_FAIL;
 	CHECK_EQ(write_past_end(s), IBV_WC_REM_ACCESS_ERR);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 1);
+	CHECK_EQ(rdma_rule_counted(&s->r), 1);
 	a_in_error(s);
 	in_error(s, 1);
 	return KSFT_PASS;
@@ -586,7 +535,7 @@ MT_TEST_F(lb_rc, rc_nak_drop)
 	if (!lb_rule(s, RDMA_RX, s->p.qp[0]->qp_num, true))
 		return KSFT_FAIL;
 	CHECK_EQ(write_past_end(s), IBV_WC_RETRY_EXC_ERR);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 1);
+	CHECK_EQ(rdma_rule_counted(&s->r), 1);
 	a_in_error(s);
 	in_error(s, 1);
 	return KSFT_PASS;
@@ -605,7 +554,7 @@ MT_TEST_F(lb_rc1, rc_rnr_nak_counted)
 	if (!lb_rule(s, RDMA_TX, s->p.qp[0]->qp_num, false))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 90), IBV_WC_RNR_RETRY_EXC_ERR);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 2);
+	CHECK_EQ(rdma_rule_counted(&s->r), 2);
 	a_in_error(s);
 	return KSFT_PASS;
 }
@@ -623,7 +572,7 @@ MT_TEST_F(lb_rc1, rc_rnr_nak_drop)
 	if (!lb_rule(s, RDMA_RX, s->p.qp[0]->qp_num, true))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 91), IBV_WC_RETRY_EXC_ERR);
-	CHECK_EQ(mt_flow_counted(s->cnt, s->cnt_id), 8);
+	CHECK_EQ(rdma_rule_counted(&s->r), 8);
 	a_in_error(s);
 	nothing_received(s);
 	return KSFT_PASS;
