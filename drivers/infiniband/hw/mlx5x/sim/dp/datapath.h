@@ -148,6 +148,7 @@ struct sim_ud_av {
 
 int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 		     struct sim_ud_av *av);
+bool sim_dci_wqe_av(const u8 *wqe, size_t len, struct sim_ud_av *av);
 
 /**
  * struct sim_sig_err - what a signature error CQE says (dp_sig.c),

@@ -29,7 +29,10 @@
  * the PSN of the request they refuse; one dropped, the requester hears
  * of neither the error nor the RNR: its ACK timer runs out and it sends
  * again, as for a lost ACK (a responder that NAKed an error is in ERR
- * and answers no more).  DC's traffic does not walk.  While no table of either domain's chain of
+ * and answers no more).  A DCI's packets take their addresses from the
+ * address vector of its WQE, to the DCT it names, and carry its DC
+ * access key after the BTH; the DCT answers to the DCI's address.
+ * While no table of either domain's chain of
  * priorities holds an entry (sim_dp_rdma_busy()), nothing is built: the
  * loopback's fast path pays a look at each table of the two chains.
  */
@@ -64,10 +67,14 @@ static bool sim_lb_rdma_walk(struct sim_dp *dp, const struct sim_roce_ud *u,
 	return sim_dp_rdma_steer_head(dp, false, head, hdr, len);
 }
 
-/* The extended headers' bytes of RC opcode @op of a QP of @base. */
-static u32 sim_lb_rdma_ext(u8 op, u8 base)
+/* A DCI's requests carry the DC access key after the BTH (DCETH). */
+#define SIM_LB_DCETH	8
+
+/* The extended headers' bytes of RC request opcode @op of @req. */
+static u32 sim_lb_rdma_ext(const struct sim_qp *req, u8 op)
 {
-	u32 f = sim_rcw_op(op | base), n = 0;
+	u32 f = sim_rcw_op(op | sim_rcw_base(req));
+	u32 n = sim_dp_dci(req) ? SIM_LB_DCETH : 0;
 
 	if (f & SIM_RCW_F_XRC)
 		n += SIM_RCW_XRCETH;
@@ -78,6 +85,32 @@ static u32 sim_lb_rdma_ext(u8 op, u8 base)
 	if (f & (SIM_RCW_F_IMM | SIM_RCW_F_IETH))
 		n += SIM_ROCE_IMM;
 	return n;
+}
+
+/*
+ * The addresses of a packet of @req's: from its context, or a DCI's
+ * from the address vector of its WQE (dp->wqe, just read), to the DCT
+ * it names.  False: no valid source GID, no packet.
+ */
+static bool sim_lb_rdma_addr(struct sim_dp *dp, const struct sim_qp *req,
+			     struct sim_roce_ud *u)
+{
+	const struct sim_roce_gid *sgid;
+	struct sim_ud_av av;
+
+	if (!sim_dp_dci(req))
+		return sim_rcw_addr(dp->sim, req, u);
+	if (!sim_dci_wqe_av(dp->wqe, sizeof(dp->wqe), &av) ||
+	    av.sgid_index >= SIM_ROCE_GIDS)
+		return false;
+	sgid = &dp->sim->gids[av.sgid_index];
+	if (!sgid->valid)
+		return false;
+	sim_ud_roce(dp, req, &av, sgid, 0, u);
+	u->dqpn = dp->rc.dctn;
+	u->len = 0;
+	u->se = false;
+	return true;
 }
 
 /*
@@ -105,7 +138,7 @@ static bool sim_lb_rdma_data(struct sim_dp *dp, const struct sim_qp *req,
 			ext = op == SIM_RCW_READ_MIDDLE ? 0 : SIM_RCW_AETH;
 		} else {
 			op = sim_rcw_data_op(w, k, last);
-			ext = sim_lb_rdma_ext(op, base);
+			ext = sim_lb_rdma_ext(req, op);
 			u->ackreq = k == last;
 			u->se = k == last && w->solicited;
 		}
@@ -141,7 +174,7 @@ bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
 		return true;
 	memset(&u, 0, sizeof(u));
 	/* no source address, no packet: nothing to steer */
-	if (sim_dp_dci(req) || !sim_rcw_addr(dp->sim, req, &u))
+	if (!sim_lb_rdma_addr(dp, req, &u))
 		return true;
 	if (w->opcode == SIM_OPCODE_RDMA_READ || w->atomic) {
 		op = w->opcode == SIM_OPCODE_RDMA_READ ? SIM_RCW_READ_REQ :
@@ -150,7 +183,7 @@ bool sim_lb_rdma_rc(struct sim_dp *dp, struct sim_qp *req,
 		u.opcode = op | base;
 		u.psn = PRM_GET(qpc, req->qpc, next_send_psn);
 		u.ackreq = true;
-		return sim_lb_rdma_walk(dp, &u, sim_lb_rdma_ext(op, base), true);
+		return sim_lb_rdma_walk(dp, &u, sim_lb_rdma_ext(req, op), true);
 	}
 	return sim_lb_rdma_data(dp, req, w, off, n, &u, false);
 }
@@ -181,13 +214,27 @@ bool sim_lb_rdma_ud(struct sim_dp *dp, const struct sim_qp *req,
 				 SIM_ROCE_IMM : 0), tx);
 }
 
-/* The addresses of what @resp sends back to @req; false: none. */
+/*
+ * The addresses of what @resp sends back to @req; false: none.  A DCT
+ * has no peer in its context: it answers the DCI's request, from the
+ * address it was sent to, to the address and QP it came from.
+ */
 static bool sim_lb_rdma_back(struct sim_dp *dp, const struct sim_qp *req,
 			     const struct sim_qp *resp, struct sim_roce_ud *u)
 {
+	u8 gid[16];
+
 	memset(u, 0, sizeof(*u));
-	return !sim_dp_dci(req) && !sim_dp_dct(resp) &&
-	       sim_rcw_addr(dp->sim, resp, u);
+	if (!sim_dp_dci(req))
+		return sim_rcw_addr(dp->sim, resp, u);
+	if (!sim_lb_rdma_addr(dp, req, u))
+		return false;
+	memcpy(gid, u->sgid, sizeof(gid));
+	memcpy(u->sgid, u->dgid, sizeof(gid));
+	memcpy(u->dgid, gid, sizeof(gid));
+	memcpy(u->dmac, u->smac, sizeof(u->dmac));
+	u->dqpn = req->q.obj.id;
+	return true;
 }
 
 /**

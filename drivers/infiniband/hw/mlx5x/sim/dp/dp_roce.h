@@ -20,8 +20,11 @@
 #define SIM_ROCE_UD_SEND_IMM	0x65
 /* The BTH's acknowledge request bit, in its PSN word */
 #define SIM_ROCE_BTH_ACKREQ	0x80000000U
-/* The most the extended headers after a BTH take (XRCETH, AtomicETH) */
-#define SIM_ROCE_EXT_MAX	32
+/*
+ * The most the extended headers after a BTH take (XRCETH or a DCI's
+ * DCETH, AtomicETH)
+ */
+#define SIM_ROCE_EXT_MAX	36
 /* An 802.1Q tag, its tag control's priority and VLAN ID */
 #define SIM_ROCE_VLAN_TAG	4
 #define SIM_ROCE_VLAN_PRIO_SHIFT	13

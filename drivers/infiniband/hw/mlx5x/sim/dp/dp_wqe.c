@@ -284,6 +284,44 @@ int sim_dci_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w)
 	return sim_rc_wqe_rest(wqe, end, off + sizeof(*a), w);
 }
 
+/* The address vector @a of a datagram's or a DCI's send WQE. */
+static void sim_wqe_av_read(const struct sim_wqe_av *a, struct sim_ud_av *av)
+{
+	u32 fl;
+
+	av->qkey = be32_to_cpu(a->qkey);
+	av->dqpn = be32_to_cpu(a->dqp_dct) & 0xffffff;
+	/* RoCE: every packet has a GRH, whatever bit 30 says (libmlx5: 0) */
+	fl = be32_to_cpu(a->grh_gid_fl);
+	av->sgid_index = (fl >> 20) & 0xff;
+	av->flow_label = fl & 0xfffff;
+	av->tclass = a->tclass;
+	av->hop_limit = a->hop_limit;
+	memcpy(av->dgid, a->rgid, sizeof(av->dgid));
+	memcpy(av->rmac, a->rmac, sizeof(av->rmac));
+	av->udp_sport = be16_to_cpu(a->rlid);
+	av->prio = (a->stat_rate_sl >> 1) & 7;
+}
+
+/**
+ * sim_dci_wqe_av() - the address vector of a DC initiator's send WQE
+ * @wqe: its bytes, from the control segment on, as sim_dci_wqe_parse()
+ *	 read them
+ * @len: how many of them are there
+ * @av: filled (its @qkey is the DC access key's top half: no Q_Key)
+ *
+ * Return: false when the WQE has no room for one.
+ */
+bool sim_dci_wqe_av(const u8 *wqe, size_t len, struct sim_ud_av *av)
+{
+	size_t off = sizeof(struct sim_wqe_ctrl);
+
+	if (off + sizeof(struct sim_wqe_av) > len)
+		return false;
+	sim_wqe_av_read((const void *)(wqe + off), av);
+	return true;
+}
+
 /**
  * sim_ud_wqe_parse() - read a send WQE of a UD QP
  * @wqe: its bytes, from the control segment on
@@ -300,7 +338,6 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 {
 	size_t end, off = sizeof(struct sim_wqe_ctrl);
 	const struct sim_wqe_av *a;
-	u32 fl;
 
 	memset(av, 0, sizeof(*av));
 	end = sim_msg_ctrl_read(wqe, len, w);
@@ -312,18 +349,6 @@ int sim_ud_wqe_parse(const u8 *wqe, size_t len, struct sim_rc_wqe *w,
 		return -EOPNOTSUPP;
 	if (off + sizeof(*a) > end)
 		return -EINVAL;
-	a = (const void *)(wqe + off);
-	av->qkey = be32_to_cpu(a->qkey);
-	av->dqpn = be32_to_cpu(a->dqp_dct) & 0xffffff;
-	/* RoCE: every packet has a GRH, whatever bit 30 says (libmlx5: 0) */
-	fl = be32_to_cpu(a->grh_gid_fl);
-	av->sgid_index = (fl >> 20) & 0xff;
-	av->flow_label = fl & 0xfffff;
-	av->tclass = a->tclass;
-	av->hop_limit = a->hop_limit;
-	memcpy(av->dgid, a->rgid, sizeof(av->dgid));
-	memcpy(av->rmac, a->rmac, sizeof(av->rmac));
-	av->udp_sport = be16_to_cpu(a->rlid);
-	av->prio = (a->stat_rate_sl >> 1) & 7;
+	sim_wqe_av_read((const void *)(wqe + off), av);
 	return sim_msg_gather(wqe, end, off + sizeof(*a), w);
 }
