@@ -11,21 +11,6 @@
 #include <stdio.h>
 #include "mlx5x_rc.h"
 
-/* Counter @name of the device's port 1, or -1. */
-static long long hw_counter(struct ibv_context *ctx, const char *name)
-{
-	char path[256], val[64];
-
-	/* ib_core keeps what it read for 10 ms: read afresh */
-	usleep(20 * 1000);
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
-		 ibv_get_device_name(ctx->device), name);
-	if (mt_read_file(path, val, sizeof(val)) < 0)
-		return -1;
-	return strtoll(val, NULL, 0);
-}
-
 #define DELTA(ctx, name, before, want) \
 	CHECK_EQ(hw_counter(ctx, name) - (before), want)
 

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -416,6 +417,21 @@ static inline void fill(uint8_t *b, size_t n, uint8_t seed)
 
 	for (i = 0; i < n; i++)
 		b[i] = seed + i * 7;
+}
+
+/* Counter @name of the device's port 1, or -1. */
+static inline long long hw_counter(struct ibv_context *ctx, const char *name)
+{
+	char path[256], val[64];
+
+	/* ib_core keeps what it read for 10 ms: read afresh */
+	usleep(20 * 1000);
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 ibv_get_device_name(ctx->device), name);
+	if (mt_read_file(path, val, sizeof(val)) < 0)
+		return -1;
+	return strtoll(val, NULL, 0);
 }
 
 #endif /* MLX5X_RC_H */

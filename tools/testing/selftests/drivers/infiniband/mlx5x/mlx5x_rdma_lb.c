@@ -478,17 +478,21 @@ MT_TEST_F(lb_rc, rc_read_resp_drop)
  * An RDMA RX drop on A loses B's ACKs: B takes A's SEND once (a retry
  * is a duplicate it ACKs again, executing nothing), A's ACK timer runs
  * out retry_cnt times and its SEND ends in a retry-exceeded error; the
- * rule counts the ACK and the 7 ACKs again.
+ * rule counts the ACK and the 7 ACKs again, and the port's
+ * duplicate_request counter the 7 duplicates B received.
  */
 MT_TEST_F(lb_rc, rc_ack_drop)
 {
 	struct lb *s = &self->s;
+	long long dups = hw_counter(s->p.c.ctx, "duplicate_request");
 
 	if (!lb_rule(s, RDMA_RX, s->p.qp[0]->qp_num, true) ||
 	    !post_recv_b(s, 1, 0) || !post_recv_b(s, 2, 0))
 		return KSFT_FAIL;
 	CHECK_EQ(send_a(s, 80), IBV_WC_RETRY_EXC_ERR);
 	CHECK_EQ(rdma_rule_counted(&s->r), 8);
+	CHECK(dups >= 0);
+	CHECK_EQ(hw_counter(s->p.c.ctx, "duplicate_request") - dups, 7);
 	a_in_error(s);
 	received(s, 1, LEN);
 	nothing_received(s);
