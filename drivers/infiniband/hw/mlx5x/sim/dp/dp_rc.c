@@ -442,8 +442,12 @@ static void sim_rc_message(struct sim_dp *dp, struct sim_qp *req,
 		if (m->req_synd || m->rnr)
 			return;
 	}
-	/* a message whose ACK was lost: the responder only ACKs it again */
+	/*
+	 * a message whose ACK was lost: the responder counts a duplicate
+	 * and only ACKs it again
+	 */
 	if (req->dp.ack_lost) {
+		sim_qp_count(dp->sim, m->resp, SIM_QC_DUPLICATE_REQUEST);
 		if (sim_lb_rdma_ack(dp, req, m->resp, w)) {
 			req->dp.ack_lost = false;
 			sim_rc_psn_add(req, next_send_psn, sim_rcw_npsn(req, w));
