@@ -54,6 +54,13 @@ enum sim_obj_type {
 #define SIM_XRC_SRQN_BASE	BIT(23)
 /* DCTs are numbered from here: no QP has such a number. */
 #define SIM_DCTN_BASE		BIT(23)
+/*
+ * Reserved QPN ranges (queues/gen_reserved_qpn.c) lie from here to
+ * SIM_DCTN_BASE: no QP or DCT has such a number.  A range's general
+ * object is numbered by its first QPN, and the other general objects
+ * below: ids stay unique over all general objects.
+ */
+#define SIM_RSVD_QPN_BASE	BIT(22)
 
 /**
  * struct sim_obj - one firmware object
@@ -454,6 +461,9 @@ void sim_objs_destroy_all(struct mlx5x_sim *sim);
 const char *sim_obj_type_name(enum sim_obj_type type);
 u8 sim_obj_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 enum sim_obj_type type, struct sim_obj **objp);
+u8 sim_obj_alloc_in(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		    enum sim_obj_type type, u32 min, u32 max,
+		    struct sim_obj **objp);
 u8 sim_obj_lookup(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		  enum sim_obj_type type, u32 id, struct sim_obj **objp);
 u8 sim_obj_destroy(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,

@@ -192,7 +192,8 @@ int sim_caps_init(struct mlx5x_sim *sim)
 			cp->fill(page);
 		sim->caps[cp->type] = page;
 	}
-	sim_general_caps(sim->caps[SIM_CAP_GENERAL], sim->caps[SIM_CAP_QOS]);
+	sim_general_caps(sim->caps[SIM_CAP_GENERAL],
+			 sim->caps[SIM_CAP_GENERAL_2], sim->caps[SIM_CAP_QOS]);
 	sim_crypto_set_mode(sim, SIM_CRYPTO_NONE);
 	sim->max_id[SIM_OBJ_UCTX] = 1U << SIM_CAP_GEN(sim, log_max_uctx);
 	sim->max_id[SIM_OBJ_PD] = 1U << SIM_CAP_GEN(sim, log_max_pd);
@@ -225,7 +226,7 @@ int sim_caps_init(struct mlx5x_sim *sim)
 	sim->max_id[SIM_OBJ_FTE] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_MODIFY_HDR] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_PKT_REFORMAT] = BIT(24) - 1;
-	sim->max_id[SIM_OBJ_GENERAL] = BIT(24) - 1;
+	sim->max_id[SIM_OBJ_GENERAL] = SIM_RSVD_QPN_BASE - 1;
 	sim->max_id[SIM_OBJ_PSV] = BIT(24) - 1;
 	sim->max_id[SIM_OBJ_MEMIC] = SIM_MEMIC_SIZE / DM_MEMIC_BASE_SIZE;
 	return 0;

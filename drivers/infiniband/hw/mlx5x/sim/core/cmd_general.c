@@ -17,6 +17,7 @@ static const struct sim_gen_type *const sim_gen_types[] = {
 	&sim_gen_dek,
 	&sim_gen_crypto_login,
 	&sim_gen_av_qp_mapping,
+	&sim_gen_reserved_qpn,
 };
 
 /* The type's handlers, if the profile offers it now (general_obj_types). */
@@ -37,12 +38,13 @@ static const struct sim_gen_type *sim_gen_type_of(struct mlx5x_sim *sim,
 /**
  * sim_general_caps() - the general object part of the profile
  * @cap: the cmd_hca_cap page
+ * @cap2: the cmd_hca_cap_2 page (reserved QPN ranges)
  * @qos: the QoS capability page (flow meter limits)
  *
  * general_obj_types gets one bit per type of sim_gen_types[], and each
  * type adds its own limits.
  */
-void sim_general_caps(void *cap, void *qos)
+void sim_general_caps(void *cap, void *cap2, void *qos)
 {
 	size_t off = PRM_BIT_OFF(cmd_hca_cap, general_obj_types);
 	u64 types = 0;
@@ -56,6 +58,7 @@ void sim_general_caps(void *cap, void *qos)
 	prm_set_bits(cap, off + 32, 32, lower_32_bits(types));
 	sim_match_definer_caps(cap);
 	sim_flow_meter_aso_caps(qos);
+	sim_reserved_qpn_caps(cap2);
 }
 
 void sim_general_release(struct sim_obj *obj)
@@ -178,7 +181,12 @@ static u8 sim_create_general(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 				  SIM_SYND_EXHAUSTED);
 		goto err_release;
 	}
-	status = sim_obj_alloc(sim, ctx, SIM_OBJ_GENERAL, &obj);
+	if (type->obj_id)
+		status = sim_obj_alloc_in(sim, ctx, SIM_OBJ_GENERAL,
+					  type->obj_id(priv),
+					  type->obj_id(priv), &obj);
+	else
+		status = sim_obj_alloc(sim, ctx, SIM_OBJ_GENERAL, &obj);
 	if (status)
 		goto err_release;
 	gen = container_of(obj, struct sim_general, obj);

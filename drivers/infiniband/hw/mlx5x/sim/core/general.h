@@ -35,6 +35,7 @@ struct sim_general {
  *	  log_obj_range); else log_obj_range must be 0
  * @max_objs: how many may exist at once (the profile's limit), or NULL
  * @weight: how many of that limit one object counts for; NULL: 1
+ * @obj_id: the number @create chose for the object; NULL: the lowest free
  * @create: checks the create mailbox and fills @priv; returns a PRM
  *	    status.  It may take references, dropped by @release.
  * @query: writes the object's context into the query output
@@ -50,6 +51,7 @@ struct sim_gen_type {
 	bool bulk;
 	u32 (*max_objs)(struct mlx5x_sim *sim);
 	u32 (*weight)(const void *priv);
+	u32 (*obj_id)(const void *priv);
 	u8 (*create)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		     void *priv);
 	u8 (*query)(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
@@ -65,12 +67,18 @@ extern const struct sim_gen_type sim_gen_sw_icm;
 extern const struct sim_gen_type sim_gen_dek;
 extern const struct sim_gen_type sim_gen_crypto_login;
 extern const struct sim_gen_type sim_gen_av_qp_mapping;
+extern const struct sim_gen_type sim_gen_reserved_qpn;
 
 /* queues/gen_av_qp_mapping.c: mlx5dv_map_ah_to_qp()'s objects */
 #define SIM_OBJ_TYPE_AV_QP_MAPPING	0x003a
 
+/* queues/gen_reserved_qpn.c: mlx5dv_reserved_qpn_alloc()'s ranges */
+#define SIM_OBJ_TYPE_RESERVED_QPN	0x002c
+
+void sim_reserved_qpn_caps(void *cap2);
+
 void sim_general_release(struct sim_obj *obj);
-void sim_general_caps(void *cap, void *qos);
+void sim_general_caps(void *cap, void *cap2, void *qos);
 u8 sim_general_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		   u16 obj_type, u32 id, struct sim_general **genp);
 

@@ -93,6 +93,28 @@ void sim_objs_init(struct mlx5x_sim *sim)
 u8 sim_obj_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		 enum sim_obj_type type, struct sim_obj **objp)
 {
+	return sim_obj_alloc_in(sim, ctx, type, sim_types[type].min_id,
+				sim->max_id[type], objp);
+}
+
+/**
+ * sim_obj_alloc_in() - create an object numbered within [@min, @max]
+ * @sim: the model
+ * @ctx: the command creating it
+ * @type: kind of object
+ * @min: its lowest possible number
+ * @max: its highest; @min == @max asks for that number
+ * @objp: the new object, zeroed beyond its header
+ *
+ * For the kinds whose number the object's own context chooses (a
+ * reserved QPN range is numbered by its first QPN).
+ *
+ * Return: a PRM status.
+ */
+u8 sim_obj_alloc_in(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+		    enum sim_obj_type type, u32 min, u32 max,
+		    struct sim_obj **objp)
+{
 	const struct sim_type_info *ti = &sim_types[type];
 	struct sim_obj *obj;
 	u32 id;
@@ -101,8 +123,8 @@ u8 sim_obj_alloc(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	obj = kzalloc(ti->size, GFP_KERNEL);
 	if (!obj)
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES, SIM_SYND_NO_MEM);
-	err = xa_alloc(&sim->objs[type], &id, obj,
-		       XA_LIMIT(ti->min_id, sim->max_id[type]), GFP_KERNEL);
+	err = xa_alloc(&sim->objs[type], &id, obj, XA_LIMIT(min, max),
+		       GFP_KERNEL);
 	if (err) {
 		kfree(obj);
 		return sim_fail(ctx, PRM_STAT_NO_RESOURCES,

@@ -102,7 +102,8 @@ static void sk_gen_caps(struct kunit *test)
 			BIT_ULL(MLX5_OBJ_TYPE_MATCH_DEFINER) |
 			BIT_ULL(MLX5_GENERAL_OBJECT_TYPES_FLOW_METER_ASO) |
 			BIT_ULL(MLX5_OBJ_TYPE_SW_ICM) |
-			BIT_ULL(SIM_OBJ_TYPE_AV_QP_MAPPING));
+			BIT_ULL(SIM_OBJ_TYPE_AV_QP_MAPPING) |
+			BIT_ULL(SIM_OBJ_TYPE_RESERVED_QPN));
 	formats = (u64)prm_get_bits(cap, foff, 32) << 32 |
 		  prm_get_bits(cap, foff + 32, 32);
 	KUNIT_EXPECT_EQ(test, formats,

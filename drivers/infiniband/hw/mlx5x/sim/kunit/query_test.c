@@ -70,7 +70,7 @@ static void sk_caps_roce(struct kunit *test)
 /* Offered but empty pages answer with zeros rather than an error. */
 static void sk_caps_offered(struct kunit *test)
 {
-	static const u8 types[] = { 0x01, 0x02, 0x20 };
+	static const u8 types[] = { 0x01, 0x02 };
 	unsigned int i;
 	void *cap;
 
