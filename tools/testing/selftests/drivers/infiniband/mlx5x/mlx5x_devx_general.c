@@ -126,7 +126,8 @@ MT_TEST_F(mt_ctx, caps_general_obj_types)
 		CHECK_EQ(types, 1ULL << TYPE_MATCH_DEFINER |
 			 1ULL << TYPE_FLOW_METER_ASO |
 			 1ULL << 0x8 /* SW_ICM: see mlx5x_dm */ |
-			 1ULL << 0x3a /* AV_QP_MAPPING: see mlx5x_dc */);
+			 1ULL << 0x3a /* AV_QP_MAPPING: see mlx5x_dc */ |
+			 1ULL << 0x2c /* see mlx5x_reserved_qpn */);
 		CHECK_EQ(cap64(cap,
 			       PRM_CMD_HCA_CAP_MATCH_DEFINER_FORMAT_SUPPORTED_OFF),
 			 1ULL << 0 | 1ULL << 22 | 1ULL << 23 | 1ULL << 29 |
