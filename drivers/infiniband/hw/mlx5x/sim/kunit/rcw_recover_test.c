@@ -84,7 +84,7 @@ static void rr_atomic_ack_lost(struct kunit *test)
 	u64 *remote = (u64 *)sk_rcw_data(test, B, 0x3000);
 	u64 *orig = (u64 *)sk_rcw_data(test, A, 0x3008);
 
-	w->ack_timeout = 10;
+	w->ack_timeout = 14;
 	sk_rcw_connect(test);
 	sk_rcw_count(test, B);
 	sk_rcw_fate(test, B, 0, SK_W_DROP);
@@ -118,7 +118,8 @@ static void rr_read_req_lost(struct kunit *test)
 	u32 len = 2 * SK_W_PMTU;
 	u64 n;
 
-	w->ack_timeout = 10;
+	/* 67 ms: a loaded host answers the resent request in time */
+	w->ack_timeout = 14;
 	sk_rcw_connect(test);
 	sk_rcw_fate(test, A, 0, SK_W_DROP);
 	sk_rcw_fill(test, B, 0x1000, len, 0x42);
