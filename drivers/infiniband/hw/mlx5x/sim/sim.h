@@ -119,6 +119,34 @@ void mlx5x_sim_set_idle_handler(struct mlx5x_sim *sim, mlx5x_sim_idle_fn fn,
 #define MLX5X_SIM_RUNG_ANY	U32_MAX
 void mlx5x_sim_rung(struct mlx5x_sim *sim, bool mapped, u16 uid, u32 qpn);
 
+/**
+ * typedef mlx5x_sim_odp_fault_fn - hears of a page fault of the data path
+ * @ctx: what was registered with the handler
+ * @qpn: the QP whose WQE stopped on it; it waits for mlx5x_sim_odp_resume()
+ * @umem_id: the ODP umem (mlx5x_sim_odp_enable())
+ * @off: the first byte not present, from the start of the umem's first
+ *	 page (page_offset in)
+ * @len: the bytes the access needed from there
+ * @write: the access writes
+ *
+ * Runs under the model's lock, as a ConnectX raises a PAGE_FAULT event:
+ * it must not sleep nor call into the model.
+ *
+ * Return: true when the driver took the fault; false fails the access.
+ */
+typedef bool (*mlx5x_sim_odp_fault_fn)(void *ctx, u32 qpn, u32 umem_id,
+				       u64 off, u64 len, bool write);
+
+/* mem/odp.c: on-demand paging of a umem's pages */
+void mlx5x_sim_set_odp_handler(struct mlx5x_sim *sim,
+			       mlx5x_sim_odp_fault_fn fn, void *ctx);
+int mlx5x_sim_odp_enable(struct mlx5x_sim *sim, u32 umem_id, bool writable);
+int mlx5x_sim_odp_map(struct mlx5x_sim *sim, u32 umem_id, u64 first,
+		      u64 n, const u64 *ents);
+void mlx5x_sim_odp_zap(struct mlx5x_sim *sim, u32 umem_id, u64 first,
+		       u64 n);
+void mlx5x_sim_odp_resume(struct mlx5x_sim *sim, u32 qpn, bool err);
+
 int mlx5x_sim_classify(struct mlx5x_sim *sim, bool tx, u8 port,
 		       const void *bytes, size_t len, char *trace, size_t size);
 

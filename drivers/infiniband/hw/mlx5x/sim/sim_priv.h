@@ -8,6 +8,7 @@
 #define MLX5X_SIM_PRIV_H
 
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include "../prm.h"
 #include "sim.h"
@@ -155,6 +156,19 @@ struct sim_umem {
 	u64 ro_pages;
 	u32 log_page;
 	u32 page_offset;
+	struct mlx5x_sim *odp;	/* on-demand paging (mem/odp.c), or NULL */
+	bool odp_wr;		/* its pages may be given writable */
+};
+
+/*
+ * The page fault the data path met (mem/odp.c): armed while an RC WQE
+ * executes, set by the first access to an absent page of an ODP umem.
+ */
+struct sim_odp_fault {
+	bool armed, pending;
+	bool write;
+	u32 umem_id;
+	u64 off, len;	/* from the start of its first page */
 };
 
 /**
@@ -272,6 +286,12 @@ struct mlx5x_sim {
 	struct list_head mcgs;	/* queues/cmd_mcg.c: multicast groups */
 	unsigned int n_mcgs;
 	u64 clock_epoch;	/* core/core.c: ktime_get_ns() at creation */
+	/* mem/odp.c: on-demand paging */
+	spinlock_t odp_lock;	/* the MTT entries of ODP umems */
+	struct sim_odp_fault odp_fault;
+	mlx5x_sim_odp_fault_fn odp_fault_fn;
+	void *odp_ctx;
+	u64 odp_faults, odp_resumes, odp_zaps;
 };
 
 /**
@@ -488,6 +508,11 @@ static inline bool sim_umem_holds(const struct sim_umem *umem, u64 off,
 u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 		u64 offset, u64 len, struct sim_umem **umemp);
 bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len);
+/* mem/odp.c: on-demand paging */
+struct sim_qp;
+bool sim_odp_fault(struct sim_umem *umem, u64 off, u64 len, bool write);
+bool sim_odp_arm(struct mlx5x_sim *sim, struct sim_qp *qp);
+bool sim_odp_disarm(struct mlx5x_sim *sim, struct sim_qp *qp);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 u32 sim_uctx_cap(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);

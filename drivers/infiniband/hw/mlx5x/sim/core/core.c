@@ -156,6 +156,7 @@ struct mlx5x_sim *mlx5x_sim_create(const struct mlx5x_sim_params *params)
 	if (!sim)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&sim->lock);
+	spin_lock_init(&sim->odp_lock);
 	sim->params = *params;
 	sim->fail_opcode = -1;
 	sim->clock_epoch = ktime_get_ns();

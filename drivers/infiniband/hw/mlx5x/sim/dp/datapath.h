@@ -215,6 +215,7 @@ void sim_cqe_stamp(u8 *cqe, u64 ts);
 void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info);
 
 /* umem_io.c */
+bool sim_umem_touch(struct sim_umem *umem, u64 off, size_t len);
 bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 		 bool write);
 bool sim_umem_rd32(struct sim_umem *umem, u64 off, u32 *val);

@@ -43,6 +43,12 @@
  * sim_mkey_xlate_rights() (the key's owner, PD, rights and range) and
  * sim_umem_io() (the umem's page bits).  Every key of a message is
  * checked before its first byte is copied.
+ *
+ * A WQE whose access meets a page absent from an ODP umem stops there:
+ * its outcome is dropped (no CQE, no PSN, its receive WQE not taken),
+ * the QP waits for the driver to resolve the fault and executes the WQE
+ * again from its start (mem/odp.c).  An atomic touches every page it
+ * needs before it changes a byte, so that it is never done twice.
  */
 #include <linux/ktime.h>
 #include "../mem/mkey.h"
@@ -326,7 +332,16 @@ static void sim_rc_atomic(struct sim_dp *dp, struct sim_rc_msg *m)
 		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
 		return;
 	}
-	if (!sim_umem_io(rem->p[0].umem, rem->p[0].off, &orig, sizeof(orig),
+	/*
+	 * every page present before the responder's bytes change: a page
+	 * fault stops the WQE before it did anything (mem/odp.c)
+	 */
+	if (!sim_umem_touch(loc->p[0].umem, loc->p[0].off, sizeof(orig))) {
+		m->req_synd = SIM_CQE_SYND_LOCAL_PROT;
+		return;
+	}
+	if (!sim_umem_touch(rem->p[0].umem, rem->p[0].off, sizeof(orig)) ||
+	    !sim_umem_io(rem->p[0].umem, rem->p[0].off, &orig, sizeof(orig),
 			 false)) {
 		m->req_synd = SIM_CQE_SYND_REMOTE_ACCESS;
 		return;
@@ -639,8 +654,12 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 	else if (parsed)
 		m.req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
+	else if (!sim_odp_arm(dp->sim, qp))
+		return 0;	/* it waits for its page fault (mem/odp.c) */
 	else
 		sim_rc_message(dp, qp, &m);
+	if (sim_odp_disarm(dp->sim, qp))
+		return 0;	/* it stopped on one: nothing of it stays */
 	sim_rc_ack_walk(dp, &m);
 	sim_rc_nak_walk(dp, &m);
 	if (m.rnr)

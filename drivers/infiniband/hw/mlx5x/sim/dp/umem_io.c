@@ -19,6 +19,24 @@
 /* The MTT entry's address bits: the access bits sit below bit 8. */
 #define SIM_UMEM_ADDR_MASK	(~0xffULL)
 
+/* One page's part of an access: false when the entry refuses it. */
+static bool sim_umem_page_io(u64 ent, u64 at, void *buf, u64 chunk,
+			     bool write)
+{
+	void *page;
+
+	if (!(ent & (write ? SIM_MTT_WR : SIM_MTT_RD)))
+		return false;
+	page = (void *)(uintptr_t)(ent & SIM_UMEM_ADDR_MASK);
+	if (!virt_addr_valid(page))
+		return false;
+	if (write)
+		memcpy(page + at, buf, chunk);
+	else
+		memcpy(buf, page + at, chunk);
+	return true;
+}
+
 /**
  * sim_umem_io() - copy bytes to or from a umem
  * @umem: the umem
@@ -33,6 +51,10 @@
  * process did not permit (a read-only mapping of a file, say) is ever
  * made here.
  *
+ * The entries of an ODP umem are read, and their pages copied, under
+ * the model's ODP lock (mem/odp.c); an entry that does not permit the
+ * access raises a page fault there, when one is armed.
+ *
  * Return: true, or false when the range is not all inside the umem, a
  * page is not one the model can reach, or its entry does not permit the
  * access (nothing is copied then from that page on).
@@ -42,29 +64,69 @@ bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 {
 	u64 psize = BIT_ULL(umem->log_page);
 	u64 abs, chunk;
-	void *page;
+	bool ok;
 
 	if (!sim_umem_holds(umem, off, len))
 		return false;
 	abs = off + umem->page_offset;
 	while (len) {
-		u64 ent = umem->mtt[abs >> umem->log_page];
+		u64 *ent = &umem->mtt[abs >> umem->log_page];
 
-		if (!(ent & (write ? SIM_MTT_WR : SIM_MTT_RD)))
-			return false;
-		page = (void *)(uintptr_t)(ent & SIM_UMEM_ADDR_MASK);
-		if (!virt_addr_valid(page))
-			return false;
 		chunk = min_t(u64, len, psize - (abs & (psize - 1)));
-		if (write)
-			memcpy(page + (abs & (psize - 1)), buf, chunk);
-		else
-			memcpy(buf, page + (abs & (psize - 1)), chunk);
+		if (umem->odp) {
+			/* mem/odp.c: the notifier takes pages back under it */
+			spin_lock(&umem->odp->odp_lock);
+			ok = sim_umem_page_io(*ent, abs & (psize - 1), buf,
+					      chunk, write);
+			spin_unlock(&umem->odp->odp_lock);
+			if (!ok) {
+				sim_odp_fault(umem, abs, len, write);
+				return false;
+			}
+		} else if (!sim_umem_page_io(*ent, abs & (psize - 1), buf,
+					     chunk, write)) {
+			return false;
+		}
 		buf += chunk;
 		abs += chunk;
 		len -= chunk;
 	}
 	return true;
+}
+
+/**
+ * sim_umem_touch() - whether the pages of a range are there to be read
+ * and written, before an access that must not stop half way (an atomic)
+ * @umem: the umem
+ * @off: the first byte, from the umem's first byte (page_offset in)
+ * @len: bytes
+ *
+ * On an ODP umem, an entry without both rights raises its page fault
+ * (mem/odp.c).  Nothing is copied.
+ *
+ * Return: true when every entry has rd_en and wr_en.
+ */
+bool sim_umem_touch(struct sim_umem *umem, u64 off, size_t len)
+{
+	const u64 rw = SIM_MTT_RD | SIM_MTT_WR;
+	u64 abs, last;
+	bool ok = true;
+
+	if (!len || !sim_umem_holds(umem, off, len))
+		return false;
+	abs = off + umem->page_offset;
+	last = (abs + len - 1) >> umem->log_page;
+	if (umem->odp)
+		spin_lock(&umem->odp->odp_lock);
+	for (; ok && abs >> umem->log_page <= last;
+	     abs = (abs | (BIT_ULL(umem->log_page) - 1)) + 1)
+		ok = (umem->mtt[abs >> umem->log_page] & rw) == rw;
+	if (umem->odp) {
+		spin_unlock(&umem->odp->odp_lock);
+		if (!ok)
+			sim_odp_fault(umem, off + umem->page_offset, len, true);
+	}
+	return ok;
 }
 
 /**

@@ -217,9 +217,13 @@ static u8 sim_mkey_direct(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		sim_obj_put(&umem->obj);
 		return sim_mkey_bad(ctx);
 	}
-	/* no access wider than the pages': a write needs wr_en on each */
+	/*
+	 * no access wider than the pages': a write needs wr_en on each, or
+	 * an ODP umem whose pages may be given writable (mem/odp.c)
+	 */
 	if ((PRM_GET(mkc, mkc, lw) || PRM_GET(mkc, mkc, rw) ||
-	     PRM_GET(mkc, mkc, a)) && !sim_umem_writable(umem, offset, len)) {
+	     PRM_GET(mkc, mkc, a)) &&
+	    !(umem->odp ? umem->odp_wr : sim_umem_writable(umem, offset, len))) {
 		sim_obj_put(&umem->obj);
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_UMEM_RO);
 	}

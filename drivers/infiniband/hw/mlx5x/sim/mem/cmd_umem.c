@@ -13,7 +13,14 @@
 
 void sim_umem_release(struct sim_obj *obj)
 {
-	kvfree(container_of(obj, struct sim_umem, obj)->mtt);
+	struct sim_umem *umem = container_of(obj, struct sim_umem, obj);
+
+	/* a notifier that found it before it left the table is done */
+	if (umem->odp) {
+		spin_lock(&umem->odp->odp_lock);
+		spin_unlock(&umem->odp->odp_lock);
+	}
+	kvfree(umem->mtt);
 }
 
 /**
@@ -65,7 +72,9 @@ u8 sim_umem_ref(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx, u32 id,
 	if (status)
 		return status;
 	umem = container_of(obj, struct sim_umem, obj);
-	if (!len || !sim_umem_holds(umem, offset, len)) {
+	/* an ODP umem is its one mkey's, the first to name it (mem/odp.c) */
+	if ((umem->odp && obj->users > 1) || !len ||
+	    !sim_umem_holds(umem, offset, len)) {
 		sim_obj_put(obj);
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	}

@@ -310,6 +310,9 @@ struct sim_rcw {
  * @dci_errored: a DCI's stream channels in error (dp/dp_dc.c)
  * @n_errored: how many
  * @rcw: RC and UC on the wire (dp/rcw_*.c)
+ * @odp_wait: its WQE stopped on a page fault: it waits for the driver's
+ *	      resume (mem/odp.c)
+ * @odp_err: resumed with an error: the WQE's next fault fails it
  */
 struct sim_qp_dp {
 	u32 buf_umem;
@@ -327,6 +330,8 @@ struct sim_qp_dp {
 	bool catas;
 	u32 xrc_srqn;
 	bool sig_drain;
+	bool odp_wait;
+	bool odp_err;
 	u16 dci_errored[BIT(SIM_DCI_LOG_MAX_ERRORED)];
 	u8 n_errored;
 	struct sim_rcw rcw;
