@@ -66,6 +66,14 @@ struct mlx5_ib_clock_info;
  * @release: free the backend; called once the IB device is unregistered
  * @user_unreg: `rdma link delete` may remove the device (one that
  *		`rdma link add` created)
+ * @odp_enable: make a umem whose pages are all absent, and that nothing
+ *		names yet, one of on-demand paging, which its first user
+ *		(the MR's mkey) alone may name (optional: without it, no
+ *		ODP; odp.c)
+ * @odp_map: give the device pages of an ODP umem (address | MLX5X_MTT_*)
+ * @odp_zap: take them back; never sleeps
+ * @odp_resume: a QP stopped on a page fault goes on (@err: the fault was
+ *		not resolved, its access fails)
  */
 /* A doorbell that names no queue the driver could read (rung's @qpn). */
 #define MLX5X_RUNG_ANY	U32_MAX
@@ -97,6 +105,11 @@ struct mlx5x_backend_ops {
 	u64 (*clock_ns)(struct mlx5x_dev *dev);
 	void (*release)(struct mlx5x_dev *dev);
 	bool user_unreg;
+	int (*odp_enable)(struct mlx5x_dev *dev, u32 umem_id, bool writable);
+	int (*odp_map)(struct mlx5x_dev *dev, u32 umem_id, u64 first, u64 n,
+		       const u64 *ents);
+	void (*odp_zap)(struct mlx5x_dev *dev, u32 umem_id, u64 first, u64 n);
+	void (*odp_resume)(struct mlx5x_dev *dev, u32 qpn, bool err);
 };
 
 struct mlx5x_dev {
@@ -124,6 +137,10 @@ struct mlx5x_dev {
 	spinlock_t clock_lock;		/* clock.c: serialises its updates */
 	struct dentry *dbg;
 	struct mutex uctx_lock;		/* protects uctx_list, ubuf_orphans */
+	/* odp.c: ODP MRs by umem id, the work that serves their faults */
+	struct mutex odp_lock;
+	struct xarray odp_mrs;
+	struct workqueue_struct *odp_wq;
 	struct list_head uctx_list;	/* open user contexts, for debugfs */
 	struct list_head ubuf_orphans;	/* ubuf.c: umems firmware kept */
 	struct xarray indirect_mkeys;	/* devx_mkey.c */
@@ -209,6 +226,7 @@ struct mlx5x_mr {
 	u16 uid;
 	int access;			/* IB_ACCESS_* it grants */
 	struct mlx5x_ubuf buf;
+	struct mlx5x_dev *dev;		/* of an ODP MR: for its notifier */
 };
 
 static inline struct mlx5x_mr *to_mmr(struct ib_mr *ib)

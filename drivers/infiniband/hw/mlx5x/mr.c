@@ -13,8 +13,11 @@
  * rights are written into the mkey in place by a UMR (umr.c), and the
  * keys stay; a new range, or rights the pinned pages do not allow (write
  * on pages pinned read-only), or a device without a UMR QP, register the
- * MR anew, with new keys, and ib_core deregisters the old one.  No
- * on-demand paging.
+ * MR anew, with new keys, and ib_core deregisters the old one.
+ *
+ * An MR with IB_ACCESS_ON_DEMAND pins nothing: its umem in firmware
+ * starts with every page absent and the device's page faults fill it
+ * (odp.c).  Its rereg registers it anew.
  */
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
@@ -105,6 +108,15 @@ static int mlx5x_mr_fw_destroy(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 	return mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 }
 
+/* The pages of an MR over host memory go, pinned or on demand (odp.c). */
+static void mlx5x_mr_buf_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+	if (mr->buf.umem && mr->buf.umem->is_odp)
+		mlx5x_odp_put(dev, mr);
+	else
+		mlx5x_ubuf_put(dev, &mr->buf);
+}
+
 struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata)
 {
@@ -116,7 +128,7 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 
 	if (!udata)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (access & ~MLX5X_MR_ACCESS)
+	if (access & ~(MLX5X_MR_ACCESS | IB_ACCESS_ON_DEMAND))
 		return ERR_PTR(-EOPNOTSUPP);
 	/* the region's first byte sits at the same place in a page */
 	if (!length || (start ^ iova) & ~PAGE_MASK)
@@ -125,15 +137,26 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->uid = to_mpd(pd)->uid;
-	err = mlx5x_ubuf_get(dev, mr->uid, start, length, access, &mr->buf);
+	if (access & IB_ACCESS_ON_DEMAND)
+		err = mlx5x_odp_get(dev, mr, start, length, access);
+	else
+		err = mlx5x_ubuf_get(dev, mr->uid, start, length, access,
+				     &mr->buf);
 	if (err)
 		goto err_free;
 	key = mlx5x_mkey_variant_next();
 	err = mlx5x_mr_fw_create(dev, mr, to_mpd(pd)->pdn, iova, length,
-				 access, key, &index);
+				 access & ~IB_ACCESS_ON_DEMAND, key, &index);
 	if (err)
 		goto err_buf;
 	mr->mkey = index << 8 | key;
+	if (access & IB_ACCESS_ON_DEMAND) {
+		err = mlx5x_odp_start(dev, mr);
+		if (err) {
+			mlx5x_mr_fw_destroy(dev, mr);
+			goto err_buf;
+		}
+	}
 	mr->access = access;
 	mr->ib.lkey = mr->mkey;
 	mr->ib.rkey = mr->ib.lkey;
@@ -142,7 +165,7 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	return &mr->ib;
 
 err_buf:
-	mlx5x_ubuf_put(dev, &mr->buf);
+	mlx5x_mr_buf_put(dev, mr);
 err_free:
 	kfree(mr);
 	return ERR_PTR(err);
@@ -181,7 +204,8 @@ struct ib_mr *mlx5x_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		pd = ibmr->pd;
 	if (access & ~MLX5X_MR_ACCESS)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (!(flags & IB_MR_REREG_TRANS) &&
+	/* an ODP MR is registered anew, its pages followed from scratch */
+	if (!(flags & IB_MR_REREG_TRANS) && !mr->buf.umem->is_odp &&
 	    !((access ^ mr->access) & ~MLX5X_MR_UMR_ACCESS) &&
 	    (mr->buf.umem->writable || !ib_access_writable(access))) {
 		err = mlx5x_umr_rereg(to_mdev(ibmr->device), mr->mkey,
@@ -218,7 +242,7 @@ int mlx5x_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	err = mlx5x_mr_fw_destroy(dev, mr);
 	if (err)
 		return err;
-	mlx5x_ubuf_put(dev, &mr->buf);	/* none for an MR over DM */
+	mlx5x_mr_buf_put(dev, mr);	/* none for an MR over DM */
 	kfree(mr);
 	return 0;
 }

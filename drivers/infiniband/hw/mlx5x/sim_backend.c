@@ -125,8 +125,42 @@ static void mlx5x_sim_backend_event(void *ctx, const void *eqe)
 	mlx5x_devx_event(ctx, eqe);
 }
 
+/* On-demand paging of MRs (odp.c, the model's mem/odp.c). */
+static int mlx5x_sim_backend_odp_enable(struct mlx5x_dev *dev, u32 umem_id,
+					bool writable)
+{
+	return mlx5x_sim_odp_enable(to_sim(dev), umem_id, writable);
+}
+
+static int mlx5x_sim_backend_odp_map(struct mlx5x_dev *dev, u32 umem_id,
+				     u64 first, u64 n, const u64 *ents)
+{
+	return mlx5x_sim_odp_map(to_sim(dev), umem_id, first, n, ents);
+}
+
+static void mlx5x_sim_backend_odp_zap(struct mlx5x_dev *dev, u32 umem_id,
+				      u64 first, u64 n)
+{
+	mlx5x_sim_odp_zap(to_sim(dev), umem_id, first, n);
+}
+
+static void mlx5x_sim_backend_odp_resume(struct mlx5x_dev *dev, u32 qpn,
+					 bool err)
+{
+	mlx5x_sim_odp_resume(to_sim(dev), qpn, err);
+}
+
+static bool mlx5x_sim_backend_odp_fault(void *ctx, u32 qpn, u32 umem_id,
+					u64 off, u64 len, bool write)
+{
+	return mlx5x_odp_fault(ctx, qpn, umem_id, off, len, write);
+}
+
 static void mlx5x_sim_backend_release(struct mlx5x_dev *dev)
 {
+	/* no fault raised from now on, and every one raised served */
+	mlx5x_sim_set_odp_handler(to_sim(dev), NULL, NULL);
+	mlx5x_odp_cleanup(dev);
 	mlx5x_sim_wire_detach(to_sim_dev(dev));
 	mlx5x_sim_destroy(to_sim(dev));
 	kfree(dev->backend_priv);
@@ -157,6 +191,10 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.clock_ns = mlx5x_sim_backend_clock_ns,
 	.release = mlx5x_sim_backend_release,
 	.user_unreg = true,
+	.odp_enable = mlx5x_sim_backend_odp_enable,
+	.odp_map = mlx5x_sim_backend_odp_map,
+	.odp_zap = mlx5x_sim_backend_odp_zap,
+	.odp_resume = mlx5x_sim_backend_odp_resume,
 };
 
 /* A stable node GUID: the EUI-64 of the netdev's permanent address. */
@@ -239,7 +277,12 @@ int mlx5x_sim_newlink(const char *ibdev_name, struct net_device *ndev)
 	/* the netdev is the port's wire: -EBUSY if another handler has it */
 	err = mlx5x_sim_wire_attach(sdev, ndev);
 	if (!err)
+		err = mlx5x_odp_init(dev);
+	if (!err) {
+		mlx5x_sim_set_odp_handler(sim, mlx5x_sim_backend_odp_fault,
+					  dev);
 		err = mlx5x_dev_register(dev, ibdev_name);
+	}
 	if (err) {
 		mlx5x_sim_backend_release(dev);
 		ib_dealloc_device(&dev->ib);

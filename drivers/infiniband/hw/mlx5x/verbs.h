@@ -163,6 +163,58 @@ void mlx5x_qp_event(struct mlx5x_dev *dev, const void *eqe);
 int mlx5x_modify_cq(struct ib_cq *ibcq, u16 count, u16 period);
 int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 
+/* odp.c: only with ib_core's on-demand paging */
+#if IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+static inline bool mlx5x_odp_supported(struct mlx5x_dev *dev)
+{
+	return dev->backend->odp_enable;
+}
+
+int mlx5x_odp_init(struct mlx5x_dev *dev);
+void mlx5x_odp_cleanup(struct mlx5x_dev *dev);
+bool mlx5x_odp_fault(struct mlx5x_dev *dev, u32 qpn, u32 umem_id, u64 off,
+		     u64 len, bool write);
+int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr, u64 start,
+		  u64 length, int access);
+int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr);
+void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr);
+#else
+static inline bool mlx5x_odp_supported(struct mlx5x_dev *dev)
+{
+	return false;
+}
+
+static inline int mlx5x_odp_init(struct mlx5x_dev *dev)
+{
+	return 0;
+}
+
+static inline void mlx5x_odp_cleanup(struct mlx5x_dev *dev)
+{
+}
+
+static inline bool mlx5x_odp_fault(struct mlx5x_dev *dev, u32 qpn,
+				   u32 umem_id, u64 off, u64 len, bool write)
+{
+	return false;
+}
+
+static inline int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+				u64 start, u64 length, int access)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+}
+#endif
+
 /* mr.c */
 struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				u64 iova, int access, struct ib_udata *udata);

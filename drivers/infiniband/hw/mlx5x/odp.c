@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * On-demand paging (IB_ACCESS_ON_DEMAND): an MR whose pages are not
+ * pinned.  ib_core's ODP umem follows the process's mapping through an
+ * MMU interval notifier; the MR's umem in firmware starts with every
+ * page absent, and the mkey points at it as at any other.
+ *
+ * When the device's data path needs an absent page it stops the WQE and
+ * raises a page fault (mlx5x_odp_fault(), from the backend, which cannot
+ * sleep there).  The fault's work faults the range in
+ * (ib_umem_odp_map_dma_and_lock()), gives firmware the pages under the
+ * umem's mutex, and resumes the QP, which executes the WQE again.  A
+ * fault that cannot be resolved (the range is not mapped, or not
+ * writable for a write) resumes it with an error: the WQE completes
+ * with the error CQE of a refused access and the QP goes to ERR.
+ *
+ * The notifier takes the pages of an invalidated range back from
+ * firmware (which drops them under a spinlock of its own, never under
+ * its command lock), then unmaps them, all under the umem's mutex: once
+ * it returns, the device reaches none of them.
+ *
+ * Only the simulated backend offers it (backend odp ops), for RC send,
+ * receive, RDMA WRITE, READ and atomics on explicit MRs; no implicit
+ * ODP, no prefetch (ibv_advise_mr).
+ */
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_umem_odp.h>
+#include "verbs.h"
+
+/* What the pages of a fault are given with: at most this many at once. */
+#define MLX5X_ODP_MAX_PAGES	512
+
+struct mlx5x_odp_fault {
+	struct work_struct work;
+	struct mlx5x_dev *dev;
+	u32 qpn, umem_id;
+	u64 off, len;
+	bool write;
+};
+
+static bool mlx5x_odp_invalidate(struct mmu_interval_notifier *mni,
+				 const struct mmu_notifier_range *range,
+				 unsigned long cur_seq)
+{
+	struct ib_umem_odp *odp = container_of(mni, struct ib_umem_odp,
+					       notifier);
+	struct mlx5x_mr *mr = odp->private;
+	u64 start, end;
+
+	if (!mmu_notifier_range_blockable(range))
+		return false;
+	mutex_lock(&odp->umem_mutex);
+	mmu_interval_set_seq(mni, cur_seq);
+	start = max_t(u64, ib_umem_start(odp), range->start);
+	end = min_t(u64, ib_umem_end(odp), range->end);
+	if (start < end) {
+		/* firmware lets go of the pages first, then they are unmapped */
+		mr->dev->backend->odp_zap(mr->dev, mr->buf.id,
+					  (start - ib_umem_start(odp)) >> PAGE_SHIFT,
+					  (end - start) >> PAGE_SHIFT);
+		ib_umem_odp_unmap_dma_pages(odp, start, end);
+	}
+	mutex_unlock(&odp->umem_mutex);
+	return true;
+}
+
+static const struct mmu_interval_notifier_ops mlx5x_odp_ops = {
+	.invalidate = mlx5x_odp_invalidate,
+};
+
+/* Fault [@off, @off + @len) of @mr's pages (@off from its first page). */
+static int mlx5x_odp_fault_in(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+			      u64 off, u64 len, bool write)
+{
+	struct ib_umem_odp *odp = to_ib_umem_odp(mr->buf.umem);
+	u64 size = ib_umem_end(odp) - ib_umem_start(odp);
+	u64 access = ODP_READ_ALLOWED_BIT;
+	u64 first, n, i, *ents;
+	dma_addr_t d;
+	int err;
+
+	if (!len || off >= size)
+		return -EFAULT;
+	if (write) {
+		if (!mr->buf.umem->writable)
+			return -EFAULT;
+		access |= ODP_WRITE_ALLOWED_BIT;
+	}
+	first = off >> PAGE_SHIFT;
+	n = min_t(u64, DIV_ROUND_UP(min(off + len, size), PAGE_SIZE) - first,
+		  MLX5X_ODP_MAX_PAGES);
+	/* no allocation under the umem's mutex, which reclaim may need */
+	ents = kcalloc(n, sizeof(*ents), GFP_KERNEL);
+	if (!ents)
+		return -ENOMEM;
+	err = ib_umem_odp_map_dma_and_lock(odp, ib_umem_start(odp) +
+					   (first << PAGE_SHIFT),
+					   n << PAGE_SHIFT, access, true);
+	if (err < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		d = odp->dma_list[first + i];
+		if (!(d & ODP_READ_ALLOWED_BIT))
+			continue;
+		ents[i] = (d & ODP_DMA_ADDR_MASK) | MLX5X_MTT_READ |
+			  (d & ODP_WRITE_ALLOWED_BIT ? MLX5X_MTT_WRITE : 0);
+	}
+	err = dev->backend->odp_map(dev, mr->buf.id, first, n, ents);
+	mutex_unlock(&odp->umem_mutex);
+out:
+	kfree(ents);
+	return err;
+}
+
+static void mlx5x_odp_fault_work(struct work_struct *work)
+{
+	struct mlx5x_odp_fault *f = container_of(work, struct mlx5x_odp_fault,
+						 work);
+	struct mlx5x_dev *dev = f->dev;
+	struct mlx5x_mr *mr;
+	int err = -EFAULT;
+
+	mutex_lock(&dev->odp_lock);
+	mr = xa_load(&dev->odp_mrs, f->umem_id);
+	if (mr)
+		err = mlx5x_odp_fault_in(dev, mr, f->off, f->len, f->write);
+	mutex_unlock(&dev->odp_lock);
+	if (err)
+		ibdev_dbg(&dev->ib, "ODP fault of QP 0x%x, umem 0x%x at 0x%llx: %d\n",
+			  f->qpn, f->umem_id, f->off, err);
+	dev->backend->odp_resume(dev, f->qpn, err);
+	kfree(f);
+}
+
+/**
+ * mlx5x_odp_fault() - the device stopped a WQE on an absent page
+ * @dev: the device
+ * @qpn: the QP, which waits for its resume
+ * @umem_id: the umem of the page
+ * @off: the page's byte, from the umem's first page
+ * @len: bytes the access needed from there
+ * @write: it writes
+ *
+ * Called from the backend where it cannot sleep; the fault is resolved,
+ * and the QP resumed, by a work item.
+ *
+ * Return: true when the fault was taken; false: the access fails.
+ */
+bool mlx5x_odp_fault(struct mlx5x_dev *dev, u32 qpn, u32 umem_id, u64 off,
+		     u64 len, bool write)
+{
+	struct mlx5x_odp_fault *f = kzalloc(sizeof(*f), GFP_ATOMIC);
+
+	/* not taken: the WQE fails its access, rather than a QP stuck */
+	if (!f)
+		return false;
+	INIT_WORK(&f->work, mlx5x_odp_fault_work);
+	f->dev = dev;
+	f->qpn = qpn;
+	f->umem_id = umem_id;
+	f->off = off;
+	f->len = len;
+	f->write = write;
+	queue_work(dev->odp_wq, &f->work);
+	return true;
+}
+
+/* An ODP MR's umem in firmware: every page absent. */
+static int mlx5x_odp_umem(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+	u32 out[PRM_BYTES(create_umem_out) / 4] = {};
+	struct ib_umem *umem = mr->buf.umem;
+	size_t nmtt, inlen;
+	__be64 *mtt;
+	void *in;
+	int err;
+
+	nmtt = ib_umem_odp_num_pages(to_ib_umem_odp(umem));
+	in = mlx5x_umem_in(mr->uid, nmtt, ib_umem_offset(umem), &inlen, &mtt);
+	if (!in)
+		return -ENOMEM;
+	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
+	if (!err)
+		mr->buf.id = PRM_GET(create_umem_out, out, umem_id);
+	kvfree(in);
+	return err;
+}
+
+/**
+ * mlx5x_odp_get() - the pages of an ODP MR, and its umem in firmware
+ * @dev: the device
+ * @mr: the MR, its uid set
+ * @start: the range's user address
+ * @length: its length
+ * @access: IB_ACCESS_* (IB_ACCESS_ON_DEMAND among them)
+ *
+ * Return: 0 (mr->buf filled in), or a negative errno.
+ */
+int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr, u64 start,
+		  u64 length, int access)
+{
+	struct ib_umem_odp *odp;
+	int err;
+
+	if (!mlx5x_odp_supported(dev))
+		return -EOPNOTSUPP;
+	/* implicit ODP (address 0, length SIZE_MAX) is not offered */
+	if (!start && length == U64_MAX)
+		return -EINVAL;
+	odp = ib_umem_odp_get(&dev->ib, start, length, access,
+			      &mlx5x_odp_ops);
+	if (IS_ERR(odp))
+		return PTR_ERR(odp);
+	odp->private = mr;
+	/* the mkey's page count (mr.c) is of the range, as for a pinned MR */
+	odp->umem.iova = start;
+	mr->dev = dev;
+	mr->buf.uid = mr->uid;
+	mr->buf.umem = &odp->umem;
+	err = mlx5x_odp_umem(dev, mr);
+	if (err) {
+		ib_umem_release(&odp->umem);
+		mr->buf.umem = NULL;
+		return err;
+	}
+	/* the mkey made next is the one object that may name it */
+	err = dev->backend->odp_enable(dev, mr->buf.id, odp->umem.writable);
+	if (err)
+		mlx5x_odp_put(dev, mr);
+	return err;
+}
+
+/**
+ * mlx5x_odp_start() - faults of an ODP MR are served from now on
+ * @dev: the device
+ * @mr: the MR, its mkey made over its umem
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+	int err;
+
+	mutex_lock(&dev->odp_lock);
+	err = xa_err(xa_store(&dev->odp_mrs, mr->buf.id, mr, GFP_KERNEL));
+	mutex_unlock(&dev->odp_lock);
+	return err;
+}
+
+/**
+ * mlx5x_odp_put() - an ODP MR's mkey is gone: its pages and umem go too
+ * @dev: the device
+ * @mr: the MR
+ *
+ * No fault of it is served from now on; firmware lets go of every page
+ * before ib_core unmaps them and removes the notifier.
+ */
+void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+	struct ib_umem_odp *odp = to_ib_umem_odp(mr->buf.umem);
+	u32 in[PRM_BYTES(destroy_umem_in) / 4] = {};
+	u32 out[PRM_BYTES(destroy_umem_out) / 4] = {};
+
+	mutex_lock(&dev->odp_lock);
+	xa_erase(&dev->odp_mrs, mr->buf.id);
+	mutex_unlock(&dev->odp_lock);
+	mutex_lock(&odp->umem_mutex);
+	dev->backend->odp_zap(dev, mr->buf.id, 0, ib_umem_odp_num_pages(odp));
+	mutex_unlock(&odp->umem_mutex);
+	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
+	PRM_SET(destroy_umem_in, in, uid, mr->buf.uid);
+	PRM_SET(destroy_umem_in, in, umem_id, mr->buf.id);
+	/* nothing else may name it (firmware refuses): only a failure */
+	if (mlx5x_cmd_exec(dev, in, sizeof(in), out, sizeof(out)))
+		ibdev_err(&dev->ib, "DESTROY_UMEM 0x%x of an ODP MR refused\n",
+			  mr->buf.id);
+	ib_umem_release(&odp->umem);
+	mr->buf.umem = NULL;
+}
+
+/**
+ * mlx5x_odp_init() - a device's ODP state
+ * @dev: the device
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int mlx5x_odp_init(struct mlx5x_dev *dev)
+{
+	mutex_init(&dev->odp_lock);
+	xa_init(&dev->odp_mrs);
+	if (!mlx5x_odp_supported(dev))
+		return 0;
+	dev->odp_wq = alloc_workqueue("mlx5x_odp", WQ_UNBOUND, 0);
+	return dev->odp_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * mlx5x_odp_cleanup() - every fault's work done, before the backend goes
+ * @dev: the device
+ */
+void mlx5x_odp_cleanup(struct mlx5x_dev *dev)
+{
+	if (dev->odp_wq)
+		destroy_workqueue(dev->odp_wq);
+	dev->odp_wq = NULL;
+	xa_destroy(&dev->odp_mrs);
+}
