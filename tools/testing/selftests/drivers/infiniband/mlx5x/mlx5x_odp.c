@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * On-demand paging, as ibv_reg_mr(3) describes IBV_ACCESS_ON_DEMAND: the
+ * region's pages are not pinned; the device reaches what the process
+ * maps at the time of the access.  So RC traffic works on ODP regions on
+ * both sides, pages first touched by the device included; a range the
+ * process unmapped is an access error (never a hang, never the old
+ * pages); a range mapped anew or copied on write after fork() is seen
+ * as it is now.  ibv_query_device_ex(3) advertises it for RC only.
+ */
+#define _GNU_SOURCE
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include "mlx5x_rc.h"
+
+#define ODP_BYTES	(64 * MT_PAGE)
+#define ODP_ACCESS	(ALL_ACCESS | IBV_ACCESS_ON_DEMAND)
+#define RC_ALL		(IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV | \
+			 IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ | \
+			 IBV_ODP_SUPPORT_ATOMIC)
+
+/* Whether the running kernel's ib_core has on-demand paging at all. */
+static bool kernel_has_odp(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256];
+	bool has = false;
+
+	if (!f)
+		return true;	/* cannot tell: expect it */
+	while (!has && fgets(line, sizeof(line), f))
+		has = strstr(line, " ib_umem_odp_map_dma_and_lock") != NULL;
+	fclose(f);
+	return has;
+}
+
+/*
+ * KSFT_PASS when the device offers ODP on RC; a skip on a kernel built
+ * without it (CONFIG_INFINIBAND_ON_DEMAND_PAGING, the debug kernel's
+ * case); a failure when the kernel has it and the device does not say so.
+ */
+static int odp_check(struct pair *p)
+{
+	struct ibv_device_attr_ex a = {};
+
+	if (!CHECK_ERR(ibv_query_device_ex(p->c.ctx, NULL, &a), 0))
+		return KSFT_FAIL;
+	if (a.odp_caps.general_caps & IBV_ODP_SUPPORT)
+		return KSFT_PASS;
+	if (!CHECK(!kernel_has_odp()))
+		return KSFT_FAIL;
+	return mt_skip("the kernel has no on-demand paging");
+}
+
+/* Fresh anonymous pages, never touched, registered ODP on @p's PD. */
+static struct ibv_mr *odp_region(struct pair *p, uint8_t **mem)
+{
+	struct ibv_mr *mr;
+
+	*mem = mmap(NULL, ODP_BYTES, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!CHECK(*mem != MAP_FAILED))
+		return NULL;
+	mr = ibv_reg_mr(p->pd, *mem, ODP_BYTES, ODP_ACCESS);
+	if (!mr)
+		mt_diag("ibv_reg_mr(ON_DEMAND): errno %d", errno);
+	return mr;
+}
+
+/* A's one-SGE @op with @lkey at @laddr, to @rkey at @raddr: its CQE. */
+static int odp_op(struct pair *p, enum ibv_wr_opcode op, uint32_t lkey,
+		  void *laddr, uint32_t len, uint32_t rkey, void *raddr,
+		  struct ibv_wc *wc)
+{
+	struct ibv_sge sge = { (uintptr_t)laddr, len, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 9, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = (uintptr_t)raddr, .rkey = rkey },
+	}, *bad;
+
+	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		wr.wr.atomic.remote_addr = (uintptr_t)raddr;
+		wr.wr.atomic.rkey = rkey;
+		wr.wr.atomic.compare_add = 5;
+	}
+	if (!CHECK_ERR(ibv_post_send(p->qp[0], &wr, &bad), 0) ||
+	    !CHECK(poll_one(p->cq[0], wc)))
+		return -1;
+	return wc->status;
+}
+
+/* B posts a receive of @len bytes at @addr of @mr. */
+static int odp_recv(struct pair *p, struct ibv_mr *mr, void *addr,
+		    uint32_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)addr, len, mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = 3, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(p->qp[1], &wr, &bad);
+}
+
+/* The device says what it does: ODP on RC, nothing implicit, no UD. */
+MT_TEST_F(pair, caps)
+{
+	struct ibv_device_attr_ex a = {};
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	if (!CHECK_ERR(ibv_query_device_ex(self->c.ctx, NULL, &a), 0))
+		return KSFT_FAIL;
+	CHECK(!(a.odp_caps.general_caps & IBV_ODP_SUPPORT_IMPLICIT));
+	CHECK_EQ(a.odp_caps.per_transport_caps.rc_odp_caps & RC_ALL, RC_ALL);
+	CHECK_EQ(a.odp_caps.per_transport_caps.ud_odp_caps, 0);
+	return KSFT_PASS;
+}
+
+/*
+ * SEND from an ODP region into one whose pages only the device ever
+ * touched, then RDMA WRITE and READ between two ODP regions, across page
+ * boundaries.
+ */
+MT_TEST_F(pair, rc_traffic)
+{
+	uint8_t *src, *dst;
+	struct ibv_mr *ms = odp_region(self, &src);
+	struct ibv_mr *md = odp_region(self, &dst);
+	struct ibv_wc wc;
+	uint8_t back[3 * MT_PAGE];
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+
+	if (!CHECK(ms) || !CHECK(md))
+		return KSFT_FAIL;
+	fill(src + 100, 3 * MT_PAGE, 1);
+	if (!CHECK_ERR(odp_recv(self, md, dst + 5 * MT_PAGE + 7, 3 * MT_PAGE), 0))
+		return KSFT_FAIL;
+	CHECK_EQ(odp_op(self, IBV_WR_SEND, ms->lkey, src + 100, 3 * MT_PAGE,
+			0, NULL, &wc), IBV_WC_SUCCESS);
+	if (CHECK(poll_one(self->cq[1], &wc))) {
+		CHECK_EQ(wc.status, IBV_WC_SUCCESS);
+		CHECK_EQ(wc.byte_len, 3 * MT_PAGE);
+	}
+	CHECK(!memcmp(dst + 5 * MT_PAGE + 7, src + 100, 3 * MT_PAGE));
+
+	/* WRITE into pages of @dst nobody touched yet */
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_WRITE, ms->lkey, src + 100,
+			2 * MT_PAGE, md->rkey, dst + 20 * MT_PAGE + 9, &wc),
+		 IBV_WC_SUCCESS);
+	CHECK(!memcmp(dst + 20 * MT_PAGE + 9, src + 100, 2 * MT_PAGE));
+
+	/* READ it back into untouched pages of @src */
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_READ, ms->lkey, src + 40 * MT_PAGE,
+			2 * MT_PAGE, md->rkey, dst + 20 * MT_PAGE + 9, &wc),
+		 IBV_WC_SUCCESS);
+	memcpy(back, src + 40 * MT_PAGE, 2 * MT_PAGE);
+	CHECK(!memcmp(back, src + 100, 2 * MT_PAGE));
+	ibv_dereg_mr(ms);
+	ibv_dereg_mr(md);
+	munmap(src, ODP_BYTES);
+	munmap(dst, ODP_BYTES);
+	return KSFT_PASS;
+}
+
+/* Fetch and add on untouched ODP pages, both sides: done once each. */
+MT_TEST_F(pair, atomic_once)
+{
+	uint8_t *m;
+	struct ibv_mr *mr = odp_region(self, &m);
+	uint64_t *target, *result;
+	struct ibv_wc wc;
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	target = (uint64_t *)(m + 30 * MT_PAGE);
+	result = (uint64_t *)(m + 50 * MT_PAGE);
+	CHECK_EQ(odp_op(self, IBV_WR_ATOMIC_FETCH_AND_ADD, mr->lkey, result, 8,
+			mr->rkey, target, &wc), IBV_WC_SUCCESS);
+	CHECK_EQ(*result, 0);
+	CHECK_EQ(*target, 5);
+	CHECK_EQ(odp_op(self, IBV_WR_ATOMIC_FETCH_AND_ADD, mr->lkey, result, 8,
+			mr->rkey, target, &wc), IBV_WC_SUCCESS);
+	CHECK_EQ(*result, 5);
+	CHECK_EQ(*target, 10);
+	ibv_dereg_mr(mr);
+	munmap(m, ODP_BYTES);
+	return KSFT_PASS;
+}
+
+/*
+ * The device reached a page; the process maps a new one in its place
+ * (the old one goes): the device reads the new one, never the old.
+ */
+MT_TEST_F(pair, remap_seen)
+{
+	uint8_t *m, *page;
+	struct ibv_mr *mr = odp_region(self, &m);
+	uint8_t *out = self->buf;
+	struct ibv_wc wc;
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	page = m + 10 * MT_PAGE;
+	fill(page, MT_PAGE, 3);
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_READ, self->mr->lkey, out, MT_PAGE,
+			mr->rkey, page, &wc), IBV_WC_SUCCESS);
+	CHECK(!memcmp(out, page, MT_PAGE));
+	if (!CHECK(mmap(page, MT_PAGE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == page))
+		return KSFT_FAIL;
+	fill(page, 64, 9);
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_READ, self->mr->lkey, out, MT_PAGE,
+			mr->rkey, page, &wc), IBV_WC_SUCCESS);
+	CHECK(!memcmp(out, page, MT_PAGE));
+	ibv_dereg_mr(mr);
+	munmap(m, ODP_BYTES);
+	return KSFT_PASS;
+}
+
+/*
+ * After fork(), the parent's pages are shared copy-on-write; the parent
+ * writes (and so gets its own copy): the device reads the parent's new
+ * bytes, and writes where the parent will read them.
+ */
+MT_TEST_F(pair, fork_cow)
+{
+	uint8_t *m;
+	struct ibv_mr *mr = odp_region(self, &m);
+	uint8_t *out = self->buf;
+	struct ibv_wc wc;
+	pid_t pid;
+	int st;
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	fill(m, MT_PAGE, 4);
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_READ, self->mr->lkey, out, MT_PAGE,
+			mr->rkey, m, &wc), IBV_WC_SUCCESS);
+	pid = fork();
+	if (pid == 0)
+		_exit(m[0] == 4 ? 0 : 1);
+	if (!CHECK(pid > 0) || !CHECK(waitpid(pid, &st, 0) == pid))
+		return KSFT_FAIL;
+	CHECK(WIFEXITED(st) && !WEXITSTATUS(st));
+	fill(m, MT_PAGE, 8);	/* the parent's own copy now */
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_READ, self->mr->lkey, out, MT_PAGE,
+			mr->rkey, m, &wc), IBV_WC_SUCCESS);
+	CHECK(!memcmp(out, m, MT_PAGE));
+	fill(out, MT_PAGE, 12);
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_WRITE, self->mr->lkey, out, MT_PAGE,
+			mr->rkey, m + MT_PAGE, &wc), IBV_WC_SUCCESS);
+	CHECK(!memcmp(out, m + MT_PAGE, MT_PAGE));
+	ibv_dereg_mr(mr);
+	munmap(m, ODP_BYTES);
+	return KSFT_PASS;
+}
+
+/*
+ * A range of the region the process unmapped: a WRITE to it is a remote
+ * access error, a SEND from it a local protection error; the QP in
+ * error, no hang, nothing written anywhere.
+ */
+static int unmapped_write(struct pair *p)
+{
+	uint8_t *m;
+	struct ibv_mr *mr = odp_region(p, &m);
+	struct ibv_wc wc;
+
+	if (!CHECK(mr) || !CHECK_ERR(munmap(m + 8 * MT_PAGE, 4 * MT_PAGE), 0))
+		return KSFT_FAIL;
+	fill(p->buf, 256, 2);
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey, p->buf, 256,
+			mr->rkey, m + 9 * MT_PAGE, &wc), IBV_WC_REM_ACCESS_ERR);
+	ibv_dereg_mr(mr);
+	munmap(m, ODP_BYTES);
+	return KSFT_PASS;
+}
+
+static int unmapped_send(struct pair *p)
+{
+	uint8_t *m;
+	struct ibv_mr *mr = odp_region(p, &m);
+	struct ibv_wc wc;
+
+	if (!CHECK(mr) || !CHECK_ERR(munmap(m + 8 * MT_PAGE, 4 * MT_PAGE), 0) ||
+	    !CHECK_ERR(post_recv(p, 3, 32768, 256), 0))
+		return KSFT_FAIL;
+	CHECK_EQ(odp_op(p, IBV_WR_SEND, mr->lkey, m + 8 * MT_PAGE, 256, 0,
+			NULL, &wc), IBV_WC_LOC_PROT_ERR);
+	/* B's receive buffer: untouched */
+	CHECK(!p->buf[32768]);
+	ibv_dereg_mr(mr);
+	munmap(m, ODP_BYTES);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(pair, unmapped_write)
+{
+	int rc = odp_check(self);
+
+	return rc == KSFT_PASS ? unmapped_write(self) : rc;
+}
+
+MT_TEST_F(pair, unmapped_send)
+{
+	int rc = odp_check(self);
+
+	return rc == KSFT_PASS ? unmapped_send(self) : rc;
+}
+
+/* The same as nobody, in a process of its own: no privilege needed. */
+static int nobody_unmapped(void *arg)
+{
+	struct pair p = {};
+
+	(void)arg;
+	if (pair_open(&p, IBV_QPT_RC, ALL_ACCESS, 7) != KSFT_PASS)
+		return KSFT_FAIL;
+	if (odp_check(&p) != KSFT_PASS)
+		return KSFT_FAIL;
+	return unmapped_write(&p);
+}
+
+static int test_unmapped_nobody(void)
+{
+	if (!kernel_has_odp())
+		return mt_skip("the kernel has no on-demand paging");
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, nobody_unmapped, NULL), KSFT_PASS);
+	return KSFT_PASS;
+}
+
+static const struct mt_case cases[] = {
+	MT_CASE_F(pair, caps),
+	MT_CASE_F(pair, rc_traffic),
+	MT_CASE_F(pair, atomic_once),
+	MT_CASE_F(pair, remap_seen),
+	MT_CASE_F(pair, fork_cow),
+	MT_CASE_F(pair, unmapped_write),
+	MT_CASE_F(pair, unmapped_send),
+	MT_CASE(unmapped_nobody, .flags = MT_NEEDS_ROOT),
+};
+
+int main(void)
+{
+	return mt_main(cases, MT_ARRAY_SIZE(cases));
+}
