@@ -218,6 +218,19 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_timestamp.TimeStampTest test_mlx5_rdmacm \
 	>"$log" 2>&1
 rc=$?
+# test_odp's RC tests: on-demand paging needs ib_core's, which the debug
+# kernel does not have (no CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
+	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 \
+		test_odp.OdpTestCase.test_odp_rc_traffic \
+		test_odp.OdpTestCase.test_odp_rc_rdma_read \
+		test_odp.OdpTestCase.test_odp_rc_rdma_write \
+		test_odp.OdpTestCase.test_odp_rc_atomic_cmp_and_swp \
+		test_odp.OdpTestCase.test_odp_rc_atomic_fetch_and_add \
+		>>"$log" 2>&1 || rc=1
+else
+	echo "# test_odp: not run, this kernel has no on-demand paging" >>"$log"
+fi
 # test_mlx5_crypto's traffic: the model ciphers with the kernel's crypto
 # API, which the debug kernel does not have (no /proc/crypto)
 if [[ -e /proc/crypto ]]; then
