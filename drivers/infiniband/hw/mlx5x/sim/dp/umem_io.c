@@ -94,6 +94,18 @@ bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 	return true;
 }
 
+/* Whether the entries of the pages of byte @abs to page @last are rw. */
+static bool sim_umem_rw_ok(const struct sim_umem *umem, u64 abs, u64 last)
+{
+	const u64 rw = SIM_MTT_RD | SIM_MTT_WR;
+
+	for (; abs >> umem->log_page <= last;
+	     abs = (abs | (BIT_ULL(umem->log_page) - 1)) + 1)
+		if ((umem->mtt[abs >> umem->log_page] & rw) != rw)
+			return false;
+	return true;
+}
+
 /**
  * sim_umem_touch() - whether the pages of a range are there to be read
  * and written, before an access that must not stop half way (an atomic)
@@ -108,24 +120,20 @@ bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
  */
 bool sim_umem_touch(struct sim_umem *umem, u64 off, size_t len)
 {
-	const u64 rw = SIM_MTT_RD | SIM_MTT_WR;
 	u64 abs, last;
-	bool ok = true;
+	bool ok;
 
 	if (!len || !sim_umem_holds(umem, off, len))
 		return false;
 	abs = off + umem->page_offset;
 	last = (abs + len - 1) >> umem->log_page;
-	if (umem->odp)
-		spin_lock(&umem->odp->odp_lock);
-	for (; ok && abs >> umem->log_page <= last;
-	     abs = (abs | (BIT_ULL(umem->log_page) - 1)) + 1)
-		ok = (umem->mtt[abs >> umem->log_page] & rw) == rw;
-	if (umem->odp) {
-		spin_unlock(&umem->odp->odp_lock);
-		if (!ok)
-			sim_odp_fault(umem, off + umem->page_offset, len, true);
-	}
+	if (!umem->odp)
+		return sim_umem_rw_ok(umem, abs, last);
+	spin_lock(&umem->odp->odp_lock);
+	ok = sim_umem_rw_ok(umem, abs, last);
+	spin_unlock(&umem->odp->odp_lock);
+	if (!ok)
+		sim_odp_fault(umem, abs, len, true);
 	return ok;
 }
 
