@@ -654,10 +654,10 @@ unsigned int sim_rc_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 	else if (parsed)
 		m.req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
-	else if (!sim_odp_arm(dp->sim, qp))
-		return 0;	/* it waits for its page fault (mem/odp.c) */
-	else
+	else if (sim_odp_arm(dp->sim, qp))
 		sim_rc_message(dp, qp, &m);
+	else
+		return 0;	/* it waits for its page fault (mem/odp.c) */
 	if (sim_odp_disarm(dp->sim, qp))
 		return 0;	/* it stopped on one: nothing of it stays */
 	sim_rc_ack_walk(dp, &m);
