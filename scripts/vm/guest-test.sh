@@ -215,7 +215,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mr.MRTest.test_mr_rereg_access_bad_flow \
 	test_mr.MRTest.test_mr_rereg_pd \
 	test_mr.MRTest.test_mr_rereg_addr \
-	test_mlx5_timestamp.TimeStampTest test_mlx5_rdmacm \
+	test_mlx5_timestamp.TimeStampTest \
+	test_mlx5_rdmacm.ReservedQPTest \
 	>"$log" 2>&1
 rc=$?
 # test_odp's RC tests: on-demand paging needs ib_core's, which the debug
@@ -255,6 +256,7 @@ fi
 # the model refuses at INIT2RTR)
 if [[ -e /sys/class/infiniband/mlx5x_0/device/net ]]; then
 	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 test_mlx5_devx \
+		test_mlx5_rdmacm.Mlx5CMTestCase \
 		test_rdmacm.CMTestCase.test_rdmacm_sync_traffic \
 		test_rdmacm.CMTestCase.test_rdmacm_async_traffic \
 		test_rdmacm.CMTestCase.test_rdmacm_async_read \
@@ -267,7 +269,7 @@ if [[ -e /sys/class/infiniband/mlx5x_0/device/net ]]; then
 		test_rdmacm.CMTestCase.test_rdmacm_async_ex_leave_multicast_traffic \
 		>>"$log" 2>&1 || rc=1
 else
-	echo "# test_rdmacm, test_mlx5_devx: not run, the device's netdev has no parent device" >>"$log"
+	echo "# test_rdmacm, test_mlx5_rdmacm's DC, test_mlx5_devx: not run, the device's netdev has no parent device" >>"$log"
 fi
 cat "$log"
 tally "$(grep -cE '^# .*\.\.\. ok$' "$log")" \
