@@ -86,7 +86,9 @@ MT_TEST_F(mt_ctx, alloc_dealloc)
 	if (!CHECK(qpn && pd && cq))
 		goto out;
 	n = alloc_many(self->ctx, qpn, MANY);
-	CHECK_EQ(n, MANY);
+	/* refused (a command failed): the context's close takes the rest */
+	if (!CHECK_EQ(n, MANY))
+		goto out;
 	if (mt_sim())
 		CHECK_EQ(mt_fw_count("general", self->uid),
 			 (MANY + PER_OBJ - 1) / PER_OBJ);
