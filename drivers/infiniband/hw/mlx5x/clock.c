@@ -54,6 +54,41 @@ void mlx5x_clock_cleanup(struct mlx5x_dev *dev)
 	dev->clock_info = NULL;
 }
 
+/*
+ * How many times the pairing below may read the device's clock, and the
+ * bracket that is narrow enough to stop at.
+ */
+#define MLX5X_CLOCK_PAIR_TRIES	8
+#define MLX5X_CLOCK_PAIR_NS	(20 * NSEC_PER_USEC)
+
+/*
+ * Read the device's clock between two reads of the monotonic clock and
+ * give the real time of the bracket's midpoint: one reading is then off
+ * by at most half the bracket.  A vCPU (or a CPU taken by an SMI) that
+ * stops between two plain reads would skew the page by as long as it
+ * stopped, for every later conversion; so a wide bracket is read again,
+ * and the narrowest of the tries wins.
+ */
+static void mlx5x_clock_pair(struct mlx5x_dev *dev, u64 *cycles, u64 *real)
+{
+	u64 width = U64_MAX, mid = 0;
+	int i;
+
+	for (i = 0; i < MLX5X_CLOCK_PAIR_TRIES && width > MLX5X_CLOCK_PAIR_NS;
+	     i++) {
+		u64 t0 = ktime_get_ns();
+		u64 c = dev->backend->clock_ns(dev);
+		u64 t1 = ktime_get_ns();
+
+		if (t1 - t0 < width) {
+			width = t1 - t0;
+			mid = t0 + width / 2;
+			*cycles = c;
+		}
+	}
+	*real = ktime_to_ns(ktime_mono_to_real(ns_to_ktime(mid)));
+}
+
 /**
  * mlx5x_clock_update() - pair the device's clock with the real time now
  * @dev: the device
@@ -62,16 +97,19 @@ void mlx5x_clock_update(struct mlx5x_dev *dev)
 {
 	struct mlx5_ib_clock_info *ci = dev->clock_info;
 	unsigned long flags;
+	u64 cycles, real;
 	u32 sign;
 
 	if (!ci)
 		return;
+	/* outside the lock: the tries may take a while on a slow clock */
+	mlx5x_clock_pair(dev, &cycles, &real);
 	spin_lock_irqsave(&dev->clock_lock, flags);
 	sign = ci->sign;
 	/* odd before the fields change: a reader retries */
 	smp_store_mb(ci->sign, sign | MLX5X_CLOCK_UPDATING);
-	ci->cycles = dev->backend->clock_ns(dev);
-	ci->nsec = ktime_get_real_ns();
+	ci->cycles = cycles;
+	ci->nsec = real;
 	ci->frac = 0;
 	/* the fields before the sign that says they are whole */
 	smp_store_release(&ci->sign, sign + 2 * MLX5X_CLOCK_UPDATING);
