@@ -56,6 +56,37 @@ struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id)
 	return obj ? container_of(obj, struct sim_umem, obj) : NULL;
 }
 
+/*
+ * Umem @id if queue @q holds it among its references (its buffer or its
+ * doorbell record), else NULL: what a queue may keep a pointer to for as
+ * long as it exists.
+ */
+struct sim_umem *sim_q_held_umem(const struct sim_qobj *q, u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->refs.n; i++)
+		if (q->refs.obj[i]->type == SIM_OBJ_UMEM &&
+		    q->refs.obj[i]->id == id)
+			return container_of(q->refs.obj[i], struct sim_umem,
+					    obj);
+	return NULL;
+}
+
+/*
+ * A queue's doorbell record at @addr of umem @id, when @valid and @q
+ * holds that umem: the umem, and in @va the record's address to read in
+ * place (NULL: through the umem, an ODP one).
+ */
+struct sim_umem *sim_q_held_dbr(const struct sim_qobj *q, bool valid,
+				u32 id, u64 addr, __be32 **va)
+{
+	struct sim_umem *dbr = valid ? sim_q_held_umem(q, id) : NULL;
+
+	*va = dbr ? sim_umem_va(dbr, addr, SIM_DBR_BYTES, false) : NULL;
+	return dbr;
+}
+
 /* A work queue's buffer and doorbell record: umems only. */
 static bool sim_dp_wq_mem(struct mlx5x_sim *sim, const void *wq,
 			  struct sim_umem **buf, u64 *buf_off,

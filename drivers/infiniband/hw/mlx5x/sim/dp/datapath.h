@@ -219,6 +219,14 @@ bool sim_umem_touch(struct sim_umem *umem, u64 off, size_t len);
 bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 		 bool write);
 bool sim_umem_rd32(struct sim_umem *umem, u64 off, u32 *val);
+void *sim_umem_va(const struct sim_umem *umem, u64 off, size_t len,
+		  bool write);
+bool sim_umem_rec_rd32(struct sim_umem *umem, const __be32 *va, u64 rec,
+		       u32 off, u32 *val);
+
+/* dp_cq.c */
+struct sim_cq;
+void sim_dp_cq_bind(struct mlx5x_sim *sim, struct sim_cq *cq);
 
 /* datapath.c */
 int sim_dp_init(struct mlx5x_sim *sim);

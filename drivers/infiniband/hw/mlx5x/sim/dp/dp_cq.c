@@ -20,6 +20,63 @@ static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
 }
 
 /**
+ * sim_dp_cq_bind() - resolve where a CQ's CQEs and doorbell record are
+ * @sim: the model, its lock held
+ * @cq: a CQ just created, or just moved to a new buffer (cq_resize.c)
+ *
+ * Once per buffer rather than once per CQE.  Only umems among the CQ's
+ * own references are taken: they stay for as long as the CQ (destroyed
+ * under the same lock, these pointers with it), and the doorbell record
+ * of a umem that is not ODP stays at one kernel address for the umem's
+ * life.  A kernel CQ (its buffer given by PAS) has none: the data path
+ * writes no CQE to it.
+ */
+void sim_dp_cq_bind(struct mlx5x_sim *sim, struct sim_cq *cq)
+{
+	cq->dp.buf = cq->dp.umem_id ? sim_q_held_umem(&cq->q, cq->dp.umem_id) :
+				      NULL;
+	cq->dp.dbr = sim_q_held_dbr(&cq->q,
+				    PRM_GET(cqc, cq->cqc, dbr_umem_valid),
+				    prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID,
+						 32),
+				    PRM_GET64(cqc, cq->cqc, dbr_addr),
+				    &cq->dp.dbr_va);
+}
+
+/* A word of a CQ's doorbell record (@off: SIM_CQ_DBR_CI or _ARM). */
+static bool sim_cq_dbr_rd(struct sim_cq *cq, u32 off, u32 *val)
+{
+	return sim_umem_rec_rd32(cq->dp.dbr, cq->dp.dbr_va,
+				 PRM_GET64(cqc, cq->cqc, dbr_addr), off, val);
+}
+
+/*
+ * Write 64-byte @cqe at @at of @buf: the whole slot must be writable, or
+ * nothing of it is written; the data first, the op_own byte last, so the
+ * entry is whole before its owner byte says it is there.  In place when
+ * the slot is in one pinned page (every CQ libmlx5 makes), else through
+ * sim_umem_io() (an ODP umem).
+ */
+static bool sim_cqe_put(struct sim_umem *buf, u64 at, const u8 *cqe)
+{
+	const size_t len = 64;
+	u8 *va = sim_umem_va(buf, at, len, true);
+
+	if (va) {
+		memcpy(va, cqe, len - 1);
+		/* the CQE's other bytes before its op_own byte */
+		wmb();
+		WRITE_ONCE(va[len - 1], cqe[len - 1]);
+		return true;
+	}
+	if (!sim_umem_writable(buf, at, len) ||
+	    !sim_umem_io(buf, at, (void *)cqe, len - 1, true))
+		return false;
+	wmb();	/* as above */
+	return sim_umem_io(buf, at + len - 1, (void *)cqe + len - 1, 1, true);
+}
+
+/**
  * sim_dp_cq_event() - raise a CQ's completion event, if it is armed for it
  * @sim: the model, its lock held
  * @cq: the CQ, a CQE written to it since its last event
@@ -32,12 +89,9 @@ static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
  */
 void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol)
 {
-	struct sim_umem *dbr;
 	u32 word;
 
-	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
-	if (!dbr || !sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
-				   SIM_CQ_DBR_ARM, &word))
+	if (!sim_cq_dbr_rd(cq, SIM_CQ_DBR_ARM, &word))
 		return;
 	if (SIM_CQ_ARM_CMD(word) > SIM_CQ_ARM_SOLICITED ||
 	    (cq->dp.fired && cq->dp.sn == SIM_CQ_ARM_SN(word)))
@@ -68,7 +122,6 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 {
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_CQ], cqn);
 	u32 log, ci, stride, slot;
-	struct sim_umem *buf, *dbr;
 	u8 cqe[64];
 	bool sol;
 	struct sim_cq *cq;
@@ -77,15 +130,12 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	if (!obj)
 		return true;
 	cq = container_of(obj, struct sim_cq, q.obj);
-	buf = sim_dp_umem(sim, cq->dp.umem_id);
-	dbr = sim_dp_umem(sim, prm_get_bits(cq->cqc, SIM_CQC_DBR_UMEM_ID, 32));
 	if (cq->dp.error)
 		return false;
-	if (!cq->dp.umem_id || !buf || !dbr)
+	if (!cq->dp.buf || !cq->dp.dbr)
 		return true;
 	log = PRM_GET(cqc, cq->cqc, log_cq_size);
-	if (!sim_umem_rd32(dbr, PRM_GET64(cqc, cq->cqc, dbr_addr) +
-			   SIM_CQ_DBR_CI, &ci)) {
+	if (!sim_cq_dbr_rd(cq, SIM_CQ_DBR_CI, &ci)) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return false;
 	}
@@ -100,19 +150,10 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 	at = cq->dp.umem_off + slot;
 	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
 	sim_cqe_stamp(cqe, sim_dp_clock(sim));
-	/*
-	 * The whole slot must be writable, or nothing of the CQE is
-	 * written; then the data, and the op_own byte last: the entry is
-	 * whole before its owner byte says it is there.
-	 */
-	if (!sim_umem_writable(buf, at, sizeof(cqe)) ||
-	    !sim_umem_io(buf, at, cqe, sizeof(cqe) - 1, true)) {
+	if (!sim_cqe_put(cq->dp.buf, at, cqe)) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return false;
 	}
-	/* the CQE's other bytes before its op_own byte */
-	wmb();
-	sim_umem_io(buf, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1, 1, true);
 	cq->dp.pi++;
 	sol = info->solicited || info->opcode == SIM_CQE_REQ_ERR ||
 	      info->opcode == SIM_CQE_RESP_ERR;

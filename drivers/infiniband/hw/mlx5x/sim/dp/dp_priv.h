@@ -184,6 +184,10 @@ static inline u64 sim_dp_since(u64 now, u64 then)
 }
 
 struct sim_umem *sim_dp_umem(struct mlx5x_sim *sim, u32 id);
+struct sim_qobj;
+struct sim_umem *sim_q_held_umem(const struct sim_qobj *q, u32 id);
+struct sim_umem *sim_q_held_dbr(const struct sim_qobj *q, bool valid,
+				u32 id, u64 addr, __be32 **va);
 unsigned int sim_dp_turn(struct sim_dp *dp, struct sim_obj *obj,
 			 unsigned int room);
 bool sim_dp_walk(struct sim_dp *dp, enum sim_obj_type type,

@@ -94,6 +94,65 @@ bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 	return true;
 }
 
+/**
+ * sim_umem_va() - the kernel address of a range of a umem, to access it
+ * in place
+ * @umem: the umem
+ * @off: the first byte, from the umem's first byte (page_offset in)
+ * @len: bytes, nonzero
+ * @write: the access will write (else read)
+ *
+ * Only for a range inside one page of a umem that is not ODP: its pages
+ * stay pinned, and its MTT as created, for the umem's life, so the
+ * address is good for as long as the caller holds the umem (a queue's
+ * reference).  An ODP umem's pages come and go under its notifier: those
+ * are accessed through sim_umem_io() only.
+ *
+ * Return: the address, or NULL when the range is not all inside the umem
+ * or one page, the umem is ODP, the page is not one the model can reach,
+ * or its entry does not permit the access (as sim_umem_io() refuses).
+ */
+void *sim_umem_va(const struct sim_umem *umem, u64 off, size_t len,
+		  bool write)
+{
+	u64 psize = BIT_ULL(umem->log_page);
+	u64 abs, ent;
+	void *page;
+
+	if (umem->odp || !len || !sim_umem_holds(umem, off, len))
+		return NULL;
+	abs = off + umem->page_offset;
+	if ((abs & (psize - 1)) + len > psize)
+		return NULL;
+	ent = umem->mtt[abs >> umem->log_page];
+	if (!(ent & (write ? SIM_MTT_WR : SIM_MTT_RD)))
+		return NULL;
+	page = (void *)(uintptr_t)(ent & SIM_UMEM_ADDR_MASK);
+	if (!virt_addr_valid(page))
+		return NULL;
+	return page + (abs & (psize - 1));
+}
+
+/**
+ * sim_umem_rec_rd32() - read a word of a doorbell record
+ * @umem: the record's umem (NULL: there is none)
+ * @va: its address from sim_umem_va(), or NULL to go through @umem
+ * @rec: where the record starts in @umem
+ * @off: the word's offset in the record
+ * @val: the value, in CPU order
+ *
+ * Return: true, or false when there is no record or it may not be read.
+ */
+bool sim_umem_rec_rd32(struct sim_umem *umem, const __be32 *va, u64 rec,
+		       u32 off, u32 *val)
+{
+	if (va) {
+		*val = be32_to_cpu(READ_ONCE(va[off / 4]));
+		return true;
+	}
+	return umem && sim_umem_rd32(umem, rec + off, val);
+}
+
 /* Whether the entries of the pages of byte @abs to page @last are rw. */
 static bool sim_umem_rw_ok(const struct sim_umem *umem, u64 abs, u64 last)
 {

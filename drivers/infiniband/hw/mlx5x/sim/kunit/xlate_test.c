@@ -224,10 +224,64 @@ static void sk_umem_io_access(struct kunit *test)
 	__free_pages(pages, 2);
 }
 
+/*
+ * In-place access (sim_umem_va()): the page's own address for a range in
+ * one page whose entry permits the access, NULL for anything
+ * sim_umem_io() would refuse and for a range across pages.
+ */
+static void sk_umem_va(struct kunit *test)
+{
+	static const u64 bits[] = { 3, 1, 2, 0 };
+	struct mlx5x_sim *sim = sk_sim(test);
+	u64 mtt[ARRAY_SIZE(bits)];
+	struct sim_umem *umem;
+	struct page *pages;
+	unsigned int i;
+	u8 *p[4];
+	u32 id;
+
+	pages = alloc_pages(GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < ARRAY_SIZE(bits); i++) {
+		p[i] = page_address(pages + i);
+		mtt[i] = (u64)(uintptr_t)p[i] | bits[i];
+	}
+	KUNIT_ASSERT_EQ(test, sk_create_umem(test, 0, ARRAY_SIZE(mtt),
+					     ARRAY_SIZE(mtt), 0, mtt, &id),
+			PRM_STAT_OK);
+	mutex_lock(&sim->lock);
+	umem = container_of(xa_load(&sim->objs[SIM_OBJ_UMEM], id),
+			    struct sim_umem, obj);
+	KUNIT_EXPECT_PTR_EQ(test, sim_umem_va(umem, 64, 64, true), p[0] + 64);
+	KUNIT_EXPECT_PTR_EQ(test, sim_umem_va(umem, 0, PAGE_SIZE, false),
+			    p[0]);
+	/* across a page boundary: not in place */
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, PAGE_SIZE - 32, 64, false));
+	/* read-only: read, not written */
+	KUNIT_EXPECT_PTR_EQ(test, sim_umem_va(umem, PAGE_SIZE + 8, 8, false),
+			    p[1] + 8);
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, PAGE_SIZE + 8, 8, true));
+	/* write-only, then neither */
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, 2 * PAGE_SIZE, 8, false));
+	KUNIT_EXPECT_PTR_EQ(test, sim_umem_va(umem, 2 * PAGE_SIZE, 8, true),
+			    p[2]);
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, 3 * PAGE_SIZE, 8, false));
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, 3 * PAGE_SIZE, 8, true));
+	/* outside the umem, and nothing */
+	KUNIT_EXPECT_NULL(test,
+			  sim_umem_va(umem, 4 * PAGE_SIZE - 4, 8, false));
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, ~0ULL, 1, false));
+	KUNIT_EXPECT_NULL(test, sim_umem_va(umem, 0, 0, false));
+	mutex_unlock(&sim->lock);
+	KUNIT_EXPECT_EQ(test, sk_destroy_umem(test, 0, id), PRM_STAT_OK);
+	__free_pages(pages, 2);
+}
+
 static struct kunit_case sk_xlate_cases[] = {
 	KUNIT_CASE(sk_xlate_checks),
 	KUNIT_CASE(sk_umem_io_pages),
 	KUNIT_CASE(sk_umem_io_access),
+	KUNIT_CASE(sk_umem_va),
 	{}
 };
 

@@ -82,6 +82,7 @@ static u8 sim_create_cq(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		container_of(q, struct sim_cq, q)->dp.umem_id = req.umem_id;
 		container_of(q, struct sim_cq, q)->dp.umem_off = req.umem_off;
 	}
+	sim_dp_cq_bind(sim, container_of(q, struct sim_cq, q));
 	if (req.dbr_valid)
 		sim_cq_disarm(sim, req.dbr_id, req.dbr_addr);
 	PRM_SET(create_cq_out, ctx->out, cqn, q->obj.id);

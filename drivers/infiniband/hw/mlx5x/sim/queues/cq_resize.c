@@ -129,6 +129,7 @@ u8 sim_cq_resize(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	sim_obj_put(&old->obj);
 	cq->dp.umem_id = new->obj.id;
 	cq->dp.umem_off = off;
+	sim_dp_cq_bind(sim, cq);
 	cq->dp.pi++;
 	PRM_SET(cqc, cq->cqc, log_cq_size, log);
 	if (sel & MLX5_RESIZE_FIELD_SELECT_RESIZE_FIELD_SELECT_PAGE_OFFSET)

@@ -106,10 +106,17 @@ struct sim_qbuf_req {
  * @mod_cqes: CQEs written since its last event (moderation: dp/cq_mod.c)
  * @mod_sol: one of them was solicited or an error
  * @mod_since: when its last event was raised (ns, monotonic; 0: none)
+ * @buf: the umem of its buffer, @dbr that of its doorbell record, both
+ *	 among the CQ's references (NULL: a kernel CQ); resolved when the CQ
+ *	 is created or resized (sim_dp_cq_bind()), not per CQE
+ * @dbr_va: the doorbell record's kernel address, when its umem's page is
+ *	    pinned for the umem's life (not ODP); else NULL
  */
 struct sim_cq_dp {
 	u32 umem_id;
 	u64 umem_off;
+	struct sim_umem *buf, *dbr;
+	__be32 *dbr_va;
 	u32 pi;
 	bool error;
 	bool fired;
