@@ -228,6 +228,10 @@ bool sim_umem_rec_rd32(struct sim_umem *umem, const __be32 *va, u64 rec,
 struct sim_cq;
 void sim_dp_cq_bind(struct mlx5x_sim *sim, struct sim_cq *cq);
 
+/* dp_qp.c */
+struct sim_qp;
+void sim_dp_qp_bind(struct mlx5x_sim *sim, struct sim_qp *qp);
+
 /* datapath.c */
 int sim_dp_init(struct mlx5x_sim *sim);
 void sim_dp_fini(struct mlx5x_sim *sim);

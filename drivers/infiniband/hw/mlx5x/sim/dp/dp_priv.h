@@ -295,8 +295,6 @@ typedef unsigned int (*sim_dp_sq_one_fn)(struct sim_dp *dp, struct sim_qp *qp,
 unsigned int sim_dp_qp_turn(struct sim_dp *dp, struct sim_qp *qp,
 			    unsigned int budget, bool *active,
 			    sim_dp_sq_one_fn one);
-struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
-			    u64 *off);
 u64 sim_rq_bytes(const struct sim_qp *qp);
 void sim_rc_cqe(struct mlx5x_sim *sim, struct sim_qp *qp, bool send,
 		struct sim_cqe_info *info);

@@ -19,18 +19,34 @@
 #include "dp_priv.h"
 #include "wqe.h"
 
-/*
- * The QP's doorbell record: its umem and where in it.  Only a record
- * named by umem, which CREATE_QP checked and holds, is read.
+/**
+ * sim_dp_qp_bind() - resolve a new QP's buffer and doorbell record
+ * @sim: the model, its lock held
+ * @qp: the QP CREATE_QP just made, its qpc and buffer set
+ *
+ * Once, rather than at each doorbell and receive.  Only umems among the
+ * QP's own references are taken (an XRC target, which holds none, has
+ * neither), kept until it is destroyed under the same lock; the record
+ * of a umem that is not ODP stays at one kernel address for the umem's
+ * life.
  */
-struct sim_umem *sim_rc_dbr(struct mlx5x_sim *sim, struct sim_qp *qp,
-			    u64 *off)
+void sim_dp_qp_bind(struct mlx5x_sim *sim, struct sim_qp *qp)
 {
-	*off = PRM_GET64(qpc, qp->qpc, dbr_addr);
-	if (!PRM_GET(qpc, qp->qpc, dbr_umem_valid))
-		return NULL;
-	return sim_dp_umem(sim, prm_get_bits(qp->qpc, SIM_QPC_DBR_UMEM_ID,
-					     32));
+	qp->dp.buf = qp->dp.buf_umem ?
+		     sim_q_held_umem(&qp->q, qp->dp.buf_umem) : NULL;
+	qp->dp.dbr = sim_q_held_dbr(&qp->q,
+				    PRM_GET(qpc, qp->qpc, dbr_umem_valid),
+				    prm_get_bits(qp->qpc, SIM_QPC_DBR_UMEM_ID,
+						 32),
+				    PRM_GET64(qpc, qp->qpc, dbr_addr),
+				    &qp->dp.dbr_va);
+}
+
+/* A counter of the QP's doorbell record: SIM_DBR_RCV or SIM_DBR_SND. */
+static bool sim_qp_dbr_rd(struct sim_qp *qp, u32 off, u32 *val)
+{
+	return sim_umem_rec_rd32(qp->dp.dbr, qp->dp.dbr_va,
+				 PRM_GET64(qpc, qp->qpc, dbr_addr), off, val);
 }
 
 static u32 sim_rq_stride(const struct sim_qp *qp)
@@ -54,13 +70,9 @@ u64 sim_rq_bytes(const struct sim_qp *qp)
 /* Receive WQEs posted and not consumed (the doorbell record's count). */
 static bool sim_rq_posted(struct mlx5x_sim *sim, struct sim_qp *qp)
 {
-	struct sim_umem *dbr;
-	u64 off;
 	u32 pi;
 
-	dbr = sim_rc_dbr(sim, qp, &off);
-	return sim_rq_regular(qp) && dbr &&
-	       sim_umem_rd32(dbr, off + SIM_DBR_RCV, &pi) &&
+	return sim_rq_regular(qp) && sim_qp_dbr_rd(qp, SIM_DBR_RCV, &pi) &&
 	       (u16)pi != qp->dp.rq_cc;
 }
 
@@ -108,7 +120,7 @@ static bool sim_rq_at(struct mlx5x_sim *sim, struct sim_qp *qp,
 
 	if (!sim_rq_regular(qp))
 		return sim_dp_srq_at(sim, qp, at);
-	at->umem = sim_dp_umem(sim, qp->dp.buf_umem);
+	at->umem = qp->dp.buf;
 	at->off = qp->dp.buf_off + (u64)(qp->dp.rq_cc & (n - 1)) *
 				   sim_rq_stride(qp);
 	at->len = min_t(u32, sim_rq_stride(qp), SIM_DP_MAX_RQ_WQE);
@@ -400,15 +412,10 @@ unsigned int sim_dp_qp_turn(struct sim_dp *dp, struct sim_qp *qp,
 			    unsigned int budget, bool *active,
 			    sim_dp_sq_one_fn one)
 {
-	struct mlx5x_sim *sim = dp->sim;
-	struct sim_umem *buf, *dbr;
 	unsigned int done = 0, n;
 	u32 pi, nbb;
-	u64 dbr_off;
 
-	buf = sim_dp_umem(sim, qp->dp.buf_umem);
-	dbr = sim_rc_dbr(sim, qp, &dbr_off);
-	if (!buf || !dbr)
+	if (!qp->dp.buf || !qp->dp.dbr)
 		return 0;
 	*active = true;
 	if (sim_qp_state(qp) == SIM_QP_ST(ERR))
@@ -417,9 +424,9 @@ unsigned int sim_dp_qp_turn(struct sim_dp *dp, struct sim_qp *qp,
 		return done;
 	nbb = BIT(PRM_GET(qpc, qp->qpc, log_sq_size));
 	while (done < budget &&
-	       sim_umem_rd32(dbr, dbr_off + SIM_DBR_SND, &pi) &&
+	       sim_qp_dbr_rd(qp, SIM_DBR_SND, &pi) &&
 	       (u16)pi != qp->dp.sq_cc) {
-		n = one(dp, qp, buf, nbb);
+		n = one(dp, qp, qp->dp.buf, nbb);
 		if (!n)
 			break;
 		done += n;

@@ -414,7 +414,7 @@ static bool sim_rcw_local(struct sim_dp *dp, struct sim_qp *qp)
 bool sim_rcw_wqe(struct sim_dp *dp, struct sim_qp *qp,
 		 const struct sim_rcw_wqe *e)
 {
-	struct sim_umem *buf = sim_dp_umem(dp->sim, qp->dp.buf_umem);
+	struct sim_umem *buf = qp->dp.buf;
 	u32 nbb = BIT(PRM_GET(qpc, qp->qpc, log_sq_size));
 
 	memset(&dp->rc, 0, offsetof(struct sim_rc_wqe, g));

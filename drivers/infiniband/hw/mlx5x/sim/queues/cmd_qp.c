@@ -306,6 +306,7 @@ static u8 sim_create_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.buf_umem = req.umem_id;
 		qp->dp.buf_off = req.umem_off;
 	}
+	sim_dp_qp_bind(sim, qp);
 	if (PRM_GET(qpc, qpc, st) == MLX5_QPC_ST_QP1)
 		sim->gsi_qpn = q->obj.id;
 	PRM_SET(create_qp_out, ctx->out, qpn, q->obj.id);

@@ -24,6 +24,7 @@
  * PD, CQ and keys are the ones that count.
  */
 #include "queues.h"
+#include "../dp/datapath.h"
 
 /*
  * The umem fields of CREATE_XRC_SRQ that 6.1's mlx5_ifc.h leaves
@@ -262,6 +263,7 @@ u8 sim_create_xrc_qp(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		qp->dp.buf_umem = req.umem_id;
 		qp->dp.buf_off = req.umem_off;
 	}
+	sim_dp_qp_bind(sim, qp);
 	PRM_SET(create_qp_out, ctx->out, qpn, q->obj.id);
 	return PRM_STAT_OK;
 }

@@ -320,10 +320,16 @@ struct sim_rcw {
  * @odp_wait: its WQE stopped on a page fault: it waits for the driver's
  *	      resume (mem/odp.c)
  * @odp_err: resumed with an error: the WQE's next fault fails it
+ * @buf: the umem of @buf_umem, @dbr that of its doorbell record (NULL:
+ *	 none), both among the QP's references: resolved at CREATE_QP
+ *	 (sim_dp_qp_bind()), not per WQE
+ * @dbr_va: the doorbell record's kernel address when its umem is not ODP
  */
 struct sim_qp_dp {
 	u32 buf_umem;
 	u64 buf_off;
+	struct sim_umem *buf, *dbr;
+	__be32 *dbr_va;
 	u16 sq_cc;
 	u16 rq_cc;
 	u64 msg_off;
