@@ -59,6 +59,7 @@
 #include "mlx5x_fixtures.h"
 #include "mlx5x_rdma_fs.h"
 #include "mlx5x_veth.h"
+#include "mlx5x_icrc.h"
 
 #define R_DEV		"mlx5x_r"
 #define R_NEAR		"mrn0"
@@ -88,45 +89,6 @@ static const struct mt_veth veth = {
 /* the far end's link-local address, from its MAC */
 static const uint8_t far_ll[16] = { 0xfe, 0x80, [9] = 0x78, [10] = 0,
 				    [11] = 0xff, [12] = 0xfe, [15] = 2 };
-
-/* CRC-32 (IEEE 802.3, reflected), as zlib's crc32() chains it. */
-static uint32_t crc32_ieee(uint32_t crc, const uint8_t *p, size_t n)
-{
-	unsigned int k;
-
-	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = crc & 1 ? (crc >> 1) ^ 0xedb88320 : crc >> 1;
-	}
-	return ~crc;
-}
-
-/*
- * The ICRC of the RoCE v2 packet at @l3 (@len bytes up to the ICRC):
- * over 8 bytes of ones and the packet with its variant fields as ones.
- */
-static uint32_t icrc(const uint8_t *l3, size_t len, bool v4)
-{
-	static const uint8_t lrh[8] = { 0xff, 0xff, 0xff, 0xff,
-					0xff, 0xff, 0xff, 0xff };
-	size_t hl = v4 ? 20 : 40;
-	uint8_t m[SLOT];
-	uint32_t crc;
-
-	memcpy(m, l3, len);
-	if (v4) {
-		m[1] = m[8] = m[10] = m[11] = 0xff;
-	} else {
-		m[0] |= 0x0f;
-		m[1] = m[2] = m[3] = m[7] = 0xff;
-	}
-	m[hl + 6] = m[hl + 7] = 0xff;
-	m[hl + 8 + 4] = 0xff;
-	crc = crc32_ieee(0, lrh, sizeof(lrh));
-	return crc32_ieee(crc, m, len);
-}
 
 static uint16_t ip_csum(const uint8_t *h, size_t n)
 {
@@ -357,7 +319,7 @@ static void check_frame(struct rw *w, const uint8_t *f, ssize_t n,
 	CHECK(!memcmp(bth + 12 + ext, x->payload, x->len));
 	for (i = 0; i < pad; i++)
 		CHECK_EQ(bth[12 + ext + x->len + i], 0);
-	CHECK_EQ(icrc(ip, hl + l4 - 4, x->v4),
+	CHECK_EQ(mt_icrc(ip, hl + l4 - 4, x->v4),
 		 (uint32_t)f[n - 4] | f[n - 3] << 8 | f[n - 2] << 16 |
 		 (uint32_t)f[n - 1] << 24);
 }
@@ -472,7 +434,7 @@ struct frame {
 /* Its ICRC, over what it holds after the Ethernet header. */
 static void seal(struct frame *fr)
 {
-	uint32_t c = icrc(fr->b + 14, fr->len - 14 - 4, true);
+	uint32_t c = mt_icrc(fr->b + 14, fr->len - 14 - 4, true);
 	uint8_t *p = fr->b + fr->len - 4;
 
 	p[0] = c;
