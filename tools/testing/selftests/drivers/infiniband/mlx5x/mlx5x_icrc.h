@@ -57,4 +57,16 @@ static inline uint32_t mt_icrc(const uint8_t *l3, size_t len, bool v4)
 	return mt_crc32_ieee(crc, m, len);
 }
 
+/* The ICRC of the RoCE v2 frame of @len bytes at @f, into its last 4. */
+static inline void mt_icrc_seal(uint8_t *f, size_t len, bool v4)
+{
+	uint32_t c = mt_icrc(f + 14, len - 14 - 4, v4);
+	uint8_t *p = f + len - 4;
+
+	p[0] = c;
+	p[1] = c >> 8;
+	p[2] = c >> 16;
+	p[3] = c >> 24;
+}
+
 #endif

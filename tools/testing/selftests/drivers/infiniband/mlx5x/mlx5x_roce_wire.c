@@ -434,13 +434,7 @@ struct frame {
 /* Its ICRC, over what it holds after the Ethernet header. */
 static void seal(struct frame *fr)
 {
-	uint32_t c = mt_icrc(fr->b + 14, fr->len - 14 - 4, true);
-	uint8_t *p = fr->b + fr->len - 4;
-
-	p[0] = c;
-	p[1] = c >> 8;
-	p[2] = c >> 16;
-	p[3] = c >> 24;
+	mt_icrc_seal(fr->b, fr->len, true);
 }
 
 static void make_roce(struct frame *fr, struct rw *w, uint8_t opcode,
