@@ -142,4 +142,19 @@ enum prm_status {
 #define PRM_CAP_OPMOD(type, cur)	(((type) << 1) | ((cur) ? 1 : 0))
 #define PRM_CAP_TYPE_MAX		0x40
 
+/*
+ * ACCESS_REG: op_mod 1 reads, 0 writes; the registers the model has
+ * (their ids are mlx5_core's, whose header the model may not include).
+ */
+#define PRM_REG_READ			1
+#define PRM_REG_PPCNT			0x5008
+#define PRM_REG_PCAM			0x507f
+#define PRM_PPCNT_ETH_EXTENDED		0x5	/* ppcnt_reg.grp */
+/* pcam_reg: the port counts RoCE packets with a bad ICRC */
+#define PRM_PCAM_ICRC_CNT \
+	feature_cap_mask.enhanced_features.rx_icrc_encapsulated_counter
+/* a counter of ppcnt_reg's Ethernet extended group */
+#define PRM_PPCNT_EXT(fld) \
+	counter_set.eth_extended_cntrs_grp_data_layout.fld
+
 #endif /* MLX5X_PRM_H */

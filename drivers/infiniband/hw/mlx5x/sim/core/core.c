@@ -18,6 +18,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_uar_cmds,
 	&sim_vport_cmds,
 	&sim_vport_counter_cmds,
+	&sim_port_reg_cmds,
 	&sim_counter_cmds,
 	&sim_umem_cmds,
 	&sim_mkey_cmds,

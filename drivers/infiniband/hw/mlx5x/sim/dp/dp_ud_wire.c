@@ -264,6 +264,7 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		break;
 	case SIM_ROCE_BAD_ICRC:
 		wire->roce_bad_icrc++;
+		wire->ppcnt_icrc++;
 		return true;
 	case SIM_ROCE_OTHER:
 		/* RC and UC to a QP on the wire (rcw_frame.c) */

@@ -51,6 +51,8 @@ struct sim_vport_cnt {
  * @roce_rx: RoCE v2 frames from the wire to one of the port's GIDs
  * @roce_rx_ud: of those, datagrams a UD QP received
  * @roce_bad_icrc: of those, ones whose ICRC was wrong, dropped
+ * @ppcnt_icrc: the same, as PPCNT's rx_icrc_encapsulated has them
+ *		(dp_port_reg.c: its clr empties it)
  * @roce_malformed: ones whose headers were short or inconsistent, dropped
  * @roce_unsupported: well-formed ones of a transport other than UD,
  *		      dropped: only UD crosses the wire today
@@ -76,7 +78,7 @@ struct sim_wire {
 	atomic64_t rx_queue_drops, rx_gso, rx_long;
 	u64 tx, tx_up, tx_dropped;
 	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
-	u64 roce_malformed, roce_unsupported, roce_dropped;
+	u64 roce_malformed, roce_unsupported, roce_dropped, ppcnt_icrc;
 	u64 roce_rx_rc, rcw_naks, rcw_dups, rcw_resends, rcw_timeouts;
 	u64 rdma_rx_drops, rdma_tx_drops;
 	bool down;

@@ -9,6 +9,9 @@
  * an address the port does not hold, or once its GID is gone, or to a
  * RoCE v1 entry's address, goes on to the NIC and the host's stack; so
  * does one of another VLAN than its entry's, or of another RoCE version.
+ * The bad ICRCs are what PPCNT's rx_icrc_encapsulated reads (ACCESS_REG,
+ * dp/dp_port_reg.c), which PCAM offers; the register is the kernel's to
+ * read only.
  */
 #include <linux/etherdevice.h>
 #include "sim_kunit.h"
@@ -188,10 +191,105 @@ static void rw_vlan_version(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w->rx_up, 6);
 }
 
+#define RW_REG_BYTES	(PRM_BYTES(access_register_in) + PRM_BYTES(ppcnt_reg))
+
+/*
+ * ACCESS_REG of register @id with @op_mod and @uid, its selectors in
+ * @reg (@len bytes), the register's answer into @data; returns the status.
+ */
+static u8 rw_reg(struct kunit *test, u16 id, u16 op_mod, u16 uid,
+		 const void *reg, void *data, size_t len)
+{
+	u8 *in = sk_mbox(test, RW_REG_BYTES);
+	u8 *out = sk_mbox(test, RW_REG_BYTES);
+	u8 st;
+
+	PRM_SET(access_register_in, in, opcode, MLX5_CMD_OP_ACCESS_REG);
+	PRM_SET(access_register_in, in, op_mod, op_mod);
+	PRM_SET(access_register_in, in, register_id, id);
+	/* the uid, where every command's header has it */
+	in[2] = uid >> 8;
+	in[3] = uid;
+	memcpy(in + PRM_BYTES(access_register_in), reg, len);
+	st = sk_exec(test, in, PRM_BYTES(access_register_in) + len, out,
+		     PRM_BYTES(access_register_out) + len);
+	memcpy(data, out + PRM_BYTES(access_register_out), len);
+	return st;
+}
+
+/* PPCNT's Ethernet extended group, port @port, @clr: its ICRC count. */
+static u64 rw_ppcnt(struct kunit *test, u8 port, u8 grp, bool clr, u8 *st)
+{
+	u8 *reg = sk_mbox(test, PRM_BYTES(ppcnt_reg));
+	u8 *data = sk_mbox(test, PRM_BYTES(ppcnt_reg));
+
+	PRM_SET(ppcnt_reg, reg, local_port, port);
+	PRM_SET(ppcnt_reg, reg, grp, grp);
+	PRM_SET(ppcnt_reg, reg, clr, clr);
+	*st = rw_reg(test, PRM_REG_PPCNT, PRM_REG_READ, 0, reg, data,
+		     PRM_BYTES(ppcnt_reg));
+	return (u64)PRM_GET(ppcnt_reg, data,
+			    PRM_PPCNT_EXT(rx_icrc_encapsulated_high)) << 32 |
+	       PRM_GET(ppcnt_reg, data, PRM_PPCNT_EXT(rx_icrc_encapsulated_low));
+}
+
+static void rw_icrc_register(struct kunit *test)
+{
+	u8 *pcam = sk_mbox(test, PRM_BYTES(pcam_reg));
+	u8 *reg = sk_mbox(test, PRM_BYTES(pcam_reg));
+	u8 f[RW_MAX], st;
+	u32 len;
+
+	KUNIT_EXPECT_EQ(test, rw_reg(test, PRM_REG_PCAM, PRM_REG_READ, 0,
+				     reg, pcam, PRM_BYTES(pcam_reg)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(pcam_reg, pcam, PRM_PCAM_ICRC_CNT), 1);
+	rw_set_gid(test, SIM_ROCE_V2, true);
+	len = rw_frame(f, rw_gid, 0xabcde, SIM_ROCE_UD_SEND);
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 1, PRM_PPCNT_ETH_EXTENDED, false,
+				       &st), 0);
+	KUNIT_EXPECT_EQ(test, st, PRM_STAT_OK);
+	/* a well-formed one is no ICRC error; two bad ones are */
+	rw_rx(test, f, len);
+	f[len - 2] ^= 8;
+	rw_rx(test, f, len);
+	rw_rx(test, f, len);
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 1, PRM_PPCNT_ETH_EXTENDED, false,
+				       &st), 2);
+	/* clr: the answer, then nothing */
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 1, PRM_PPCNT_ETH_EXTENDED, true,
+				       &st), 2);
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 1, PRM_PPCNT_ETH_EXTENDED, false,
+				       &st), 0);
+	KUNIT_EXPECT_EQ(test, sk_sim(test)->dp->wire.roce_bad_icrc, 2);
+	/* another port or group: refused, nothing answered */
+	rw_rx(test, f, len);
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 2, PRM_PPCNT_ETH_EXTENDED, false,
+				       &st), 0);
+	KUNIT_EXPECT_EQ(test, st, PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 1, 0, false, &st), 0);
+	KUNIT_EXPECT_EQ(test, st, PRM_STAT_BAD_PARAM);
+	/* a write, a user's uid, another register: refused */
+	KUNIT_EXPECT_EQ(test, rw_reg(test, PRM_REG_PCAM, 0, 0, reg, pcam,
+				     PRM_BYTES(pcam_reg)), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, rw_reg(test, PRM_REG_PCAM, PRM_REG_READ, 1, reg,
+				     pcam, PRM_BYTES(pcam_reg)),
+			PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, rw_reg(test, 0x5001, PRM_REG_READ, 0, reg, pcam,
+				     PRM_BYTES(pcam_reg)), PRM_STAT_BAD_PARAM);
+	/* a register's selectors cut short: refused */
+	KUNIT_EXPECT_EQ(test, rw_reg(test, PRM_REG_PPCNT, PRM_REG_READ, 0, reg,
+				     pcam, PRM_BYTES(pcam_reg)),
+			PRM_STAT_BAD_INPUT_LEN);
+	KUNIT_EXPECT_EQ(test, rw_ppcnt(test, 1, PRM_PPCNT_ETH_EXTENDED, false,
+				       &st), 1);
+}
+
 static struct kunit_case rw_cases[] = {
 	KUNIT_CASE(rw_refused),
 	KUNIT_CASE(rw_not_the_port),
 	KUNIT_CASE(rw_vlan_version),
+	KUNIT_CASE(rw_icrc_register),
 	{}
 };
 
