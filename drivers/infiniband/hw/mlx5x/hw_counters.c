@@ -4,7 +4,10 @@
  * as mlx5_ib offers them: the device allocates one Q counter set for its
  * port when it registers, every QP the driver moves to INIT counts in it
  * (qp_rc.c sets qpc.counter_set_id), and the counters are read with
- * QUERY_Q_COUNTER under the names of query_q_counter_out.
+ * QUERY_Q_COUNTER under the names of query_q_counter_out.  When PCAM
+ * says the port counts RoCE packets with a bad ICRC, the port's
+ * rx_icrc_encapsulated follows them, read from PPCNT's Ethernet extended
+ * group: a bad ICRC is no QP's (nothing of the packet can be trusted).
  */
 #include "mlx5x.h"
 
@@ -38,6 +41,79 @@ static const struct mlx5x_hw_counter mlx5x_q_cnts[] = {
 	MLX5X_QCNT(req_cqe_flush_error),
 };
 
+#define MLX5X_ICRC_NAME	"rx_icrc_encapsulated"
+
+/* The counters the port lists: the Q counters, then the port's own. */
+static unsigned int mlx5x_hw_num(const struct mlx5x_dev *dev)
+{
+	return ARRAY_SIZE(mlx5x_q_cnts) + dev->icrc_cnt;
+}
+
+/*
+ * Read port register @id (@len bytes, its selectors in @reg) into @data.
+ * Return: 0 or a negative errno.
+ */
+static int mlx5x_reg_read(struct mlx5x_dev *dev, u16 id, const void *reg,
+			  void *data, size_t len)
+{
+	size_t in_sz = PRM_BYTES(access_register_in) + len;
+	size_t out_sz = PRM_BYTES(access_register_out) + len;
+	void *in, *out;
+	int err;
+
+	in = kzalloc(in_sz, GFP_KERNEL);
+	out = kzalloc(out_sz, GFP_KERNEL);
+	err = -ENOMEM;
+	if (!in || !out)
+		goto out;
+	PRM_SET(access_register_in, in, opcode, MLX5_CMD_OP_ACCESS_REG);
+	PRM_SET(access_register_in, in, op_mod, PRM_REG_READ);
+	PRM_SET(access_register_in, in, register_id, id);
+	memcpy((u8 *)in + PRM_BYTES(access_register_in), reg, len);
+	err = mlx5x_cmd_run(dev, in, in_sz, out, out_sz);
+	if (!err)
+		memcpy(data, (u8 *)out + PRM_BYTES(access_register_out), len);
+out:
+	kfree(in);
+	kfree(out);
+	return err;
+}
+
+/* Whether PCAM says the port counts RoCE packets with a bad ICRC. */
+static bool mlx5x_has_icrc_cnt(struct mlx5x_dev *dev)
+{
+	u32 reg[PRM_BYTES(pcam_reg) / 4] = {};
+	u32 cap[PRM_BYTES(pcam_reg) / 4];
+
+	if (!MLX5X_CAP_GEN(dev, pcam_reg) ||
+	    mlx5x_reg_read(dev, PRM_REG_PCAM, reg, cap, sizeof(cap)))
+		return false;
+	return PRM_GET(pcam_reg, cap, PRM_PCAM_ICRC_CNT);
+}
+
+/* The port's rx_icrc_encapsulated, into @v. */
+static int mlx5x_icrc_read(struct mlx5x_dev *dev, u64 *v)
+{
+	u32 reg[PRM_BYTES(ppcnt_reg) / 4] = {};
+	void *cnt;
+	int err;
+
+	cnt = kzalloc(PRM_BYTES(ppcnt_reg), GFP_KERNEL);
+	if (!cnt)
+		return -ENOMEM;
+	PRM_SET(ppcnt_reg, reg, local_port, 1);
+	PRM_SET(ppcnt_reg, reg, grp, PRM_PPCNT_ETH_EXTENDED);
+	err = mlx5x_reg_read(dev, PRM_REG_PPCNT, reg, cnt,
+			     PRM_BYTES(ppcnt_reg));
+	if (!err)
+		*v = (u64)PRM_GET(ppcnt_reg, cnt, PRM_PPCNT_EXT(
+				  rx_icrc_encapsulated_high)) << 32 |
+		     PRM_GET(ppcnt_reg, cnt, PRM_PPCNT_EXT(
+			     rx_icrc_encapsulated_low));
+	kfree(cnt);
+	return err;
+}
+
 /**
  * mlx5x_hw_counters_init() - allocate the port's default Q counter set
  * @dev: the device, before it registers
@@ -51,13 +127,16 @@ int mlx5x_hw_counters_init(struct mlx5x_dev *dev)
 	unsigned int i;
 	int err;
 
+	dev->icrc_cnt = mlx5x_has_icrc_cnt(dev);
 	/* what ib_core lists, the device's until it is released */
-	dev->q_descs = kcalloc(ARRAY_SIZE(mlx5x_q_cnts),
-			       sizeof(*dev->q_descs), GFP_KERNEL);
+	dev->q_descs = kcalloc(mlx5x_hw_num(dev), sizeof(*dev->q_descs),
+			       GFP_KERNEL);
 	if (!dev->q_descs)
 		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(mlx5x_q_cnts); i++)
 		dev->q_descs[i].name = mlx5x_q_cnts[i].name;
+	if (dev->icrc_cnt)
+		dev->q_descs[i].name = MLX5X_ICRC_NAME;
 	PRM_SET(alloc_q_counter_in, in, opcode, MLX5_CMD_OP_ALLOC_Q_COUNTER);
 	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
 	if (err)
@@ -91,7 +170,7 @@ struct rdma_hw_stats *mlx5x_alloc_hw_port_stats(struct ib_device *ib,
 						u32 port)
 {
 	return rdma_alloc_hw_stats_struct(to_mdev(ib)->q_descs,
-					  ARRAY_SIZE(mlx5x_q_cnts),
+					  mlx5x_hw_num(to_mdev(ib)),
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
@@ -119,5 +198,7 @@ int mlx5x_get_hw_stats(struct ib_device *ib, struct rdma_hw_stats *stats,
 			stats->value[i] = be32_to_cpup((__be32 *)
 					  ((u8 *)out + mlx5x_q_cnts[i].off));
 	kfree(out);
-	return err ?: ARRAY_SIZE(mlx5x_q_cnts);
+	if (!err && dev->icrc_cnt)
+		err = mlx5x_icrc_read(dev, &stats->value[i]);
+	return err ?: mlx5x_hw_num(dev);
 }
