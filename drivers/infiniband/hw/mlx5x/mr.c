@@ -32,6 +32,13 @@
 				 IB_ACCESS_REMOTE_ATOMIC |		\
 				 IB_ACCESS_MW_BIND |			\
 				 IB_ACCESS_RELAXED_ORDERING)
+/*
+ * How the pages are held, rather than a right the mkey grants: on demand
+ * (odp.c), or pinned; IB_ACCESS_HUGETLB says the range is of huge pages,
+ * which only the ODP page walk could use (mlx5_ib registers a pinned MR
+ * with it as without it).
+ */
+#define MLX5X_MR_PAGES		(IB_ACCESS_ON_DEMAND | IB_ACCESS_HUGETLB)
 /* what a UMR changes in place (mlx5_ib: can_use_umr_rereg_access()) */
 #define MLX5X_MR_UMR_ACCESS	(IB_ACCESS_LOCAL_WRITE |		\
 				 IB_ACCESS_REMOTE_WRITE |		\
@@ -128,7 +135,10 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 
 	if (!udata)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (access & ~(MLX5X_MR_ACCESS | IB_ACCESS_ON_DEMAND))
+	if (access & ~(MLX5X_MR_ACCESS | MLX5X_MR_PAGES))
+		return ERR_PTR(-EOPNOTSUPP);
+	/* huge pages on demand are not offered: odp.c maps 4 KiB pages */
+	if ((access & MLX5X_MR_PAGES) == MLX5X_MR_PAGES)
 		return ERR_PTR(-EOPNOTSUPP);
 	/* the region's first byte sits at the same place in a page */
 	if (!length || (start ^ iova) & ~PAGE_MASK)
@@ -146,7 +156,7 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 		goto err_free;
 	key = mlx5x_mkey_variant_next();
 	err = mlx5x_mr_fw_create(dev, mr, to_mpd(pd)->pdn, iova, length,
-				 access & ~IB_ACCESS_ON_DEMAND, key, &index);
+				 access & ~MLX5X_MR_PAGES, key, &index);
 	if (err)
 		goto err_buf;
 	mr->mkey = index << 8 | key;
