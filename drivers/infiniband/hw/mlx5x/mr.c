@@ -212,7 +212,7 @@ struct ib_mr *mlx5x_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		access = mr->access;
 	if (!(flags & IB_MR_REREG_PD))
 		pd = ibmr->pd;
-	if (access & ~MLX5X_MR_ACCESS)
+	if (access & ~(MLX5X_MR_ACCESS | MLX5X_MR_PAGES))
 		return ERR_PTR(-EOPNOTSUPP);
 	/* an ODP MR is registered anew, its pages followed from scratch */
 	if (!(flags & IB_MR_REREG_TRANS) && !mr->buf.umem->is_odp &&

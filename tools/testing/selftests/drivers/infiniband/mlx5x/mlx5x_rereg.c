@@ -150,6 +150,55 @@ MT_TEST_F(pair, translation)
 	return KSFT_PASS;
 }
 
+/*
+ * An on-demand paging MR takes a new range as a pinned one does: the
+ * region then covers the new bytes (mlx5_ib registers it anew), which the
+ * device pages in when it first touches them.
+ */
+MT_TEST_F(pair, odp_translation)
+{
+	const int rights = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+			   IBV_ACCESS_ON_DEMAND;
+	struct ibv_device_attr_ex attr = {};
+	uint8_t *a = aligned_alloc(MT_PAGE, 2 * MT_PAGE);
+	uint8_t *b = aligned_alloc(MT_PAGE, 2 * MT_PAGE);
+	struct ibv_mr *mr = NULL;
+
+	if (ibv_query_device_ex(self->c.ctx, NULL, &attr) ||
+	    !(attr.odp_caps.general_caps & IBV_ODP_SUPPORT) ||
+	    !(attr.odp_caps.per_transport_caps.rc_odp_caps &
+	      IBV_ODP_SUPPORT_READ)) {
+		free(a);
+		free(b);
+		mt_diag("the device pages no RC READ on demand (odp_caps)");
+		return KSFT_SKIP;
+	}
+	if (!CHECK(a) || !CHECK(b))
+		goto out;
+	fill(a, 2 * MT_PAGE, 3);
+	fill(b, 2 * MT_PAGE, 9);
+	mr = ibv_reg_mr(self->pd, a, 2 * MT_PAGE, rights);
+	if (!CHECK(mr) ||
+	    !CHECK_ERR(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL,
+				    b, 2 * MT_PAGE, 0), 0))
+		goto out;
+	CHECK_EQ((uintptr_t)mr->addr, (uintptr_t)b);
+	/* B's second page read into its first, both through the MR */
+	CHECK_EQ(rc_rdma(self, IBV_WR_RDMA_READ, mr->rkey,
+			 (uintptr_t)b + MT_PAGE, mr->lkey, (uintptr_t)b, 512),
+		 IBV_WC_SUCCESS);
+	CHECK(!memcmp(b, b + MT_PAGE, 512));
+	/* A's pages are outside the region now */
+	CHECK_EQ(rc_rdma(self, IBV_WR_RDMA_READ, mr->rkey, (uintptr_t)a,
+			 mr->lkey, (uintptr_t)b, 64), IBV_WC_REM_ACCESS_ERR);
+out:
+	if (mr)
+		CHECK_ERR(ibv_dereg_mr(mr), 0);
+	free(a);
+	free(b);
+	return KSFT_PASS;
+}
+
 /* A file only root may write: what no process of another user may. */
 static char ro_path[64];
 
@@ -222,6 +271,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, access_restored),
 	MT_CASE_F(pair, pd_in_place),
 	MT_CASE_F(pair, translation),
+	MT_CASE_F(pair, odp_translation),
 	MT_CASE_F(pair, read_only_pages_stay, .flags = MT_NEEDS_ROOT),
 };
 
