@@ -45,6 +45,9 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 	mutex_lock(&sim->lock);
 	seq_printf(m, "commands %llu\nfailed %llu\nobjects %u\nevents %llu\n",
 		   sim->cmds, sim->cmd_errors, sim->live, sim->events);
+	/* on-demand paging (mem/odp.c) */
+	seq_printf(m, "odp_faults %llu\nodp_resumes %llu\nodp_zaps %llu\n",
+		   sim->odp_faults, sim->odp_resumes, READ_ONCE(sim->odp_zaps));
 	mutex_unlock(&sim->lock);
 	return 0;
 }
