@@ -37,6 +37,7 @@ static const struct ib_device_ops mlx5x_dev_ops = {
 	.uverbs_abi_ver = MLX5X_UVERBS_ABI,
 	.uverbs_no_driver_id_binding = 0,
 
+	.advise_mr = mlx5x_advise_mr,
 	.add_gid = mlx5x_add_gid,
 	.alloc_dm = mlx5x_alloc_dm,
 	.alloc_hw_port_stats = mlx5x_alloc_hw_port_stats,

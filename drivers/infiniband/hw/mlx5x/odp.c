@@ -19,9 +19,15 @@
  * its command lock), then unmaps them, all under the umem's mutex: once
  * it returns, the device reaches none of them.
  *
+ * ibv_advise_mr() prefetches a range as a fault would (PREFETCH: for
+ * reading, PREFETCH_WRITE: for writing too), or gives the device what is
+ * already mapped and faults nothing in (PREFETCH_NO_FAULT); done before
+ * the call returns, with or without IB_UVERBS_ADVISE_MR_FLAG_FLUSH (which
+ * alone makes a range that cannot be faulted in an error).
+ *
  * Only the simulated backend offers it (backend odp ops), for RC send,
  * receive, RDMA WRITE, READ and atomics on explicit MRs; no implicit
- * ODP, no prefetch (ibv_advise_mr).
+ * ODP.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -69,9 +75,13 @@ static const struct mmu_interval_notifier_ops mlx5x_odp_ops = {
 	.invalidate = mlx5x_odp_invalidate,
 };
 
-/* Fault [@off, @off + @len) of @mr's pages (@off from its first page). */
-static int mlx5x_odp_fault_in(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
-			      u64 off, u64 len, bool write)
+/*
+ * Fault [@off, @off + @len) of @mr's pages (@off from its first page) in,
+ * or (!@fault) give the device those of them already mapped; at most
+ * MLX5X_ODP_MAX_PAGES pages from @off's.
+ */
+static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+			 u64 off, u64 len, bool write, bool fault)
 {
 	struct ib_umem_odp *odp = to_ib_umem_odp(mr->buf.umem);
 	u64 size = ib_umem_end(odp) - ib_umem_start(odp);
@@ -96,13 +106,16 @@ static int mlx5x_odp_fault_in(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 		return -ENOMEM;
 	err = ib_umem_odp_map_dma_and_lock(odp, ib_umem_start(odp) +
 					   (first << PAGE_SHIFT),
-					   n << PAGE_SHIFT, access, true);
+					   n << PAGE_SHIFT, access, fault);
 	if (err < 0)
 		goto out;
 	for (i = 0; i < n; i++) {
 		d = odp->dma_list[first + i];
 		if (!(d & ODP_READ_ALLOWED_BIT))
 			continue;
+		/* a snapshot may see a page the CPU writes: not the MR */
+		if (!mr->buf.umem->writable)
+			d &= ~ODP_WRITE_ALLOWED_BIT;
 		ents[i] = (d & ODP_DMA_ADDR_MASK) | MLX5X_MTT_READ |
 			  (d & ODP_WRITE_ALLOWED_BIT ? MLX5X_MTT_WRITE : 0);
 	}
@@ -124,7 +137,7 @@ static void mlx5x_odp_fault_work(struct work_struct *work)
 	mutex_lock(&dev->odp_lock);
 	mr = xa_load(&dev->odp_mrs, f->umem_id);
 	if (mr)
-		err = mlx5x_odp_fault_in(dev, mr, f->off, f->len, f->write);
+		err = mlx5x_odp_map(dev, mr, f->off, f->len, f->write, true);
 	mutex_unlock(&dev->odp_lock);
 	if (err)
 		ibdev_dbg(&dev->ib, "ODP fault of QP 0x%x, umem 0x%x at 0x%llx: %d\n",
@@ -164,6 +177,122 @@ bool mlx5x_odp_fault(struct mlx5x_dev *dev, u32 qpn, u32 umem_id, u64 off,
 	f->write = write;
 	queue_work(dev->odp_wq, &f->work);
 	return true;
+}
+
+/*
+ * The ODP MR of @pd that @sge names, the range inside it; dev->odp_lock
+ * held.  The errnos are a ConnectX driver's: no ODP MR has that lkey:
+ * ENOENT; another PD's, or a write prefetch of a read-only one: EPERM;
+ * a range outside the MR: EFAULT.
+ */
+static struct mlx5x_mr *mlx5x_odp_advised(struct mlx5x_dev *dev,
+					  struct ib_pd *pd,
+					  const struct ib_sge *sge, bool write)
+{
+	struct mlx5x_mr *mr, *found = NULL;
+	unsigned long id;
+
+	xa_for_each(&dev->odp_mrs, id, mr) {
+		if (mr->mkey == sge->lkey) {
+			found = mr;
+			break;
+		}
+	}
+	if (!found)
+		return ERR_PTR(-ENOENT);
+	if (found->ib.pd != pd || (write && !found->buf.umem->writable))
+		return ERR_PTR(-EPERM);
+	if (sge->addr < found->ib.iova ||
+	    sge->addr - found->ib.iova > found->ib.length ||
+	    sge->length > found->ib.length - (sge->addr - found->ib.iova))
+		return ERR_PTR(-EFAULT);
+	return found;
+}
+
+/*
+ * Prefetch the range of @sge, at most MLX5X_ODP_MAX_PAGES pages at a
+ * time: the MR is looked up again for each, so a dereg in between ends
+ * it, and faults of QPs are served in between.
+ */
+static int mlx5x_advise_sge(struct mlx5x_dev *dev, struct ib_pd *pd,
+			    const struct ib_sge *sge, bool write, bool fault)
+{
+	u64 done = 0, off, n;
+	struct mlx5x_mr *mr;
+	int err;
+
+	do {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		mutex_lock(&dev->odp_lock);
+		mr = mlx5x_odp_advised(dev, pd, sge, write);
+		err = PTR_ERR_OR_ZERO(mr);
+		if (!err && sge->length) {
+			off = sge->addr - mr->ib.iova + done +
+			      ib_umem_offset(mr->buf.umem);
+			n = min_t(u64, sge->length - done,
+				  MLX5X_ODP_MAX_PAGES * PAGE_SIZE -
+				  offset_in_page(off));
+			err = mlx5x_odp_map(dev, mr, off, n, write, fault);
+			done += n;
+		}
+		mutex_unlock(&dev->odp_lock);
+		cond_resched();
+	} while (!err && done < sge->length);
+	return err;
+}
+
+/**
+ * mlx5x_advise_mr() - the advise_mr device operation: prefetch ranges of
+ * ODP MRs
+ * @pd: the PD the MRs are on
+ * @advice: IB_UVERBS_ADVISE_MR_ADVICE_*
+ * @flags: IB_UVERBS_ADVISE_MR_FLAG_FLUSH, or 0 (ib_core refuses others)
+ * @sg_list: the ranges, each by lkey and address
+ * @num_sge: how many (ib_core refuses none)
+ * @attrs: the call's attributes (none read)
+ *
+ * PREFETCH faults the pages in for reading, PREFETCH_WRITE for writing
+ * too, PREFETCH_NO_FAULT gives the device those already mapped.  Every
+ * range is checked first; then each is done before the call returns.
+ * With FLUSH the first range that cannot be faulted in fails the call;
+ * without, prefetch is the best effort ibv_advise_mr(3) allows.
+ *
+ * Return: 0; -EOPNOTSUPP for an advice not known; -ENOENT, -EPERM or
+ * -EFAULT for a range (mlx5x_odp_advised()); with FLUSH, -EFAULT for a
+ * range not mapped, -ENOMEM, or -EINTR when the caller is killed.
+ */
+int mlx5x_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
+		    u32 flags, struct ib_sge *sg_list, u32 num_sge,
+		    struct uverbs_attr_bundle *attrs)
+{
+	struct mlx5x_dev *dev = to_mdev(pd->device);
+	bool fault = advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT;
+	bool write = advice == IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE;
+	struct mlx5x_mr *mr;
+	int err = 0;
+	u32 i;
+
+	if (!mlx5x_odp_supported(dev))
+		return -EOPNOTSUPP;
+	if (advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH &&
+	    advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE &&
+	    advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT)
+		return -EOPNOTSUPP;
+	if (flags & ~IB_UVERBS_ADVISE_MR_FLAG_FLUSH)
+		return -EINVAL;
+	mutex_lock(&dev->odp_lock);
+	for (i = 0; i < num_sge && !err; i++) {
+		mr = mlx5x_odp_advised(dev, pd, &sg_list[i], write);
+		err = PTR_ERR_OR_ZERO(mr);
+	}
+	mutex_unlock(&dev->odp_lock);
+	for (i = 0; i < num_sge && !err; i++) {
+		err = mlx5x_advise_sge(dev, pd, &sg_list[i], write, fault);
+		if (!(flags & IB_UVERBS_ADVISE_MR_FLAG_FLUSH) && err != -EINTR)
+			err = 0;
+	}
+	return err;
 }
 
 /* An ODP MR's umem in firmware: every page absent. */

@@ -177,6 +177,9 @@ bool mlx5x_odp_fault(struct mlx5x_dev *dev, u32 qpn, u32 umem_id, u64 off,
 int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr, u64 start,
 		  u64 length, int access);
 int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr);
+int mlx5x_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
+		    u32 flags, struct ib_sge *sg_list, u32 num_sge,
+		    struct uverbs_attr_bundle *attrs);
 void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr);
 #else
 static inline bool mlx5x_odp_supported(struct mlx5x_dev *dev)
@@ -212,6 +215,15 @@ static inline int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 
 static inline void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 {
+}
+
+static inline int mlx5x_advise_mr(struct ib_pd *pd,
+				  enum ib_uverbs_advise_mr_advice advice,
+				  u32 flags, struct ib_sge *sg_list,
+				  u32 num_sge,
+				  struct uverbs_attr_bundle *attrs)
+{
+	return -EOPNOTSUPP;
 }
 #endif
 
