@@ -101,6 +101,31 @@ static int odp_recv(struct pair *p, struct ibv_mr *mr, void *addr,
 	return ibv_post_recv(p->qp[1], &wr, &bad);
 }
 
+/*
+ * @fn on a fresh ODP region of @p, with its pages 8 to 11 unmapped if
+ * @hole; then the region goes.
+ */
+static int on_region(struct pair *p, bool hole,
+		     int (*fn)(struct pair *p, struct ibv_mr *mr, uint8_t *m))
+{
+	struct ibv_mr *mr;
+	uint8_t *m;
+	int rc = odp_check(p);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	mr = odp_region(p, &m);
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	if (!hole || CHECK_ERR(munmap(m + 8 * MT_PAGE, 4 * MT_PAGE), 0))
+		rc = fn(p, mr, m);
+	else
+		rc = KSFT_FAIL;
+	ibv_dereg_mr(mr);
+	munmap(m, ODP_BYTES);
+	return rc;
+}
+
 /* The device says what it does: ODP on RC, nothing implicit, no UD. */
 MT_TEST_F(pair, caps)
 {
@@ -276,52 +301,37 @@ MT_TEST_F(pair, fork_cow)
  * access error, a SEND from it a local protection error; the QP in
  * error, no hang, nothing written anywhere.
  */
-static int unmapped_write(struct pair *p)
+static int unmapped_write(struct pair *p, struct ibv_mr *mr, uint8_t *m)
 {
-	uint8_t *m;
-	struct ibv_mr *mr = odp_region(p, &m);
 	struct ibv_wc wc;
 
-	if (!CHECK(mr) || !CHECK_ERR(munmap(m + 8 * MT_PAGE, 4 * MT_PAGE), 0))
-		return KSFT_FAIL;
 	fill(p->buf, 256, 2);
 	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey, p->buf, 256,
 			mr->rkey, m + 9 * MT_PAGE, &wc), IBV_WC_REM_ACCESS_ERR);
-	ibv_dereg_mr(mr);
-	munmap(m, ODP_BYTES);
 	return KSFT_PASS;
 }
 
-static int unmapped_send(struct pair *p)
+static int unmapped_send(struct pair *p, struct ibv_mr *mr, uint8_t *m)
 {
-	uint8_t *m;
-	struct ibv_mr *mr = odp_region(p, &m);
 	struct ibv_wc wc;
 
-	if (!CHECK(mr) || !CHECK_ERR(munmap(m + 8 * MT_PAGE, 4 * MT_PAGE), 0) ||
-	    !CHECK_ERR(post_recv(p, 3, 32768, 256), 0))
+	if (!CHECK_ERR(post_recv(p, 3, 32768, 256), 0))
 		return KSFT_FAIL;
 	CHECK_EQ(odp_op(p, IBV_WR_SEND, mr->lkey, m + 8 * MT_PAGE, 256, 0,
 			NULL, &wc), IBV_WC_LOC_PROT_ERR);
 	/* B's receive buffer: untouched */
 	CHECK(!p->buf[32768]);
-	ibv_dereg_mr(mr);
-	munmap(m, ODP_BYTES);
 	return KSFT_PASS;
 }
 
 MT_TEST_F(pair, unmapped_write)
 {
-	int rc = odp_check(self);
-
-	return rc == KSFT_PASS ? unmapped_write(self) : rc;
+	return on_region(self, true, unmapped_write);
 }
 
 MT_TEST_F(pair, unmapped_send)
 {
-	int rc = odp_check(self);
-
-	return rc == KSFT_PASS ? unmapped_send(self) : rc;
+	return on_region(self, true, unmapped_send);
 }
 
 /* The same as nobody, in a process of its own: no privilege needed. */
@@ -332,9 +342,7 @@ static int nobody_unmapped(void *arg)
 	(void)arg;
 	if (pair_open(&p, IBV_QPT_RC, ALL_ACCESS, 7) != KSFT_PASS)
 		return KSFT_FAIL;
-	if (odp_check(&p) != KSFT_PASS)
-		return KSFT_FAIL;
-	return unmapped_write(&p);
+	return on_region(&p, true, unmapped_write);
 }
 
 static int test_unmapped_nobody(void)
