@@ -7,6 +7,8 @@
  * process unmapped is an access error (never a hang, never the old
  * pages); a range mapped anew or copied on write after fork() is seen
  * as it is now.  ibv_query_device_ex(3) advertises it for RC only.
+ * ibv_advise_mr(3) prefetches ranges of ODP regions, or refuses them
+ * with its errnos.
  */
 #define _GNU_SOURCE
 #include <sys/mman.h>
@@ -353,12 +355,292 @@ static int test_unmapped_nobody(void)
 	return KSFT_PASS;
 }
 
+/*
+ * ibv_advise_mr(3): a prefetch makes the pages present, for the CPU
+ * (mincore(2)) and for the device: the model's fault counter does not
+ * move when the device then reaches them.
+ */
+#define BIG_PAGES	600	/* more than the driver maps at once */
+
+/* How many of the @n pages at @m the process has present (mincore). */
+static int resident(void *m, int n)
+{
+	unsigned char v[BIG_PAGES];
+	int i, r = 0;
+
+	if (n > BIG_PAGES || mincore(m, (size_t)n * MT_PAGE, v))
+		return -1;
+	for (i = 0; i < n; i++)
+		r += v[i] & 1;
+	return r;
+}
+
+/* ibv_advise_mr() of one range. */
+static int advise(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		  uint32_t flags, uint32_t lkey, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)addr, len, lkey };
+
+	return ibv_advise_mr(pd, advice, flags, &sge, 1);
+}
+
+/* The model's count of device page faults; fails the case if none. */
+static long long faults(void)
+{
+	long long n = mt_fw_stat("odp_faults");
+
+	CHECK(n >= 0);
+	return n;
+}
+
+/*
+ * A WRITE into untouched pages faults (the counter counts); into pages
+ * prefetched for writing with FLUSH, it does not.
+ */
+static int prefetch_write(struct pair *p, struct ibv_mr *mr, uint8_t *m)
+{
+	struct ibv_wc wc;
+	long long f;
+
+	f = faults();
+	fill(p->buf, 2 * MT_PAGE, 3);
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey, p->buf,
+			2 * MT_PAGE, mr->rkey, m, &wc), IBV_WC_SUCCESS);
+	CHECK(faults() > f);
+
+	CHECK_EQ(resident(m + 16 * MT_PAGE, 2), 0);
+	CHECK_ERR(advise(p->pd, IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			 IBV_ADVISE_MR_FLAG_FLUSH, mr->lkey, m + 16 * MT_PAGE,
+			 2 * MT_PAGE), 0);
+	CHECK_EQ(resident(m + 16 * MT_PAGE, 2), 2);
+	f = faults();
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey, p->buf,
+			2 * MT_PAGE, mr->rkey, m + 16 * MT_PAGE, &wc),
+		 IBV_WC_SUCCESS);
+	CHECK_EQ(faults(), f);
+	CHECK(!memcmp(m + 16 * MT_PAGE, p->buf, 2 * MT_PAGE));
+	return KSFT_PASS;
+}
+
+MT_TEST_F(pair, prefetch_write)
+{
+	return on_region(self, false, prefetch_write);
+}
+
+/*
+ * PREFETCH gives the pages for reading only: a READ of them takes no
+ * fault, a WRITE into them does (and then lands).
+ */
+static int prefetch_read(struct pair *p, struct ibv_mr *mr, uint8_t *m)
+{
+	uint8_t zero[MT_PAGE] = {};
+	struct ibv_wc wc;
+	long long f;
+
+	CHECK_ERR(advise(p->pd, IBV_ADVISE_MR_ADVICE_PREFETCH,
+			 IBV_ADVISE_MR_FLAG_FLUSH, mr->lkey, m, 2 * MT_PAGE), 0);
+	CHECK_EQ(resident(m, 2), 2);
+	f = faults();
+	fill(p->buf, MT_PAGE, 5);
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_READ, p->mr->lkey, p->buf,
+			MT_PAGE, mr->rkey, m, &wc), IBV_WC_SUCCESS);
+	CHECK_EQ(faults(), f);
+	CHECK(!memcmp(p->buf, zero, MT_PAGE));
+	fill(p->buf, MT_PAGE, 6);
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey, p->buf,
+			MT_PAGE, mr->rkey, m + MT_PAGE, &wc), IBV_WC_SUCCESS);
+	CHECK(faults() > f);
+	CHECK(!memcmp(m + MT_PAGE, p->buf, MT_PAGE));
+	return KSFT_PASS;
+}
+
+MT_TEST_F(pair, prefetch_read)
+{
+	return on_region(self, false, prefetch_read);
+}
+
+/*
+ * PREFETCH_NO_FAULT gives the device the page the process wrote, and
+ * faults nothing in: the untouched page stays absent, for the CPU and
+ * the device.
+ */
+static int prefetch_no_fault(struct pair *p, struct ibv_mr *mr, uint8_t *m)
+{
+	struct ibv_wc wc;
+	long long f;
+
+	m[0] = 1;
+	CHECK_ERR(advise(p->pd, IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT,
+			 IBV_ADVISE_MR_FLAG_FLUSH, mr->lkey, m, 2 * MT_PAGE), 0);
+	CHECK_EQ(resident(m, 2), 1);
+	f = faults();
+	fill(p->buf, 2 * MT_PAGE, 7);
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey, p->buf,
+			MT_PAGE, mr->rkey, m, &wc), IBV_WC_SUCCESS);
+	CHECK_EQ(faults(), f);
+	CHECK_EQ(odp_op(p, IBV_WR_RDMA_WRITE, p->mr->lkey,
+			p->buf + MT_PAGE, MT_PAGE, mr->rkey, m + MT_PAGE,
+			&wc), IBV_WC_SUCCESS);
+	CHECK(faults() > f);
+	CHECK(!memcmp(m, p->buf, 2 * MT_PAGE));
+	return KSFT_PASS;
+}
+
+MT_TEST_F(pair, prefetch_no_fault)
+{
+	return on_region(self, false, prefetch_no_fault);
+}
+
+/* A range of more pages than the driver maps at once: all of it. */
+MT_TEST_F(pair, prefetch_big)
+{
+	size_t len = (size_t)BIG_PAGES * MT_PAGE;
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	long long f;
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	if (!CHECK(m != MAP_FAILED))
+		return KSFT_FAIL;
+	mr = ibv_reg_mr(self->pd, m, len, ODP_ACCESS);
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	CHECK_ERR(advise(self->pd, IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			 IBV_ADVISE_MR_FLAG_FLUSH, mr->lkey, m + 100, len - 100),
+		  0);
+	CHECK_EQ(resident(m, BIG_PAGES), BIG_PAGES);
+	f = faults();
+	fill(self->buf, MT_PAGE, 9);
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_WRITE, self->mr->lkey, self->buf,
+			MT_PAGE, mr->rkey, m + len - MT_PAGE, &wc),
+		 IBV_WC_SUCCESS);
+	CHECK_EQ(odp_op(self, IBV_WR_RDMA_WRITE, self->mr->lkey, self->buf,
+			MT_PAGE, mr->rkey, m, &wc), IBV_WC_SUCCESS);
+	CHECK_EQ(faults(), f);
+	CHECK(!memcmp(m + len - MT_PAGE, self->buf, MT_PAGE));
+	ibv_dereg_mr(mr);
+	munmap(m, len);
+	return KSFT_PASS;
+}
+
+/*
+ * What ibv_advise_mr(3) refuses, with its errnos: an lkey of no ODP
+ * region (ENOENT), of another PD's or a write prefetch of a read-only
+ * one (EPERM), a range outside the region or not mapped (EFAULT), flags
+ * or no range at all (EINVAL), an advice not known (EOPNOTSUPP).
+ * Without FLUSH, prefetch is best effort: a range not mapped is no error.
+ */
+static int refused(struct pair *p, struct ibv_mr *mr, uint8_t *m)
+{
+	struct ibv_pd *pd2 = ibv_alloc_pd(p->c.ctx);
+	struct ibv_mr *ro = ibv_reg_mr(p->pd, m + 32 * MT_PAGE, 8 * MT_PAGE,
+				       IBV_ACCESS_ON_DEMAND);
+	struct ibv_mr *other = pd2 ? ibv_reg_mr(pd2, m + 40 * MT_PAGE,
+						8 * MT_PAGE, ODP_ACCESS) : NULL;
+	const int pf = IBV_ADVISE_MR_ADVICE_PREFETCH;
+	const int fl = IBV_ADVISE_MR_FLAG_FLUSH;
+	struct ibv_sge sge = { (uintptr_t)m, MT_PAGE, mr->lkey };
+
+	if (!CHECK(pd2) || !CHECK(ro) || !CHECK(other))
+		return KSFT_FAIL;
+	CHECK_ERR(advise(p->pd, pf, fl, p->mr->lkey, p->buf, 64), ENOENT);
+	CHECK_ERR(advise(p->pd, pf, fl, mr->lkey ^ 0x80, m, 64), ENOENT);
+	CHECK_ERR(advise(p->pd, pf, fl, other->lkey, m + 40 * MT_PAGE, 64),
+		  EPERM);
+	CHECK_ERR(advise(p->pd, IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE, fl,
+			 ro->lkey, m + 32 * MT_PAGE, 64), EPERM);
+	CHECK_ERR(advise(p->pd, pf, fl, ro->lkey, m + 32 * MT_PAGE, 64), 0);
+	CHECK_ERR(advise(p->pd, pf, fl, mr->lkey, m + ODP_BYTES - 100, 200),
+		  EFAULT);
+	CHECK_ERR(advise(p->pd, pf, fl, mr->lkey, m - MT_PAGE, 64), EFAULT);
+	CHECK_ERR(advise(p->pd, pf, fl, mr->lkey, m, UINT32_MAX), EFAULT);
+	CHECK_ERR(advise(p->pd, pf, fl << 1, mr->lkey, m, 64), EINVAL);
+	CHECK_ERR(ibv_advise_mr(p->pd, pf, fl, &sge, 0), EINVAL);
+	CHECK_ERR(advise(p->pd, 3, fl, mr->lkey, m, 64), EOPNOTSUPP);
+	/* the hole the process unmapped */
+	CHECK_ERR(advise(p->pd, pf, fl, mr->lkey, m + 6 * MT_PAGE,
+			 4 * MT_PAGE), EFAULT);
+	CHECK_ERR(advise(p->pd, pf, 0, mr->lkey, m + 6 * MT_PAGE,
+			 4 * MT_PAGE), 0);
+	CHECK_ERR(advise(p->pd, pf, 0, mr->lkey, m - MT_PAGE, 64), EFAULT);
+	ibv_dereg_mr(other);
+	ibv_dereg_mr(ro);
+	ibv_dealloc_pd(pd2);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(pair, prefetch_refused)
+{
+	return on_region(self, true, refused);
+}
+
+/* Another user's ODP region, by its lkey and address. */
+struct foreign {
+	uint32_t lkey;
+	uint8_t *addr;
+};
+
+/*
+ * As nobody, in a context of its own: its own region prefetches; the
+ * root process's is refused (EPERM: not its PD).
+ */
+static int nobody_prefetch(void *arg)
+{
+	const struct foreign *f = arg;
+	struct pair p = {};
+	uint8_t *m;
+	struct ibv_mr *mr;
+
+	if (pair_open(&p, IBV_QPT_RC, ALL_ACCESS, 7) != KSFT_PASS ||
+	    odp_check(&p) != KSFT_PASS)
+		return KSFT_FAIL;
+	mr = odp_region(&p, &m);
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	CHECK_ERR(advise(p.pd, IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			 IBV_ADVISE_MR_FLAG_FLUSH, mr->lkey, m, 4 * MT_PAGE), 0);
+	CHECK_EQ(resident(m, 4), 4);
+	CHECK_ERR(advise(p.pd, IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+			 IBV_ADVISE_MR_FLAG_FLUSH, f->lkey, f->addr,
+			 4 * MT_PAGE), EPERM);
+	return KSFT_PASS;
+}
+
+/* ... and the root process's pages stay as they were: absent. */
+MT_TEST_F(pair, prefetch_nobody)
+{
+	struct foreign f;
+	struct ibv_mr *mr = odp_region(self, &f.addr);
+	int rc = odp_check(self);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	if (!CHECK(mr))
+		return KSFT_FAIL;
+	f.lkey = mr->lkey;
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, nobody_prefetch, &f), KSFT_PASS);
+	CHECK_EQ(resident(f.addr, 4), 0);
+	ibv_dereg_mr(mr);
+	munmap(f.addr, ODP_BYTES);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, caps),
 	MT_CASE_F(pair, rc_traffic),
 	MT_CASE_F(pair, atomic_once),
 	MT_CASE_F(pair, remap_seen),
 	MT_CASE_F(pair, fork_cow),
+	MT_CASE_F(pair, prefetch_write, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(pair, prefetch_read, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(pair, prefetch_no_fault, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(pair, prefetch_big, .flags = MT_NEEDS_ROOT),
+	MT_CASE_F(pair, prefetch_refused),
+	MT_CASE_F(pair, prefetch_nobody, .flags = MT_NEEDS_ROOT),
 	MT_CASE_F(pair, unmapped_write),
 	MT_CASE_F(pair, unmapped_send),
 	MT_CASE(unmapped_nobody, .flags = MT_NEEDS_ROOT),
