@@ -130,6 +130,8 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, sho, 1);
 	/* a signature error drains the send queue (dp/dp_sig.c) */
 	PRM_SET(cmd_hca_cap, c, drain_sigerr, 1);
+	/* RTS2RTS moves a QP to another Q counter set (rdma statistic qp) */
+	PRM_SET(cmd_hca_cap, c, rts2rts_qp_counters_set_id, 1);
 	prm_set_bits(c, SIM_CAP_SIGERR_DOMAIN_OFF, 1, 1);
 	PRM_SET(cmd_hca_cap, c, uctx_cap,
 		MLX5_UCTX_CAP_RAW_TX | MLX5_UCTX_CAP_INTERNAL_DEV_RES);

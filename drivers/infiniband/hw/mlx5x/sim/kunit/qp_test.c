@@ -517,7 +517,24 @@ static void sk_qp_kernel_only(struct kunit *test)
 				      resd_lkey), SIM_RESD_LKEY);
 }
 
-/* RST2INIT's counter set: the caller's own, or the kernel's; kept. */
+/* RTS2RTS's optional parameter bit for qpc.counter_set_id */
+#define SK_QP_OPT_COUNTER	BIT(25)
+
+/* The counter set QP @qpn of @uid counts in. */
+static u32 sk_qp_counter(struct kunit *test, u16 uid, u32 qpn)
+{
+	void *out = SK_MBOX(test, query_qp_out);
+
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, uid, qpn,
+					 out, PRM_BYTES(query_qp_out)),
+			PRM_STAT_OK);
+	return PRM_GET(qpc, PRM_ADDR(query_qp_out, out, qpc), counter_set_id);
+}
+
+/*
+ * RST2INIT's counter set: the caller's own, or the kernel's; kept.
+ * INIT2RTR may name another, RTS2RTS too when its mask says so.
+ */
 static void sk_qp_counter_set(struct kunit *test)
 {
 	void *out = SK_MBOX(test, query_qp_out);
@@ -567,6 +584,29 @@ static void sk_qp_counter_set(struct kunit *test)
 			PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, PRM_ADDR(query_qp_out, out, qpc),
 				      counter_set_id), mine);
+
+	/* RTS2RTS moves it when its mask names the counter, not otherwise */
+	KUNIT_ASSERT_EQ(test, sk_qp_move(test, MLX5_CMD_OP_RTR2RTS_QP, r.uid,
+					 qpn), PRM_STAT_OK);
+	in = sk_qp_move_in(test, MLX5_CMD_OP_RTS2RTS_QP, r.uid, qpn, &qpc);
+	PRM_SET(qpc, qpc, counter_set_id, kernel);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				      PRM_BYTES(rts2rts_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_qp_counter(test, r.uid, qpn), mine);
+	PRM_SET(rts2rts_qp_in, in, opt_param_mask, SK_QP_OPT_COUNTER);
+	PRM_SET(qpc, qpc, counter_set_id, theirs);
+	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				     PRM_BYTES(rts2rts_qp_out)),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, sk_qp_counter(test, r.uid, qpn), mine);
+	PRM_SET(qpc, qpc, counter_set_id, kernel);
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				      PRM_BYTES(rts2rts_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_qp_counter(test, r.uid, qpn), kernel);
+	KUNIT_EXPECT_EQ(test, sk_qp_state(test, r.uid, qpn),
+			MLX5_QPC_STATE_RTS);
 
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
 					   qpn), PRM_STAT_OK);

@@ -363,6 +363,28 @@ static u8 sim_qp_check_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return PRM_STAT_OK;
 }
 
+/*
+ * RTS2RTS takes qpc.counter_set_id when its optional parameter mask
+ * names it (mlx5_ib's per-QP counters): the QP counts in that set from
+ * then on.  Where the device cannot, BAD_CAP.
+ */
+#define SIM_QP_OPT_COUNTER_SET_ID	BIT(25)
+
+static u8 sim_qp_move_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			      struct sim_qp *qp, const void *qpc)
+{
+	u8 status;
+
+	if (!SIM_CAP_GEN(sim, rts2rts_qp_counters_set_id))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	status = sim_qp_check_counter(sim, ctx, qpc);
+	if (status)
+		return status;
+	PRM_SET(qpc, qp->qpc, counter_set_id,
+		PRM_GET(qpc, qpc, counter_set_id));
+	return PRM_STAT_OK;
+}
+
 static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const struct sim_qp_move *mv = sim_qp_move_of(ctx->cmd->opcode);
@@ -426,6 +448,13 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 	}
 	if (mv->to == MLX5_QPC_STATE_INIT || mv->to == MLX5_QPC_STATE_RTR) {
 		status = sim_qp_check_counter(sim, ctx, qpc);
+		if (status)
+			return status;
+	}
+	if (mv->opcode == MLX5_CMD_OP_RTS2RTS_QP &&
+	    PRM_GET(rts2rts_qp_in, ctx->in, opt_param_mask) &
+	    SIM_QP_OPT_COUNTER_SET_ID) {
+		status = sim_qp_move_counter(sim, ctx, qp, qpc);
 		if (status)
 			return status;
 	}
