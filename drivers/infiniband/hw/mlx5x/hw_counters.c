@@ -8,6 +8,8 @@
  * says the port counts RoCE packets with a bad ICRC, the port's
  * rx_icrc_encapsulated follows them, read from PPCNT's Ethernet extended
  * group: a bad ICRC is no QP's (nothing of the packet can be trusted).
+ * A QP bound to a counter of its own (rdma statistic qp) counts in a set
+ * of its own instead: qp_counter.c.
  */
 #include "mlx5x.h"
 
@@ -115,6 +117,91 @@ static int mlx5x_icrc_read(struct mlx5x_dev *dev, u64 *v)
 }
 
 /**
+ * mlx5x_q_counter_alloc() - allocate a Q counter set of the kernel's
+ * @dev: the device
+ * @id: its counter_set_id, on success
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_q_counter_alloc(struct mlx5x_dev *dev, u32 *id)
+{
+	u32 in[PRM_BYTES(alloc_q_counter_in) / 4] = {};
+	u32 out[PRM_BYTES(alloc_q_counter_out) / 4] = {};
+	int err;
+
+	PRM_SET(alloc_q_counter_in, in, opcode, MLX5_CMD_OP_ALLOC_Q_COUNTER);
+	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		*id = PRM_GET(alloc_q_counter_out, out, counter_set_id);
+	return err;
+}
+
+/**
+ * mlx5x_q_counter_free() - free a Q counter set no QP counts in
+ * @dev: the device
+ * @id: its counter_set_id; 0, none
+ */
+void mlx5x_q_counter_free(struct mlx5x_dev *dev, u32 id)
+{
+	u32 in[PRM_BYTES(dealloc_q_counter_in) / 4] = {};
+	u32 out[PRM_BYTES(dealloc_q_counter_out) / 4] = {};
+
+	if (!id)
+		return;
+	PRM_SET(dealloc_q_counter_in, in, opcode,
+		MLX5_CMD_OP_DEALLOC_Q_COUNTER);
+	PRM_SET(dealloc_q_counter_in, in, counter_set_id, id);
+	mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+}
+
+/**
+ * mlx5x_q_counter_read() - a Q counter set's counters, into @stats
+ * @dev: the device
+ * @id: its counter_set_id
+ * @stats: as mlx5x_hw_stats_alloc() made it; the port's own counters
+ *	   after the Q counters are left as they are
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_q_counter_read(struct mlx5x_dev *dev, u32 id,
+			 struct rdma_hw_stats *stats)
+{
+	u32 in[PRM_BYTES(query_q_counter_in) / 4] = {};
+	unsigned int i;
+	void *out;
+	int err;
+
+	out = kzalloc(PRM_BYTES(query_q_counter_out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	PRM_SET(query_q_counter_in, in, opcode, MLX5_CMD_OP_QUERY_Q_COUNTER);
+	PRM_SET(query_q_counter_in, in, counter_set_id, id);
+	err = mlx5x_cmd_run(dev, in, sizeof(in), out,
+			    PRM_BYTES(query_q_counter_out));
+	if (!err)
+		for (i = 0; i < ARRAY_SIZE(mlx5x_q_cnts); i++)
+			stats->value[i] = be32_to_cpup((__be32 *)
+					  ((u8 *)out + mlx5x_q_cnts[i].off));
+	kfree(out);
+	return err;
+}
+
+/**
+ * mlx5x_hw_stats_alloc() - the counters the port lists, zero
+ * @dev: the device
+ *
+ * The port's and every per-QP counter set's have the same list: ib_core
+ * adds them up by index.
+ *
+ * Return: the stats, or NULL.
+ */
+struct rdma_hw_stats *mlx5x_hw_stats_alloc(struct mlx5x_dev *dev)
+{
+	return rdma_alloc_hw_stats_struct(dev->q_descs, mlx5x_hw_num(dev),
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+/**
  * mlx5x_hw_counters_init() - allocate the port's default Q counter set
  * @dev: the device, before it registers
  *
@@ -122,10 +209,7 @@ static int mlx5x_icrc_read(struct mlx5x_dev *dev, u64 *v)
  */
 int mlx5x_hw_counters_init(struct mlx5x_dev *dev)
 {
-	u32 in[PRM_BYTES(alloc_q_counter_in) / 4] = {};
-	u32 out[PRM_BYTES(alloc_q_counter_out) / 4] = {};
 	unsigned int i;
-	int err;
 
 	dev->icrc_cnt = mlx5x_has_icrc_cnt(dev);
 	/* what ib_core lists, the device's until it is released */
@@ -137,12 +221,7 @@ int mlx5x_hw_counters_init(struct mlx5x_dev *dev)
 		dev->q_descs[i].name = mlx5x_q_cnts[i].name;
 	if (dev->icrc_cnt)
 		dev->q_descs[i].name = MLX5X_ICRC_NAME;
-	PRM_SET(alloc_q_counter_in, in, opcode, MLX5_CMD_OP_ALLOC_Q_COUNTER);
-	err = mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
-	if (err)
-		return err;
-	dev->q_counter = PRM_GET(alloc_q_counter_out, out, counter_set_id);
-	return 0;
+	return mlx5x_q_counter_alloc(dev, &dev->q_counter);
 }
 
 /**
@@ -151,17 +230,9 @@ int mlx5x_hw_counters_init(struct mlx5x_dev *dev)
  */
 void mlx5x_hw_counters_cleanup(struct mlx5x_dev *dev)
 {
-	u32 in[PRM_BYTES(dealloc_q_counter_in) / 4] = {};
-	u32 out[PRM_BYTES(dealloc_q_counter_out) / 4] = {};
-
 	kfree(dev->q_descs);
 	dev->q_descs = NULL;
-	if (!dev->q_counter)
-		return;
-	PRM_SET(dealloc_q_counter_in, in, opcode,
-		MLX5_CMD_OP_DEALLOC_Q_COUNTER);
-	PRM_SET(dealloc_q_counter_in, in, counter_set_id, dev->q_counter);
-	mlx5x_cmd_run(dev, in, sizeof(in), out, sizeof(out));
+	mlx5x_q_counter_free(dev, dev->q_counter);
 	dev->q_counter = 0;
 }
 
@@ -169,9 +240,7 @@ void mlx5x_hw_counters_cleanup(struct mlx5x_dev *dev)
 struct rdma_hw_stats *mlx5x_alloc_hw_port_stats(struct ib_device *ib,
 						u32 port)
 {
-	return rdma_alloc_hw_stats_struct(to_mdev(ib)->q_descs,
-					  mlx5x_hw_num(to_mdev(ib)),
-					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+	return mlx5x_hw_stats_alloc(to_mdev(ib));
 }
 
 /* ib_device_ops.get_hw_stats: the set's counters, as firmware has them */
@@ -179,26 +248,13 @@ int mlx5x_get_hw_stats(struct ib_device *ib, struct rdma_hw_stats *stats,
 		       u32 port, int index)
 {
 	struct mlx5x_dev *dev = to_mdev(ib);
-	u32 in[PRM_BYTES(query_q_counter_in) / 4] = {};
-	unsigned int i;
-	void *out;
 	int err;
 
 	if (!dev->q_counter || !port)
 		return 0;
-	out = kzalloc(PRM_BYTES(query_q_counter_out), GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
-	PRM_SET(query_q_counter_in, in, opcode, MLX5_CMD_OP_QUERY_Q_COUNTER);
-	PRM_SET(query_q_counter_in, in, counter_set_id, dev->q_counter);
-	err = mlx5x_cmd_run(dev, in, sizeof(in), out,
-			    PRM_BYTES(query_q_counter_out));
-	if (!err)
-		for (i = 0; i < ARRAY_SIZE(mlx5x_q_cnts); i++)
-			stats->value[i] = be32_to_cpup((__be32 *)
-					  ((u8 *)out + mlx5x_q_cnts[i].off));
-	kfree(out);
+	err = mlx5x_q_counter_read(dev, dev->q_counter, stats);
 	if (!err && dev->icrc_cnt)
-		err = mlx5x_icrc_read(dev, &stats->value[i]);
+		err = mlx5x_icrc_read(dev,
+				      &stats->value[ARRAY_SIZE(mlx5x_q_cnts)]);
 	return err ?: mlx5x_hw_num(dev);
 }

@@ -310,6 +310,11 @@ struct rdma_hw_stats *mlx5x_alloc_hw_port_stats(struct ib_device *ib,
 						u32 port);
 int mlx5x_get_hw_stats(struct ib_device *ib, struct rdma_hw_stats *stats,
 		       u32 port, int index);
+int mlx5x_q_counter_alloc(struct mlx5x_dev *dev, u32 *id);
+void mlx5x_q_counter_free(struct mlx5x_dev *dev, u32 id);
+int mlx5x_q_counter_read(struct mlx5x_dev *dev, u32 id,
+			 struct rdma_hw_stats *stats);
+struct rdma_hw_stats *mlx5x_hw_stats_alloc(struct mlx5x_dev *dev);
 
 /* device.c */
 int mlx5x_dev_register(struct mlx5x_dev *dev, const char *name);
