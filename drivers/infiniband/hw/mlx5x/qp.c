@@ -131,6 +131,7 @@ int mlx5x_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	size_t rq_len, sq_len;
 	int err;
 
+	mutex_init(&qp->lock);
 	/* ib_core creates an XRC target for its domain, without udata */
 	if (attr->qp_type == IB_QPT_XRC_TGT)
 		return udata ? -EINVAL : mlx5x_xrc_tgt_create(dev, qp, attr);
@@ -241,8 +242,8 @@ static int mlx5x_qp_modify_ucmd(struct ib_udata *udata)
 	return ib_is_udata_cleared(udata, 0, udata->inlen) ? 0 : -EOPNOTSUPP;
 }
 
-int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		    struct ib_udata *udata)
+static int mlx5x_qp_modify(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int mask, struct ib_udata *udata)
 {
 	struct mlx5x_dev *dev = to_mdev(ibqp->device);
 	struct mlx5x_qp *qp = to_mqp(ibqp);
@@ -296,8 +297,26 @@ int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		err = mlx5x_rc_modify(dev, qp, attr, mask, cur, next);
 	else
 		err = mlx5x_raw_modify(dev, qp, cur, next);
-	if (!err)
-		qp->state = next;
+	if (err)
+		return err;
+	qp->state = next;
+	/* a counter bound on the way (qp_counter.c); in RST, none pends */
+	if (next == IB_QPS_RESET)
+		qp->counter_pending = false;
+	else if (next == IB_QPS_RTS)
+		err = mlx5x_qp_counter_reached_rts(dev, qp);
+	return err;
+}
+
+int mlx5x_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct mlx5x_qp *qp = to_mqp(ibqp);
+	int err;
+
+	mutex_lock(&qp->lock);
+	err = mlx5x_qp_modify(ibqp, attr, mask, udata);
+	mutex_unlock(&qp->lock);
 	return err;
 }
 
@@ -312,18 +331,21 @@ int mlx5x_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	memset(attr, 0, sizeof(*attr));
 	memset(init, 0, sizeof(*init));
+	mutex_lock(&qp->lock);
 	attr->qp_state = qp->state;
 	attr->port_num = qp->port;
 	if (qp->dct) {
 		err = mlx5x_dct_query(dev, qp, attr);
-		if (err)
-			return err;
 	} else if (mlx5x_qp_is_fw_qp(ibqp->qp_type)) {
 		err = mlx5x_rc_query(dev, qp, attr);
-		if (err)
-			return err;
-		qp->state = attr->qp_state;
+		if (!err)
+			qp->state = attr->qp_state;
+	} else {
+		err = 0;
 	}
+	mutex_unlock(&qp->lock);
+	if (err)
+		return err;
 	attr->cur_qp_state = attr->qp_state;
 	attr->cap.max_send_wr = qp->sq_wqe_cnt;
 	attr->cap.max_recv_wr = qp->rq_wqe_cnt;

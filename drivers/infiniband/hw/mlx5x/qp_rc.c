@@ -296,6 +296,56 @@ static int mlx5x_rc_apply(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	return 0;
 }
 
+/*
+ * Run transition @mv on @qp with @attr's @mask applied to the context
+ * firmware reports; @counter nonzero: an RTS2RTS that moves the QP to
+ * that Q counter set.
+ */
+static int mlx5x_rc_run(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
+			const struct mlx5x_rc_move *mv,
+			const struct ib_qp_attr *attr, int mask, u32 counter)
+{
+	void *in, *qpc, *out;
+	size_t outlen = max(PRM_BYTES(query_qp_out),
+			    PRM_BYTES(init2rtr_qp_out));
+	int err;
+
+	in = kzalloc(PRM_BYTES(init2rtr_qp_in), GFP_KERNEL);
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!in || !out) {
+		err = -ENOMEM;
+		goto out;
+	}
+	qpc = PRM_ADDR(rst2init_qp_in, in, qpc);
+	if (mv->qpc) {
+		err = mlx5x_rc_fw_query(dev, qp, out);
+		if (err)
+			goto out;
+		memcpy(qpc, PRM_ADDR(query_qp_out, out, qpc), PRM_BYTES(qpc));
+		err = mlx5x_rc_apply(dev, qp, attr, mask, qpc);
+		if (err)
+			goto out;
+		/* the port's set, as mlx5_ib's default, or its counter's */
+		if (mv->cur == IB_QPS_RESET)
+			PRM_SET(qpc, qpc, counter_set_id,
+				mlx5x_qp_counter_id(dev, qp));
+		memset(out, 0, outlen);
+	}
+	if (counter) {
+		PRM_SET(qpc, qpc, counter_set_id, counter);
+		PRM_SET(rts2rts_qp_in, in, opt_param_mask,
+			MLX5_QP_OPTPAR_COUNTER_SET_ID);
+	}
+	PRM_SET(rst2init_qp_in, in, opcode, mv->opcode);
+	PRM_SET(rst2init_qp_in, in, uid, qp->uid);
+	PRM_SET(rst2init_qp_in, in, qpn, qp->qpn);
+	err = mlx5x_cmd_run(dev, in, mv->inlen, out, outlen);
+out:
+	kfree(out);
+	kfree(in);
+	return err;
+}
+
 /**
  * mlx5x_rc_modify() - move an RC QP from one state to another
  * @dev: the device
@@ -312,42 +362,27 @@ int mlx5x_rc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		    enum ib_qp_state cur, enum ib_qp_state next)
 {
 	const struct mlx5x_rc_move *mv = mlx5x_rc_move_of(cur, next);
-	void *in, *qpc, *out;
-	size_t outlen = max(PRM_BYTES(query_qp_out),
-			    PRM_BYTES(init2rtr_qp_out));
-	int err;
 
 	/* no command for it (to SQD: none in mlx5_ib either) */
 	if (!mv)
 		return -EINVAL;
-	in = kzalloc(PRM_BYTES(init2rtr_qp_in), GFP_KERNEL);
-	out = kzalloc(outlen, GFP_KERNEL);
-	if (!in || !out) {
-		err = -ENOMEM;
-		goto out;
-	}
-	qpc = PRM_ADDR(rst2init_qp_in, in, qpc);
-	if (mv->qpc) {
-		err = mlx5x_rc_fw_query(dev, qp, out);
-		if (err)
-			goto out;
-		memcpy(qpc, PRM_ADDR(query_qp_out, out, qpc), PRM_BYTES(qpc));
-		err = mlx5x_rc_apply(dev, qp, attr, mask, qpc);
-		if (err)
-			goto out;
-		/* it counts in the port's set, as mlx5_ib's default one */
-		if (cur == IB_QPS_RESET)
-			PRM_SET(qpc, qpc, counter_set_id, dev->q_counter);
-		memset(out, 0, outlen);
-	}
-	PRM_SET(rst2init_qp_in, in, opcode, mv->opcode);
-	PRM_SET(rst2init_qp_in, in, uid, qp->uid);
-	PRM_SET(rst2init_qp_in, in, qpn, qp->qpn);
-	err = mlx5x_cmd_run(dev, in, mv->inlen, out, outlen);
-out:
-	kfree(out);
-	kfree(in);
-	return err;
+	return mlx5x_rc_run(dev, qp, mv, attr, mask, 0);
+}
+
+/**
+ * mlx5x_rc_move_counter() - move a QP in RTS to another Q counter set
+ * @dev: the device
+ * @qp: the QP
+ * @id: the set (qp_counter.c)
+ *
+ * Return: 0 or a negative errno.
+ */
+int mlx5x_rc_move_counter(struct mlx5x_dev *dev, struct mlx5x_qp *qp, u32 id)
+{
+	static const struct ib_qp_attr none;
+
+	return mlx5x_rc_run(dev, qp, mlx5x_rc_move_of(IB_QPS_RTS, IB_QPS_RTS),
+			    &none, 0, id);
 }
 
 static const enum ib_qp_state mlx5x_rc_states[] = {

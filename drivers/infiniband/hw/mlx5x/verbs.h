@@ -76,6 +76,10 @@ struct mlx5x_qp {
 	u32 flags;		/* MLX5_QP_FLAG_* asked for */
 	u32 create_flags;	/* IB_QP_CREATE_* granted */
 	enum ib_qp_state state;
+	/* state and counter changes, one at a time */
+	struct mutex lock;
+	/* bound to a counter that takes effect in RTS (qp_counter.c) */
+	bool counter_pending;
 	u8 port;
 	struct mlx5x_ubuf buf;
 	struct mlx5x_ubuf db;
@@ -290,6 +294,16 @@ int mlx5x_rc_modify(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 int mlx5x_rc_query(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 		   struct ib_qp_attr *attr);
 int mlx5x_rc_destroy(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+int mlx5x_rc_move_counter(struct mlx5x_dev *dev, struct mlx5x_qp *qp, u32 id);
+
+/* qp_counter.c */
+u32 mlx5x_qp_counter_id(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+int mlx5x_qp_counter_reached_rts(struct mlx5x_dev *dev, struct mlx5x_qp *qp);
+int mlx5x_counter_bind_qp(struct rdma_counter *counter, struct ib_qp *ibqp);
+int mlx5x_counter_unbind_qp(struct ib_qp *ibqp);
+int mlx5x_counter_dealloc(struct rdma_counter *counter);
+struct rdma_hw_stats *mlx5x_counter_alloc_stats(struct rdma_counter *counter);
+int mlx5x_counter_update_stats(struct rdma_counter *counter);
 
 /* qp_ud.c */
 u32 mlx5x_qp_st(enum ib_qp_type type);
