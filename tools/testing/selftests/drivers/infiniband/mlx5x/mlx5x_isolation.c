@@ -7,9 +7,10 @@
  * One context cannot see or touch another's objects through any method:
  * DEVX query/modify naming the other's ids with its own handles, the
  * general command naming them (queries and destroys), creates that
- * reference the other's UMEM, CQ or PD, mmap offsets the other was
- * given, completions on the other's async FD, events of the other's
- * objects; and mlx5x's debugfs is root's only.  The capability checks
+ * reference the other's UMEM, CQ or PD, a QP counting in the other's Q
+ * counter set, mmap offsets the other was given, completions on the
+ * other's async FD, events of the other's objects; and mlx5x's debugfs
+ * is root's only.  The capability checks
  * are upstream's: CAP_NET_RAW for RAW_PACKET QPs, ibv_create_flow,
  * mlx5dv_create_flow and steering anchors, CAP_SYS_RAWIO and CAP_NET_RAW
  * for SW ICM device memory, each EPERM without and accepted with.
@@ -97,6 +98,19 @@ static int query_qc(struct mq_obj *o, uint32_t id)
 	return mlx5dv_devx_obj_query(o->obj, in, sizeof(in), out, sizeof(out));
 }
 
+/* RST2INIT of DEVX QP @qp, counting in Q counter set @qc. */
+static int qp_count_in(struct mq_obj *qp, uint32_t qc)
+{
+	uint32_t in[PRM_RST2INIT_QP_IN_BYTES / 4] = {}, out[4];
+
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_RST2INIT_QP);
+	mt_set(in, PRM_RST2INIT_QP_IN_QPN, qp->id);
+	mt_set(in, PRM_RST2INIT_QP_IN_QPC_PRIMARY_ADDRESS_PATH_VHCA_PORT_NUM, 1);
+	mt_set(in, PRM_RST2INIT_QP_IN_QPC_COUNTER_SET_ID, qc);
+	return mlx5dv_devx_obj_modify(qp->obj, in, sizeof(in), out,
+				      sizeof(out));
+}
+
 /*
  * The other process: its own context and objects, and every way of
  * naming the owner's.  Each refusal counted; 0 when all held.
@@ -163,11 +177,17 @@ static int other_attacks(const struct ids *v, int go_fd, int ready_fd)
 	errno = 0;
 	bad += !CHECK(!mlx5dv_devx_obj_create(q.ctx, in, sizeof(in), out, 16));
 	bad += !CHECK_ERR(errno, EREMOTEIO);
-	/* with its own, the same QP is made */
-	if (CHECK(mq_qp(&q, cq.id, &qp)))
+	/*
+	 * with its own, the same QP is made; it counts in a Q counter set
+	 * of its own, never in the owner's (firmware refuses the transition)
+	 */
+	if (CHECK(mq_qp(&q, cq.id, &qp))) {
+		bad += !CHECK_ERR(qp_count_in(&qp, v->qc), EREMOTEIO);
+		bad += !CHECK_ERR(qp_count_in(&qp, qc.id), 0);
 		mlx5dv_devx_obj_destroy(qp.obj);
-	else
+	} else {
 		bad++;
+	}
 
 	/*
 	 * The owner's mmap offset, on this context, is this context's own
