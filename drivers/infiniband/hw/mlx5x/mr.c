@@ -35,8 +35,8 @@
 /*
  * How the pages are held, rather than a right the mkey grants: on demand
  * (odp.c), or pinned; IB_ACCESS_HUGETLB says the range is of huge pages,
- * which only the ODP page walk could use (mlx5_ib registers a pinned MR
- * with it as without it).
+ * which the ODP page walk follows (mlx5_ib registers a pinned MR with it
+ * as without it).
  */
 #define MLX5X_MR_PAGES		(IB_ACCESS_ON_DEMAND | IB_ACCESS_HUGETLB)
 /* what a UMR changes in place (mlx5_ib: can_use_umr_rereg_access()) */
@@ -136,9 +136,6 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (!udata)
 		return ERR_PTR(-EOPNOTSUPP);
 	if (access & ~(MLX5X_MR_ACCESS | MLX5X_MR_PAGES))
-		return ERR_PTR(-EOPNOTSUPP);
-	/* huge pages on demand are not offered: odp.c maps 4 KiB pages */
-	if ((access & MLX5X_MR_PAGES) == MLX5X_MR_PAGES)
 		return ERR_PTR(-EOPNOTSUPP);
 	/* the region's first byte sits at the same place in a page */
 	if (!length || (start ^ iova) & ~PAGE_MASK)

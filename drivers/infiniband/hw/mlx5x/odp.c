@@ -25,6 +25,13 @@
  * the call returns, with or without IB_UVERBS_ADVISE_MR_FLAG_FLUSH (which
  * alone makes a range that cannot be faulted in an error).
  *
+ * With IB_ACCESS_HUGETLB, ib_core's umem follows the range in huge pages
+ * (umem_odp->page_shift); firmware's umem is of 4 KiB pages all the same
+ * (the mkey's page size), from the one that holds the MR's first byte:
+ * a fault names 4 KiB pages, each given as its part of the huge page
+ * ib_core mapped, and an invalidation takes back the 4 KiB pages it
+ * covers.
+ *
  * Only the simulated backend offers it (backend odp ops), for RC send,
  * receive, RDMA WRITE, READ and atomics on explicit MRs; no implicit
  * ODP.
@@ -45,6 +52,19 @@ struct mlx5x_odp_fault {
 	bool write;
 };
 
+/* The user address of firmware's first page of @odp: 4 KiB pages. */
+static u64 mlx5x_odp_base(struct ib_umem_odp *odp)
+{
+	return ALIGN_DOWN(odp->umem.address, PAGE_SIZE);
+}
+
+/* How many 4 KiB pages firmware's umem of @odp has. */
+static u64 mlx5x_odp_npages(struct ib_umem_odp *odp)
+{
+	return (PAGE_ALIGN(odp->umem.address + odp->umem.length) -
+		mlx5x_odp_base(odp)) >> PAGE_SHIFT;
+}
+
 static bool mlx5x_odp_invalidate(struct mmu_interval_notifier *mni,
 				 const struct mmu_notifier_range *range,
 				 unsigned long cur_seq)
@@ -52,7 +72,8 @@ static bool mlx5x_odp_invalidate(struct mmu_interval_notifier *mni,
 	struct ib_umem_odp *odp = container_of(mni, struct ib_umem_odp,
 					       notifier);
 	struct mlx5x_mr *mr = odp->private;
-	u64 start, end;
+	u64 base = mlx5x_odp_base(odp);
+	u64 start, end, zs, ze;
 
 	if (!mmu_notifier_range_blockable(range))
 		return false;
@@ -62,9 +83,12 @@ static bool mlx5x_odp_invalidate(struct mmu_interval_notifier *mni,
 	end = min_t(u64, ib_umem_end(odp), range->end);
 	if (start < end) {
 		/* firmware lets go of the pages first, then they are unmapped */
-		mr->dev->backend->odp_zap(mr->dev, mr->buf.id,
-					  (start - ib_umem_start(odp)) >> PAGE_SHIFT,
-					  (end - start) >> PAGE_SHIFT);
+		zs = max(start, base);
+		ze = min(end, base + (mlx5x_odp_npages(odp) << PAGE_SHIFT));
+		if (zs < ze)
+			mr->dev->backend->odp_zap(mr->dev, mr->buf.id,
+						  (zs - base) >> PAGE_SHIFT,
+						  (ze - zs) >> PAGE_SHIFT);
 		ib_umem_odp_unmap_dma_pages(odp, start, end);
 	}
 	mutex_unlock(&odp->umem_mutex);
@@ -84,9 +108,10 @@ static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 			 u64 off, u64 len, bool write, bool fault)
 {
 	struct ib_umem_odp *odp = to_ib_umem_odp(mr->buf.umem);
-	u64 size = ib_umem_end(odp) - ib_umem_start(odp);
+	u64 size = mlx5x_odp_npages(odp) << PAGE_SHIFT;
+	u64 in_page = BIT_ULL(odp->page_shift) - 1;
 	u64 access = ODP_READ_ALLOWED_BIT;
-	u64 first, n, i, *ents;
+	u64 first, n, i, va, *ents;
 	dma_addr_t d;
 	int err;
 
@@ -104,19 +129,21 @@ static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 	ents = kcalloc(n, sizeof(*ents), GFP_KERNEL);
 	if (!ents)
 		return -ENOMEM;
-	err = ib_umem_odp_map_dma_and_lock(odp, ib_umem_start(odp) +
-					   (first << PAGE_SHIFT),
-					   n << PAGE_SHIFT, access, fault);
+	va = mlx5x_odp_base(odp) + (first << PAGE_SHIFT);
+	err = ib_umem_odp_map_dma_and_lock(odp, va, n << PAGE_SHIFT, access,
+					   fault);
 	if (err < 0)
 		goto out;
-	for (i = 0; i < n; i++) {
-		d = odp->dma_list[first + i];
+	for (i = 0; i < n; i++, va += PAGE_SIZE) {
+		/* ib_core's page holding it: 4 KiB, or huge */
+		d = odp->dma_list[(va - ib_umem_start(odp)) >> odp->page_shift];
 		if (!(d & ODP_READ_ALLOWED_BIT))
 			continue;
 		/* a snapshot may see a page the CPU writes: not the MR */
 		if (!mr->buf.umem->writable)
 			d &= ~ODP_WRITE_ALLOWED_BIT;
-		ents[i] = (d & ODP_DMA_ADDR_MASK) | MLX5X_MTT_READ |
+		ents[i] = ((d & ODP_DMA_ADDR_MASK) + (va & in_page)) |
+			  MLX5X_MTT_READ |
 			  (d & ODP_WRITE_ALLOWED_BIT ? MLX5X_MTT_WRITE : 0);
 	}
 	err = dev->backend->odp_map(dev, mr->buf.id, first, n, ents);
@@ -305,7 +332,7 @@ static int mlx5x_odp_umem(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 	void *in;
 	int err;
 
-	nmtt = ib_umem_odp_num_pages(to_ib_umem_odp(umem));
+	nmtt = mlx5x_odp_npages(to_ib_umem_odp(umem));
 	in = mlx5x_umem_in(mr->uid, nmtt, ib_umem_offset(umem), &inlen, &mtt);
 	if (!in)
 		return -ENOMEM;
@@ -395,7 +422,7 @@ void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 	xa_erase(&dev->odp_mrs, mr->buf.id);
 	mutex_unlock(&dev->odp_lock);
 	mutex_lock(&odp->umem_mutex);
-	dev->backend->odp_zap(dev, mr->buf.id, 0, ib_umem_odp_num_pages(odp));
+	dev->backend->odp_zap(dev, mr->buf.id, 0, mlx5x_odp_npages(odp));
 	mutex_unlock(&odp->umem_mutex);
 	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
 	PRM_SET(destroy_umem_in, in, uid, mr->buf.uid);
