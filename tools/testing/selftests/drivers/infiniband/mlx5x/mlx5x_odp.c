@@ -13,46 +13,9 @@
 #define _GNU_SOURCE
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include "mlx5x_rc.h"
+#include "mlx5x_odp.h"
 
 #define ODP_BYTES	(64 * MT_PAGE)
-#define ODP_ACCESS	(ALL_ACCESS | IBV_ACCESS_ON_DEMAND)
-#define RC_ALL		(IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV | \
-			 IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_READ | \
-			 IBV_ODP_SUPPORT_ATOMIC)
-
-/* Whether the running kernel's ib_core has on-demand paging at all. */
-static bool kernel_has_odp(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256];
-	bool has = false;
-
-	if (!f)
-		return true;	/* cannot tell: expect it */
-	while (!has && fgets(line, sizeof(line), f))
-		has = strstr(line, " ib_umem_odp_map_dma_and_lock") != NULL;
-	fclose(f);
-	return has;
-}
-
-/*
- * KSFT_PASS when the device offers ODP on RC; a skip on a kernel built
- * without it (CONFIG_INFINIBAND_ON_DEMAND_PAGING, the debug kernel's
- * case); a failure when the kernel has it and the device does not say so.
- */
-static int odp_check(struct pair *p)
-{
-	struct ibv_device_attr_ex a = {};
-
-	if (!CHECK_ERR(ibv_query_device_ex(p->c.ctx, NULL, &a), 0))
-		return KSFT_FAIL;
-	if (a.odp_caps.general_caps & IBV_ODP_SUPPORT)
-		return KSFT_PASS;
-	if (!CHECK(!kernel_has_odp()))
-		return KSFT_FAIL;
-	return mt_skip("the kernel has no on-demand paging");
-}
 
 /* Fresh anonymous pages, never touched, registered ODP on @p's PD. */
 static struct ibv_mr *odp_region(struct pair *p, uint8_t **mem)
@@ -67,29 +30,6 @@ static struct ibv_mr *odp_region(struct pair *p, uint8_t **mem)
 	if (!mr)
 		mt_diag("ibv_reg_mr(ON_DEMAND): errno %d", errno);
 	return mr;
-}
-
-/* A's one-SGE @op with @lkey at @laddr, to @rkey at @raddr: its CQE. */
-static int odp_op(struct pair *p, enum ibv_wr_opcode op, uint32_t lkey,
-		  void *laddr, uint32_t len, uint32_t rkey, void *raddr,
-		  struct ibv_wc *wc)
-{
-	struct ibv_sge sge = { (uintptr_t)laddr, len, lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = 9, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = (uintptr_t)raddr, .rkey = rkey },
-	}, *bad;
-
-	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
-		wr.wr.atomic.remote_addr = (uintptr_t)raddr;
-		wr.wr.atomic.rkey = rkey;
-		wr.wr.atomic.compare_add = 5;
-	}
-	if (!CHECK_ERR(ibv_post_send(p->qp[0], &wr, &bad), 0) ||
-	    !CHECK(poll_one(p->cq[0], wc)))
-		return -1;
-	return wc->status;
 }
 
 /* B posts a receive of @len bytes at @addr of @mr. */
@@ -383,27 +323,6 @@ static int advise(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
 	struct ibv_sge sge = { (uintptr_t)addr, len, lkey };
 
 	return ibv_advise_mr(pd, advice, flags, &sge, 1);
-}
-
-/*
- * The model's count of device page faults; fails the case if the model
- * has none. As on hardware (no model) there is no counter: -1.
- */
-static long long faults(void)
-{
-	long long n;
-
-	if (!mt_sim())
-		return -1;
-	n = mt_fw_stat("odp_faults");
-	CHECK(n >= 0);
-	return n;
-}
-
-/* Whether the device faulted since faults() said @f; as on hardware, yes. */
-static bool faulted(long long f)
-{
-	return !mt_sim() || faults() > f;
 }
 
 /*
