@@ -236,6 +236,21 @@ if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
 else
 	echo "# test_odp: not run, this kernel has no on-demand paging" >>"$log"
 fi
+# the tests on 2 MiB huge pages, made for them and given back: queues in
+# huge pages, a parent domain's buffers in one, ODP regions of them
+hp=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+if [[ -w $hp ]] && echo 16 >"$hp" && (($(cat "$hp") > 0)); then
+	huge=(test_mlx5_huge_page
+	      test_parent_domain.ParentDomainTrafficTest.test_huge_page_traffic)
+	grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms &&
+		huge+=(test_odp.OdpTestCase.test_odp_rc_huge_traffic
+		       test_odp.OdpTestCase.test_odp_rc_huge_user_addr_traffic)
+	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 "${huge[@]}" \
+		>>"$log" 2>&1 || rc=1
+	echo 0 >"$hp"
+else
+	echo "# the huge page tests: not run, no 2 MiB huge pages" >>"$log"
+fi
 # test_mlx5_crypto's traffic: the model ciphers with the kernel's crypto
 # API, which the debug kernel does not have (no /proc/crypto)
 if [[ -e /proc/crypto ]]; then
