@@ -32,9 +32,9 @@
  * ib_core mapped, and an invalidation takes back the 4 KiB pages it
  * covers.
  *
- * Only the simulated backend offers it (backend odp ops), for RC send,
- * receive, RDMA WRITE, READ and atomics on explicit MRs; no implicit
- * ODP.
+ * Only the simulated backend offers it (backend odp ops), for RC and XRC
+ * send, receive (an SRQ's too), RDMA WRITE, READ and atomics on explicit
+ * MRs; no implicit ODP, no UD.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>

@@ -6,7 +6,7 @@
  * both sides, pages first touched by the device included; a range the
  * process unmapped is an access error (never a hang, never the old
  * pages); a range mapped anew or copied on write after fork() is seen
- * as it is now.  ibv_query_device_ex(3) advertises it for RC only.
+ * as it is now.  ibv_query_device_ex(3) advertises it for RC and XRC.
  * ibv_advise_mr(3) prefetches ranges of ODP regions, or refuses them
  * with its errnos.
  */
@@ -68,7 +68,10 @@ static int on_region(struct pair *p, bool hole,
 	return rc;
 }
 
-/* The device says what it does: ODP on RC, nothing implicit, no UD. */
+/*
+ * The device says what it does: ODP on RC (an SRQ's receives too) and
+ * XRC, nothing implicit, no UD.
+ */
 MT_TEST_F(pair, caps)
 {
 	struct ibv_device_attr_ex a = {};
@@ -80,6 +83,7 @@ MT_TEST_F(pair, caps)
 		return KSFT_FAIL;
 	CHECK(!(a.odp_caps.general_caps & IBV_ODP_SUPPORT_IMPLICIT));
 	CHECK_EQ(a.odp_caps.per_transport_caps.rc_odp_caps & RC_ALL, RC_ALL);
+	CHECK_EQ(a.xrc_odp_caps & XRC_ALL, XRC_ALL);
 	CHECK_EQ(a.odp_caps.per_transport_caps.ud_odp_caps, 0);
 	return KSFT_PASS;
 }
