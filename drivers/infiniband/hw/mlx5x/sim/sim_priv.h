@@ -514,6 +514,7 @@ struct sim_qp;
 bool sim_odp_fault(struct sim_umem *umem, u64 off, u64 len, bool write);
 bool sim_odp_arm(struct mlx5x_sim *sim, struct sim_qp *qp);
 bool sim_odp_disarm(struct mlx5x_sim *sim, struct sim_qp *qp);
+void sim_odp_unarm(struct mlx5x_sim *sim);
 bool sim_uid_valid(struct mlx5x_sim *sim, u16 uid);
 u32 sim_uctx_cap(struct mlx5x_sim *sim, u16 uid);
 bool sim_uid_has_objects(struct mlx5x_sim *sim, u16 uid);

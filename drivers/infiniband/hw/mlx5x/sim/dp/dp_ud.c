@@ -36,6 +36,13 @@
  * The receive WQE is taken through dp_rc.c's functions, which find it in
  * the QP's RQ or its SRQ.
  *
+ * On-demand paging (mem/odp.c): a datagram that meets an absent page of
+ * an ODP region, at the sender or in the receive WQE it lands in, stops
+ * its WQE before anything of it is done (the receive WQE is not taken,
+ * nothing completes), and runs again once the driver resolved the fault.
+ * A multicast datagram is copied to its members at once: it does not
+ * fault, an absent page is a refused access there.
+ *
  * The kernel's QP1 (the MAD layer's GSI QP) is a datagram QP too: a
  * datagram to QP number 1 goes to it, whatever its own number, and one
  * it sends arrives from source QP 1.  Its WQEs may name memory by the
@@ -286,6 +293,8 @@ static void sim_ud_send(struct sim_dp *dp, struct sim_qp *req,
 	m->vlan = sgid->vlan_id | av->prio << SIM_ROCE_VLAN_PRIO_SHIFT;
 	no_grh = !sim_ud_prepend(src, grh);
 	if (mcast) {
+		/* a member's copy may not be made twice: no fault */
+		sim_odp_unarm(sim);
 		sim_ud_mcast(dp, av->dgid, qkey, no_grh, m);
 		return;
 	}
@@ -351,8 +360,13 @@ static unsigned int sim_ud_sq_one(struct sim_dp *dp, struct sim_qp *qp,
 		m.req_synd = SIM_CQE_SYND_LOCAL_QP_OP;
 	else if (parsed)
 		m.req_synd = SIM_CQE_SYND_LOCAL_LENGTH;
-	else
+	else if (sim_odp_arm(dp->sim, qp))
 		sim_ud_send(dp, qp, &av, &m);
+	else
+		return 0;	/* it waits for its page fault (mem/odp.c) */
+	/* it stopped on one: nothing of it stays, no receive WQE taken */
+	if (sim_odp_disarm(dp->sim, qp))
+		return 0;
 	qp->dp.sq_cc += DIV_ROUND_UP(max_t(u32, dp->rc.ds, 1) * SIM_WQE_SEG,
 				     SIM_SEND_WQE_BB);
 	dp->wqes++;

@@ -12,21 +12,23 @@
  * model's mutex: when mlx5x_sim_odp_zap() returns, no access of the
  * device reaches a page it took back.
  *
- * An RC or XRC WQE that touches an absent entry (in its own buffers, or
- * in the receive it lands in, of the responder's RQ or SRQ), or one
+ * An RC, XRC or UD WQE that touches an absent entry (in its own buffers,
+ * or in the receive it lands in, of the responder's RQ or SRQ), or one
  * without the right it needs (a write on a page given for reading),
  * stops, as a ConnectX stops it: nothing of it completes, its QP waits,
  * and the driver hears of the fault (mlx5x_sim_odp_fault_fn, the model's
  * PAGE_FAULT event).  The driver faults the pages in, gives them
- * (mlx5x_sim_odp_map()) and resumes the QP (mlx5x_sim_odp_resume(), PAGE_FAULT_RESUME), which
- * executes the WQE again from its start.  Resumed with an error, the
- * WQE's next fault is not raised: the access fails as any refused access
- * does, with the error CQE a ConnectX gives, and the QP goes to ERR.
+ * (mlx5x_sim_odp_map()) and resumes the QP (mlx5x_sim_odp_resume(),
+ * PAGE_FAULT_RESUME), which executes the WQE again from its start.
+ * Resumed with an error, the WQE's next fault is not raised: the access
+ * fails as any refused access does, with the error CQE a ConnectX gives,
+ * and the QP goes to ERR.
  *
  * A WQE stopped so holds the SRQ WQE its message took (dp/dp_srq.c):
- * executed again, it lands there, and the SRQ's head moved once.  UD
- * and raw packet queues do not fault: an absent page is a refused
- * access there, and the driver does not advertise ODP for them.
+ * executed again, it lands there, and the SRQ's head moved once.  A UD
+ * WQE stops the same way (dp/dp_ud.c), but for a multicast datagram;
+ * raw packet queues do not fault: an absent page is a refused access
+ * there, and the driver does not advertise ODP for them.
  */
 #include <linux/spinlock.h>
 #include "../sim_priv.h"
@@ -227,6 +229,19 @@ bool sim_odp_arm(struct mlx5x_sim *sim, struct sim_qp *qp)
 	sim->odp_fault.armed = sim->odp_fault_fn && !qp->dp.odp_err;
 	sim->odp_fault.pending = false;
 	return true;
+}
+
+/**
+ * sim_odp_unarm() - what the WQE's try does from now on does not fault
+ * @sim: the model, its lock held
+ *
+ * For a try that may not run twice past this point (a multicast
+ * datagram's copies): an absent page is then a refused access.  A fault
+ * met before still stops the WQE.
+ */
+void sim_odp_unarm(struct mlx5x_sim *sim)
+{
+	sim->odp_fault.armed = sim->odp_fault.armed && sim->odp_fault.pending;
 }
 
 /**
