@@ -33,8 +33,8 @@
  * covers.
  *
  * Only the simulated backend offers it (backend odp ops), for RC and XRC
- * send, receive (an SRQ's too), RDMA WRITE, READ and atomics on explicit
- * MRs; no implicit ODP, no UD.
+ * send, receive (an SRQ's too), RDMA WRITE, READ and atomics, and UD
+ * send and receive, on explicit MRs; no implicit ODP.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>

@@ -83,8 +83,9 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	if (MLX5X_CAP_GEN(dev, block_lb_mc))	/* RAW_PACKET QPs: qp.c */
 		a->kernel_cap_flags |= IBK_BLOCK_MULTICAST_LOOPBACK;
 	/*
-	 * on-demand paging of explicit MRs, on RC and XRC, receives through
-	 * an SRQ too (odp.c): what the model's page faults stop and resume
+	 * on-demand paging of explicit MRs, on RC and XRC (receives through
+	 * an SRQ too) and UD (odp.c): what the model's page faults stop and
+	 * resume
 	 */
 	if (mlx5x_odp_supported(dev)) {
 		a->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
@@ -93,6 +94,8 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
 			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
 			IB_ODP_SUPPORT_ATOMIC | IB_ODP_SUPPORT_SRQ_RECV;
+		a->odp_caps.per_transport_caps.ud_odp_caps =
+			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV;
 		a->odp_caps.per_transport_caps.xrc_odp_caps =
 			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_SRQ_RECV |
 			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |

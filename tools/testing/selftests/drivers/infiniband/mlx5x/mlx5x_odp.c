@@ -6,7 +6,7 @@
  * both sides, pages first touched by the device included; a range the
  * process unmapped is an access error (never a hang, never the old
  * pages); a range mapped anew or copied on write after fork() is seen
- * as it is now.  ibv_query_device_ex(3) advertises it for RC and XRC.
+ * as it is now.  ibv_query_device_ex(3) advertises it for RC, XRC, UD.
  * ibv_advise_mr(3) prefetches ranges of ODP regions, or refuses them
  * with its errnos.
  */
@@ -69,8 +69,8 @@ static int on_region(struct pair *p, bool hole,
 }
 
 /*
- * The device says what it does: ODP on RC (an SRQ's receives too) and
- * XRC, nothing implicit, no UD.
+ * The device says what it does: ODP on RC (an SRQ's receives too), XRC
+ * and UD (send and receive), nothing implicit.
  */
 MT_TEST_F(pair, caps)
 {
@@ -84,7 +84,8 @@ MT_TEST_F(pair, caps)
 	CHECK(!(a.odp_caps.general_caps & IBV_ODP_SUPPORT_IMPLICIT));
 	CHECK_EQ(a.odp_caps.per_transport_caps.rc_odp_caps & RC_ALL, RC_ALL);
 	CHECK_EQ(a.xrc_odp_caps & XRC_ALL, XRC_ALL);
-	CHECK_EQ(a.odp_caps.per_transport_caps.ud_odp_caps, 0);
+	CHECK_EQ(a.odp_caps.per_transport_caps.ud_odp_caps,
+		 IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV);
 	return KSFT_PASS;
 }
 
