@@ -230,6 +230,7 @@ if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
 		test_odp.OdpTestCase.test_odp_rc_atomic_fetch_and_add \
 		test_odp.OdpTestCase.test_odp_rc_srq_traffic \
 		test_odp.OdpTestCase.test_odp_xrc_traffic \
+		test_odp.OdpTestCase.test_odp_ud_traffic \
 		test_odp.OdpTestCase.test_odp_sync_prefetch_rc_traffic \
 		test_odp.OdpTestCase.test_odp_async_prefetch_rc_traffic \
 		test_odp.OdpTestCase.test_odp_prefetch_sync_no_page_fault_rc_traffic \
