@@ -20,16 +20,7 @@
 /* Fresh anonymous pages, never touched, registered ODP on @p's PD. */
 static struct ibv_mr *odp_region(struct pair *p, uint8_t **mem)
 {
-	struct ibv_mr *mr;
-
-	*mem = mmap(NULL, ODP_BYTES, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!CHECK(*mem != MAP_FAILED))
-		return NULL;
-	mr = ibv_reg_mr(p->pd, *mem, ODP_BYTES, ODP_ACCESS);
-	if (!mr)
-		mt_diag("ibv_reg_mr(ON_DEMAND): errno %d", errno);
-	return mr;
+	return odp_fresh(p, ODP_BYTES, mem);
 }
 
 /* B posts a receive of @len bytes at @addr of @mr. */

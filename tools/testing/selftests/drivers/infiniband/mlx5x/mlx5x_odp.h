@@ -7,8 +7,10 @@
 #ifndef MLX5X_ODP_H
 #define MLX5X_ODP_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "mlx5x_rc.h"
 
 #define ODP_ACCESS	(ALL_ACCESS | IBV_ACCESS_ON_DEMAND)
@@ -50,6 +52,33 @@ static inline int odp_check(struct pair *p)
 	if (!CHECK(!kernel_has_odp()))
 		return KSFT_FAIL;
 	return mt_skip("the kernel has no on-demand paging");
+}
+
+/* The pair's context, PD and buffer, on a device that offers ODP. */
+static inline int odp_pair_open(struct pair *p)
+{
+	int rc = pair_mem_open(p, BUF_BYTES);
+
+	return rc == KSFT_PASS ? odp_check(p) : rc;
+}
+
+/*
+ * @len bytes of fresh anonymous pages, never touched, at *@mem
+ * (MAP_FAILED if none), registered ODP on @p's PD: the MR, or NULL.
+ */
+static inline struct ibv_mr *odp_fresh(struct pair *p, size_t len,
+				       uint8_t **mem)
+{
+	struct ibv_mr *mr;
+
+	*mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!CHECK(*mem != MAP_FAILED))
+		return NULL;
+	mr = ibv_reg_mr(p->pd, *mem, len, ODP_ACCESS);
+	if (!mr)
+		mt_diag("ibv_reg_mr(ON_DEMAND): errno %d", errno);
+	return mr;
 }
 
 /* A's one-SGE @op with @lkey at @laddr, to @rkey at @raddr: its CQE. */

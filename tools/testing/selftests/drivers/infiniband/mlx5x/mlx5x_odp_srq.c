@@ -33,13 +33,10 @@ MT_FIXTURE_SETUP(osrq)
 		.cap = { .max_send_wr = 16, .max_send_sge = 1 },
 	};
 	struct ibv_device_attr_ex a = {};
-	int rc = pair_mem_open(p, BUF_BYTES);
+	int rc = odp_pair_open(p);
 	unsigned int i;
 
 	self->m = MAP_FAILED;
-	if (rc != KSFT_PASS)
-		return rc;
-	rc = odp_check(p);
 	if (rc != KSFT_PASS)
 		return rc;
 	if (!CHECK_ERR(ibv_query_device_ex(p->c.ctx, NULL, &a), 0) ||
@@ -65,11 +62,7 @@ MT_FIXTURE_SETUP(osrq)
 	    !CHECK_ERR(rc_connect(p, p->qp[1], p->qp[0]->qp_num, ALL_ACCESS,
 				  7), 0))
 		return KSFT_FAIL;
-	self->m = mmap(NULL, ODP_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!CHECK(self->m != MAP_FAILED))
-		return KSFT_FAIL;
-	self->mr = ibv_reg_mr(p->pd, self->m, ODP_BYTES, ODP_ACCESS);
+	self->mr = odp_fresh(p, ODP_BYTES, &self->m);
 	return CHECK(self->mr) ? KSFT_PASS : KSFT_FAIL;
 }
 

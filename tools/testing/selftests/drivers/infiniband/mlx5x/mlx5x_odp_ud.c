@@ -32,13 +32,10 @@ MT_FIXTURE_SETUP(oud)
 		.is_global = 1, .port_num = 1,
 		.grh = { .hop_limit = 64 },
 	};
-	int rc = pair_mem_open(p, BUF_BYTES);
+	int rc = odp_pair_open(p);
 	unsigned int i;
 
 	self->m = MAP_FAILED;
-	if (rc != KSFT_PASS)
-		return rc;
-	rc = odp_check(p);
 	if (rc != KSFT_PASS)
 		return rc;
 	for (i = 0; i < 2; i++) {
@@ -53,11 +50,9 @@ MT_FIXTURE_SETUP(oud)
 	if (!CHECK_ERR(ibv_query_gid(p->c.ctx, 1, p->gid, &a.grh.dgid), 0))
 		return KSFT_FAIL;
 	self->ah = ibv_create_ah(p->pd, &a);
-	self->m = mmap(NULL, ODP_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!CHECK(self->ah) || !CHECK(self->m != MAP_FAILED))
+	if (!CHECK(self->ah))
 		return KSFT_FAIL;
-	self->mr = ibv_reg_mr(p->pd, self->m, ODP_BYTES, ODP_ACCESS);
+	self->mr = odp_fresh(p, ODP_BYTES, &self->m);
 	return CHECK(self->mr) ? KSFT_PASS : KSFT_FAIL;
 }
 
