@@ -62,6 +62,29 @@ static inline void prm_set_bits(void *p, size_t off, size_t sz, u32 val)
 	prm_set_bits(p, PRM_BIT_OFF(typ, fld), PRM_BIT_SZ(typ, fld), (v)); \
 } while (0)
 
+/*
+ * The ODP capability page's per-transport caps (struct
+ * mlx5_ifc_odp_per_transport_service_cap_bits), by their bit offset in
+ * the page: 6.12's header nests them in transport_page_fault_scheme_cap,
+ * 6.1's does not, at the same bits.
+ */
+enum prm_odp_transport {
+	PRM_ODP_RC	= 0x80,
+	PRM_ODP_UC	= 0xa0,
+	PRM_ODP_UD	= 0xc0,
+	PRM_ODP_XRC	= 0xe0,
+	PRM_ODP_DC	= 0x100,
+};
+
+#define PRM_ODP_CAP_OFF(tr, fld)					\
+	((tr) + PRM_BIT_OFF(odp_per_transport_service_cap, fld))
+
+#define PRM_GET_ODP(p, tr, fld)						\
+	prm_get_bits(p, PRM_ODP_CAP_OFF(tr, fld), 1)
+
+#define PRM_SET_ODP(p, tr, fld, v)					\
+	prm_set_bits(p, PRM_ODP_CAP_OFF(tr, fld), 1, (v))
+
 #define PRM_CHECK_WIDE(typ, fld)					\
 	BUILD_BUG_ON(PRM_BIT_SZ(typ, fld) != 64 ||			\
 		     PRM_BIT_OFF(typ, fld) % 64)

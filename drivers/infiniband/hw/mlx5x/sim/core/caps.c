@@ -83,6 +83,7 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, vport_counters, 1);
 	PRM_SET(cmd_hca_cap, c, rc, 1);
 	PRM_SET(cmd_hca_cap, c, atomic, 1);
+	PRM_SET(cmd_hca_cap, c, pg, 1);			/* sim_caps_odp() */
 	PRM_SET(cmd_hca_cap, c, uc, 1);
 	PRM_SET(cmd_hca_cap, c, ud, 1);
 	PRM_SET(cmd_hca_cap, c, uar_4k, 1);
@@ -160,6 +161,36 @@ static void sim_caps_roce(void *c)
 	PRM_SET(roce_cap, c, roce_address_table_size, 256);
 }
 
+/*
+ * On-demand paging (mem/odp.c): what a WQE of each transport may meet an
+ * absent page in and be stopped and resumed.  RC and DC (whose DCI
+ * executes as RC, dp/dp_dc.c): every operation and receives through an
+ * SRQ, an RC QP's own RQ too; XRC through its SRQ; UD sends and
+ * receives; UC and raw packet queues none.
+ */
+static void sim_caps_odp(void *c)
+{
+	static const struct {
+		enum prm_odp_transport tr;
+		bool recv, rdma, srq;
+	} tr[] = {
+		{ PRM_ODP_RC, true, true, true },
+		{ PRM_ODP_UD, true, false, false },
+		{ PRM_ODP_XRC, false, true, true },
+		{ PRM_ODP_DC, false, true, true },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tr); i++) {
+		PRM_SET_ODP(c, tr[i].tr, send, 1);
+		PRM_SET_ODP(c, tr[i].tr, receive, tr[i].recv);
+		PRM_SET_ODP(c, tr[i].tr, write, tr[i].rdma);
+		PRM_SET_ODP(c, tr[i].tr, read, tr[i].rdma);
+		PRM_SET_ODP(c, tr[i].tr, atomic, tr[i].rdma);
+		PRM_SET_ODP(c, tr[i].tr, srq_receive, tr[i].srq);
+	}
+}
+
 struct sim_cap_page {
 	u8 type;
 	void (*fill)(void *page);
@@ -169,7 +200,7 @@ struct sim_cap_page {
 static const struct sim_cap_page sim_cap_pages[] = {
 	{ SIM_CAP_GENERAL, sim_caps_general },
 	{ SIM_CAP_ETH_OFFLOADS, NULL },
-	{ SIM_CAP_ODP, NULL },
+	{ SIM_CAP_ODP, sim_caps_odp },
 	{ SIM_CAP_ATOMIC, sim_caps_atomic },
 	{ SIM_CAP_ROCE, sim_caps_roce },
 	{ SIM_CAP_NIC_FLOW_TABLE, sim_fs_caps_fill },

@@ -70,7 +70,7 @@ static void sk_caps_roce(struct kunit *test)
 /* Offered but empty pages answer with zeros rather than an error. */
 static void sk_caps_offered(struct kunit *test)
 {
-	static const u8 types[] = { 0x01, 0x02 };
+	static const u8 types[] = { 0x01 };	/* Ethernet offloads */
 	unsigned int i;
 	void *cap;
 
@@ -101,6 +101,42 @@ static void sk_caps_atomic(struct kunit *test)
 			PRM_GET(atomic_caps, cap, atomic_req_8B_endianness_mode),
 			1);
 	KUNIT_EXPECT_EQ(test, SIM_CAP_GEN(sk_sim(test), atomic), 1);
+}
+
+/*
+ * On-demand paging (pg), per transport as mem/odp.c stops WQEs: RC all,
+ * XRC and DC all but their own receive queue (an SRQ's instead), UD
+ * send and receive, UC nothing.
+ */
+static void sk_caps_odp(struct kunit *test)
+{
+	static const struct {
+		enum prm_odp_transport tr;
+		u8 bits;	/* send, receive, write, read, atomic, srq */
+	} want[] = {
+		{ PRM_ODP_RC, 0x3f },
+		{ PRM_ODP_UC, 0 },
+		{ PRM_ODP_UD, 0x03 },
+		{ PRM_ODP_XRC, 0x3d },
+		{ PRM_ODP_DC, 0x3d },
+	};
+	unsigned int i;
+	void *cap;
+	u8 bits;
+
+	KUNIT_EXPECT_EQ(test, SIM_CAP_GEN(sk_sim(test), pg), 1);
+	KUNIT_ASSERT_EQ(test, sk_query_cap(test, PRM_CAP_OPMOD(0x02, 1), false,
+					   &cap), PRM_STAT_OK);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		bits = PRM_GET_ODP(cap, want[i].tr, send) |
+		       PRM_GET_ODP(cap, want[i].tr, receive) << 1 |
+		       PRM_GET_ODP(cap, want[i].tr, write) << 2 |
+		       PRM_GET_ODP(cap, want[i].tr, read) << 3 |
+		       PRM_GET_ODP(cap, want[i].tr, atomic) << 4 |
+		       PRM_GET_ODP(cap, want[i].tr, srq_receive) << 5;
+		KUNIT_EXPECT_EQ_MSG(test, bits, want[i].bits, "transport 0x%x",
+				    want[i].tr);
+	}
 }
 
 static void sk_caps_unsupported(struct kunit *test)
@@ -226,6 +262,7 @@ static struct kunit_case sk_caps_cases[] = {
 	KUNIT_CASE(sk_caps_roce),
 	KUNIT_CASE(sk_caps_offered),
 	KUNIT_CASE(sk_caps_atomic),
+	KUNIT_CASE(sk_caps_odp),
 	KUNIT_CASE(sk_caps_unsupported),
 	KUNIT_CASE(sk_caps_other_function),
 	KUNIT_CASE(sk_caps_limits),
