@@ -175,6 +175,12 @@ static int mlx5x_dev_probe_fw(struct mlx5x_dev *dev)
 		if (err)
 			return err;
 	}
+	/* what a page fault may stop, per transport (odp.c, query.c) */
+	if (MLX5X_CAP_GEN(dev, pg)) {
+		err = mlx5x_query_hca_cap(dev, 0x2, &dev->odp_cap);
+		if (err)
+			return err;
+	}
 	err = mlx5x_query_identity(dev);
 	if (err)
 		return err;
@@ -202,9 +208,11 @@ static void mlx5x_dev_free_fw(struct mlx5x_dev *dev)
 	dev->whitelist_uid = 0;
 	mlx5x_clock_cleanup(dev);
 	mlx5x_dm_dev_cleanup(dev);
+	kfree(dev->odp_cap);
 	kfree(dev->atomic_cap);
 	kfree(dev->roce_cap);
 	kfree(dev->hca_cap);
+	dev->odp_cap = NULL;
 	dev->atomic_cap = NULL;
 	dev->roce_cap = NULL;
 	dev->hca_cap = NULL;

@@ -127,6 +127,7 @@ struct mlx5x_dev {
 	void *hca_cap;			/* QUERY_HCA_CAP general, current */
 	void *roce_cap;			/* QUERY_HCA_CAP RoCE, current */
 	void *atomic_cap;		/* QUERY_HCA_CAP atomic, or NULL */
+	void *odp_cap;			/* QUERY_HCA_CAP ODP, or NULL */
 	u32 vendor_id;
 	__be64 node_guid;
 	__be64 sys_image_guid;

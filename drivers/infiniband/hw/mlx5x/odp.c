@@ -32,9 +32,11 @@
  * ib_core mapped, and an invalidation takes back the 4 KiB pages it
  * covers.
  *
- * Only the simulated backend offers it (backend odp ops), for RC and XRC
- * send, receive (an SRQ's too), RDMA WRITE, READ and atomics, and UD
- * send and receive, on explicit MRs; no implicit ODP.
+ * Only the simulated backend offers it (backend odp ops), on explicit
+ * MRs, for what firmware's ODP capability page says per transport
+ * (query.c; the model's: RC send, receive, SRQ receive, RDMA WRITE,
+ * READ and atomics; XRC and DC the same, their receives an SRQ's; UD
+ * send and receive); no implicit ODP.
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -300,7 +302,7 @@ int mlx5x_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
 	int err = 0;
 	u32 i;
 
-	if (!mlx5x_odp_supported(dev))
+	if (!mlx5x_odp_offered(dev))
 		return -EOPNOTSUPP;
 	if (advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH &&
 	    advice != IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE &&
@@ -359,7 +361,7 @@ int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr, u64 start,
 	struct ib_umem_odp *odp;
 	int err;
 
-	if (!mlx5x_odp_supported(dev))
+	if (!mlx5x_odp_offered(dev))
 		return -EOPNOTSUPP;
 	/* implicit ODP (address 0, length SIZE_MAX) is not offered */
 	if (!start && length == U64_MAX)

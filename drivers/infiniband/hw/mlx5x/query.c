@@ -6,6 +6,27 @@
 /* A WQE data segment is 16 bytes; the control segment takes one. */
 #define MLX5X_WQE_SEG_BYTES	16
 
+/* IB_ODP_SUPPORT_* of transport @tr, as the ODP page gives them. */
+static u32 mlx5x_odp_caps(struct mlx5x_dev *dev, enum prm_odp_transport tr)
+{
+	const void *c = dev->odp_cap;
+	u32 caps = 0;
+
+	if (PRM_GET_ODP(c, tr, send))
+		caps |= IB_ODP_SUPPORT_SEND;
+	if (PRM_GET_ODP(c, tr, receive))
+		caps |= IB_ODP_SUPPORT_RECV;
+	if (PRM_GET_ODP(c, tr, write))
+		caps |= IB_ODP_SUPPORT_WRITE;
+	if (PRM_GET_ODP(c, tr, read))
+		caps |= IB_ODP_SUPPORT_READ;
+	if (PRM_GET_ODP(c, tr, atomic))
+		caps |= IB_ODP_SUPPORT_ATOMIC;
+	if (PRM_GET_ODP(c, tr, srq_receive))
+		caps |= IB_ODP_SUPPORT_SRQ_RECV;
+	return caps;
+}
+
 /*
  * Atomics as a ConnectX reports them: compare and swap and fetch and add
  * on 8 bytes of a QP, answered in host byte order (endianness mode 1;
@@ -83,23 +104,20 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	if (MLX5X_CAP_GEN(dev, block_lb_mc))	/* RAW_PACKET QPs: qp.c */
 		a->kernel_cap_flags |= IBK_BLOCK_MULTICAST_LOOPBACK;
 	/*
-	 * on-demand paging of explicit MRs, on RC and XRC (receives through
-	 * an SRQ too) and UD (odp.c): what the model's page faults stop and
-	 * resume
+	 * on-demand paging of explicit MRs where the device's page faults
+	 * stop and resume a WQE (odp.c), per transport as its ODP page says
 	 */
-	if (mlx5x_odp_supported(dev)) {
+	if (mlx5x_odp_offered(dev)) {
 		a->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
 		a->odp_caps.general_caps = IB_ODP_SUPPORT;
 		a->odp_caps.per_transport_caps.rc_odp_caps =
-			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV |
-			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
-			IB_ODP_SUPPORT_ATOMIC | IB_ODP_SUPPORT_SRQ_RECV;
+			mlx5x_odp_caps(dev, PRM_ODP_RC);
+		a->odp_caps.per_transport_caps.uc_odp_caps =
+			mlx5x_odp_caps(dev, PRM_ODP_UC);
 		a->odp_caps.per_transport_caps.ud_odp_caps =
-			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_RECV;
+			mlx5x_odp_caps(dev, PRM_ODP_UD);
 		a->odp_caps.per_transport_caps.xrc_odp_caps =
-			IB_ODP_SUPPORT_SEND | IB_ODP_SUPPORT_SRQ_RECV |
-			IB_ODP_SUPPORT_WRITE | IB_ODP_SUPPORT_READ |
-			IB_ODP_SUPPORT_ATOMIC;
+			mlx5x_odp_caps(dev, PRM_ODP_XRC);
 	}
 	/* kernel PDs take the reserved lkey (kverbs.c) */
 	if (dev->kverbs)

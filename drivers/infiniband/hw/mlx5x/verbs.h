@@ -169,9 +169,16 @@ int mlx5x_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 
 /* odp.c: only with ib_core's on-demand paging */
 #if IS_ENABLED(CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+/* The backend serves page faults (the ODP state is made for them). */
 static inline bool mlx5x_odp_supported(struct mlx5x_dev *dev)
 {
 	return dev->backend->odp_enable;
+}
+
+/* ... and firmware, probed, has ODP capabilities to offer (query.c). */
+static inline bool mlx5x_odp_offered(struct mlx5x_dev *dev)
+{
+	return mlx5x_odp_supported(dev) && dev->odp_cap;
 }
 
 int mlx5x_odp_init(struct mlx5x_dev *dev);
@@ -187,6 +194,11 @@ int mlx5x_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
 void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr);
 #else
 static inline bool mlx5x_odp_supported(struct mlx5x_dev *dev)
+{
+	return false;
+}
+
+static inline bool mlx5x_odp_offered(struct mlx5x_dev *dev)
 {
 	return false;
 }
