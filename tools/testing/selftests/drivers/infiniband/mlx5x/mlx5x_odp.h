@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * What the on-demand paging tests share (mlx5x_odp.c, mlx5x_odp_huge.c):
+ * What the on-demand paging tests share (mlx5x_odp*.c):
  * whether the device offers ODP, one RC operation of the pair's A, and
  * the model's count of page faults.
  */
@@ -41,17 +41,22 @@ static inline bool kernel_has_odp(void)
  * without it (CONFIG_INFINIBAND_ON_DEMAND_PAGING, the debug kernel's
  * case); a failure when the kernel has it and the device does not say so.
  */
-static inline int odp_check(struct pair *p)
+static inline int odp_ctx_check(struct ibv_context *ctx)
 {
 	struct ibv_device_attr_ex a = {};
 
-	if (!CHECK_ERR(ibv_query_device_ex(p->c.ctx, NULL, &a), 0))
+	if (!CHECK_ERR(ibv_query_device_ex(ctx, NULL, &a), 0))
 		return KSFT_FAIL;
 	if (a.odp_caps.general_caps & IBV_ODP_SUPPORT)
 		return KSFT_PASS;
 	if (!CHECK(!kernel_has_odp()))
 		return KSFT_FAIL;
 	return mt_skip("the kernel has no on-demand paging");
+}
+
+static inline int odp_check(struct pair *p)
+{
+	return odp_ctx_check(p->c.ctx);
 }
 
 /* The pair's context, PD and buffer, on a device that offers ODP. */
@@ -64,10 +69,10 @@ static inline int odp_pair_open(struct pair *p)
 
 /*
  * @len bytes of fresh anonymous pages, never touched, at *@mem
- * (MAP_FAILED if none), registered ODP on @p's PD: the MR, or NULL.
+ * (MAP_FAILED if none), registered ODP on @pd: the MR, or NULL.
  */
-static inline struct ibv_mr *odp_fresh(struct pair *p, size_t len,
-				       uint8_t **mem)
+static inline struct ibv_mr *odp_fresh_pd(struct ibv_pd *pd, size_t len,
+					  uint8_t **mem)
 {
 	struct ibv_mr *mr;
 
@@ -75,10 +80,17 @@ static inline struct ibv_mr *odp_fresh(struct pair *p, size_t len,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!CHECK(*mem != MAP_FAILED))
 		return NULL;
-	mr = ibv_reg_mr(p->pd, *mem, len, ODP_ACCESS);
+	mr = ibv_reg_mr(pd, *mem, len, ODP_ACCESS);
 	if (!mr)
 		mt_diag("ibv_reg_mr(ON_DEMAND): errno %d", errno);
 	return mr;
+}
+
+/* odp_fresh_pd() on @p's PD. */
+static inline struct ibv_mr *odp_fresh(struct pair *p, size_t len,
+				       uint8_t **mem)
+{
+	return odp_fresh_pd(p->pd, len, mem);
 }
 
 /* A's one-SGE @op with @lkey at @laddr, to @rkey at @raddr: its CQE. */
