@@ -219,8 +219,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_rdmacm.ReservedQPTest \
 	>"$log" 2>&1
 rc=$?
-# test_odp's RC tests: on-demand paging needs ib_core's, which the debug
-# kernel does not have (no CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+# test_odp's tests and DC's ODP test: on-demand paging needs ib_core's,
+# which the debug kernel does not have (no CONFIG_INFINIBAND_ON_DEMAND_PAGING)
 if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
 	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 \
 		test_odp.OdpTestCase.test_odp_rc_traffic \
@@ -235,6 +235,7 @@ if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
 		test_odp.OdpTestCase.test_odp_async_prefetch_rc_traffic \
 		test_odp.OdpTestCase.test_odp_prefetch_sync_no_page_fault_rc_traffic \
 		test_odp.OdpTestCase.test_odp_prefetch_async_no_page_fault_rc_traffic \
+		test_mlx5_dc.DCTest.test_odp_dc_traffic \
 		>>"$log" 2>&1 || rc=1
 else
 	echo "# test_odp: not run, this kernel has no on-demand paging" >>"$log"
