@@ -219,8 +219,8 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mlx5_rdmacm.ReservedQPTest \
 	>"$log" 2>&1
 rc=$?
-# test_odp's tests and DC's ODP test: on-demand paging needs ib_core's,
-# which the debug kernel does not have (no CONFIG_INFINIBAND_ON_DEMAND_PAGING)
+# test_odp's tests and DC's ODP test: on-demand paging needs ib_core's
+# (CONFIG_INFINIBAND_ON_DEMAND_PAGING)
 if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
 	"$ROOT/scripts/vm/guest-pyverbs.sh" mlx5x_0 \
 		test_odp.OdpTestCase.test_odp_rc_traffic \

@@ -38,8 +38,8 @@ static inline bool kernel_has_odp(void)
 
 /*
  * KSFT_PASS when the device offers ODP on RC; a skip on a kernel built
- * without it (CONFIG_INFINIBAND_ON_DEMAND_PAGING, the debug kernel's
- * case); a failure when the kernel has it and the device does not say so.
+ * without it (CONFIG_INFINIBAND_ON_DEMAND_PAGING); a failure when the
+ * kernel has it and the device does not say so.
  */
 static inline int odp_ctx_check(struct ibv_context *ctx)
 {
