@@ -297,6 +297,28 @@ static int mlx5x_rc_apply(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 }
 
 /*
+ * What a move into RTS from RTS, SQE or SQD changes, in its optional
+ * parameter mask: firmware takes nothing else of the context it carries.
+ */
+static u32 mlx5x_rc_opt(const struct mlx5x_rc_move *mv, int mask)
+{
+	u32 opt = 0;
+
+	if (mv->next != IB_QPS_RTS || mv->cur == IB_QPS_RTR)
+		return 0;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		opt |= MLX5_QP_OPTPAR_RRE | MLX5_QP_OPTPAR_RAE |
+		       MLX5_QP_OPTPAR_RWE;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		opt |= MLX5_QP_OPTPAR_RNR_TIMEOUT;
+	if (mask & IB_QP_TIMEOUT)
+		opt |= MLX5_QP_OPTPAR_ACK_TIMEOUT;
+	if (mask & IB_QP_QKEY)
+		opt |= MLX5_QP_OPTPAR_Q_KEY;
+	return opt;
+}
+
+/*
  * Run transition @mv on @qp with @attr's @mask applied to the context
  * firmware reports; @counter nonzero: an RTS2RTS that moves the QP to
  * that Q counter set.
@@ -308,6 +330,7 @@ static int mlx5x_rc_run(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 	void *in, *qpc, *out;
 	size_t outlen = max(PRM_BYTES(query_qp_out),
 			    PRM_BYTES(init2rtr_qp_out));
+	u32 opt;
 	int err;
 
 	in = kzalloc(PRM_BYTES(init2rtr_qp_in), GFP_KERNEL);
@@ -331,11 +354,13 @@ static int mlx5x_rc_run(struct mlx5x_dev *dev, struct mlx5x_qp *qp,
 				mlx5x_qp_counter_id(dev, qp));
 		memset(out, 0, outlen);
 	}
+	opt = mlx5x_rc_opt(mv, mask);
 	if (counter) {
 		PRM_SET(qpc, qpc, counter_set_id, counter);
-		PRM_SET(rts2rts_qp_in, in, opt_param_mask,
-			MLX5_QP_OPTPAR_COUNTER_SET_ID);
+		opt |= MLX5_QP_OPTPAR_COUNTER_SET_ID;
 	}
+	/* the same field of the SQERR2RTS and SQD_RTS mailboxes */
+	PRM_SET(rts2rts_qp_in, in, opt_param_mask, opt);
 	PRM_SET(rst2init_qp_in, in, opcode, mv->opcode);
 	PRM_SET(rst2init_qp_in, in, uid, qp->uid);
 	PRM_SET(rst2init_qp_in, in, qpn, qp->qpn);
