@@ -62,6 +62,8 @@ static void sim_caps_general(void *c)
 		SIM_DCI_LOG_MAX_ERRORED);
 	/* the QPC extension of RTS2RTS_QP (a stream's reset) */
 	prm_set_bits(c, SIM_CAP_QPC_EXTENSION_OFF, 1, 1);
+	/* mlx5dv_modify_qp_udp_sport(3): queues/cmd_qp.c */
+	prm_set_bits(c, SIM_CAP_RTS2RTS_UDP_SPORT_OFF, 1, 1);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_req_dc, 4);
 	PRM_SET(cmd_hca_cap, c, log_max_ra_res_dc, 4);
 	PRM_SET(cmd_hca_cap, c, gid_table_size, 4);	/* 8 << 4 (IB ports) */

@@ -517,6 +517,75 @@ static void sk_qp_kernel_only(struct kunit *test)
 				      resd_lkey), SIM_RESD_LKEY);
 }
 
+/*
+ * RTS2RTS sets only what its masks name: a right (RRE, bit 1), the UDP
+ * source port (bit 2 of opt_param_mask_95_32, at bit 0x840 of the
+ * mailbox); a bit the model does not take is a bad field, and a refused
+ * command changes nothing.
+ */
+static void sk_qp_rts2rts_masks(struct kunit *test)
+{
+	void *out = SK_MBOX(test, query_qp_out);
+	const void *got = PRM_ADDR(query_qp_out, out, qpc);
+	void *in, *qpc;
+	struct sk_q r;
+	u32 cqn, qpn;
+
+	cqn = sk_qp_setup(test, &r);
+	KUNIT_ASSERT_EQ(test, sk_create_qp(test, &r, cqn, &qpn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_qp_move(test, MLX5_CMD_OP_RST2INIT_QP, r.uid,
+					 qpn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_qp_move(test, MLX5_CMD_OP_INIT2RTR_QP, r.uid,
+					 qpn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_qp_move(test, MLX5_CMD_OP_RTR2RTS_QP, r.uid,
+					 qpn), PRM_STAT_OK);
+	in = sk_qp_move_in(test, MLX5_CMD_OP_RTS2RTS_QP, r.uid, qpn, &qpc);
+	PRM_SET(qpc, qpc, rre, 0);
+	PRM_SET(qpc, qpc, primary_address_path.udp_sport, 55555);
+	/* no mask: nothing changes */
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				      PRM_BYTES(rts2rts_qp_out)), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, r.uid, qpn,
+					 out, PRM_BYTES(query_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, got, rre), 1);
+	KUNIT_EXPECT_NE(test, PRM_GET(qpc, got,
+				      primary_address_path.udp_sport), 55555);
+	/* a path the model does not take: refused, nothing changes */
+	PRM_SET(rts2rts_qp_in, in, opt_param_mask, BIT(1) | BIT(7));
+	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				     PRM_BYTES(rts2rts_qp_out)),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	/* RRE alone: the right goes, the port stays */
+	PRM_SET(rts2rts_qp_in, in, opt_param_mask, BIT(1));
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				      PRM_BYTES(rts2rts_qp_out)), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, r.uid, qpn,
+					 out, PRM_BYTES(query_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, got, rre), 0);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, got, rwe), 1);
+	KUNIT_EXPECT_NE(test, PRM_GET(qpc, got,
+				      primary_address_path.udp_sport), 55555);
+	/* the second mask: the port, and a bit it does not take */
+	PRM_SET(qpc, qpc, rre, 1);
+	PRM_SET(rts2rts_qp_in, in, opt_param_mask, 0);
+	prm_set_bits(in, 0x840 + 32, 32, BIT(0));
+	SK_EXPECT_FAIL(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				     PRM_BYTES(rts2rts_qp_out)),
+		       PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	prm_set_bits(in, 0x840 + 32, 32, BIT(2));
+	KUNIT_EXPECT_EQ(test, sk_exec(test, in, PRM_BYTES(rts2rts_qp_in), out,
+				      PRM_BYTES(rts2rts_qp_out)), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_q_query(test, MLX5_CMD_OP_QUERY_QP, r.uid, qpn,
+					 out, PRM_BYTES(query_qp_out)),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, got,
+				      primary_address_path.udp_sport), 55555);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, got, rre), 0);
+	KUNIT_EXPECT_EQ(test, PRM_GET(qpc, got, state), MLX5_QPC_STATE_RTS);
+}
+
 /* RTS2RTS's optional parameter bit for qpc.counter_set_id */
 #define SK_QP_OPT_COUNTER	BIT(25)
 
@@ -626,6 +695,7 @@ static struct kunit_case sk_qp_cases[] = {
 	KUNIT_CASE(sk_qp_create_rules),
 	KUNIT_CASE(sk_qp_isolation),
 	KUNIT_CASE(sk_qp_walk),
+	KUNIT_CASE(sk_qp_rts2rts_masks),
 	KUNIT_CASE(sk_qp_state_table),
 	KUNIT_CASE(sk_qp_transition_checks),
 	KUNIT_CASE(sk_qp_kernel_only),

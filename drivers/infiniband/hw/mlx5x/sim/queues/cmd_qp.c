@@ -32,6 +32,8 @@ struct sim_qpc_field {
  * @check: what the model validates in the context it carries, or NULL
  * @copy: the fields it sets in the QP's context
  * @ncopy: how many
+ * @optional: it sets only what its optional parameter mask names
+ *	      (sim_qp_opts[])
  */
 struct sim_qp_move {
 	u16 opcode;
@@ -41,6 +43,7 @@ struct sim_qp_move {
 		    const void *qpc);
 	const struct sim_qpc_field *copy;
 	unsigned int ncopy;
+	bool optional;
 };
 
 static const struct sim_qpc_field sim_qp_init_fields[] = {
@@ -69,10 +72,41 @@ static const struct sim_qpc_field sim_qp_rts_fields[] = {
 	SIM_QPC(rnr_retry), SIM_ADS(ack_timeout), SIM_QPC(q_key),
 };
 
-static const struct sim_qpc_field sim_qp_rts2rts_fields[] = {
-	SIM_QPC(min_rnr_nak), SIM_ADS(ack_timeout), SIM_QPC(rre),
-	SIM_QPC(rwe), SIM_QPC(rae), SIM_QPC(q_key),
+/*
+ * A move into RTS from RTS, SQER or SQD changes only what its optional
+ * parameter mask names, by the bits of MLX5_QP_OPTPAR_* (mlx5_ib names
+ * them from the verbs attribute mask); RTS2RTS also moves the QP to
+ * another Q counter set (sim_qp_move_counter()).  Any other bit is one
+ * the model does not take: a bad field.
+ */
+#define SIM_QP_OPT_RRE			BIT(1)
+#define SIM_QP_OPT_RAE			BIT(2)
+#define SIM_QP_OPT_RWE			BIT(3)
+#define SIM_QP_OPT_Q_KEY		BIT(5)
+#define SIM_QP_OPT_RNR_TIMEOUT		BIT(6)
+#define SIM_QP_OPT_ACK_TIMEOUT		BIT(14)
+#define SIM_QP_OPT_COUNTER_SET_ID	BIT(25)
+
+static const struct {
+	u32 bit;
+	struct sim_qpc_field f;
+} sim_qp_opts[] = {
+	{ SIM_QP_OPT_RRE, SIM_QPC(rre) },
+	{ SIM_QP_OPT_RAE, SIM_QPC(rae) },
+	{ SIM_QP_OPT_RWE, SIM_QPC(rwe) },
+	{ SIM_QP_OPT_Q_KEY, SIM_QPC(q_key) },
+	{ SIM_QP_OPT_RNR_TIMEOUT, SIM_QPC(min_rnr_nak) },
+	{ SIM_QP_OPT_ACK_TIMEOUT, SIM_ADS(ack_timeout) },
 };
+
+/*
+ * RTS2RTS's second mask, opt_param_mask_95_32 (after the QPC, reserved
+ * in 6.1's mlx5_ifc.h; cmd_dct.c reads it with the QPC extension): its
+ * bit 2 sets primary_address_path.udp_sport of an RC or UC QP
+ * (mlx5dv_modify_qp_udp_sport(3)) where rts2rts_qp_udp_sport says so.
+ */
+#define SIM_QP_OPT_95_32_OFF		0x840
+#define SIM_QP_OPT_32_UDP_SPORT		BIT(2)
 
 /* The path names the device's one port and the only P_Key index. */
 static u8 sim_qp_check_port(struct sim_cmd_ctx *ctx, const void *qpc)
@@ -145,6 +179,9 @@ static u8 sim_qp_check_rts(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 #define SIM_QP_MOVE(op, f, t, chk, fields) {				\
 	.opcode = (op), .from = (f), .to = MLX5_QPC_STATE_##t,		\
 	.check = (chk), .copy = (fields), .ncopy = ARRAY_SIZE(fields) }
+#define SIM_QP_OPT_MOVE(op, f) {					\
+	.opcode = (op), .from = (f), .to = MLX5_QPC_STATE_RTS,		\
+	.optional = true }
 
 static const struct sim_qp_move sim_qp_moves[] = {
 	SIM_QP_MOVE(MLX5_CMD_OP_RST2INIT_QP, SIM_QPS(RST), INIT,
@@ -155,14 +192,11 @@ static const struct sim_qp_move sim_qp_moves[] = {
 		    sim_qp_check_rtr, sim_qp_rtr_fields),
 	SIM_QP_MOVE(MLX5_CMD_OP_RTR2RTS_QP, SIM_QPS(RTR), RTS,
 		    sim_qp_check_rts, sim_qp_rts_fields),
-	SIM_QP_MOVE(MLX5_CMD_OP_RTS2RTS_QP, SIM_QPS(RTS), RTS,
-		    sim_qp_check_rts, sim_qp_rts2rts_fields),
+	SIM_QP_OPT_MOVE(MLX5_CMD_OP_RTS2RTS_QP, SIM_QPS(RTS)),
 	/* RC errors take a QP to ERR; a UD send error to SQER */
-	SIM_QP_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER), RTS, NULL,
-		    sim_qp_rts2rts_fields),
-	SIM_QP_MOVE(MLX5_CMD_OP_SQD_RTS_QP,
-		    SIM_QPS(SQD) | BIT(SIM_QPC_STATE_SQ_DRAINED), RTS, NULL,
-		    sim_qp_rts2rts_fields),
+	SIM_QP_OPT_MOVE(MLX5_CMD_OP_SQERR2RTS_QP, SIM_QPS(SQER)),
+	SIM_QP_OPT_MOVE(MLX5_CMD_OP_SQD_RTS_QP,
+			SIM_QPS(SQD) | BIT(SIM_QPC_STATE_SQ_DRAINED)),
 	{ .opcode = MLX5_CMD_OP_2ERR_QP, .from = SIM_QP_ANY,
 	  .to = MLX5_QPC_STATE_ERR },
 	{ .opcode = MLX5_CMD_OP_2RST_QP, .from = SIM_QP_ANY,
@@ -368,8 +402,6 @@ static u8 sim_qp_check_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
  * names it (mlx5_ib's per-QP counters): the QP counts in that set from
  * then on.  Where the device cannot, BAD_CAP.
  */
-#define SIM_QP_OPT_COUNTER_SET_ID	BIT(25)
-
 static u8 sim_qp_move_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			      struct sim_qp *qp, const void *qpc)
 {
@@ -385,15 +417,76 @@ static u8 sim_qp_move_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	return PRM_STAT_OK;
 }
 
+/*
+ * What an optional move's masks ask of @qp: the bits of the first mask
+ * it takes (@mask), and whether the second sets the UDP source port.
+ */
+static u8 sim_qp_opt_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
+			   const struct sim_qp_move *mv,
+			   const struct sim_qp *qp, u32 *mask, bool *sport)
+{
+	u32 ok = 0, hi, lo;
+	unsigned int i, st;
+
+	for (i = 0; i < ARRAY_SIZE(sim_qp_opts); i++)
+		ok |= sim_qp_opts[i].bit;
+	if (mv->opcode == MLX5_CMD_OP_RTS2RTS_QP)
+		ok |= SIM_QP_OPT_COUNTER_SET_ID;
+	*mask = PRM_GET(rts2rts_qp_in, ctx->in, opt_param_mask);
+	if (*mask & ~ok)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	*sport = false;
+	if (mv->opcode != MLX5_CMD_OP_RTS2RTS_QP)
+		return PRM_STAT_OK;
+	hi = prm_get_bits(ctx->in, SIM_QP_OPT_95_32_OFF, 32);
+	lo = prm_get_bits(ctx->in, SIM_QP_OPT_95_32_OFF + 32, 32);
+	if (hi || (lo & ~SIM_QP_OPT_32_UDP_SPORT))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (!lo)
+		return PRM_STAT_OK;
+	if (!sim_cap_gen(sim, SIM_CAP_RTS2RTS_UDP_SPORT_OFF, 1))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	st = PRM_GET(qpc, qp->qpc, st);
+	if (st != MLX5_QPC_ST_RC && st != MLX5_QPC_ST_UC)
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	*sport = true;
+	return PRM_STAT_OK;
+}
+
+/* Set what an optional move's masks name, from the command's context. */
+static void sim_qp_opt_apply(struct sim_qp *qp, const void *qpc, u32 mask,
+			     bool sport)
+{
+	const struct sim_qpc_field *f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sim_qp_opts); i++) {
+		if (!(mask & sim_qp_opts[i].bit))
+			continue;
+		f = &sim_qp_opts[i].f;
+		prm_set_bits(qp->qpc, f->off, f->bits,
+			     prm_get_bits(qpc, f->off, f->bits));
+	}
+	if (sport)
+		PRM_SET(qpc, qp->qpc, primary_address_path.udp_sport,
+			PRM_GET(qpc, qpc, primary_address_path.udp_sport));
+}
+
 static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 {
 	const struct sim_qp_move *mv = sim_qp_move_of(ctx->cmd->opcode);
 	const void *qpc = PRM_ADDR(rst2init_qp_in, ctx->in, qpc);
 	struct sim_qobj *q;
 	struct sim_qp *qp;
+	bool sport = false;
 	unsigned int i;
+	u32 opt = 0;
 	u8 status;
 
+	BUILD_BUG_ON(PRM_BIT_OFF(sqerr2rts_qp_in, opt_param_mask) !=
+		     PRM_BIT_OFF(rts2rts_qp_in, opt_param_mask) ||
+		     PRM_BIT_OFF(sqd2rts_qp_in, opt_param_mask) !=
+		     PRM_BIT_OFF(rts2rts_qp_in, opt_param_mask));
 	BUILD_BUG_ON(PRM_BIT_OFF(qp_2err_in, qpn) !=
 		     PRM_BIT_OFF(rst2init_qp_in, qpn) ||
 		     PRM_BIT_OFF(qp_2rst_in, qpn) !=
@@ -451,13 +544,18 @@ static u8 sim_qp_modify(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx)
 		if (status)
 			return status;
 	}
-	if (mv->opcode == MLX5_CMD_OP_RTS2RTS_QP &&
-	    PRM_GET(rts2rts_qp_in, ctx->in, opt_param_mask) &
-	    SIM_QP_OPT_COUNTER_SET_ID) {
+	if (mv->optional) {
+		status = sim_qp_opt_check(sim, ctx, mv, qp, &opt, &sport);
+		if (status)
+			return status;
+	}
+	if (opt & SIM_QP_OPT_COUNTER_SET_ID) {
 		status = sim_qp_move_counter(sim, ctx, qp, qpc);
 		if (status)
 			return status;
 	}
+	if (mv->optional)
+		sim_qp_opt_apply(qp, qpc, opt, sport);
 	for (i = 0; i < mv->ncopy; i++)
 		prm_set_bits(qp->qpc, mv->copy[i].off, mv->copy[i].bits,
 			     prm_get_bits(qpc, mv->copy[i].off,

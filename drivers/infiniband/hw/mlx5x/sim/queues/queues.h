@@ -293,6 +293,8 @@ struct sim_rcw {
 #define SIM_DCI_LOG_MAX_ERRORED		3
 /* cmd_hca_cap's qpc_extension (reserved in 6.1's mlx5_ifc.h) */
 #define SIM_CAP_QPC_EXTENSION_OFF	0x122
+/* and rts2rts_qp_udp_sport: RTS2RTS sets an RC or UC QP's UDP sport */
+#define SIM_CAP_RTS2RTS_UDP_SPORT_OFF	0x151
 
 /**
  * struct sim_qp_dp - the data path's state of a QP (dp/dp_rc.c)
