@@ -230,13 +230,35 @@ int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 
 /* The qpc_ext bit of the QP modify commands (reserved in 6.1's header) */
 #define MLX5X_QP_MOD_QPC_EXT	0x40
+/*
+ * RTS2RTS_QP's opt_param_mask_95_32 (reserved there too), whose bit 2
+ * sets the UDP source port (mlx5dv_modify_qp_udp_sport(3))
+ */
+#define MLX5X_QP_MOD_OPT_95_32	0x840
+#define MLX5X_QP_OPT_32_UDP_SPORT	BIT(2)
+
+/*
+ * mlx5dv_modify_qp_udp_sport(3): RTS2RTS_QP that names nothing but the
+ * UDP source port, in its second optional parameter mask.
+ */
+static bool mlx5x_devx_qp_udp_sport(const void *in, size_t inlen)
+{
+	return prm_in_opcode(in) == MLX5_CMD_OP_RTS2RTS_QP &&
+	       inlen >= PRM_BYTES(rts2rts_qp_in) &&
+	       !prm_get_bits(in, MLX5X_QP_MOD_QPC_EXT, 1) &&
+	       !PRM_GET(rts2rts_qp_in, in, opt_param_mask) &&
+	       !prm_get_bits(in, MLX5X_QP_MOD_OPT_95_32, 32) &&
+	       prm_get_bits(in, MLX5X_QP_MOD_OPT_95_32 + 32, 32) ==
+	       MLX5X_QP_OPT_32_UDP_SPORT;
+}
 
 /*
  * What libmlx5 sends through DEVX about a verbs QP: for an RC QP, QUERY_QP
  * (mlx5dv_qp_cancel_posted_send_wrs(3)) and INIT2INIT_QP (its
- * drain_sigerr, for signature pipelining); for a DCI, RTS2RTS_QP with
- * the QPC extension (mlx5dv_dci_stream_id_reset(3)), which sets nothing
- * else of it.
+ * drain_sigerr, for signature pipelining); for an RC or UC QP, the
+ * RTS2RTS_QP of its UDP source port; for a DCI, RTS2RTS_QP with the QPC
+ * extension (mlx5dv_dci_stream_id_reset(3)), which sets nothing else of
+ * it.
  */
 static bool mlx5x_devx_qp_cmd(const struct mlx5x_qp *qp, const void *in,
 			      size_t inlen, bool modify)
@@ -247,6 +269,10 @@ static bool mlx5x_devx_qp_cmd(const struct mlx5x_qp *qp, const void *in,
 		return modify && !qp->dct && opcode == MLX5_CMD_OP_RTS2RTS_QP &&
 		       inlen >= PRM_BYTES(rts2rts_qp_in) &&
 		       prm_get_bits(in, MLX5X_QP_MOD_QPC_EXT, 1);
+	if (modify && (qp->ib.qp_type == IB_QPT_RC ||
+		       qp->ib.qp_type == IB_QPT_UC) &&
+	    mlx5x_devx_qp_udp_sport(in, inlen))
+		return true;
 	if (qp->ib.qp_type != IB_QPT_RC)
 		return false;
 	if (modify)
