@@ -26,7 +26,8 @@
  *   - raw: with no device on the far end, a packet socket there sees a
  *     3000-byte SEND at path MTU 1024 as SEND FIRST, MIDDLE and LAST,
  *     consecutive PSNs from the QP's sq_psn, 1024, 1024 and 952 bytes of
- *     payload, AckReq on the LAST only.
+ *     payload, AckReq on the LAST only; after
+ *     mlx5dv_modify_qp_udp_sport(3), a packet from that UDP port.
  * On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel without
  * network namespaces or veth (the debug kernel) too.
  */
@@ -460,6 +461,43 @@ MT_TEST_F(bare, raw_segments)
 	return KSFT_PASS;
 }
 
+/*
+ * mlx5dv_modify_qp_udp_sport(3) of an RC QP in RTS: its next packet on
+ * the wire comes from that UDP port, to RoCE's 4791.
+ */
+MT_TEST_F(bare, udp_sport)
+{
+	struct end *n = &self->w.e[0];
+	struct ibv_send_wr wr = { .wr_id = 1, .opcode = IBV_WR_SEND };
+	struct ibv_sge sge = { (uintptr_t)n->buf, 100, n->mr->lkey };
+	struct ibv_send_wr *bad;
+	const uint8_t *udp;
+	uint8_t f[4096];
+	ssize_t len;
+	pid_t pid;
+	int fd;
+
+	n->qp = make_qp(n, IBV_QPT_RC);
+	if (!n->qp || !connect_qp(n, &rc1024, 0x123, far_ll) ||
+	    !CHECK_ERR(mlx5dv_modify_qp_udp_sport(n->qp, 55555), 0))
+		return KSFT_FAIL;
+	pid = mt_veth_far_listen(&veth, ETH_P_ALL, 5, 1, mt_frame_is_roce, &fd);
+	if (!CHECK(pid > 0))
+		return KSFT_FAIL;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	CHECK_ERR(ibv_post_send(n->qp, &wr, &bad), 0);
+	len = mt_veth_far_frame(fd, f, sizeof(f));
+	if (CHECK(len > 14 + 40 + 8)) {
+		udp = f + 14 + 40;
+		CHECK_EQ(get16(udp), 55555);
+		CHECK_EQ(get16(udp + 2), ROCE_PORT);
+	}
+	close(fd);
+	CHECK_EQ(mt_reap(pid), 0);
+	return KSFT_PASS;
+}
+
 #define WIRE_CASE(nm)	MT_CASE_F(wire, nm, \
 				  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT)
 
@@ -476,6 +514,7 @@ static const struct mt_case cases[] = {
 	WIRE_CASE(rdma_rx_drop),
 	WIRE_CASE(uc_send),
 	MT_CASE_F(bare, raw_segments, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
+	MT_CASE_F(bare, udp_sport, .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT),
 };
 
 int main(void)
