@@ -212,17 +212,28 @@ out:
 	return finish(&p, out, rc);
 }
 
-/* @fn in a child, as nobody if @nobody; its pid. */
+/*
+ * @fn in a child, as nobody if @nobody; its pid.  The child closes every
+ * pipe end of @fds but @in and @out: a copy of another's kept open would
+ * hide that process's end (its exit) from whoever waits on that pipe.
+ */
 static pid_t spawn(bool nobody, int (*fn)(struct board *, int, int),
-		   struct board *b, int in, int out)
+		   struct board *b, int in, int out, const int *fds,
+		   unsigned int nfds)
 {
+	unsigned int i;
 	pid_t pid;
 
 	fflush(stdout);
 	pid = mt_fork();
 	if (pid == 0) {
-		int rc = !nobody || mt_drop_to(MT_UID_NOBODY, 0) ?
-			 fn(b, in, out) : 100;
+		int rc;
+
+		for (i = 0; i < nfds; i++)
+			if (fds[i] != in && fds[i] != out)
+				close(fds[i]);
+		rc = !nobody || mt_drop_to(MT_UID_NOBODY, 0) ?
+		     fn(b, in, out) : 100;
 
 		if (mt_case_failures())
 			rc = MT_CHILD_FAILED;
@@ -239,7 +250,7 @@ static pid_t spawn(bool nobody, int (*fn)(struct board *, int, int),
  */
 static int attack(bool nobody)
 {
-	int v2p[2], p2v[2], x2p[2], p2x[2], rv, rx;
+	int v2p[2], p2v[2], x2p[2], p2x[2], fds[8], rv, rx;
 	struct board *b;
 	long long rungs;
 	pid_t v, x;
@@ -251,8 +262,12 @@ static int attack(bool nobody)
 	    !CHECK_ERR(pipe(p2x), 0))
 		return KSFT_FAIL;
 	signal(SIGPIPE, SIG_IGN);
-	v = spawn(nobody, victim, b, p2v[0], v2p[1]);
-	x = spawn(true, attacker, b, p2x[0], x2p[1]);
+	memcpy(fds, v2p, sizeof(v2p));
+	memcpy(fds + 2, p2v, sizeof(p2v));
+	memcpy(fds + 4, x2p, sizeof(x2p));
+	memcpy(fds + 6, p2x, sizeof(p2x));
+	v = spawn(nobody, victim, b, p2v[0], v2p[1], fds, MT_ARRAY_SIZE(fds));
+	x = spawn(true, attacker, b, p2x[0], x2p[1], fds, MT_ARRAY_SIZE(fds));
 	close(v2p[1]);
 	close(x2p[1]);
 	close(p2v[0]);
