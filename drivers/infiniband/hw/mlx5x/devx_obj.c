@@ -228,15 +228,6 @@ int mlx5x_devx_obj_check(struct ib_uobject *uobj, const void *in,
 	return 0;
 }
 
-/* The qpc_ext bit of the QP modify commands (reserved in 6.1's header) */
-#define MLX5X_QP_MOD_QPC_EXT	0x40
-/*
- * RTS2RTS_QP's opt_param_mask_95_32 (reserved there too), whose bit 2
- * sets the UDP source port (mlx5dv_modify_qp_udp_sport(3))
- */
-#define MLX5X_QP_MOD_OPT_95_32	0x840
-#define MLX5X_QP_OPT_32_UDP_SPORT	BIT(2)
-
 /*
  * mlx5dv_modify_qp_udp_sport(3): RTS2RTS_QP that names nothing but the
  * UDP source port, in its second optional parameter mask.
@@ -245,11 +236,11 @@ static bool mlx5x_devx_qp_udp_sport(const void *in, size_t inlen)
 {
 	return prm_in_opcode(in) == MLX5_CMD_OP_RTS2RTS_QP &&
 	       inlen >= PRM_BYTES(rts2rts_qp_in) &&
-	       !prm_get_bits(in, MLX5X_QP_MOD_QPC_EXT, 1) &&
+	       !prm_get_bits(in, PRM_QP_MOD_QPC_EXT_OFF, 1) &&
 	       !PRM_GET(rts2rts_qp_in, in, opt_param_mask) &&
-	       !prm_get_bits(in, MLX5X_QP_MOD_OPT_95_32, 32) &&
-	       prm_get_bits(in, MLX5X_QP_MOD_OPT_95_32 + 32, 32) ==
-	       MLX5X_QP_OPT_32_UDP_SPORT;
+	       !prm_get_bits(in, PRM_QP_MOD_OPT_95_32_OFF, 32) &&
+	       prm_get_bits(in, PRM_QP_MOD_OPT_95_32_OFF + 32, 32) ==
+	       PRM_QPC_OPT_32_UDP_SPORT;
 }
 
 /*
@@ -268,7 +259,7 @@ static bool mlx5x_devx_qp_cmd(const struct mlx5x_qp *qp, const void *in,
 	if (qp->ib.qp_type == IB_QPT_DRIVER)
 		return modify && !qp->dct && opcode == MLX5_CMD_OP_RTS2RTS_QP &&
 		       inlen >= PRM_BYTES(rts2rts_qp_in) &&
-		       prm_get_bits(in, MLX5X_QP_MOD_QPC_EXT, 1);
+		       prm_get_bits(in, PRM_QP_MOD_QPC_EXT_OFF, 1);
 	if (modify && (qp->ib.qp_type == IB_QPT_RC ||
 		       qp->ib.qp_type == IB_QPT_UC) &&
 	    mlx5x_devx_qp_udp_sport(in, inlen))

@@ -85,6 +85,16 @@ enum prm_odp_transport {
 #define PRM_SET_ODP(p, tr, fld, v)					\
 	prm_set_bits(p, PRM_ODP_CAP_OFF(tr, fld), 1, (v))
 
+/*
+ * Fields of the QP modify commands that 6.1's mlx5_ifc.h still calls
+ * reserved (newer headers name them): the qpc_ext bit; after the QPC,
+ * the 64-bit opt_param_mask_95_32, whose bit 2 (of its low word) names
+ * the primary path's UDP source port (mlx5dv_modify_qp_udp_sport(3)).
+ */
+#define PRM_QP_MOD_QPC_EXT_OFF		0x40
+#define PRM_QP_MOD_OPT_95_32_OFF	0x840
+#define PRM_QPC_OPT_32_UDP_SPORT	BIT(2)
+
 #define PRM_CHECK_WIDE(typ, fld)					\
 	BUILD_BUG_ON(PRM_BIT_SZ(typ, fld) != 64 ||			\
 		     PRM_BIT_OFF(typ, fld) % 64)

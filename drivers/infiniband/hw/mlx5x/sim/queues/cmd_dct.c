@@ -178,11 +178,10 @@ u8 sim_dci_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 /*
  * The QPC extension of RTS2RTS_QP (newer mlx5_ifc.h than 6.1's): the
- * qpc_ext bit, then after the QPC a 64-bit opt_param_mask_95_32 and the
- * extended context, whose dci_stream_channel_id resets a DCI's stream.
+ * qpc_ext bit, then after the QPC a 64-bit opt_param_mask_95_32 (both in
+ * prm.h) and the extended context, whose dci_stream_channel_id resets a
+ * DCI's stream.
  */
-#define SIM_QP_MOD_QPC_EXT_OFF		0x40
-#define SIM_QP_MOD_OPT_95_32_OFF	0x840
 #define SIM_QP_MOD_QPC_EXT_AT		0x880
 #define SIM_QPC_EXT_DCI_STREAM_OFF	(SIM_QP_MOD_QPC_EXT_AT + 0x10)
 #define SIM_QP_MOD_EXT_BYTES		((SIM_QP_MOD_QPC_EXT_AT + 0x600) / 8)
@@ -191,7 +190,7 @@ u8 sim_dci_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 /* Whether a modify command carries the QPC extension. */
 bool sim_qp_ext(const struct sim_cmd_ctx *ctx)
 {
-	return prm_get_bits(ctx->in, SIM_QP_MOD_QPC_EXT_OFF, 1);
+	return prm_get_bits(ctx->in, PRM_QP_MOD_QPC_EXT_OFF, 1);
 }
 
 /**
@@ -215,8 +214,8 @@ u8 sim_dci_stream_reset(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 	if (ctx->inlen < SIM_QP_MOD_EXT_BYTES)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_INLEN);
-	if (prm_get_bits(ctx->in, SIM_QP_MOD_OPT_95_32_OFF, 32) ||
-	    prm_get_bits(ctx->in, SIM_QP_MOD_OPT_95_32_OFF + 32, 32) !=
+	if (prm_get_bits(ctx->in, PRM_QP_MOD_OPT_95_32_OFF, 32) ||
+	    prm_get_bits(ctx->in, PRM_QP_MOD_OPT_95_32_OFF + 32, 32) !=
 	    SIM_QPC_OPT_32_DCI_STREAM ||
 	    PRM_GET(qpc, qp->qpc, st) != MLX5_QPC_ST_DCI)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);

@@ -99,15 +99,6 @@ static const struct {
 	{ SIM_QP_OPT_ACK_TIMEOUT, SIM_ADS(ack_timeout) },
 };
 
-/*
- * RTS2RTS's second mask, opt_param_mask_95_32 (after the QPC, reserved
- * in 6.1's mlx5_ifc.h; cmd_dct.c reads it with the QPC extension): its
- * bit 2 sets primary_address_path.udp_sport of an RC or UC QP
- * (mlx5dv_modify_qp_udp_sport(3)) where rts2rts_qp_udp_sport says so.
- */
-#define SIM_QP_OPT_95_32_OFF		0x840
-#define SIM_QP_OPT_32_UDP_SPORT		BIT(2)
-
 /* The path names the device's one port and the only P_Key index. */
 static u8 sim_qp_check_port(struct sim_cmd_ctx *ctx, const void *qpc)
 {
@@ -419,7 +410,9 @@ static u8 sim_qp_move_counter(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 
 /*
  * What an optional move's masks ask of @qp: the bits of the first mask
- * it takes (@mask), and whether the second sets the UDP source port.
+ * it takes (@mask), and whether RTS2RTS's second (opt_param_mask_95_32,
+ * prm.h) sets the UDP source port, of an RC or UC QP where
+ * rts2rts_qp_udp_sport says so.
  */
 static u8 sim_qp_opt_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 			   const struct sim_qp_move *mv,
@@ -438,9 +431,9 @@ static u8 sim_qp_opt_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	*sport = false;
 	if (mv->opcode != MLX5_CMD_OP_RTS2RTS_QP)
 		return PRM_STAT_OK;
-	hi = prm_get_bits(ctx->in, SIM_QP_OPT_95_32_OFF, 32);
-	lo = prm_get_bits(ctx->in, SIM_QP_OPT_95_32_OFF + 32, 32);
-	if (hi || (lo & ~SIM_QP_OPT_32_UDP_SPORT))
+	hi = prm_get_bits(ctx->in, PRM_QP_MOD_OPT_95_32_OFF, 32);
+	lo = prm_get_bits(ctx->in, PRM_QP_MOD_OPT_95_32_OFF + 32, 32);
+	if (hi || (lo & ~PRM_QPC_OPT_32_UDP_SPORT))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
 	if (!lo)
 		return PRM_STAT_OK;
