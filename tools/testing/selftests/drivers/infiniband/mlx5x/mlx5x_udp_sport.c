@@ -7,7 +7,9 @@
  * on; QUERY_QP reports the port.  Refused, as the man page and libmlx5
  * have it: a UD QP, and a QP not in RTS (EOPNOTSUPP).  A raw RTS2RTS on
  * the verbs QP that names anything else (its rights, say) is the
- * kernel's to refuse (EINVAL), and changes nothing.  mlx5x_rc_wire's
+ * kernel's to refuse (EINVAL), and changes nothing, whether root or an
+ * unprivileged owner (nobody, on a pair of its own) sends it; the port
+ * alone is the owner's to set without privilege.  mlx5x_rc_wire's
  * udp_sport case sees the port in the frames on the wire.
  */
 #include "mlx5x_rc.h"
@@ -106,11 +108,11 @@ MT_TEST_F(pair, refused)
  * (taking it away behind the kernel's back), or a second-mask bit other
  * than the port's: EINVAL, and the QP reads as before.
  */
-MT_TEST_F(pair, raw_rts2rts_refused)
+static int raw_rts2rts(struct pair *p)
 {
 	uint32_t in[PRM_RTS2RTS_QP_IN_BYTES / 4] = {};
 	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4] = {};
-	struct ibv_qp *qp = self->qp[1];
+	struct ibv_qp *qp = p->qp[1];
 	uint16_t before;
 
 	if (!query(qp, out, sizeof(out)))
@@ -132,7 +134,36 @@ MT_TEST_F(pair, raw_rts2rts_refused)
 		CHECK_EQ(mt_get(out, PRM_QUERY_QP_OUT_QPC_PRIMARY_ADDRESS_PATH_UDP_SPORT),
 			 before);
 	}
-	traffic(self);
+	traffic(p);
+	return KSFT_PASS;
+}
+
+/*
+ * As nobody, with no capability, on a pair of its own: the port is the
+ * owner's to set (the man page asks for nothing more), the rest of a raw
+ * RTS2RTS is refused to it as to root.
+ */
+static int nobody_rts2rts(void *arg)
+{
+	struct pair p = { 0 };
+	uint32_t out[PRM_QUERY_QP_OUT_BYTES / 4];
+
+	(void)arg;
+	if (pair_open(&p, IBV_QPT_RC, ALL_ACCESS, 7) == KSFT_PASS &&
+	    CHECK_ERR(mlx5dv_modify_qp_udp_sport(p.qp[1], SPORT + 3), 0) &&
+	    query(p.qp[1], out, sizeof(out))) {
+		CHECK_EQ(mt_get(out, PRM_QUERY_QP_OUT_QPC_PRIMARY_ADDRESS_PATH_UDP_SPORT),
+			 SPORT + 3);
+		raw_rts2rts(&p);
+	}
+	pair_teardown(&p);
+	return KSFT_PASS;
+}
+
+MT_TEST_F(pair, raw_rts2rts_refused)
+{
+	raw_rts2rts(self);
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, nobody_rts2rts, NULL), KSFT_PASS);
 	return KSFT_PASS;
 }
 
