@@ -46,6 +46,8 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, log_max_cq_sz, 22);
 	PRM_SET(cmd_hca_cap, c, log_max_cq, 16);
 	PRM_SET(cmd_hca_cap, c, cq_moderation, 1);
+	/* 128-byte CQEs written whole, padded (dp/dp_cq.c) */
+	PRM_SET(cmd_hca_cap, c, cqe_128_always, 1);
 	PRM_SET(cmd_hca_cap, c, log_max_eq_sz, 22);
 	PRM_SET(cmd_hca_cap, c, log_max_mkey, 20);
 	PRM_SET(cmd_hca_cap, c, log_max_eq, 6);

@@ -9,6 +9,7 @@
 
 #include "../sim_priv.h"
 
+struct sim_cq;
 struct sim_umem;
 
 /* Segments of a WQE are 16 bytes; a send WQE holds at most 63 of them. */
@@ -212,6 +213,8 @@ struct sim_cqe_info {
 
 void sim_cqe_fill(u8 *cqe, const struct sim_cqe_info *info, bool owner);
 void sim_cqe_stamp(u8 *cqe, u64 ts);
+bool sim_cq_write(struct sim_cq *cq, struct sim_umem *buf,
+		  const struct sim_cqe_info *info, u64 ts);
 void sim_cqe_rx_offloads(const u8 *pkt, u32 len, struct sim_cqe_info *info);
 
 /* umem_io.c */

@@ -51,15 +51,16 @@ static bool sim_cq_dbr_rd(struct sim_cq *cq, u32 off, u32 *val)
 }
 
 /*
- * Write 64-byte @cqe at @at of @buf: the whole slot must be writable, or
- * nothing of it is written; the data first, the op_own byte last, so the
- * entry is whole before its owner byte says it is there.  In place when
- * the slot is in one pinned page (every CQ libmlx5 makes), else through
- * sim_umem_io() (an ODP umem).
+ * Write @len bytes of @cqe at @at of @buf (a 64-byte CQE, or a padded
+ * one: 64 bytes of padding, then the CQE): the whole slot must be
+ * writable, or nothing of it is written; the data first, the op_own byte
+ * last, so the entry is whole before its owner byte says it is there.  In
+ * place when the slot is in one pinned page (every CQ libmlx5 makes), else
+ * through sim_umem_io() (an ODP umem).
  */
-static bool sim_cqe_put(struct sim_umem *buf, u64 at, const u8 *cqe)
+static bool sim_cqe_put(struct sim_umem *buf, u64 at, const u8 *cqe,
+			size_t len)
 {
-	const size_t len = 64;
 	u8 *va = sim_umem_va(buf, at, len, true);
 
 	if (va) {
@@ -74,6 +75,37 @@ static bool sim_cqe_put(struct sim_umem *buf, u64 at, const u8 *cqe)
 		return false;
 	wmb();	/* as above */
 	return sim_umem_io(buf, at + len - 1, (void *)cqe + len - 1, 1, true);
+}
+
+/**
+ * sim_cq_write() - lay out and write the CQE at a CQ's producer index
+ * @cq: the CQ
+ * @buf: where it goes: the CQ's buffer, or the old one of a resize
+ * @info: what the CQE says
+ * @ts: its timestamp
+ *
+ * A 128-byte CQE holds the 64-byte one in its second half; a padded one
+ * is written whole, the first half zeros (a full 128-byte line, as a host
+ * with 128-byte cache lines wants it).  The producer index is the
+ * caller's to move.
+ *
+ * Return: false when @buf may not be written there.
+ */
+bool sim_cq_write(struct sim_cq *cq, struct sim_umem *buf,
+		  const struct sim_cqe_info *info, u64 ts)
+{
+	u32 log = PRM_GET(cqc, cq->cqc, log_cq_size);
+	u32 stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
+	u32 len = PRM_GET(cqc, cq->cqc, cqe_sz) == SIM_CQE_SZ_128_PAD ?
+		  128 : 64;
+	u8 cqe[128];
+
+	memset(cqe, 0, len - 64);
+	sim_cqe_fill(cqe + len - 64, info, (cq->dp.pi >> log) & 1);
+	sim_cqe_stamp(cqe + len - 64, ts);
+	return sim_cqe_put(buf, cq->dp.umem_off +
+			   (cq->dp.pi & (BIT(log) - 1)) * stride + stride - len,
+			   cqe, len);
 }
 
 /**
@@ -121,11 +153,9 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		const struct sim_cqe_info *info)
 {
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_CQ], cqn);
-	u32 log, ci, stride, slot;
-	u8 cqe[64];
 	bool sol;
 	struct sim_cq *cq;
-	u64 at;
+	u32 log, ci;
 
 	if (!obj)
 		return true;
@@ -144,13 +174,7 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_OVERRUN);
 		return false;
 	}
-	stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
-	/* a 128-byte CQE holds the 64-byte one in its second half */
-	slot = (cq->dp.pi & (BIT(log) - 1)) * stride + stride - sizeof(cqe);
-	at = cq->dp.umem_off + slot;
-	sim_cqe_fill(cqe, info, (cq->dp.pi >> log) & 1);
-	sim_cqe_stamp(cqe, sim_dp_clock(sim));
-	if (!sim_cqe_put(cq->dp.buf, at, cqe)) {
+	if (!sim_cq_write(cq, cq->dp.buf, info, sim_dp_clock(sim))) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return false;
 	}

@@ -77,6 +77,14 @@ static void sk_cq_umem_size(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sk_cq_run(test, in, &cqn), PRM_STAT_OK);
 	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
 					   cqn), PRM_STAT_OK);
+	/* padded 128-byte CQEs: as many bytes each */
+	PRM_SET(cqc, cqc, cqe_sz, SIM_CQE_SZ_128_PAD);
+	KUNIT_ASSERT_EQ(test, sk_cq_run(test, in, &cqn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
+					   cqn), PRM_STAT_OK);
+	PRM_SET(cqc, cqc, log_cq_size, 12);
+	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 	/* too many 64-byte CQEs, or an offset pushing them past the end */
 	PRM_SET(cqc, cqc, cqe_sz, MLX5_CQC_CQE_SZ_64_BYTES);
 	PRM_SET(cqc, cqc, log_cq_size, 13);
@@ -201,7 +209,7 @@ static void sk_cq_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);
 	PRM_SET(cqc, cqc, log_cq_size, 4);
-	PRM_SET(cqc, cqc, cqe_sz, 2);
+	PRM_SET(cqc, cqc, cqe_sz, SIM_CQE_SZ_128_PAD + 1);
 	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 	PRM_SET(cqc, cqc, cqe_sz, 0);

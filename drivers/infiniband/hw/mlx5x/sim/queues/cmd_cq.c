@@ -18,9 +18,12 @@ static u8 sim_cq_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 {
 	if (PRM_GET(cqc, cqc, log_cq_size) > SIM_CAP_GEN(sim, log_max_cq_sz))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
-	if (PRM_GET(cqc, cqc, cqe_sz) > MLX5_CQC_CQE_SZ_128_BYTES ||
+	if (PRM_GET(cqc, cqc, cqe_sz) > SIM_CQE_SZ_128_PAD ||
 	    PRM_GET(cqc, cqc, cq_period_mode) >= MLX5_CQ_PERIOD_NUM_MODES)
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_FIELD);
+	if (PRM_GET(cqc, cqc, cqe_sz) == SIM_CQE_SZ_128_PAD &&
+	    !SIM_CAP_GEN(sim, cqe_128_always))
+		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
 	/* features the profile does not offer */
 	if (PRM_GET(cqc, cqc, cqe_comp_en) || PRM_GET(cqc, cqc, apu_cq) ||
 	    (PRM_GET(cqc, cqc, cq_period_mode) &&

@@ -46,21 +46,8 @@ static bool sim_cq_resize_cqe(struct mlx5x_sim *sim, struct sim_cq *cq,
 			      struct sim_umem *old)
 {
 	struct sim_cqe_info info = { .opcode = SIM_CQE_RESIZE_CQ };
-	u32 log = PRM_GET(cqc, cq->cqc, log_cq_size);
-	u32 stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
-	u64 at = cq->dp.umem_off + (cq->dp.pi & (BIT(log) - 1)) * stride +
-		 stride - 64;
-	u8 cqe[64];
 
-	sim_cqe_fill(cqe, &info, (cq->dp.pi >> log) & 1);
-	sim_cqe_stamp(cqe, mlx5x_sim_clock_ns(sim));
-	if (!sim_umem_writable(old, at, sizeof(cqe)) ||
-	    !sim_umem_io(old, at, cqe, sizeof(cqe) - 1, true))
-		return false;
-	/* the CQE's other bytes before its op_own byte */
-	wmb();
-	return sim_umem_io(old, at + sizeof(cqe) - 1, cqe + sizeof(cqe) - 1,
-			   1, true);
+	return sim_cq_write(cq, old, &info, mlx5x_sim_clock_ns(sim));
 }
 
 /**

@@ -46,7 +46,9 @@
 #define SIM_QPC_RQ_ZERO_LEN		0x3
 
 /* Sizes of what the queues' buffers hold. */
-#define SIM_CQE_BYTES(cqe_sz)		(64U << (cqe_sz))
+/* cqc.cqe_sz: 64 bytes, 128, or 128 padded (the CQE in its second half) */
+#define SIM_CQE_SZ_128_PAD		2
+#define SIM_CQE_BYTES(cqe_sz)		((cqe_sz) ? 128U : 64U)
 #define SIM_SEND_WQE_BB			64
 #define SIM_DBR_BYTES			8
 
