@@ -14,7 +14,7 @@
 #include <rdma/mlx5-abi.h>
 #include "kverbs.h"
 
-static int mlx5x_cq_read_ucmd(struct ib_udata *udata,
+static int mlx5x_cq_read_ucmd(struct mlx5x_dev *dev, struct ib_udata *udata,
 			      struct mlx5_ib_create_cq *ucmd)
 {
 	size_t known = sizeof(*ucmd);
@@ -30,9 +30,14 @@ static int mlx5x_cq_read_ucmd(struct ib_udata *udata,
 		return -EINVAL;
 	if (ucmd->reserved0 || ucmd->reserved1)
 		return -EINVAL;
-	/* compression, padding, real-time stamps: not in the profile */
+	/* compression, real-time stamps: not in the profile */
 	if (ucmd->cqe_comp_en || ucmd->cqe_comp_res_format ||
-	    ucmd->flags & ~MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX)
+	    ucmd->flags & ~(MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |
+			    MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD))
+		return -EOPNOTSUPP;
+	/* padding: of 128-byte CQEs, on a device that writes them whole */
+	if (ucmd->flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD &&
+	    (ucmd->cqe_size != 128 || !MLX5X_CAP_GEN(dev, cqe_128_always)))
 		return -EOPNOTSUPP;
 	/* no static UARs are handed out: the CQ names a dynamic one */
 	if (!(ucmd->flags & MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX))
@@ -65,8 +70,9 @@ int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
 	PRM_SET(create_cq_in, in, uid, cq->uid);
 	PRM_SET(create_cq_in, in, cq_umem_valid, 1);
 	prm_set_bits(in, MLX5X_CREATE_CQ_UMEM_ID, 32, pl->buf_id);
-	PRM_SET(cqc, cqc, cqe_sz, pl->cqe_size == 128 ?
-		MLX5_CQC_CQE_SZ_128_BYTES : MLX5_CQC_CQE_SZ_64_BYTES);
+	PRM_SET(cqc, cqc, cqe_sz, pl->pad ? CQE_STRIDE_128_PAD :
+		pl->cqe_size == 128 ? MLX5_CQC_CQE_SZ_128_BYTES :
+		MLX5_CQC_CQE_SZ_64_BYTES);
 	PRM_SET(cqc, cqc, log_cq_size, log_size);
 	PRM_SET(cqc, cqc, uar_page, pl->uar);
 	PRM_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
@@ -119,7 +125,7 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 	/* a kernel consumer's: the driver polls it (kcq.c) */
 	if (!udata)
 		return mlx5x_kcq_create(dev, cq, attr);
-	err = mlx5x_cq_read_ucmd(udata, &ucmd);
+	err = mlx5x_cq_read_ucmd(dev, udata, &ucmd);
 	if (err)
 		return err;
 	err = dev->backend->comp_eqn(dev, attr->comp_vector, &eqn);
@@ -146,6 +152,7 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 		.db_id = cq->db.id,
 		.uar = ucmd.uar_page_index,
 		.cqe_size = ucmd.cqe_size,
+		.pad = !!(ucmd.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD),
 	};
 	err = mlx5x_cq_fw_create(dev, cq, &pl, log_size, eqn);
 	if (err)

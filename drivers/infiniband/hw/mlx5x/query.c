@@ -141,8 +141,10 @@ int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
 
 	if (!uhw || !uhw->outlen)
 		return 0;
-	/* of the optional capabilities RSS and DCI streams (no TSO, ...) */
+	/* of the optional capabilities RSS, CQE padding and DCI streams */
 	mlx5x_rss_caps(&resp.rss_caps);
+	if (MLX5X_CAP_GEN(dev, cqe_128_always))
+		resp.flags |= MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_PAD;
 	if (MLX5X_CAP_GEN(dev, dct)) {
 		resp.dci_streams_caps.max_log_num_concurent =
 			MLX5X_CAP_GEN(dev, log_max_dci_stream_channels);

@@ -43,6 +43,7 @@ struct mlx5x_cq_place {
 	u64 db_off;
 	u32 uar;
 	u16 cqe_size;
+	bool pad;		/* 128-byte CQEs written whole */
 };
 
 int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,

@@ -6,6 +6,7 @@
  * inline, RDMA WRITE with and without immediate, RDMA READ, the two
  * atomics, messages longer than a turn of the model; completion events
  * (ibv_req_notify_cq(3)); a CQ resized under traffic (ibv_resize_cq(3));
+ * CQs of padded 128-byte CQEs (mlx5dv_create_cq(3));
  * and UC, which has no acknowledgements: what
  * its responder cannot take is lost, silently.  RC's errors:
  * mlx5x_rc_errors.
@@ -572,6 +573,98 @@ MT_TEST_F(pair, cq_resize)
 	return KSFT_PASS;
 }
 
+/* A CQ of mlx5dv_create_cq(3) of @cqe_size-byte CQEs, padded. */
+static struct ibv_cq *padded_cq(struct ibv_context *ctx, uint8_t cqe_size)
+{
+	struct mlx5dv_cq_init_attr dv = {
+		.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_FLAGS |
+			     MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE,
+		.flags = MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD,
+		.cqe_size = cqe_size,
+	};
+
+	return dv_cq(ctx, &dv);
+}
+
+/* Slot @n of a 128-byte CQ: the padding, its first 64 bytes, is @b. */
+static bool pad_is(const struct mlx5dv_cq *dv, unsigned int n, uint8_t b)
+{
+	const uint8_t *pad = (const uint8_t *)dv->buf + n * 128;
+	unsigned int i;
+
+	for (i = 0; i < 64; i++)
+		if (pad[i] != b)
+			return false;
+	return true;
+}
+
+/*
+ * mlx5dv_create_cq(3)'s MLX5DV_CQ_INIT_ATTR_FLAGS_CQE_PAD, offered when
+ * mlx5dv_query_device(3) says MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD: 128-byte
+ * CQEs only (64: EINVAL), and a SEND and a WRITE complete on both sides.
+ * With the model: a CQE is written whole, its padding zeroed; a slot no
+ * CQE reached keeps what the process put there.
+ */
+MT_TEST_F(pair, cq_padding)
+{
+	struct mlx5dv_context dc = {};
+	struct mlx5dv_cq dv[2];
+	struct mlx5dv_obj obj;
+	struct ibv_wc wc;
+	unsigned int i;
+
+	if (!CHECK_ERR(mlx5dv_query_device(self->c.ctx, &dc), 0))
+		return KSFT_FAIL;
+	if (!(dc.flags & MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD)) {
+		CHECK(!mt_sim());
+		return mt_skip("no 128-byte CQE padding");
+	}
+	errno = 0;
+	CHECK(!padded_cq(self->c.ctx, 64));
+	CHECK_ERR(errno, EINVAL);
+	for (i = 0; i < 2; i++) {
+		CHECK_ERR(ibv_destroy_qp(self->qp[i]), 0);
+		CHECK_ERR(ibv_destroy_cq(self->cq[i]), 0);
+		self->qp[i] = NULL;
+		self->cq[i] = padded_cq(self->c.ctx, 128);
+		if (!CHECK(self->cq[i]))
+			return KSFT_FAIL;
+		self->qp[i] = rc_qp(self, self->cq[i], IBV_QPT_RC);
+		obj = (struct mlx5dv_obj){ .cq = { self->cq[i], &dv[i] } };
+		if (!CHECK(self->qp[i]) ||
+		    !CHECK_ERR(mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ), 0) ||
+		    !CHECK_EQ(dv[i].cqe_size, 128))
+			return KSFT_FAIL;
+		/* the padding of the first two slots: not the CQEs */
+		memset(dv[i].buf, 0xa5, 64);
+		memset((uint8_t *)dv[i].buf + 128, 0xa5, 64);
+	}
+	if (!CHECK_ERR(rc_connect(self, self->qp[0], self->qp[1]->qp_num,
+				  ALL_ACCESS, 7), 0) ||
+	    !CHECK_ERR(rc_connect(self, self->qp[1], self->qp[0]->qp_num,
+				  ALL_ACCESS, 7), 0))
+		return KSFT_FAIL;
+	fill(self->buf, 256, 4);
+	if (!CHECK_ERR(post_recv(self, 7, 24576, 256), 0))
+		return KSFT_FAIL;
+	CHECK_EQ(rc_rdma(self, IBV_WR_SEND, 0, 0, self->mr->lkey,
+			 (uintptr_t)self->buf, 256), IBV_WC_SUCCESS);
+	if (CHECK(poll_one(self->cq[1], &wc)) &&
+	    CHECK(wc_is(&wc, 7, IBV_WC_SUCCESS, IBV_WC_RECV))) {
+		CHECK_EQ(wc.byte_len, 256);
+		CHECK(!memcmp(self->buf + 24576, self->buf, 256));
+	}
+	CHECK_EQ(rc_rdma(self, IBV_WR_RDMA_WRITE, self->mr->rkey,
+			 (uintptr_t)self->buf + 8192, self->mr->lkey,
+			 (uintptr_t)self->buf, 256), IBV_WC_SUCCESS);
+	CHECK(!memcmp(self->buf + 8192, self->buf, 256));
+	if (mt_sim()) {
+		CHECK(pad_is(&dv[0], 0, 0) && pad_is(&dv[0], 1, 0));
+		CHECK(pad_is(&dv[1], 0, 0) && pad_is(&dv[1], 1, 0xa5));
+	}
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(pair, send_recv),
 	MT_CASE_F(pair, send_imm_inline),
@@ -582,6 +675,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(events, cq_events),
 	MT_CASE_F(events, cq_moderation),
 	MT_CASE_F(pair, cq_resize),
+	MT_CASE_F(pair, cq_padding),
 	MT_CASE_F(uc, uc_send_write),
 	MT_CASE_F(uc, uc_losses_are_silent),
 };

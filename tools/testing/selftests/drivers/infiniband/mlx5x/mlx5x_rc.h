@@ -67,6 +67,16 @@ static inline struct ibv_qp *rc_qp(struct pair *p, struct ibv_cq *cq,
 	return ibv_create_qp(p->pd, &a);
 }
 
+/* A CQ of 32 entries (64 in its ring) of mlx5dv_create_cq(3), as @dv says. */
+static inline struct ibv_cq *dv_cq(struct ibv_context *ctx,
+				   struct mlx5dv_cq_init_attr *dv)
+{
+	struct ibv_cq_init_attr_ex a = { .cqe = 32 };
+	struct ibv_cq_ex *cq = mlx5dv_create_cq(ctx, &a, dv);
+
+	return cq ? ibv_cq_ex_to_cq(cq) : NULL;
+}
+
 /* A UD QP in RTS, receiving into its own RQ or into @srq. */
 static inline struct ibv_qp *rts_ud_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 				       uint32_t qkey, struct ibv_srq *srq)
