@@ -48,6 +48,11 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, cq_moderation, 1);
 	/* 128-byte CQEs written whole, padded (dp/dp_cq.c) */
 	PRM_SET(cmd_hca_cap, c, cqe_128_always, 1);
+	/* CQE compression, the basic layout, every format (dp/cq_comp.c) */
+	PRM_SET(cmd_hca_cap, c, cqe_compression, 1);
+	PRM_SET(cmd_hca_cap, c, cqe_compression_128, 1);
+	PRM_SET(cmd_hca_cap, c, mini_cqe_resp_stride_index, 1);
+	PRM_SET(cmd_hca_cap, c, cqe_compression_max_num, SIM_CQ_COMP_MAX);
 	PRM_SET(cmd_hca_cap, c, log_max_eq_sz, 22);
 	PRM_SET(cmd_hca_cap, c, log_max_mkey, 20);
 	PRM_SET(cmd_hca_cap, c, log_max_eq, 6);

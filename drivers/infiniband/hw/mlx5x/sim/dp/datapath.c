@@ -468,9 +468,13 @@ void sim_dp_hold_begin(struct sim_dp *dp)
 	dp->hold_ns = 0;
 }
 
-/* @dp's hold ends: the model's lock is about to be released. */
+/*
+ * @dp's hold ends: the model's lock is about to be released, and the CQE
+ * compression sessions the hold opened are written.
+ */
 void sim_dp_hold_end(struct sim_dp *dp)
 {
+	sim_cq_comp_flush_all(dp->sim);
 	dp->holding = false;
 }
 
@@ -667,6 +671,7 @@ int sim_dp_init(struct mlx5x_sim *sim)
 	dp->rt = true;
 	kthread_init_delayed_work(&dp->work, sim_dp_work);
 	sim_cq_mod_init(dp);
+	INIT_LIST_HEAD(&dp->comp_cqs);
 	hrtimer_init(&dp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	dp->timer.function = sim_dp_timer;
 	sim->dp = dp;

@@ -11,8 +11,7 @@
 #include "wqe.h"
 
 /* The CQ takes no more CQEs, and a CQ error event says why. */
-static void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq,
-			    u8 syndrome)
+void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq, u8 syndrome)
 {
 	cq->dp.error = true;
 	sim_event_emit(sim, SIM_EV_CQ_ERROR, SIM_OBJ_CQ, cq->q.obj.id,
@@ -77,6 +76,53 @@ static bool sim_cqe_put(struct sim_umem *buf, u64 at, const u8 *cqe,
 	return sim_umem_io(buf, at + len - 1, (void *)cqe + len - 1, 1, true);
 }
 
+/* Bytes a CQE is written as: 64, or a padded 128-byte one whole. */
+static u32 sim_cq_put_len(const struct sim_cq *cq)
+{
+	return PRM_GET(cqc, cq->cqc, cqe_sz) == SIM_CQE_SZ_128_PAD ? 128 : 64;
+}
+
+/* Where in its umem slot @n of @cq's ring (@len bytes of it) starts. */
+static u64 sim_cq_slot_at(const struct sim_cq *cq, u32 n, u32 len)
+{
+	u32 log = PRM_GET(cqc, cq->cqc, log_cq_size);
+	u32 stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
+
+	return cq->dp.umem_off + (n & (BIT(log) - 1)) * stride + stride - len;
+}
+
+/* Whether slot @n of @cq is in a page the model writes in place. */
+bool sim_cq_slot_va(const struct sim_cq *cq, u32 n)
+{
+	u32 len = sim_cq_put_len(cq);
+
+	return sim_umem_va(cq->dp.buf, sim_cq_slot_at(cq, n, len), len, true);
+}
+
+/**
+ * sim_cq_put_img() - write a 64-byte CQE image into a slot of a CQ
+ * @cq: the CQ
+ * @buf: where it goes: the CQ's buffer, or the old one of a resize
+ * @n: the slot, a count the ring's size wraps
+ * @img: the image, its owner bit set
+ *
+ * A 128-byte CQE holds the 64-byte one in its second half; a padded one
+ * is written whole, the first half zeros (a full 128-byte line, as a host
+ * with 128-byte cache lines wants it).
+ *
+ * Return: false when @buf may not be written there.
+ */
+bool sim_cq_put_img(struct sim_cq *cq, struct sim_umem *buf, u32 n,
+		    const u8 *img)
+{
+	u32 len = sim_cq_put_len(cq);
+	u8 cqe[128];
+
+	memset(cqe, 0, len - 64);
+	memcpy(cqe + len - 64, img, 64);
+	return sim_cqe_put(buf, sim_cq_slot_at(cq, n, len), cqe, len);
+}
+
 /**
  * sim_cq_write() - lay out and write the CQE at a CQ's producer index
  * @cq: the CQ
@@ -84,10 +130,7 @@ static bool sim_cqe_put(struct sim_umem *buf, u64 at, const u8 *cqe,
  * @info: what the CQE says
  * @ts: its timestamp
  *
- * A 128-byte CQE holds the 64-byte one in its second half; a padded one
- * is written whole, the first half zeros (a full 128-byte line, as a host
- * with 128-byte cache lines wants it).  The producer index is the
- * caller's to move.
+ * The producer index is the caller's to move.
  *
  * Return: false when @buf may not be written there.
  */
@@ -95,17 +138,11 @@ bool sim_cq_write(struct sim_cq *cq, struct sim_umem *buf,
 		  const struct sim_cqe_info *info, u64 ts)
 {
 	u32 log = PRM_GET(cqc, cq->cqc, log_cq_size);
-	u32 stride = SIM_CQE_BYTES(PRM_GET(cqc, cq->cqc, cqe_sz));
-	u32 len = PRM_GET(cqc, cq->cqc, cqe_sz) == SIM_CQE_SZ_128_PAD ?
-		  128 : 64;
-	u8 cqe[128];
+	u8 img[64];
 
-	memset(cqe, 0, len - 64);
-	sim_cqe_fill(cqe + len - 64, info, (cq->dp.pi >> log) & 1);
-	sim_cqe_stamp(cqe + len - 64, ts);
-	return sim_cqe_put(buf, cq->dp.umem_off +
-			   (cq->dp.pi & (BIT(log) - 1)) * stride + stride - len,
-			   cqe, len);
+	sim_cqe_fill(img, info, (cq->dp.pi >> log) & 1);
+	sim_cqe_stamp(img, ts);
+	return sim_cq_put_img(cq, buf, cq->dp.pi, img);
 }
 
 /**
@@ -169,6 +206,13 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_ACCESS);
 		return false;
 	}
+	sol = info->solicited || info->opcode == SIM_CQE_REQ_ERR ||
+	      info->opcode == SIM_CQE_RESP_ERR;
+	/* into a compression session (cq_comp.c), or the session written */
+	if (sim_cq_comp_take(sim, cq, info, sol, ci))
+		return true;
+	if (cq->dp.error)
+		return false;
 	if (((cq->dp.pi - ci) & 0xffffff) >= BIT(log) &&
 	    !PRM_GET(cqc, cq->cqc, oi)) {
 		sim_dp_cq_error(sim, cq, SIM_CQ_ERROR_OVERRUN);
@@ -179,8 +223,6 @@ bool sim_dp_cqe(struct mlx5x_sim *sim, u32 cqn,
 		return false;
 	}
 	cq->dp.pi++;
-	sol = info->solicited || info->opcode == SIM_CQE_REQ_ERR ||
-	      info->opcode == SIM_CQE_RESP_ERR;
 	cq->dp.mod_cqes++;
 	cq->dp.mod_sol |= sol;
 	/* the CQE is there before the arm is read: a driver arms, then looks */

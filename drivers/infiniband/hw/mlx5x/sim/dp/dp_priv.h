@@ -168,6 +168,7 @@ struct sim_dp {
 	u8 frame[MLX5X_SIM_WIRE_MAX];
 	bool holding;
 	u64 hold_ns;
+	struct list_head comp_cqs;	/* CQs of open sessions (cq_comp.c) */
 };
 
 /*
@@ -199,6 +200,16 @@ void sim_dp_hold_begin(struct sim_dp *dp);
 void sim_dp_hold_end(struct sim_dp *dp);
 u64 sim_dp_clock(struct mlx5x_sim *sim);
 void sim_dp_cq_event(struct mlx5x_sim *sim, struct sim_cq *cq, bool sol);
+
+/* dp_cq.c, cq_comp.c: CQEs into their CQs */
+void sim_dp_cq_error(struct mlx5x_sim *sim, struct sim_cq *cq, u8 syndrome);
+bool sim_cq_slot_va(const struct sim_cq *cq, u32 n);
+bool sim_cq_put_img(struct sim_cq *cq, struct sim_umem *buf, u32 n,
+		    const u8 *img);
+bool sim_cq_comp_take(struct mlx5x_sim *sim, struct sim_cq *cq,
+		      const struct sim_cqe_info *info, bool sol, u32 ci);
+void sim_cq_comp_flush(struct mlx5x_sim *sim, struct sim_cq *cq);
+void sim_cq_comp_flush_all(struct mlx5x_sim *sim);
 
 /* cq_mod.c */
 bool sim_cq_mod_due(struct sim_dp *dp, struct sim_cq *cq);

@@ -213,10 +213,18 @@ static void sk_cq_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
 	PRM_SET(cqc, cqc, cqe_sz, 0);
+	/* compression: the formats there are, the basic layout only */
 	PRM_SET(cqc, cqc, cqe_comp_en, 1);
+	PRM_SET(cqc, cqc, mini_cqe_res_format, 2);
+	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_FIELD);
+	PRM_SET(cqc, cqc, mini_cqe_res_format, SIM_MINI_FMT_CSUM_STRIDX);
+	PRM_SET(cqc, cqc, cqe_compression_layout, 1);
 	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);
+	PRM_SET(cqc, cqc, cqe_compression_layout, 0);
 	PRM_SET(cqc, cqc, cqe_comp_en, 0);
+	PRM_SET(cqc, cqc, mini_cqe_res_format, 0);
 	PRM_SET(cqc, cqc, cq_period_mode, MLX5_CQ_PERIOD_MODE_START_FROM_CQE);
 	KUNIT_EXPECT_EQ(test, sk_cq_run(test, in, NULL), PRM_STAT_BAD_PARAM);
 	KUNIT_EXPECT_EQ(test, sk_syndrome(test), SIM_SYND_BAD_CAP);

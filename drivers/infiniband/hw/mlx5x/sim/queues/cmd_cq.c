@@ -24,8 +24,25 @@ static u8 sim_cq_check(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	if (PRM_GET(cqc, cqc, cqe_sz) == SIM_CQE_SZ_128_PAD &&
 	    !SIM_CAP_GEN(sim, cqe_128_always))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);
+	/* compression: of a size the caps name, the basic layout */
+	if (PRM_GET(cqc, cqc, cqe_comp_en)) {
+		u8 fmt = PRM_GET(cqc, cqc, mini_cqe_res_format);
+
+		if (fmt != SIM_MINI_FMT_HASH && fmt != SIM_MINI_FMT_CSUM &&
+		    fmt != SIM_MINI_FMT_CSUM_STRIDX)
+			return sim_fail(ctx, PRM_STAT_BAD_PARAM,
+					SIM_SYND_BAD_FIELD);
+		if (!(PRM_GET(cqc, cqc, cqe_sz) ?
+		      SIM_CAP_GEN(sim, cqe_compression_128) :
+		      SIM_CAP_GEN(sim, cqe_compression)) ||
+		    (fmt == SIM_MINI_FMT_CSUM_STRIDX &&
+		     !SIM_CAP_GEN(sim, mini_cqe_resp_stride_index)) ||
+		    PRM_GET(cqc, cqc, cqe_compression_layout))
+			return sim_fail(ctx, PRM_STAT_BAD_PARAM,
+					SIM_SYND_BAD_CAP);
+	}
 	/* features the profile does not offer */
-	if (PRM_GET(cqc, cqc, cqe_comp_en) || PRM_GET(cqc, cqc, apu_cq) ||
+	if (PRM_GET(cqc, cqc, apu_cq) ||
 	    (PRM_GET(cqc, cqc, cq_period_mode) &&
 	     !SIM_CAP_GEN(sim, cq_period_start_from_cqe)))
 		return sim_fail(ctx, PRM_STAT_BAD_PARAM, SIM_SYND_BAD_CAP);

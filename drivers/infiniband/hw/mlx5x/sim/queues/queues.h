@@ -114,6 +114,30 @@ struct sim_qbuf_req {
  * @dbr_va: the doorbell record's kernel address, when its umem's page is
  *	    pinned for the umem's life (not ODP); else NULL
  */
+/* cqc.mini_cqe_res_format: what a mini CQE holds besides a byte count */
+#define SIM_MINI_FMT_HASH		0
+#define SIM_MINI_FMT_CSUM		1
+#define SIM_MINI_FMT_CSUM_STRIDX	3
+#define SIM_MINI_CQE_BYTES		8
+/* CQEs in one compression session: cmd_hca_cap.cqe_compression_max_num */
+#define SIM_CQ_COMP_MAX			64
+
+/**
+ * struct sim_cq_comp - a CQ's open CQE compression session (dp/cq_comp.c)
+ * @node: in the data path's list of CQs with one open
+ * @n: CQEs in it (0: none open)
+ * @sol: one of them is solicited
+ * @title: the first CQE's image
+ * @mini: each CQE's mini CQE
+ */
+struct sim_cq_comp {
+	struct list_head node;
+	u16 n;
+	bool sol;
+	u8 title[64];
+	u8 mini[SIM_CQ_COMP_MAX][SIM_MINI_CQE_BYTES];
+};
+
 struct sim_cq_dp {
 	u32 umem_id;
 	u64 umem_off;
@@ -126,6 +150,7 @@ struct sim_cq_dp {
 	u32 mod_cqes;
 	bool mod_sol;
 	u64 mod_since;
+	struct sim_cq_comp comp;
 };
 
 /*
