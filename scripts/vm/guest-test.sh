@@ -217,8 +217,7 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mr.MRTest.test_mr_rereg_addr \
 	test_mlx5_timestamp.TimeStampTest \
 	test_mlx5_rdmacm.ReservedQPTest test_mlx5_udp_sport \
-	test_mlx5_cq.DvCqTest.test_dv_cq_padding \
-	test_mlx5_cq.DvCqTest.test_dv_cq_padding_not_aligned_cqe_size \
+	test_mlx5_cq \
 	>"$log" 2>&1
 rc=$?
 # test_odp's tests and DC's ODP test: on-demand paging needs ib_core's

@@ -14,6 +14,23 @@
 #include <rdma/mlx5-abi.h>
 #include "kverbs.h"
 
+/* cqc.mini_cqe_res_format of libmlx5's one format, or an errno. */
+static int mlx5x_cq_mini_format(struct mlx5x_dev *dev,
+				const struct mlx5_ib_create_cq *ucmd)
+{
+	switch (ucmd->cqe_comp_res_format) {
+	case MLX5_IB_CQE_RES_FORMAT_HASH:
+		return 0;	/* the RSS hash result */
+	case MLX5_IB_CQE_RES_FORMAT_CSUM:
+		return MLX5_CQE_FORMAT_CSUM;
+	case MLX5_IB_CQE_RES_FORMAT_CSUM_STRIDX:
+		return MLX5X_CAP_GEN(dev, mini_cqe_resp_stride_index) ?
+		       MLX5_CQE_FORMAT_CSUM_STRIDX : -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int mlx5x_cq_read_ucmd(struct mlx5x_dev *dev, struct ib_udata *udata,
 			      struct mlx5_ib_create_cq *ucmd)
 {
@@ -30,11 +47,20 @@ static int mlx5x_cq_read_ucmd(struct mlx5x_dev *dev, struct ib_udata *udata,
 		return -EINVAL;
 	if (ucmd->reserved0 || ucmd->reserved1)
 		return -EINVAL;
-	/* compression, real-time stamps: not in the profile */
-	if (ucmd->cqe_comp_en || ucmd->cqe_comp_res_format ||
-	    ucmd->flags & ~(MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |
+	/* real-time stamps: not in the profile */
+	if (ucmd->flags & ~(MLX5_IB_CREATE_CQ_FLAGS_UAR_PAGE_INDEX |
 			    MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD))
 		return -EOPNOTSUPP;
+	if (ucmd->cqe_comp_en > 1 ||
+	    (!ucmd->cqe_comp_en && ucmd->cqe_comp_res_format))
+		return -EINVAL;
+	/* compression: for the CQE size firmware compresses, one format */
+	if (ucmd->cqe_comp_en &&
+	    !(ucmd->cqe_size == 128 ? MLX5X_CAP_GEN(dev, cqe_compression_128) :
+	      MLX5X_CAP_GEN(dev, cqe_compression)))
+		return -EOPNOTSUPP;
+	if (ucmd->cqe_comp_en && mlx5x_cq_mini_format(dev, ucmd) < 0)
+		return mlx5x_cq_mini_format(dev, ucmd);
 	/* padding: of 128-byte CQEs, on a device that writes them whole */
 	if (ucmd->flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD &&
 	    (ucmd->cqe_size != 128 || !MLX5X_CAP_GEN(dev, cqe_128_always)))
@@ -73,6 +99,10 @@ int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
 	PRM_SET(cqc, cqc, cqe_sz, pl->pad ? CQE_STRIDE_128_PAD :
 		pl->cqe_size == 128 ? MLX5_CQC_CQE_SZ_128_BYTES :
 		MLX5_CQC_CQE_SZ_64_BYTES);
+	if (pl->comp) {
+		PRM_SET(cqc, cqc, cqe_comp_en, 1);
+		PRM_SET(cqc, cqc, mini_cqe_res_format, pl->mini_format);
+	}
 	PRM_SET(cqc, cqc, log_cq_size, log_size);
 	PRM_SET(cqc, cqc, uar_page, pl->uar);
 	PRM_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
@@ -153,7 +183,10 @@ static int mlx5x_cq_create(struct ib_cq *ibcq,
 		.uar = ucmd.uar_page_index,
 		.cqe_size = ucmd.cqe_size,
 		.pad = !!(ucmd.flags & MLX5_IB_CREATE_CQ_FLAGS_CQE_128B_PAD),
+		.comp = ucmd.cqe_comp_en,
 	};
+	if (pl.comp)
+		pl.mini_format = mlx5x_cq_mini_format(dev, &ucmd);
 	err = mlx5x_cq_fw_create(dev, cq, &pl, log_size, eqn);
 	if (err)
 		goto err_db;

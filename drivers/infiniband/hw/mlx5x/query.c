@@ -124,6 +124,25 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 		a->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
 }
 
+/* CQE compression and padding, as firmware's caps say (cq.c takes them). */
+static void mlx5x_cqe_caps(struct mlx5x_dev *dev,
+			   struct mlx5_ib_query_device_resp *resp)
+{
+	if (MLX5X_CAP_GEN(dev, cqe_128_always))
+		resp->flags |= MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_PAD;
+	if (MLX5X_CAP_GEN(dev, cqe_compression_128))
+		resp->flags |= MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_COMP;
+	if (!MLX5X_CAP_GEN(dev, cqe_compression))
+		return;
+	resp->cqe_comp_caps.max_num =
+		MLX5X_CAP_GEN(dev, cqe_compression_max_num);
+	resp->cqe_comp_caps.supported_format = MLX5_IB_CQE_RES_FORMAT_HASH |
+					       MLX5_IB_CQE_RES_FORMAT_CSUM;
+	if (MLX5X_CAP_GEN(dev, mini_cqe_resp_stride_index))
+		resp->cqe_comp_caps.supported_format |=
+			MLX5_IB_CQE_RES_FORMAT_CSUM_STRIDX;
+}
+
 int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
 		       struct ib_udata *uhw)
 {
@@ -141,10 +160,9 @@ int mlx5x_query_device(struct ib_device *ib, struct ib_device_attr *attr,
 
 	if (!uhw || !uhw->outlen)
 		return 0;
-	/* of the optional capabilities RSS, CQE padding and DCI streams */
+	/* of the optional capabilities RSS, CQE layouts and DCI streams */
 	mlx5x_rss_caps(&resp.rss_caps);
-	if (MLX5X_CAP_GEN(dev, cqe_128_always))
-		resp.flags |= MLX5_IB_QUERY_DEV_RESP_FLAGS_CQE_128B_PAD;
+	mlx5x_cqe_caps(dev, &resp);
 	if (MLX5X_CAP_GEN(dev, dct)) {
 		resp.dci_streams_caps.max_log_num_concurent =
 			MLX5X_CAP_GEN(dev, log_max_dci_stream_channels);

@@ -44,6 +44,8 @@ struct mlx5x_cq_place {
 	u32 uar;
 	u16 cqe_size;
 	bool pad;		/* 128-byte CQEs written whole */
+	bool comp;		/* CQEs compressed, */
+	u8 mini_format;		/* mini CQEs of this format */
 };
 
 int mlx5x_cq_fw_create(struct mlx5x_dev *dev, struct mlx5x_cq *cq,
