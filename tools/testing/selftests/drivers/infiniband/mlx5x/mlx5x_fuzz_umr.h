@@ -60,6 +60,8 @@ struct fz_umr_qp {
  * @mk_blk: the block traffic through each comes in (0: any length)
  * @pend_blk: the block the configure WR awaited gives
  * @dek: data encryption keys
+ * @mk_torn: a destroy of that mkey failed, after libmlx5 may have torn
+ *	     part of it down (see umr_mkey()): never configured again
  * @area: UMR_AREA bytes of pattern(@seed) between PROT_NONE pages
  * @mr: an MR of every access over the first half, bar UMR_SLACK each side
  * @ro: an MR with remote read only over the second half, the same way
@@ -83,6 +85,7 @@ struct fz_umr {
 	unsigned int pend_mk;
 	uint32_t mk_flags[UMR_MKEYS];
 	uint16_t mk_ent[UMR_MKEYS];
+	bool mk_torn[UMR_MKEYS];
 	struct mlx5dv_dek *dek[UMR_DEKS];
 	uint8_t *area;
 	uint8_t seed;

@@ -282,6 +282,45 @@ static void umr_setters(struct mlx5dv_qp_ex *dx, unsigned int plan,
 	}
 }
 
+/*
+ * Whether a UMR WQE with BSFs, of up to @k entries, posted on @q at
+ * counter @from, ends before the ring does: control, UMR control and
+ * mkey context (128 bytes), the entries and their header, two BSFs.
+ */
+static bool umr_bsf_fits(const struct fz_umr_qp *q, uint32_t from,
+			 unsigned int k)
+{
+	uint32_t room = (q->bbs - (from & (q->bbs - 1))) * BB;
+
+	return q->bbs && 128 + ((16 * (k + 1) + BB - 1) & ~(BB - 1)) + 128 <=
+			 room;
+}
+
+/*
+ * Whether libmlx5 44 may be given this configure WR of mkey flags @f.  It
+ * writes BSFs when the signature setter runs, the crypto setter runs, or
+ * the WR resets the signature (crypto_umr_wqe_finalize(),
+ * umr_wqe_finalize()); and then
+ * - a BSF that would start past the ring's end goes before the ring's
+ *   start (qend - seg + the ring), outside its buffer;
+ * - a crypto mkey's crypto BSF is written again, naming the DEK of the
+ *   last crypto setter, read through whether destroyed or not.
+ * Its bug and its rule, which the fuzzer keeps clear of: such a WR only
+ * where it ends before the ring does, and on a crypto mkey only with a
+ * crypto setter (naming a DEK that exists).
+ */
+static bool umr_bsf_safe(const struct fz_umr_qp *q, uint32_t from,
+			 unsigned int k, unsigned int plan,
+			 const struct mlx5dv_mkey_conf_attr *ca, uint32_t f)
+{
+	if (!(plan & (SET_SIG | SET_CRYPTO)) &&
+	    !(ca->conf_flags & MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR))
+		return true;
+	if ((f & MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO) && !(plan & SET_CRYPTO))
+		return false;
+	return umr_bsf_fits(q, from, k);
+}
+
 /* Keep the WQE libmlx5 just wrote on @q between counters @from and @to. */
 static void umr_keep(const struct fz_umr_qp *q, uint32_t from, uint32_t to)
 {
@@ -322,7 +361,8 @@ void umr_configure(unsigned int qi, unsigned int mi)
 	uint32_t from = be32toh(q->dbr[1]) & 0xffff;
 	int err;
 
-	if (!U.ready)	/* not in RTS: nothing would complete */
+	/* not in RTS: nothing would complete; a torn mkey: see umr_mkey() */
+	if (!U.ready || U.mk_torn[mi])
 		return;
 	k = U.good || below(4) ? 1 + below(U.mk_ent[mi]) :
 	    below(UMR_ENTRIES + 4);
@@ -355,6 +395,10 @@ void umr_configure(unsigned int qi, unsigned int mi)
 		 * and ibv_wr_complete() still succeeds.
 		 */
 		plan = umr_plan(mi);
+		if (!umr_bsf_safe(q, from, k, plan, &ca, U.mk_flags[mi])) {
+			plan = (plan & ~(SET_SIG | SET_CRYPTO)) ?: SET_ACCESS;
+			ca.conf_flags &= ~MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR;
+		}
 		mlx5dv_wr_mkey_configure(dx, mk, __builtin_popcount(plan),
 					 &ca);
 		umr_setters(dx, plan, k);
