@@ -712,9 +712,10 @@ int main(int argc, char **argv)
 		       shared_calls[COUNTERS * (1 + i)]);
 		print_counts(shared_calls + COUNTERS * (1 + i));
 	}
-	printf("#   WQEs: %llu send, %llu receive, %llu doorbell records moved, %llu CQEs polled\n",
+	printf("#   WQEs: %llu send, %llu receive, %llu doorbell records moved, %llu CQEs polled (%llu compressed sessions)\n",
 	       shared_stats[FZ_SEND_WQES], shared_stats[FZ_RECV_WQES],
-	       shared_stats[FZ_DOORBELLS], shared_stats[FZ_CQES]);
+	       shared_stats[FZ_DOORBELLS], shared_stats[FZ_CQES],
+	       shared_stats[FZ_CQE_SESSIONS]);
 	printf("#   RC: %llu send WRs and %llu receives posted, %llu send WQEs written by hand; %llu completions, %llu in error, %llu CQEs polled by hand, %llu polls failed; %llu QPs drained in ERR, %llu never were (%llu more on a CQ another object named); guards checked %llu times\n",
 	       shared_stats[FZ_RC_WRS], shared_stats[FZ_RC_RECVS],
 	       shared_stats[FZ_RC_RAW], shared_stats[FZ_RC_OK],

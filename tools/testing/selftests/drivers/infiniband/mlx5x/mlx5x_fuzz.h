@@ -119,6 +119,7 @@ enum fz_stat {
 	FZ_RECV_WQES,		/* receive WQEs written */
 	FZ_DOORBELLS,		/* doorbell records moved */
 	FZ_CQES,		/* CQEs found and consumed */
+	FZ_CQE_SESSIONS,	/* of them in compressed sessions, the sessions */
 	FZ_RO_WRITTEN,		/* read-only regions found changed */
 	FZ_RC_WRS,		/* RC send WRs posted through libmlx5 */
 	FZ_RC_RECVS,		/* RC receive WRs posted, or written by hand */

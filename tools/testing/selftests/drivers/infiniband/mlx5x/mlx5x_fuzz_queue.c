@@ -277,20 +277,31 @@ static unsigned int queue_in(uint32_t *in, struct fz_queue *q,
 	struct mlx5dv_devx_uar uar = { .page_id = M.uar };
 	struct mq mq = { .pd = M.pdn, .td = M.tdn, .eqn = M.eqn,
 			 .umem = &um, .uar = &uar };
-	unsigned int wq;
+	unsigned int wq, sz;
 
 	*doff = below(8) ? d->len > 8 ? below(d->len - 7) & ~7ULL : 0 :
 		buf_offset(d, 8, 8);
 	switch (q->kind) {
 	case QK_CQ:
 		q->log_n = below(4) ? 1 + below(8) : below(32);
-		q->log_stride = 6 + (below(4) ? 0 : below(4));
+		/* 64, 128 or padded 128-byte CQEs, now and then a bad size */
+		sz = below(4) ? 0 : below(4);
+		q->log_stride = sz ? 7 : 6;
 		*need = 1ULL << (q->log_n + q->log_stride);
 		*off = buf_offset(u, *need, 64);
 		mq_cq_in(&mq, in);
 		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_LOG_CQ_SIZE, q->log_n);
-		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_SZ, q->log_stride - 6);
+		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_SZ, sz);
 		mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_OI, !below(4));
+		/* compressed in any format, now and then any layout */
+		if (!below(4)) {
+			mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_COMP_EN, 1);
+			mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_MINI_CQE_RES_FORMAT,
+			       below(4));
+			if (!below(8))
+				mt_set(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_CQE_COMPRESSION_LAYOUT,
+				       below(4));
+		}
 		mq_set64(in, CQ_UMEM_OFF, *off);
 		mt_set(in, CQ_DBR_UMEM_ID, d->id);
 		mq_set64(in, PRM_CREATE_CQ_IN_CQ_CONTEXT_DBR_ADDR_OFF, *doff);
@@ -405,25 +416,37 @@ static void queue_create(void)
  * @any: now and then tell the device a consumer index of any value
  *
  * Then tell it so through the doorbell record.  Error CQEs are counted
- * in cq->errs.  Return: the CQEs found.
+ * in cq->errs.  A compressed session (a title CQE, op_own format 3, its
+ * byte count the session's length) is taken whole: the slots it holds.
+ * Return: the CQEs found.
  */
 unsigned int cq_take(struct fz_queue *cq, bool any)
 {
 	uint32_t nent = 1U << cq->log_n, stride = 1U << cq->log_stride;
-	unsigned int n = 0;
+	unsigned int n = 0, more;
+	const uint8_t *cqe;
+	uint32_t bcnt;
 	uint8_t op_own;
 
 	if (!cq->ring || !cq->dbr || cq->log_n > 16)
 		return 0;
 	for (; n < nent; n++, cq->pi++) {
-		op_own = __atomic_load_n(&cq->ring[(cq->pi & (nent - 1)) *
-						   stride + stride - 1],
-					 __ATOMIC_ACQUIRE);
+		cqe = &cq->ring[(cq->pi & (nent - 1)) * stride + stride - 64];
+		op_own = __atomic_load_n(&cqe[63], __ATOMIC_ACQUIRE);
 		if (op_own >> 4 == CQE_INVALID ||
 		    (op_own & 1) != ((cq->pi >> cq->log_n) & 1))
 			break;
 		cq->errs += op_own >> 4 == CQE_REQ_ERR ||
 			    op_own >> 4 == CQE_RESP_ERR;
+		if (((op_own >> 2) & 3) != 3)
+			continue;
+		memcpy(&bcnt, cqe + 44, sizeof(bcnt));
+		more = be32toh(bcnt) - 1;
+		if (more >= nent - n)
+			break;	/* not a session the ring can hold */
+		n += more;
+		cq->pi += more;
+		stat_add(FZ_CQE_SESSIONS, 1);
 	}
 	if (any && !below(64))
 		cq->pi += below(2) ? rnd() : nent;

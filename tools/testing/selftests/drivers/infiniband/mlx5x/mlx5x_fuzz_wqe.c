@@ -544,6 +544,34 @@ void cq_ring(const struct mlx5dv_cq *dc, struct fz_queue *cq)
 }
 
 /*
+ * The CQ of a raw packet QP, of @cqe entries: now and then of 128-byte
+ * CQEs, or compressing its receives in a format of mlx5dv_create_cq(3)
+ * (cq_take() takes a session whole).
+ */
+static struct ibv_cq *raw_cq(int cqe)
+{
+	static const uint32_t fmt[] = {
+		MLX5DV_CQE_RES_FORMAT_HASH, MLX5DV_CQE_RES_FORMAT_CSUM,
+		MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX,
+	};
+	struct ibv_cq_init_attr_ex a = { .cqe = cqe };
+	struct mlx5dv_cq_init_attr dv = {
+		.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE,
+		.cqe_size = below(4) ? 64 : 128,
+	};
+	struct ibv_cq_ex *cq;
+
+	if (below(2))
+		return ibv_create_cq(w.ctx, cqe, NULL, NULL, 0);
+	if (below(2)) {
+		dv.comp_mask |= MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE;
+		dv.cqe_comp_res_format = fmt[below(3)];
+	}
+	cq = mlx5dv_create_cq(w.ctx, &a, &dv);
+	return cq ? ibv_cq_ex_to_cq(cq) : NULL;
+}
+
+/*
  * A raw packet QP of random capacities on its own CQ, then to RTS.  Both
  * queues at least one entry: libmlx5 polls the RC QPs' CQs
  * (mlx5x_fuzz_rc.c), where a DEVX SQ or RQ may send CQEs of user index
@@ -574,8 +602,7 @@ static void raw_create(void)
 		return;
 	memset(r, 0, sizeof(*r));
 	cov_start();
-	r->ibcq = ibv_create_cq(w.ctx, below(8) ? 1 + below(512) :
-				rnd() % 5000, NULL, NULL, 0);
+	r->ibcq = raw_cq(below(8) ? 1 + below(512) : rnd() % 5000);
 	ran(r->ibcq != NULL);
 	if (!r->ibcq)
 		return;
