@@ -79,8 +79,9 @@ u32 sim_umr_rereg(struct mlx5x_sim *sim, const struct sim_umr *u)
 	    SIM_UMR_MUST_BE_FREE && !PRM_GET(mkc, mkey->mkc, free))
 		return SIM_CQE_SYND_MW_BIND;
 	if (sim_umr_rereg_writes(mkey, u) &&
-	    !sim_umem_writable(mkey->umem, mkey->umem_off,
-			       PRM_GET64(mkc, mkey->mkc, len)))
+	    !(mkey->umem->odp ? mkey->umem->odp_wr :
+	      sim_umem_writable(mkey->umem, mkey->umem_off,
+				PRM_GET64(mkc, mkey->mkc, len))))
 		return SIM_CQE_SYND_MW_BIND;
 	if (u->mask & SIM_UMR_MASK_PD) {
 		pdn = PRM_GET(mkc, u->mkc, pd);

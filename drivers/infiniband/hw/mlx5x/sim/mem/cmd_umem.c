@@ -36,7 +36,8 @@ bool sim_umem_writable(const struct sim_umem *umem, u64 offset, u64 len)
 {
 	u64 first, last;
 
-	if (!len || !sim_umem_holds(umem, offset, len))
+	/* an ODP umem's pages come and go: the device never keeps one */
+	if (!len || !sim_umem_holds(umem, offset, len) || umem->odp)
 		return false;
 	if (!umem->ro_pages)
 		return true;
