@@ -141,6 +141,10 @@ typedef bool (*mlx5x_sim_odp_fault_fn)(void *ctx, u32 qpn, u32 umem_id,
 void mlx5x_sim_set_odp_handler(struct mlx5x_sim *sim,
 			       mlx5x_sim_odp_fault_fn fn, void *ctx);
 int mlx5x_sim_odp_enable(struct mlx5x_sim *sim, u32 umem_id, bool writable);
+int mlx5x_sim_odp_implicit(struct mlx5x_sim *sim, u32 umem_id,
+			   bool writable, u64 npages);
+int mlx5x_sim_odp_blocks(struct mlx5x_sim *sim, u32 umem_id, u64 first,
+			 u64 n, bool make);
 int mlx5x_sim_odp_map(struct mlx5x_sim *sim, u32 umem_id, u64 first,
 		      u64 n, const u64 *ents);
 void mlx5x_sim_odp_zap(struct mlx5x_sim *sim, u32 umem_id, u64 first,

@@ -158,7 +158,42 @@ struct sim_umem {
 	u32 page_offset;
 	struct mlx5x_sim *odp;	/* on-demand paging (mem/odp.c), or NULL */
 	bool odp_wr;		/* its pages may be given writable */
+	bool sparse;		/* implicit ODP: @mtt unused, @blocks */
+	struct xarray blocks;	/* SIM_ODP_BLOCK entries each, by index */
 };
+
+/*
+ * An implicit ODP umem (mem/odp_implicit.c) spans the whole user address
+ * space; its entries live in blocks of this many, made and freed by the
+ * driver as it takes up and drops each span of them.
+ */
+#define SIM_ODP_BLOCK_SHIFT	9
+#define SIM_ODP_BLOCK		BIT_ULL(SIM_ODP_BLOCK_SHIFT)
+
+/* mem/odp.c */
+struct sim_umem *sim_odp_umem(struct mlx5x_sim *sim, u32 umem_id);
+int sim_odp_claim(struct mlx5x_sim *sim, u32 umem_id,
+		  struct sim_umem **umemp);
+/* mem/odp_implicit.c */
+u64 *sim_odp_sparse_ent(struct sim_umem *umem, u64 i);
+int sim_odp_sparse_map(struct sim_umem *umem, u64 first, u64 n,
+		       const u64 *ents);
+void sim_odp_sparse_zap(struct sim_umem *umem, u64 first, u64 n);
+void sim_odp_sparse_release(struct sim_umem *umem);
+
+/*
+ * Entry @i of @umem, @i below umem->nmtt; an ODP umem's only under the
+ * model's ODP lock.  An implicit umem's entry of no block is absent: 0.
+ */
+static inline u64 sim_umem_mtt(struct sim_umem *umem, u64 i)
+{
+	const u64 *ent;
+
+	if (likely(!umem->sparse))
+		return umem->mtt[i];
+	ent = sim_odp_sparse_ent(umem, i);
+	return ent ? *ent : 0;
+}
 
 /*
  * The page fault the data path met (mem/odp.c): armed while an RC WQE
@@ -292,6 +327,7 @@ struct mlx5x_sim {
 	mlx5x_sim_odp_fault_fn odp_fault_fn;
 	void *odp_ctx;
 	u64 odp_faults, odp_resumes, odp_zaps;
+	u64 odp_blocks;		/* implicit umems' (mem/odp_implicit.c) */
 };
 
 /**

@@ -48,6 +48,7 @@ static int sim_stats_show(struct seq_file *m, void *unused)
 	/* on-demand paging (mem/odp.c) */
 	seq_printf(m, "odp_faults %llu\nodp_resumes %llu\nodp_zaps %llu\n",
 		   sim->odp_faults, sim->odp_resumes, READ_ONCE(sim->odp_zaps));
+	seq_printf(m, "odp_blocks %llu\n", sim->odp_blocks);
 	mutex_unlock(&sim->lock);
 	return 0;
 }

@@ -70,21 +70,22 @@ bool sim_umem_io(struct sim_umem *umem, u64 off, void *buf, size_t len,
 		return false;
 	abs = off + umem->page_offset;
 	while (len) {
-		u64 *ent = &umem->mtt[abs >> umem->log_page];
+		u64 i = abs >> umem->log_page;
 
 		chunk = min_t(u64, len, psize - (abs & (psize - 1)));
 		if (umem->odp) {
 			/* mem/odp.c: the notifier takes pages back under it */
 			spin_lock(&umem->odp->odp_lock);
-			ok = sim_umem_page_io(*ent, abs & (psize - 1), buf,
-					      chunk, write);
+			ok = sim_umem_page_io(sim_umem_mtt(umem, i),
+					      abs & (psize - 1), buf, chunk,
+					      write);
 			spin_unlock(&umem->odp->odp_lock);
 			if (!ok) {
 				sim_odp_fault(umem, abs, len, write);
 				return false;
 			}
-		} else if (!sim_umem_page_io(*ent, abs & (psize - 1), buf,
-					     chunk, write)) {
+		} else if (!sim_umem_page_io(umem->mtt[i], abs & (psize - 1),
+					     buf, chunk, write)) {
 			return false;
 		}
 		buf += chunk;
@@ -154,13 +155,13 @@ bool sim_umem_rec_rd32(struct sim_umem *umem, const __be32 *va, u64 rec,
 }
 
 /* Whether the entries of the pages of byte @abs to page @last are rw. */
-static bool sim_umem_rw_ok(const struct sim_umem *umem, u64 abs, u64 last)
+static bool sim_umem_rw_ok(struct sim_umem *umem, u64 abs, u64 last)
 {
 	const u64 rw = SIM_MTT_RD | SIM_MTT_WR;
 
 	for (; abs >> umem->log_page <= last;
 	     abs = (abs | (BIT_ULL(umem->log_page) - 1)) + 1)
-		if ((umem->mtt[abs >> umem->log_page] & rw) != rw)
+		if ((sim_umem_mtt(umem, abs >> umem->log_page) & rw) != rw)
 			return false;
 	return true;
 }

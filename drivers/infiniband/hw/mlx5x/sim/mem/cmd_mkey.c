@@ -182,13 +182,10 @@ static u8 sim_mkey_direct(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 	if (check_add_overflow(start & mask, len, &span))
 		return sim_mkey_bad(ctx);
 	pages = (span >> log_page) + !!(span & mask);
-	/* two 8-byte MTT entries per octword */
-	if (pages > octwords * 2)
-		return sim_mkey_bad(ctx);
 
 	if (!PRM_GET(create_mkey_in, in, mkey_umem_valid)) {
 		/* raw page addresses: only the kernel may give them */
-		if (ctx->uid)
+		if (ctx->uid || pages > octwords * 2)
 			return sim_mkey_bad(ctx);
 		actual = PRM_GET(create_mkey_in, in,
 				 translations_octword_actual_size);
@@ -210,10 +207,13 @@ static u8 sim_mkey_direct(struct mlx5x_sim *sim, struct sim_cmd_ctx *ctx,
 		return status;
 	/*
 	 * The mkey's pages are cut from the umem's: no larger, and its
-	 * first byte sits at the same place in a page as the umem's byte.
+	 * first byte sits at the same place in a page as the umem's byte;
+	 * its table holds them, two 8-byte MTT entries per octword, but
+	 * over an implicit ODP umem, whose own entries are the mkey's.
 	 */
 	if (log_page > umem->log_page ||
-	    ((umem->page_offset + offset) ^ start) & mask) {
+	    ((umem->page_offset + offset) ^ start) & mask ||
+	    (pages > octwords * 2 && !umem->sparse)) {
 		sim_obj_put(&umem->obj);
 		return sim_mkey_bad(ctx);
 	}

@@ -20,6 +20,8 @@ void sim_umem_release(struct sim_obj *obj)
 		spin_lock(&umem->odp->odp_lock);
 		spin_unlock(&umem->odp->odp_lock);
 	}
+	if (umem->sparse)
+		sim_odp_sparse_release(umem);
 	kvfree(umem->mtt);
 }
 

@@ -35,7 +35,8 @@
 #include "../queues/queues.h"
 #include "../dp/datapath.h"
 
-static struct sim_umem *sim_odp_umem(struct mlx5x_sim *sim, u32 umem_id)
+/* The ODP umem @umem_id, or NULL; the ODP lock or the model's held. */
+struct sim_umem *sim_odp_umem(struct mlx5x_sim *sim, u32 umem_id)
 {
 	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_UMEM], umem_id);
 	struct sim_umem *umem;
@@ -62,43 +63,59 @@ void mlx5x_sim_set_odp_handler(struct mlx5x_sim *sim,
 }
 
 /**
- * mlx5x_sim_odp_enable() - make a umem one of on-demand paging
- * @sim: the model
+ * sim_odp_claim() - the umem a driver makes one of on-demand paging
+ * @sim: the model, its lock held
  * @umem_id: a umem whose entries are all absent, the kernel's to give,
  *	     that nothing names yet: the one object that may name it from
  *	     now on is the first (the MR's mkey)
+ * @umemp: the umem
+ *
+ * Return: 0, -ENOENT (no such umem), or -EINVAL (an entry is present, an
+ * object names it, or it is ODP already).
+ */
+int sim_odp_claim(struct mlx5x_sim *sim, u32 umem_id,
+		  struct sim_umem **umemp)
+{
+	struct sim_obj *obj = xa_load(&sim->objs[SIM_OBJ_UMEM], umem_id);
+	struct sim_umem *umem;
+	u64 i;
+
+	lockdep_assert_held(&sim->lock);
+	if (!obj)
+		return -ENOENT;
+	umem = container_of(obj, struct sim_umem, obj);
+	/* ODP already (an implicit one has no table of its own) */
+	if (umem->odp || umem->obj.users)
+		return -EINVAL;
+	for (i = 0; i < umem->nmtt; i++)
+		if (umem->mtt[i] & (SIM_MTT_RD | SIM_MTT_WR))
+			return -EINVAL;
+	*umemp = umem;
+	return 0;
+}
+
+/**
+ * mlx5x_sim_odp_enable() - make a umem one of on-demand paging
+ * @sim: the model
+ * @umem_id: the umem, as sim_odp_claim() takes it
  * @writable: its pages may be given writable (an mkey over it may have
  *	      write rights)
  *
- * Return: 0, -ENOENT (no such umem), or -EINVAL (an entry is present, or
- * an object names it).
+ * Return: 0, or sim_odp_claim()'s errno.
  */
 int mlx5x_sim_odp_enable(struct mlx5x_sim *sim, u32 umem_id, bool writable)
 {
-	struct sim_obj *obj;
 	struct sim_umem *umem;
-	int err = 0;
-	u64 i;
+	int err;
 
 	mutex_lock(&sim->lock);
-	obj = xa_load(&sim->objs[SIM_OBJ_UMEM], umem_id);
-	if (!obj) {
-		err = -ENOENT;
-		goto out;
-	}
-	umem = container_of(obj, struct sim_umem, obj);
-	for (i = 0; i < umem->nmtt; i++)
-		if (umem->mtt[i] & (SIM_MTT_RD | SIM_MTT_WR))
-			err = -EINVAL;
-	if (umem->obj.users)
-		err = -EINVAL;
+	err = sim_odp_claim(sim, umem_id, &umem);
 	/* never writable for a queue or an object of the device's own */
 	if (!err) {
 		umem->ro_pages = umem->nmtt;
 		umem->odp_wr = writable;
 		umem->odp = sim;
 	}
-out:
 	mutex_unlock(&sim->lock);
 	return err;
 }
@@ -127,9 +144,10 @@ int mlx5x_sim_odp_map(struct mlx5x_sim *sim, u32 umem_id, u64 first,
 	spin_lock(&sim->odp_lock);
 	umem = sim_odp_umem(sim, umem_id);
 	if (umem && first <= umem->nmtt && n <= umem->nmtt - first) {
-		for (i = 0; i < n; i++)
+		err = umem->sparse ? sim_odp_sparse_map(umem, first, n, ents) :
+				     0;
+		for (i = 0; i < n && !umem->sparse; i++)
 			umem->mtt[first + i] = ents[i];
-		err = 0;
 	}
 	spin_unlock(&sim->odp_lock);
 	return err;
@@ -153,7 +171,10 @@ void mlx5x_sim_odp_zap(struct mlx5x_sim *sim, u32 umem_id, u64 first, u64 n)
 	spin_lock(&sim->odp_lock);
 	umem = sim_odp_umem(sim, umem_id);
 	if (umem) {
-		for (i = first; i < umem->nmtt && i - first < n; i++)
+		if (umem->sparse)
+			sim_odp_sparse_zap(umem, first, n);
+		for (i = first; !umem->sparse && i < umem->nmtt &&
+		     i - first < n; i++)
 			umem->mtt[i] = 0;
 		sim->odp_zaps++;
 	}
