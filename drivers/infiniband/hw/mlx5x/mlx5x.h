@@ -70,6 +70,11 @@ struct mlx5_ib_clock_info;
  *		names yet, one of on-demand paging, which its first user
  *		(the MR's mkey) alone may name (optional: without it, no
  *		ODP; odp.c)
+ * @odp_implicit: the same, but the umem becomes the implicit ODP umem of
+ *		  the user address space, of that many 4 KiB pages (optional:
+ *		  without it, no implicit ODP; odp_implicit.c)
+ * @odp_blocks: make (or free) the entries of a span of an implicit ODP
+ *		umem, before its pages are given (after it is dropped)
  * @odp_map: give the device pages of an ODP umem (address | MLX5X_MTT_*)
  * @odp_zap: take them back; never sleeps
  * @odp_resume: a QP stopped on a page fault goes on (@err: the fault was
@@ -106,6 +111,10 @@ struct mlx5x_backend_ops {
 	void (*release)(struct mlx5x_dev *dev);
 	bool user_unreg;
 	int (*odp_enable)(struct mlx5x_dev *dev, u32 umem_id, bool writable);
+	int (*odp_implicit)(struct mlx5x_dev *dev, u32 umem_id, bool writable,
+			    u64 npages);
+	int (*odp_blocks)(struct mlx5x_dev *dev, u32 umem_id, u64 first, u64 n,
+			  bool make);
 	int (*odp_map)(struct mlx5x_dev *dev, u32 umem_id, u64 first, u64 n,
 		       const u64 *ents);
 	void (*odp_zap)(struct mlx5x_dev *dev, u32 umem_id, u64 first, u64 n);
@@ -229,6 +238,7 @@ struct mlx5x_mr {
 	int access;			/* IB_ACCESS_* it grants */
 	struct mlx5x_ubuf buf;
 	struct mlx5x_dev *dev;		/* of an ODP MR: for its notifier */
+	struct mlx5x_imr *imr;		/* of an implicit one (odp_implicit.c) */
 };
 
 static inline struct mlx5x_mr *to_mmr(struct ib_mr *ib)

@@ -152,7 +152,8 @@ struct ib_mr *mlx5x_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 	if (err)
 		goto err_free;
 	key = mlx5x_mkey_variant_next();
-	err = mlx5x_mr_fw_create(dev, mr, to_mpd(pd)->pdn, iova, length,
+	err = mlx5x_mr_fw_create(dev, mr, to_mpd(pd)->pdn, iova,
+				 mlx5x_odp_mkey_len(mr, length),
 				 access & ~MLX5X_MR_PAGES, key, &index);
 	if (err)
 		goto err_buf;

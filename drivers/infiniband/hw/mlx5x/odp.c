@@ -33,18 +33,14 @@
  * covers.
  *
  * Only the simulated backend offers it (backend odp ops), on explicit
- * MRs, for what firmware's ODP capability page says per transport
- * (query.c; the model's: RC send, receive, SRQ receive, RDMA WRITE,
- * READ and atomics; XRC and DC the same, their receives an SRQ's; UD
- * send and receive); no implicit ODP.
+ * MRs and implicit ones (odp_implicit.c), for what firmware's ODP
+ * capability page says per transport (query.c; the model's: RC send,
+ * receive, SRQ receive, RDMA WRITE, READ and atomics; XRC and DC the
+ * same, their receives an SRQ's; UD send and receive).
  */
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include <rdma/ib_umem_odp.h>
-#include "verbs.h"
-
-/* What the pages of a fault are given with: at most this many at once. */
-#define MLX5X_ODP_MAX_PAGES	512
+#include "odp.h"
 
 struct mlx5x_odp_fault {
 	struct work_struct work;
@@ -67,6 +63,26 @@ static u64 mlx5x_odp_npages(struct ib_umem_odp *odp)
 		mlx5x_odp_base(odp)) >> PAGE_SHIFT;
 }
 
+/*
+ * Where @odp's pages sit in firmware's umem of @mr: @odp is the MR's own
+ * (explicit ODP), or one of an implicit MR's children, whose firmware
+ * umem is the address space itself.
+ */
+static void mlx5x_odp_span_of(struct mlx5x_mr *mr, struct ib_umem_odp *odp,
+			      struct mlx5x_odp_span *span)
+{
+	span->odp = odp;
+	if (mr->imr) {
+		span->base = 0;
+		span->start = ib_umem_start(odp);
+		span->end = ib_umem_end(odp);
+		return;
+	}
+	span->base = mlx5x_odp_base(odp);
+	span->start = 0;
+	span->end = mlx5x_odp_npages(odp) << PAGE_SHIFT;
+}
+
 static bool mlx5x_odp_invalidate(struct mmu_interval_notifier *mni,
 				 const struct mmu_notifier_range *range,
 				 unsigned long cur_seq)
@@ -74,50 +90,63 @@ static bool mlx5x_odp_invalidate(struct mmu_interval_notifier *mni,
 	struct ib_umem_odp *odp = container_of(mni, struct ib_umem_odp,
 					       notifier);
 	struct mlx5x_mr *mr = odp->private;
-	u64 base = mlx5x_odp_base(odp);
+	struct mlx5x_odp_span span;
 	u64 start, end, zs, ze;
 
 	if (!mmu_notifier_range_blockable(range))
 		return false;
+	mlx5x_odp_span_of(mr, odp, &span);
 	mutex_lock(&odp->umem_mutex);
 	mmu_interval_set_seq(mni, cur_seq);
 	start = max_t(u64, ib_umem_start(odp), range->start);
 	end = min_t(u64, ib_umem_end(odp), range->end);
 	if (start < end) {
 		/* firmware lets go of the pages first, then they are unmapped */
-		zs = max(start, base);
-		ze = min(end, base + (mlx5x_odp_npages(odp) << PAGE_SHIFT));
+		zs = max(start, span.base + span.start);
+		ze = min(end, span.base + span.end);
 		if (zs < ze)
 			mr->dev->backend->odp_zap(mr->dev, mr->buf.id,
-						  (zs - base) >> PAGE_SHIFT,
+						  (zs - span.base) >> PAGE_SHIFT,
 						  (ze - zs) >> PAGE_SHIFT);
 		ib_umem_odp_unmap_dma_pages(odp, start, end);
+		if (mr->imr && !odp->npages)
+			mlx5x_imr_child_empty(mr);
 	}
 	mutex_unlock(&odp->umem_mutex);
 	return true;
 }
 
-static const struct mmu_interval_notifier_ops mlx5x_odp_ops = {
+const struct mmu_interval_notifier_ops mlx5x_odp_ops = {
 	.invalidate = mlx5x_odp_invalidate,
 };
 
-/*
- * Fault [@off, @off + @len) of @mr's pages (@off from its first page) in,
- * or (!@fault) give the device those of them already mapped; at most
- * MLX5X_ODP_MAX_PAGES pages from @off's.
+/**
+ * mlx5x_odp_span_map() - fault pages of an ODP MR in, and give them
+ * @dev: the device
+ * @mr: the MR
+ * @span: the pages of ib_core's umem to take them from
+ * @off: the first byte, from firmware's first page of the MR's umem
+ * @len: bytes from there
+ * @write: for writing too
+ * @fault: fault absent pages in, else give those already mapped
+ *
+ * At most MLX5X_ODP_MAX_PAGES pages from @off's, and none past the span.
+ *
+ * Return: 0, -EFAULT (outside the span, or a write of a read-only MR, or
+ * pages not mapped), -ENOMEM, or what ib_core or the backend says.
  */
-static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
-			 u64 off, u64 len, bool write, bool fault)
+int mlx5x_odp_span_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+		       const struct mlx5x_odp_span *span, u64 off, u64 len,
+		       bool write, bool fault)
 {
-	struct ib_umem_odp *odp = to_ib_umem_odp(mr->buf.umem);
-	u64 size = mlx5x_odp_npages(odp) << PAGE_SHIFT;
+	struct ib_umem_odp *odp = span->odp;
 	u64 in_page = BIT_ULL(odp->page_shift) - 1;
 	u64 access = ODP_READ_ALLOWED_BIT;
 	u64 first, n, i, va, *ents;
 	dma_addr_t d;
 	int err;
 
-	if (!len || off >= size)
+	if (!len || off < span->start || off >= span->end)
 		return -EFAULT;
 	if (write) {
 		if (!mr->buf.umem->writable)
@@ -125,13 +154,13 @@ static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 		access |= ODP_WRITE_ALLOWED_BIT;
 	}
 	first = off >> PAGE_SHIFT;
-	n = min_t(u64, DIV_ROUND_UP(min(off + len, size), PAGE_SIZE) - first,
-		  MLX5X_ODP_MAX_PAGES);
+	n = min_t(u64, DIV_ROUND_UP(min(off + len, span->end), PAGE_SIZE) -
+		  first, MLX5X_ODP_MAX_PAGES);
 	/* no allocation under the umem's mutex, which reclaim may need */
 	ents = kcalloc(n, sizeof(*ents), GFP_KERNEL);
 	if (!ents)
 		return -ENOMEM;
-	va = mlx5x_odp_base(odp) + (first << PAGE_SHIFT);
+	va = span->base + (first << PAGE_SHIFT);
 	err = ib_umem_odp_map_dma_and_lock(odp, va, n << PAGE_SHIFT, access,
 					   fault);
 	if (err < 0)
@@ -142,7 +171,7 @@ static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 		if (!(d & ODP_READ_ALLOWED_BIT))
 			continue;
 		/* a snapshot may see a page the CPU writes: not the MR */
-		if (!mr->buf.umem->writable)
+		if (!odp->umem.writable)
 			d &= ~ODP_WRITE_ALLOWED_BIT;
 		ents[i] = ((d & ODP_DMA_ADDR_MASK) + (va & in_page)) |
 			  MLX5X_MTT_READ |
@@ -153,6 +182,29 @@ static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
 out:
 	kfree(ents);
 	return err;
+}
+
+/* mlx5x_odp_span_map() of the span of @mr that holds @off. */
+static int mlx5x_odp_map(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+			 u64 off, u64 len, bool write, bool fault)
+{
+	struct mlx5x_odp_span span;
+
+	if (mr->imr)
+		return mlx5x_imr_map(dev, mr, off, len, write, fault);
+	mlx5x_odp_span_of(mr, to_ib_umem_odp(mr->buf.umem), &span);
+	return mlx5x_odp_span_map(dev, mr, &span, off, len, write, fault);
+}
+
+/* Bytes from @off a mlx5x_odp_map() of @mr may give at once. */
+static u64 mlx5x_odp_step(struct mlx5x_mr *mr, u64 off)
+{
+	u64 n = MLX5X_ODP_MAX_PAGES * PAGE_SIZE - offset_in_page(off);
+
+	/* an implicit MR's span is a child's, MLX5X_ODP_MAX_PAGES aligned */
+	if (mr->imr)
+		n = MLX5X_IMR_CHILD - (off & (MLX5X_IMR_CHILD - 1));
+	return n;
 }
 
 static void mlx5x_odp_fault_work(struct work_struct *work)
@@ -260,8 +312,7 @@ static int mlx5x_advise_sge(struct mlx5x_dev *dev, struct ib_pd *pd,
 			off = sge->addr - mr->ib.iova + done +
 			      ib_umem_offset(mr->buf.umem);
 			n = min_t(u64, sge->length - done,
-				  MLX5X_ODP_MAX_PAGES * PAGE_SIZE -
-				  offset_in_page(off));
+				  mlx5x_odp_step(mr, off));
 			err = mlx5x_odp_map(dev, mr, off, n, write, fault);
 			done += n;
 		}
@@ -324,18 +375,26 @@ int mlx5x_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
 	return err;
 }
 
-/* An ODP MR's umem in firmware: every page absent. */
-static int mlx5x_odp_umem(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+/**
+ * mlx5x_odp_umem_create() - an ODP MR's umem in firmware: every page
+ * absent
+ * @dev: the device
+ * @mr: the MR; mr->buf.id is set
+ * @nmtt: its 4 KiB pages
+ * @offset: the MR's first byte in the first page
+ *
+ * Return: 0, or a negative errno.
+ */
+int mlx5x_odp_umem_create(struct mlx5x_dev *dev, struct mlx5x_mr *mr,
+			  size_t nmtt, u32 offset)
 {
 	u32 out[PRM_BYTES(create_umem_out) / 4] = {};
-	struct ib_umem *umem = mr->buf.umem;
-	size_t nmtt, inlen;
+	size_t inlen;
 	__be64 *mtt;
 	void *in;
 	int err;
 
-	nmtt = mlx5x_odp_npages(to_ib_umem_odp(umem));
-	in = mlx5x_umem_in(mr->uid, nmtt, ib_umem_offset(umem), &inlen, &mtt);
+	in = mlx5x_umem_in(mr->uid, nmtt, offset, &inlen, &mtt);
 	if (!in)
 		return -ENOMEM;
 	err = mlx5x_cmd_run(dev, in, inlen, out, sizeof(out));
@@ -363,9 +422,9 @@ int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr, u64 start,
 
 	if (!mlx5x_odp_offered(dev))
 		return -EOPNOTSUPP;
-	/* implicit ODP (address 0, length SIZE_MAX) is not offered */
+	/* implicit ODP: address 0, length SIZE_MAX (odp_implicit.c) */
 	if (!start && length == U64_MAX)
-		return -EINVAL;
+		return mlx5x_imr_get(dev, mr, access);
 	odp = ib_umem_odp_get(&dev->ib, start, length, access,
 			      &mlx5x_odp_ops);
 	if (IS_ERR(odp))
@@ -376,7 +435,8 @@ int mlx5x_odp_get(struct mlx5x_dev *dev, struct mlx5x_mr *mr, u64 start,
 	mr->dev = dev;
 	mr->buf.uid = mr->uid;
 	mr->buf.umem = &odp->umem;
-	err = mlx5x_odp_umem(dev, mr);
+	err = mlx5x_odp_umem_create(dev, mr, mlx5x_odp_npages(odp),
+				    ib_umem_offset(&odp->umem));
 	if (err) {
 		ib_umem_release(&odp->umem);
 		mr->buf.umem = NULL;
@@ -417,15 +477,33 @@ int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 {
 	struct ib_umem_odp *odp = to_ib_umem_odp(mr->buf.umem);
-	u32 in[PRM_BYTES(destroy_umem_in) / 4] = {};
-	u32 out[PRM_BYTES(destroy_umem_out) / 4] = {};
 
 	mutex_lock(&dev->odp_lock);
 	xa_erase(&dev->odp_mrs, mr->buf.id);
 	mutex_unlock(&dev->odp_lock);
-	mutex_lock(&odp->umem_mutex);
-	dev->backend->odp_zap(dev, mr->buf.id, 0, mlx5x_odp_npages(odp));
-	mutex_unlock(&odp->umem_mutex);
+	if (mr->imr) {
+		mlx5x_imr_put(dev, mr);
+	} else {
+		mutex_lock(&odp->umem_mutex);
+		dev->backend->odp_zap(dev, mr->buf.id, 0,
+				      mlx5x_odp_npages(odp));
+		mutex_unlock(&odp->umem_mutex);
+	}
+	mlx5x_odp_umem_destroy(dev, mr);
+	ib_umem_release(&odp->umem);
+	mr->buf.umem = NULL;
+}
+
+/**
+ * mlx5x_odp_umem_destroy() - an ODP MR's umem in firmware goes
+ * @dev: the device
+ * @mr: the MR, its mkey gone and its pages taken back
+ */
+void mlx5x_odp_umem_destroy(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
+{
+	u32 in[PRM_BYTES(destroy_umem_in) / 4] = {};
+	u32 out[PRM_BYTES(destroy_umem_out) / 4] = {};
+
 	PRM_SET(destroy_umem_in, in, opcode, MLX5_CMD_OP_DESTROY_UMEM);
 	PRM_SET(destroy_umem_in, in, uid, mr->buf.uid);
 	PRM_SET(destroy_umem_in, in, umem_id, mr->buf.id);
@@ -433,8 +511,6 @@ void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 	if (mlx5x_cmd_exec(dev, in, sizeof(in), out, sizeof(out)))
 		ibdev_err(&dev->ib, "DESTROY_UMEM 0x%x of an ODP MR refused\n",
 			  mr->buf.id);
-	ib_umem_release(&odp->umem);
-	mr->buf.umem = NULL;
 }
 
 /**

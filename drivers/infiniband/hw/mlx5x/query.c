@@ -104,12 +104,15 @@ static void mlx5x_fill_attrs(struct mlx5x_dev *dev, struct ib_device_attr *a)
 	if (MLX5X_CAP_GEN(dev, block_lb_mc))	/* RAW_PACKET QPs: qp.c */
 		a->kernel_cap_flags |= IBK_BLOCK_MULTICAST_LOOPBACK;
 	/*
-	 * on-demand paging of explicit MRs where the device's page faults
-	 * stop and resume a WQE (odp.c), per transport as its ODP page says
+	 * on-demand paging of MRs where the device's page faults stop and
+	 * resume a WQE (odp.c), per transport as its ODP page says; of the
+	 * whole address space too where the backend can (odp_implicit.c)
 	 */
 	if (mlx5x_odp_offered(dev)) {
 		a->kernel_cap_flags |= IBK_ON_DEMAND_PAGING;
 		a->odp_caps.general_caps = IB_ODP_SUPPORT;
+		if (dev->backend->odp_implicit)
+			a->odp_caps.general_caps |= IB_ODP_SUPPORT_IMPLICIT;
 		a->odp_caps.per_transport_caps.rc_odp_caps =
 			mlx5x_odp_caps(dev, PRM_ODP_RC);
 		a->odp_caps.per_transport_caps.uc_odp_caps =

@@ -132,6 +132,18 @@ static int mlx5x_sim_backend_odp_enable(struct mlx5x_dev *dev, u32 umem_id,
 	return mlx5x_sim_odp_enable(to_sim(dev), umem_id, writable);
 }
 
+static int mlx5x_sim_backend_odp_implicit(struct mlx5x_dev *dev, u32 umem_id,
+					  bool writable, u64 npages)
+{
+	return mlx5x_sim_odp_implicit(to_sim(dev), umem_id, writable, npages);
+}
+
+static int mlx5x_sim_backend_odp_blocks(struct mlx5x_dev *dev, u32 umem_id,
+					u64 first, u64 n, bool make)
+{
+	return mlx5x_sim_odp_blocks(to_sim(dev), umem_id, first, n, make);
+}
+
 static int mlx5x_sim_backend_odp_map(struct mlx5x_dev *dev, u32 umem_id,
 				     u64 first, u64 n, const u64 *ents)
 {
@@ -192,6 +204,8 @@ static const struct mlx5x_backend_ops mlx5x_sim_backend = {
 	.release = mlx5x_sim_backend_release,
 	.user_unreg = true,
 	.odp_enable = mlx5x_sim_backend_odp_enable,
+	.odp_implicit = mlx5x_sim_backend_odp_implicit,
+	.odp_blocks = mlx5x_sim_backend_odp_blocks,
 	.odp_map = mlx5x_sim_backend_odp_map,
 	.odp_zap = mlx5x_sim_backend_odp_zap,
 	.odp_resume = mlx5x_sim_backend_odp_resume,

@@ -195,6 +195,7 @@ int mlx5x_advise_mr(struct ib_pd *pd, enum ib_uverbs_advise_mr_advice advice,
 		    u32 flags, struct ib_sge *sg_list, u32 num_sge,
 		    struct uverbs_attr_bundle *attrs);
 void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr);
+u64 mlx5x_odp_mkey_len(const struct mlx5x_mr *mr, u64 length);
 #else
 static inline bool mlx5x_odp_supported(struct mlx5x_dev *dev)
 {
@@ -234,6 +235,11 @@ static inline int mlx5x_odp_start(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 
 static inline void mlx5x_odp_put(struct mlx5x_dev *dev, struct mlx5x_mr *mr)
 {
+}
+
+static inline u64 mlx5x_odp_mkey_len(const struct mlx5x_mr *mr, u64 length)
+{
+	return length;
 }
 
 static inline int mlx5x_advise_mr(struct ib_pd *pd,
