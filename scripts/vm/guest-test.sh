@@ -236,6 +236,9 @@ if grep -q ' ib_umem_odp_map_dma_and_lock' /proc/kallsyms; then
 		test_odp.OdpTestCase.test_odp_async_prefetch_rc_traffic \
 		test_odp.OdpTestCase.test_odp_prefetch_sync_no_page_fault_rc_traffic \
 		test_odp.OdpTestCase.test_odp_prefetch_async_no_page_fault_rc_traffic \
+		test_odp.OdpTestCase.test_odp_implicit_rc_traffic \
+		test_odp.OdpTestCase.test_odp_implicit_sync_prefetch_rc_traffic \
+		test_odp.OdpTestCase.test_odp_implicit_async_prefetch_rc_traffic \
 		test_mlx5_dc.DCTest.test_odp_dc_traffic \
 		>>"$log" 2>&1 || rc=1
 else

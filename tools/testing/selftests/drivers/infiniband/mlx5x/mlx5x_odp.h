@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * What the on-demand paging tests share (mlx5x_odp*.c):
- * whether the device offers ODP, one RC operation of the pair's A, and
- * the model's count of page faults.
+ * whether the device offers ODP, one RC operation of the pair's A, the
+ * pages present, and the model's count of page faults.
  */
 #ifndef MLX5X_ODP_H
 #define MLX5X_ODP_H
@@ -91,6 +91,19 @@ static inline struct ibv_mr *odp_fresh(struct pair *p, size_t len,
 				       uint8_t **mem)
 {
 	return odp_fresh_pd(p->pd, len, mem);
+}
+
+/* How many of the @n pages at @m the process has present (mincore). */
+static inline int resident(void *m, int n)
+{
+	unsigned char v[1024];
+	int i, r = 0;
+
+	if (n > 1024 || mincore(m, (size_t)n * MT_PAGE, v))
+		return -1;
+	for (i = 0; i < n; i++)
+		r += v[i] & 1;
+	return r;
 }
 
 /* A's one-SGE @op with @lkey at @laddr, to @rkey at @raddr: its CQE. */
