@@ -31,6 +31,7 @@
  * there, and the driver does not advertise ODP for them.
  */
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include "../sim_priv.h"
 #include "../queues/queues.h"
 #include "../dp/datapath.h"
@@ -139,15 +140,16 @@ int mlx5x_sim_odp_map(struct mlx5x_sim *sim, u32 umem_id, u64 first,
 {
 	struct sim_umem *umem;
 	int err = -EINVAL;
-	u64 i;
 
 	spin_lock(&sim->odp_lock);
 	umem = sim_odp_umem(sim, umem_id);
 	if (umem && first <= umem->nmtt && n <= umem->nmtt - first) {
-		err = umem->sparse ? sim_odp_sparse_map(umem, first, n, ents) :
-				     0;
-		for (i = 0; i < n && !umem->sparse; i++)
-			umem->mtt[first + i] = ents[i];
+		if (umem->sparse) {
+			err = sim_odp_sparse_map(umem, first, n, ents);
+		} else {
+			memcpy(umem->mtt + first, ents, n * sizeof(*ents));
+			err = 0;
+		}
 	}
 	spin_unlock(&sim->odp_lock);
 	return err;
@@ -173,9 +175,9 @@ void mlx5x_sim_odp_zap(struct mlx5x_sim *sim, u32 umem_id, u64 first, u64 n)
 	if (umem) {
 		if (umem->sparse)
 			sim_odp_sparse_zap(umem, first, n);
-		for (i = first; !umem->sparse && i < umem->nmtt &&
-		     i - first < n; i++)
-			umem->mtt[i] = 0;
+		else
+			for (i = first; i < umem->nmtt && i - first < n; i++)
+				umem->mtt[i] = 0;
 		sim->odp_zaps++;
 	}
 	spin_unlock(&sim->odp_lock);
