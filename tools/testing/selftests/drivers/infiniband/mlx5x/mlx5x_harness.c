@@ -109,7 +109,7 @@ static const char *mt_unmet(unsigned int flags)
  * whatever the body returned.  A setup that skipped or failed (by its
  * return or by a check) is the run's result; the body does not run.
  */
-static int mt_unit_run(const struct mt_case *c, int part)
+static int mt_unit_body(const struct mt_case *c, int part)
 {
 	const struct mt_fixture *fx = c->fixture;
 	unsigned int failures = mt_run.case_failures;
@@ -129,6 +129,20 @@ static int mt_unit_run(const struct mt_case *c, int part)
 	fx->teardown(self);
 	free(self);
 	return rc;
+}
+
+/*
+ * A body's result is KSFT_PASS, _SKIP or _FAIL; anything else (a child's
+ * exit status passed on: MT_CHILD_FAILED, a failed drop, a death) fails.
+ */
+static int mt_unit_run(const struct mt_case *c, int part)
+{
+	int rc = mt_unit_body(c, part);
+
+	if (rc == KSFT_PASS || rc == KSFT_SKIP || rc == KSFT_FAIL)
+		return rc;
+	mt_diag("the case returned %d, which is no result: a failure", rc);
+	return KSFT_FAIL;
 }
 
 /**
