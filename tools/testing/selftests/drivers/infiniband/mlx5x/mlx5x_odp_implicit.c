@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mlx5x_odp.h"
+#include "mlx5x_queues.h"
 
 #define SPAN		(2u << 20)	/* the driver's child of the MR */
 #define KERNEL_VA	((void *)0xffff888000001000ull)
@@ -321,6 +322,84 @@ static int test_kernel_nobody(void)
 }
 
 /*
+ * No queue in an ODP umem.  The device writes a CQ's entries and reads
+ * its doorbell record without taking page faults, so the umem of an ODP
+ * region, explicit or implicit, which the context itself owns, is never
+ * a CQ's buffer or doorbell record.  As nobody with a DEVX context: the
+ * umem ids between two DEVX umems registered around the two regions
+ * (theirs, and nothing else of the context's) are refused with
+ * BAD_PARAM and BAD_FIELD, not as missing or foreign objects, while the
+ * DEVX umem after them takes a CQ.
+ */
+static int odp_umem_child(void *arg)
+{
+	uint32_t in[PRM_CREATE_CQ_IN_BYTES / 4], out[4];
+	struct mlx5dv_devx_umem *after = NULL;
+	struct ibv_mr *mr[2] = {};
+	struct mq *q = arg;
+	struct mq_obj cq;
+	uint8_t *m = NULL;
+	struct ibv_pd *pd;
+	void *buf = NULL;
+	uint32_t id;
+	int rc = KSFT_FAIL;
+
+	if (mq_open(q))
+		rc = odp_ctx_check(q->ctx);
+	pd = rc == KSFT_PASS ? ibv_alloc_pd(q->ctx) : NULL;
+	if (rc != KSFT_PASS || !CHECK(pd))
+		goto out;
+	mr[0] = odp_fresh_pd(pd, SPAN, &m);
+	mr[1] = implicit(pd, ODP_ACCESS);
+	if (CHECK(mr[0]) && CHECK(mr[1]) &&
+	    CHECK_ERR(posix_memalign(&buf, MT_PAGE, MQ_BYTES), 0))
+		after = mlx5dv_devx_umem_reg(q->ctx, buf, MQ_BYTES,
+					     IBV_ACCESS_LOCAL_WRITE);
+	if (!CHECK(after) || !CHECK(after->umem_id > q->umem->umem_id + 2))
+		goto mrs;
+	for (id = q->umem->umem_id + 1; id < after->umem_id; id++) {
+		mq_cq_in(q, in);
+		mt_set(in, CQ_UMEM_ID, id);
+		mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM,
+			   SYND_BAD_FIELD);
+		mq_cq_in(q, in);
+		mt_set(in, CQ_DBR_UMEM_ID, id);
+		mq_refused(q, in, sizeof(in), MT_STAT_BAD_PARAM,
+			   SYND_BAD_FIELD);
+	}
+	mq_cq_in(q, in);
+	mt_set(in, CQ_UMEM_ID, after->umem_id);
+	mt_set(in, CQ_DBR_UMEM_ID, after->umem_id);
+	if (CHECK(mq_create(q, in, sizeof(in), &cq, out)))
+		CHECK_ERR(mlx5dv_devx_obj_destroy(cq.obj), 0);
+	CHECK_ERR(mlx5dv_devx_umem_dereg(after), 0);
+mrs:
+	for (id = 0; id < 2; id++)
+		if (mr[id])
+			CHECK_ERR(ibv_dereg_mr(mr[id]), 0);
+	if (m && m != MAP_FAILED)
+		munmap(m, SPAN);
+	free(buf);
+	CHECK_ERR(ibv_dealloc_pd(pd), 0);
+	rc = KSFT_PASS;
+out:
+	mq_close(q);
+	return rc;
+}
+
+static int test_odp_umem_nobody(void)
+{
+	struct mq q;
+
+	if (!mt_sim())
+		return mt_skip("the statuses checked are the model's");
+	if (!kernel_has_odp())
+		return mt_skip("the kernel has no on-demand paging");
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, odp_umem_child, &q), KSFT_PASS);
+	return KSFT_PASS;
+}
+
+/*
  * ibv_advise_mr(3) on the region: a range of 600 pages over two spans
  * is made present; a WRITE into it then takes no fault.  A range the
  * process does not map, with FLUSH: EFAULT; without, best effort: 0.
@@ -405,6 +484,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_F(pair, send_kernel),
 	MT_CASE_F(pair, write_kernel),
 	MT_CASE(kernel_nobody, .flags = MT_NEEDS_ROOT),
+	MT_CASE(odp_umem_nobody, .flags = MT_NEEDS_ROOT),
 	MT_CASE_F(pair, prefetch),
 	MT_CASE_F(pair, read_only),
 };
