@@ -5,6 +5,7 @@
  * devx_kinds.c, stamps the context's uid, and keeps the destroy mailbox it
  * computed at create time: the user never supplies one.
  */
+#include <linux/mlx5/cq.h>
 #include <linux/slab.h>
 #include <rdma/mlx5_user_ioctl_cmds.h>
 #include <rdma/uverbs_std_types.h>
@@ -290,6 +291,37 @@ static int mlx5x_devx_qp_check(struct ib_uobject *uobj, const void *in,
 	return qp->uid;
 }
 
+/*
+ * A verbs CQ's handle (mlx5dv_devx_cq_query(3), _modify): QUERY_CQ, and
+ * MODIFY_CQ of its moderation (what ibv_modify_cq() sets), naming that
+ * very CQ, with its own uid.  mlx5_ib passes any MODIFY_CQ; not here a
+ * resize or a move to another EQ behind the kernel's back, which tracks
+ * both.  Returns the uid to run the mailbox with, or a negative errno.
+ */
+static int mlx5x_devx_cq_check(struct ib_uobject *uobj, const void *in,
+			       size_t inlen, bool modify)
+{
+	struct mlx5x_cq *cq = to_mcq(uobj->object);
+	u16 opcode = prm_in_opcode(in);
+	bool ok;
+
+	if (modify)
+		ok = opcode == MLX5_CMD_OP_MODIFY_CQ &&
+		     inlen >= PRM_BYTES(modify_cq_in) &&
+		     prm_in_op_mod(in) == MLX5_MODIFY_CQ_IN_OP_MOD_MODIFY_CQ &&
+		     !(PRM_GET(modify_cq_in, in,
+			       modify_field_select_resize_field_select
+			       .modify_field_select.modify_field_select) &
+		       ~(MLX5_CQ_MODIFY_PERIOD | MLX5_CQ_MODIFY_COUNT));
+	else
+		ok = opcode == MLX5_CMD_OP_QUERY_CQ &&
+		     inlen >= PRM_BYTES(query_cq_in);
+	/* cqn is at the same place in both inputs */
+	if (!ok || PRM_GET(query_cq_in, in, cqn) != cq->cqn)
+		return -EINVAL;
+	return cq->uid;
+}
+
 static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 			      u16 cmd_in, u16 cmd_out, bool modify)
 {
@@ -306,8 +338,11 @@ static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	if (uobj_get_object_id(uobj) == UVERBS_OBJECT_QP) {
-		uid = mlx5x_devx_qp_check(uobj, in, inlen, modify);
+	if (uobj_get_object_id(uobj) == UVERBS_OBJECT_QP ||
+	    uobj_get_object_id(uobj) == UVERBS_OBJECT_CQ) {
+		uid = uobj_get_object_id(uobj) == UVERBS_OBJECT_QP ?
+		      mlx5x_devx_qp_check(uobj, in, inlen, modify) :
+		      mlx5x_devx_cq_check(uobj, in, inlen, modify);
 		if (uid < 0)
 			return uid;
 		dev = to_mdev(uobj->context->device);

@@ -420,6 +420,107 @@ MT_TEST_F(mt_mq, query_modify_name_own_object)
 	return KSFT_PASS;
 }
 
+/* @cq's number, from mlx5dv_init_obj(3). */
+static uint32_t verbs_cqn(struct ibv_cq *cq)
+{
+	struct mlx5dv_cq dv = {};
+	struct mlx5dv_obj o = { .cq = { .in = cq, .out = &dv } };
+
+	return CHECK_ERR(mlx5dv_init_obj(&o, MLX5DV_OBJ_CQ), 0) ? dv.cqn : 0;
+}
+
+/* MODIFY_CQ of @cqn: op_mod @op_mod, field select @sel, moderation 10/20. */
+static int verbs_cq_modify(struct ibv_cq *cq, uint32_t cqn, int op_mod,
+			   uint32_t sel)
+{
+	uint32_t in[PRM_MODIFY_CQ_IN_BYTES / 4] = {}, out[4] = {};
+
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_MODIFY_CQ);
+	mt_set(in, PRM_MODIFY_CQ_IN_OP_MOD, op_mod);
+	mt_set(in, PRM_MODIFY_CQ_IN_CQN, cqn);
+	mt_set(in, PRM_MODIFY_CQ_IN_MODIFY_FIELD_SELECT_RESIZE_FIELD_SELECT_MODIFY_FIELD_SELECT_MODIFY_FIELD_SELECT,
+	       sel);
+	mt_set(in, PRM_MODIFY_CQ_IN_CQ_CONTEXT_CQ_PERIOD, 10);
+	mt_set(in, PRM_MODIFY_CQ_IN_CQ_CONTEXT_CQ_MAX_COUNT, 20);
+	return mlx5dv_devx_cq_modify(cq, in, sizeof(in), out, sizeof(out));
+}
+
+/* QUERY_CQ of @cqn (through @cq's handle) into @out. */
+static int verbs_cq_query(struct ibv_cq *cq, uint32_t cqn, uint32_t *out)
+{
+	uint32_t in[PRM_QUERY_CQ_IN_BYTES / 4] = {};
+
+	mt_set(in, PRM_IN_OPCODE, PRM_OP_QUERY_CQ);
+	mt_set(in, PRM_QUERY_CQ_IN_CQN, cqn);
+	memset(out, 0, PRM_QUERY_CQ_OUT_BYTES);
+	return mlx5dv_devx_cq_query(cq, in, sizeof(in), out,
+				    PRM_QUERY_CQ_OUT_BYTES);
+}
+
+/*
+ * mlx5dv_devx_cq_query(3) and _modify on a verbs CQ of a DEVX context,
+ * as nobody: QUERY_CQ answers with the CQ's context (its size and EQ),
+ * MODIFY_CQ sets its moderation.  Nothing else passes: a resize or an
+ * EQ move (the kernel tracks both), another opcode, another CQ's number
+ * (one of the same context's, and one of another context's).
+ */
+static int verbs_cq_child(void *arg)
+{
+	uint32_t out[PRM_QUERY_CQ_OUT_BYTES / 4];
+	struct ibv_cq *cq, *cq2, *foreign;
+	struct ibv_context *other;
+	struct mq *q = arg;
+	uint32_t cqn;
+
+	if (!mq_open(q))
+		return KSFT_FAIL;
+	other = mt_open(MT_OPEN_DEVX, NULL);
+	cq = ibv_create_cq(q->ctx, 15, NULL, NULL, 0);
+	cq2 = ibv_create_cq(q->ctx, 15, NULL, NULL, 0);
+	foreign = other ? ibv_create_cq(other, 15, NULL, NULL, 0) : NULL;
+	if (!CHECK(cq) || !CHECK(cq2) || !CHECK(foreign))
+		return KSFT_FAIL;
+	cqn = verbs_cqn(cq);
+	if (CHECK_ERR(verbs_cq_query(cq, cqn, out), 0)) {
+		CHECK_EQ(mt_get(out, PRM_OUT_STATUS), 0);
+		CHECK_EQ(1u << mt_get(out,
+				      PRM_QUERY_CQ_OUT_CQ_CONTEXT_LOG_CQ_SIZE),
+			 cq->cqe + 1);
+		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_CQ_PERIOD), 0);
+	}
+	CHECK_ERR(verbs_cq_modify(cq, cqn, 0, 3), 0);
+	if (CHECK_ERR(verbs_cq_query(cq, cqn, out), 0)) {
+		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_CQ_PERIOD), 10);
+		CHECK_EQ(mt_get(out, PRM_QUERY_CQ_OUT_CQ_CONTEXT_CQ_MAX_COUNT),
+			 20);
+	}
+	/* a resize, an EQ move (field select bit 3) */
+	CHECK_ERR(verbs_cq_modify(cq, cqn, 1, 1), EINVAL);
+	CHECK_ERR(verbs_cq_modify(cq, cqn, 0, 3 | 8), EINVAL);
+	/* other CQs' numbers, through this CQ's handle */
+	CHECK_ERR(verbs_cq_query(cq, verbs_cqn(cq2), out), EINVAL);
+	CHECK_ERR(verbs_cq_query(cq, verbs_cqn(foreign), out), EINVAL);
+	CHECK_ERR(verbs_cq_modify(cq, verbs_cqn(foreign), 0, 3), EINVAL);
+	/* another command naming the CQ */
+	mt_set(out, PRM_IN_OPCODE, PRM_OP_QUERY_RQ);
+	mt_set(out, PRM_QUERY_CQ_IN_CQN, cqn);
+	CHECK_ERR(mlx5dv_devx_cq_query(cq, out, 16, out + 4, 64), EINVAL);
+	CHECK_ERR(ibv_destroy_cq(foreign), 0);
+	CHECK_ERR(ibv_close_device(other), 0);
+	CHECK_ERR(ibv_destroy_cq(cq2), 0);
+	CHECK_ERR(ibv_destroy_cq(cq), 0);
+	mq_close(q);
+	return KSFT_PASS;
+}
+
+static int test_verbs_cq_nobody(void)
+{
+	struct mq q;
+
+	CHECK_EQ(mt_run_as(MT_UID_NOBODY, 0, verbs_cq_child, &q), KSFT_PASS);
+	return KSFT_PASS;
+}
+
 static const struct mt_case cases[] = {
 	MT_CASE_ON(mt_mq_fixture, cq_create_query_modify_destroy),
 	MT_CASE_ON(mt_mq_fixture, cq_umem_too_small, .flags = MT_NEEDS_MODEL),
@@ -430,6 +531,7 @@ static const struct mt_case cases[] = {
 	MT_CASE_ON(mt_mq_fixture, tis_create_query_modify),
 	MT_CASE_ON(mt_mq_fixture, rqt_tir_create_query_modify),
 	MT_CASE_ON(mt_mq_fixture, query_modify_name_own_object),
+	MT_CASE(verbs_cq_nobody, .flags = MT_NEEDS_ROOT),
 };
 
 int main(void)
