@@ -433,6 +433,7 @@ extern const struct sim_cmd_set sim_uar_cmds;
 extern const struct sim_cmd_set sim_vport_cmds;
 extern const struct sim_cmd_set sim_vport_counter_cmds;	/* dp/dp_vport.c */
 extern const struct sim_cmd_set sim_port_reg_cmds;	/* dp/dp_port_reg.c */
+extern const struct sim_cmd_set sim_cong_cmds;		/* dp/dp_cong.c */
 extern const struct sim_cmd_set sim_counter_cmds;
 extern const struct sim_cmd_set sim_umem_cmds;
 extern const struct sim_cmd_set sim_mkey_cmds;

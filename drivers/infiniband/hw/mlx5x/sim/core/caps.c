@@ -123,6 +123,8 @@ static void sim_caps_general(void *c)
 	PRM_SET(cmd_hca_cap, c, max_qp_cnt, 255);
 	/* ACCESS_REG answers PCAM and PPCNT's counters (dp/dp_port_reg.c) */
 	PRM_SET(cmd_hca_cap, c, pcam_reg, 1);
+	/* QUERY_CONG_STATISTICS answers the port's np/rp (dp/dp_cong.c) */
+	PRM_SET(cmd_hca_cap, c, cc_query_allowed, 1);
 	PRM_SET(cmd_hca_cap, c, max_flow_counter_31_16, 0x100);
 	PRM_SET(cmd_hca_cap, c, flow_counter_bulk_alloc, 0xff);	/* 128..16K */
 	PRM_SET(cmd_hca_cap, c, log_max_flow_counter_bulk, 14);

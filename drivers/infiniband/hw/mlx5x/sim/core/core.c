@@ -19,6 +19,7 @@ const struct sim_cmd_set *const sim_cmd_sets[] = {
 	&sim_vport_cmds,
 	&sim_vport_counter_cmds,
 	&sim_port_reg_cmds,
+	&sim_cong_cmds,
 	&sim_counter_cmds,
 	&sim_umem_cmds,
 	&sim_mkey_cmds,

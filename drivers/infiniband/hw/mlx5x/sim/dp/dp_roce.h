@@ -18,6 +18,8 @@
 /* BTH opcodes of the UD transport (IBTA 9.2.1) */
 #define SIM_ROCE_UD_SEND	0x64
 #define SIM_ROCE_UD_SEND_IMM	0x65
+/* The congestion notification packet's BTH opcode (RoCE v2 annex A17.9) */
+#define SIM_ROCE_CNP		0x81
 /* The BTH's acknowledge request bit, in its PSN word */
 #define SIM_ROCE_BTH_ACKREQ	0x80000000U
 /*

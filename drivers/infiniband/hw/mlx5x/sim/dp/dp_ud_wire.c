@@ -267,6 +267,12 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		wire->ppcnt_icrc++;
 		return true;
 	case SIM_ROCE_OTHER:
+		/* a CNP, to the reaction point (dp_cong.c) */
+		if (u.opcode == SIM_ROCE_CNP && !group) {
+			if (sim_dp_rdma_steer(dp, false, frame, len))
+				sim_rp_rx(dp, &u);
+			return true;
+		}
 		/* RC and UC to a QP on the wire (rcw_frame.c) */
 		if (sim_rcw_op(u.opcode) && !group) {
 			if (sim_dp_rdma_steer(dp, false, frame, len) &&
@@ -305,6 +311,7 @@ bool sim_ud_wire_rx(struct sim_dp *dp, const u8 *frame, u32 len)
 		dp->dropped++;
 		return true;
 	}
+	sim_np_rx(dp, resp, &u, u.sqpn);
 	sim_ud_wire_deliver(dp, resp, &u, &m);
 	sim_ud_deliver(dp, &m);
 	resp->dp.messages++;

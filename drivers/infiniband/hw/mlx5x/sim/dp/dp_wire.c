@@ -478,6 +478,8 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp)
 	seq_printf(m, "rc_wire rx %llu naks %llu dups %llu resends %llu timeouts %llu\n",
 		   w->roce_rx_rc, w->rcw_naks, w->rcw_dups, w->rcw_resends,
 		   w->rcw_timeouts);
+	seq_printf(m, "cong np_ecn_marked %llu np_cnp_sent %llu rp_cnp_ignored %llu\n",
+		   w->np_ecn_marked, w->np_cnp_sent, w->rp_cnp_ignored);
 	seq_printf(m, "rdma_fs rx_drops %llu tx_drops %llu\n",
 		   w->rdma_rx_drops, w->rdma_tx_drops);
 	seq_printf(m, "link %s downs %llu tx_lost %llu rx_lost %llu\n",

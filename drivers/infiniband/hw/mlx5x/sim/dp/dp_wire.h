@@ -63,6 +63,10 @@ struct sim_vport_cnt {
  * @rcw_dups: duplicate requests they answered again
  * @rcw_resends: times a requester went back to send again
  * @rcw_timeouts: of those, ACK timers that ran out
+ * @np_ecn_marked: packets the port's QPs took marked Congestion
+ *		   Experienced (dp_cong.c)
+ * @np_cnp_sent: CNPs the port sent their senders
+ * @rp_cnp_ignored: CNPs to the port's QPs (no rate limiter acts on them)
  * @rdma_rx_drops: RoCE packets to the port's QPs an RDMA RX rule dropped
  * @rdma_tx_drops: RoCE packets of the port's QPs an RDMA TX rule dropped
  * @down: the link is down (dp_vport.c): nothing crosses
@@ -80,6 +84,7 @@ struct sim_wire {
 	u64 roce_tx, roce_tx_lost, roce_rx, roce_rx_ud, roce_bad_icrc;
 	u64 roce_malformed, roce_unsupported, roce_dropped, ppcnt_icrc;
 	u64 roce_rx_rc, rcw_naks, rcw_dups, rcw_resends, rcw_timeouts;
+	u64 np_ecn_marked, np_cnp_sent, rp_cnp_ignored;
 	u64 rdma_rx_drops, rdma_tx_drops;
 	bool down;
 	u64 link_downs, link_tx_lost, link_rx_lost;
@@ -88,6 +93,8 @@ struct sim_wire {
 
 struct sim_dp;
 struct sim_pkt;
+struct sim_qp;
+struct sim_roce_ud;
 struct seq_file;
 
 void sim_dp_wire(struct sim_dp *dp, struct sim_pkt *p, u32 tdn);
@@ -101,5 +108,9 @@ bool sim_dp_rdma_busy(const struct mlx5x_sim *sim, bool tx);
 bool sim_dp_rdma_steer_head(struct sim_dp *dp, bool tx, const u8 *head,
 			    u32 head_len, u32 len);
 void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp);
+/* dp_cong.c */
+void sim_np_rx(struct sim_dp *dp, struct sim_qp *qp,
+	       const struct sim_roce_ud *u, u32 sender);
+void sim_rp_rx(struct sim_dp *dp, const struct sim_roce_ud *u);
 
 #endif /* MLX5X_SIM_DP_WIRE_H */

@@ -397,6 +397,7 @@ bool sim_rcw_rx(struct sim_dp *dp, const struct sim_roce_ud *u)
 		return false;
 	dp->wire.roce_rx_rc++;
 	dp->rx_packets++;
+	sim_np_rx(dp, qp, u, PRM_GET(qpc, qp->qpc, remote_qpn));
 	if (pk.flags & F(RESP))
 		sim_rcw_req_rx(dp, qp, u, &pk);
 	else

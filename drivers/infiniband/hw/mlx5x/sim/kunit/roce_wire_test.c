@@ -11,7 +11,9 @@
  * does one of another VLAN than its entry's, or of another RoCE version.
  * The bad ICRCs are what PPCNT's rx_icrc_encapsulated reads (ACCESS_REG,
  * dp/dp_port_reg.c), which PCAM offers; the register is the kernel's to
- * read only.
+ * read only.  A CNP (dp/dp_cong.c) to a QP of the port is counted as
+ * ignored, to no QP dropped, cut short malformed; QUERY_CONG_STATISTICS
+ * answers the counts, and only the kernel clears them.
  */
 #include <linux/etherdevice.h>
 #include "sim_kunit.h"
@@ -21,6 +23,7 @@
 #include "../queues/queues.h"
 #include "../dp/dp_priv.h"
 #include "../dp/dp_roce.h"
+#include "sk_queues.h"
 
 #define RW_MAX	128
 
@@ -285,11 +288,107 @@ static void rw_icrc_register(struct kunit *test)
 				       &st), 1);
 }
 
+/* A CNP to QP @dqpn at @dgid with @len (<= 24) reserved bytes. */
+static u32 rw_cnp_frame(u8 *f, const u8 *dgid, u32 dqpn, u32 len)
+{
+	static const u8 reserved[24];
+	struct sim_roce_ud u = {
+		.v4 = true, .hop_limit = 64, .sport = 0xc001,
+		.opcode = SIM_ROCE_CNP, .pkey = 0xffff, .dqpn = dqpn,
+	};
+
+	memcpy(u.dmac, sk_params.mac, ETH_ALEN);
+	eth_random_addr(u.smac);
+	memcpy(u.dgid, dgid, 16);
+	memcpy(u.sgid, dgid, 15);
+	u.sgid[15] = 2;
+	return sim_roce_ud_seal(f, sim_roce_build(&u, reserved, len, f));
+}
+
+/* QUERY_CONG_STATISTICS as @uid, @op_mod, @clear: its status. */
+static u8 rw_cong(struct kunit *test, u16 uid, u16 op_mod, bool clear,
+		  u64 *ignored, u64 *marked, u64 *sent)
+{
+	void *in = SK_MBOX(test, query_cong_statistics_in);
+	void *out = SK_MBOX(test, query_cong_statistics_out);
+	u8 st;
+
+	PRM_SET(query_cong_statistics_in, in, opcode,
+		MLX5_CMD_OP_QUERY_CONG_STATISTICS);
+	PRM_SET(query_cong_statistics_in, in, op_mod, op_mod);
+	PRM_SET(query_cong_statistics_in, in, clear, clear);
+	((u8 *)in)[2] = uid >> 8;
+	((u8 *)in)[3] = uid;
+	st = sk_exec(test, in, PRM_BYTES(query_cong_statistics_in), out,
+		     PRM_BYTES(query_cong_statistics_out));
+#define RW_CONG(f) ((u64)PRM_GET(query_cong_statistics_out, out, f##_high) \
+		    << 32 | PRM_GET(query_cong_statistics_out, out, f##_low))
+	*ignored = RW_CONG(rp_cnp_ignored);
+	*marked = RW_CONG(np_ecn_marked_roce_packets);
+	*sent = RW_CONG(np_cnp_sent);
+#undef RW_CONG
+	KUNIT_EXPECT_EQ(test, ((u64)PRM_GET(query_cong_statistics_out, out,
+					    rp_cnp_handled_high) << 32) |
+			PRM_GET(query_cong_statistics_out, out,
+				rp_cnp_handled_low), 0);
+	return st;
+}
+
+static void rw_cnp(struct kunit *test)
+{
+	struct sim_wire *w = &sk_sim(test)->dp->wire;
+	u64 ign, marked, sent;
+	u8 f[RW_MAX];
+	struct sk_q r;
+	u32 cqn, qpn;
+
+	KUNIT_EXPECT_EQ(test, SIM_CAP_GEN(sk_sim(test), cc_query_allowed), 1);
+	rw_set_gid(test, SIM_ROCE_V2, true);
+	sk_q_init(test, &r);
+	KUNIT_ASSERT_EQ(test, sk_create_cq(test, &r, &cqn), PRM_STAT_OK);
+	KUNIT_ASSERT_EQ(test, sk_create_qp(test, &r, cqn, &qpn), PRM_STAT_OK);
+	/* to the QP, twice: ignored; to no QP: dropped; short: malformed */
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, rw_cnp_frame(f, rw_gid, qpn, 16)),
+			0);
+	KUNIT_EXPECT_EQ(test, rw_rx(test, f, rw_cnp_frame(f, rw_gid, qpn, 20)),
+			0);
+	KUNIT_EXPECT_EQ(test, w->rp_cnp_ignored, 2);
+	rw_rx(test, f, rw_cnp_frame(f, rw_gid, qpn + 1000, 16));
+	KUNIT_EXPECT_EQ(test, w->roce_dropped, 1);
+	rw_rx(test, f, rw_cnp_frame(f, rw_gid, qpn, 12));
+	KUNIT_EXPECT_EQ(test, w->roce_malformed, 1);
+	KUNIT_EXPECT_EQ(test, w->rp_cnp_ignored, 2);
+	KUNIT_EXPECT_EQ(test, w->np_cnp_sent, 0);
+	/* the counts; a user's clear and another op_mod refused */
+	KUNIT_EXPECT_EQ(test, rw_cong(test, r.uid, 0, false, &ign, &marked,
+				      &sent), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, ign, 2);
+	KUNIT_EXPECT_EQ(test, marked + sent, 0);
+	KUNIT_EXPECT_EQ(test, rw_cong(test, r.uid, 0, true, &ign, &marked,
+				      &sent), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, rw_cong(test, 0, 1, false, &ign, &marked,
+				      &sent), PRM_STAT_BAD_PARAM);
+	KUNIT_EXPECT_EQ(test, w->rp_cnp_ignored, 2);
+	/* the kernel's clear: the answer, then nothing */
+	KUNIT_EXPECT_EQ(test, rw_cong(test, 0, 0, true, &ign, &marked, &sent),
+			PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, ign, 2);
+	KUNIT_EXPECT_EQ(test, rw_cong(test, 0, 0, false, &ign, &marked,
+				      &sent), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, ign, 0);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_QP, r.uid,
+					   qpn), PRM_STAT_OK);
+	KUNIT_EXPECT_EQ(test, sk_q_destroy(test, MLX5_CMD_OP_DESTROY_CQ, r.uid,
+					   cqn), PRM_STAT_OK);
+	sk_q_fini(test, &r);
+}
+
 static struct kunit_case rw_cases[] = {
 	KUNIT_CASE(rw_refused),
 	KUNIT_CASE(rw_not_the_port),
 	KUNIT_CASE(rw_vlan_version),
 	KUNIT_CASE(rw_icrc_register),
+	KUNIT_CASE(rw_cnp),
 	{}
 };
 

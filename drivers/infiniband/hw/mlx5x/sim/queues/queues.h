@@ -349,6 +349,8 @@ struct sim_rcw {
  * @odp_wait: its WQE stopped on a page fault: it waits for the driver's
  *	      resume (mem/odp.c)
  * @odp_err: resumed with an error: the WQE's next fault fails it
+ * @cnp_ns: when the port last sent a CNP for a packet this QP took
+ *	    (dp/dp_cong.c); 0, never
  * @buf: the umem of @buf_umem, @dbr that of its doorbell record (NULL:
  *	 none), both among the QP's references: resolved at CREATE_QP
  *	 (sim_dp_qp_bind()), not per WQE
@@ -374,6 +376,7 @@ struct sim_qp_dp {
 	bool sig_drain;
 	bool odp_wait;
 	bool odp_err;
+	u64 cnp_ns;
 	u16 dci_errored[BIT(SIM_DCI_LOG_MAX_ERRORED)];
 	u8 n_errored;
 	struct sim_rcw rcw;
