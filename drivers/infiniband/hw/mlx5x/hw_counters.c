@@ -8,6 +8,10 @@
  * says the port counts RoCE packets with a bad ICRC, the port's
  * rx_icrc_encapsulated follows them, read from PPCNT's Ethernet extended
  * group: a bad ICRC is no QP's (nothing of the packet can be trusted).
+ * When firmware lets the function read its congestion statistics
+ * (cc_query_allowed), the port's notification and reaction point
+ * counters follow the Q counters, as mlx5_ib lists them, read with
+ * QUERY_CONG_STATISTICS.
  * A QP bound to a counter of its own (rdma statistic qp) counts in a set
  * of its own instead: qp_counter.c.
  */
@@ -43,12 +47,30 @@ static const struct mlx5x_hw_counter mlx5x_q_cnts[] = {
 	MLX5X_QCNT(req_cqe_flush_error),
 };
 
+#define MLX5X_CONG_CNT(fld) { .name = #fld, \
+	.off = PRM_BYTE_OFF(query_cong_statistics_out, fld##_high) }
+
+/* The congestion counters, 64 bits each (their high word at .off). */
+static const struct mlx5x_hw_counter mlx5x_cong_cnts[] = {
+	MLX5X_CONG_CNT(rp_cnp_ignored),
+	MLX5X_CONG_CNT(rp_cnp_handled),
+	MLX5X_CONG_CNT(np_ecn_marked_roce_packets),
+	MLX5X_CONG_CNT(np_cnp_sent),
+};
+
 #define MLX5X_ICRC_NAME	"rx_icrc_encapsulated"
 
-/* The counters the port lists: the Q counters, then the port's own. */
+/* Where the congestion counters start in the list, and the ICRC's. */
+static unsigned int mlx5x_hw_icrc_at(const struct mlx5x_dev *dev)
+{
+	return ARRAY_SIZE(mlx5x_q_cnts) +
+	       (dev->cong_cnt ? ARRAY_SIZE(mlx5x_cong_cnts) : 0);
+}
+
+/* The counters the port lists: Q counters, congestion, the port's own. */
 static unsigned int mlx5x_hw_num(const struct mlx5x_dev *dev)
 {
-	return ARRAY_SIZE(mlx5x_q_cnts) + dev->icrc_cnt;
+	return mlx5x_hw_icrc_at(dev) + dev->icrc_cnt;
 }
 
 /*
@@ -113,6 +135,31 @@ static int mlx5x_icrc_read(struct mlx5x_dev *dev, u64 *v)
 		     PRM_GET(ppcnt_reg, cnt, PRM_PPCNT_EXT(
 			     rx_icrc_encapsulated_low));
 	kfree(cnt);
+	return err;
+}
+
+/* The congestion counters, into @v (as many as mlx5x_cong_cnts). */
+static int mlx5x_cong_read(struct mlx5x_dev *dev, u64 *v)
+{
+	u32 in[PRM_BYTES(query_cong_statistics_in) / 4] = {};
+	unsigned int i;
+	void *out;
+	int err;
+
+	out = kzalloc(PRM_BYTES(query_cong_statistics_out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	PRM_SET(query_cong_statistics_in, in, opcode,
+		MLX5_CMD_OP_QUERY_CONG_STATISTICS);
+	err = mlx5x_cmd_run(dev, in, sizeof(in), out,
+			    PRM_BYTES(query_cong_statistics_out));
+	for (i = 0; !err && i < ARRAY_SIZE(mlx5x_cong_cnts); i++) {
+		__be32 *w = (__be32 *)((u8 *)out + mlx5x_cong_cnts[i].off);
+
+		/* the high word, then the low one: 4-byte aligned only */
+		v[i] = (u64)be32_to_cpu(w[0]) << 32 | be32_to_cpu(w[1]);
+	}
+	kfree(out);
 	return err;
 }
 
@@ -209,9 +256,10 @@ struct rdma_hw_stats *mlx5x_hw_stats_alloc(struct mlx5x_dev *dev)
  */
 int mlx5x_hw_counters_init(struct mlx5x_dev *dev)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	dev->icrc_cnt = mlx5x_has_icrc_cnt(dev);
+	dev->cong_cnt = MLX5X_CAP_GEN(dev, cc_query_allowed);
 	/* what ib_core lists, the device's until it is released */
 	dev->q_descs = kcalloc(mlx5x_hw_num(dev), sizeof(*dev->q_descs),
 			       GFP_KERNEL);
@@ -219,6 +267,9 @@ int mlx5x_hw_counters_init(struct mlx5x_dev *dev)
 		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(mlx5x_q_cnts); i++)
 		dev->q_descs[i].name = mlx5x_q_cnts[i].name;
+	if (dev->cong_cnt)
+		for (j = 0; j < ARRAY_SIZE(mlx5x_cong_cnts); j++, i++)
+			dev->q_descs[i].name = mlx5x_cong_cnts[j].name;
 	if (dev->icrc_cnt)
 		dev->q_descs[i].name = MLX5X_ICRC_NAME;
 	return mlx5x_q_counter_alloc(dev, &dev->q_counter);
@@ -253,8 +304,11 @@ int mlx5x_get_hw_stats(struct ib_device *ib, struct rdma_hw_stats *stats,
 	if (!dev->q_counter || !port)
 		return 0;
 	err = mlx5x_q_counter_read(dev, dev->q_counter, stats);
+	if (!err && dev->cong_cnt)
+		err = mlx5x_cong_read(dev,
+				      &stats->value[ARRAY_SIZE(mlx5x_q_cnts)]);
 	if (!err && dev->icrc_cnt)
 		err = mlx5x_icrc_read(dev,
-				      &stats->value[ARRAY_SIZE(mlx5x_q_cnts)]);
+				      &stats->value[mlx5x_hw_icrc_at(dev)]);
 	return err ?: mlx5x_hw_num(dev);
 }

@@ -164,6 +164,7 @@ struct mlx5x_dev {
 	struct mlx5x_umr *umr;		/* umr.c: the UMR QP, or NULL */
 	u32 q_counter;			/* hw_counters.c: the port's set */
 	struct rdma_stat_desc *q_descs;	/* and its counters' names */
+	bool cong_cnt;			/* and the congestion counters */
 	bool icrc_cnt;			/* and the port's rx_icrc_encapsulated */
 	struct mlx5x_fs *fs;		/* the kernel's steering (fs_core.c) */
 	struct mlx5x_fs_anchors *fs_anchors;	/* fs_anchor.c */
