@@ -20,7 +20,14 @@
  *     port received (PortRcvPkts), silently dropped (IBTA 9.6):
  *     in no Q counter, no error; with a bad ICRC, the ICRC counts first;
  *   - an RDMA WRITE too short for its RETH: a malformed packet,
- *     PortRcvErrors, in no Q counter.
+ *     PortRcvErrors, in no Q counter;
+ *   - a packet marked Congestion Experienced on the way (ECN 11b, RoCE
+ *     v2 annex A17.9): np_ecn_marked_roce_packets counts it, the port
+ *     answers the sender's QP with a CNP (np_cnp_sent) and takes the
+ *     packet as any other; a datagram's CNP goes to its DETH source QP;
+ *   - a CNP to the near QP: rp_cnp_ignored (the model has no rate
+ *     limiter to act on it), nothing else moves and the QP goes on; to
+ *     no QP, dropped; cut short, malformed.
  * On hardware (or MLX5X_NO_MODEL) every case skips; in a kernel without
  * network namespaces or veth (the debug kernel) too.
  */
@@ -42,6 +49,11 @@
 #define OP_SEND_ONLY	0x04
 #define OP_WRITE_ONLY	0x0a
 #define OP_ACK		0x11
+#define OP_UD_SEND	0x64
+#define OP_CNP		0x81
+#define UD_QKEY		0x11223344
+#define CNP_BYTES	16
+#define ECN_CE		3
 #define RDMA_STAT_HAS	"rdma statistic show link %s/1 | grep -qw 'rx_icrc_encapsulated %lld'"
 
 static const struct mt_veth veth = {
@@ -105,14 +117,16 @@ static uint32_t get32(const uint8_t *p)
 }
 
 /*
- * A request of @opcode from the far QP to QP @dqpn of @n at PSN @psn,
- * AckReq set, @ext bytes of extended headers (zero) then PLEN bytes of
- * payload: IPv6 between the link-local GIDs, as a RoCE v2 port sends it.
+ * A packet of @opcode from the far QP to QP @dqpn of @n, @psnw its BTH's
+ * PSN word, @ext bytes of extended headers (zero) then @plen bytes of
+ * payload, traffic class @tclass: IPv6 between the link-local GIDs, as
+ * a RoCE v2 port sends it.
  */
-static void make_req(struct frame *fr, const struct end *n, uint8_t opcode,
-		     uint32_t dqpn, uint32_t psn, size_t ext)
+static void make_pkt(struct frame *fr, const struct end *n, uint8_t opcode,
+		     uint32_t dqpn, uint32_t psnw, size_t ext, size_t plen,
+		     uint8_t tclass)
 {
-	uint32_t l4 = 8 + 12 + ext + PLEN + 4;
+	uint32_t l4 = 8 + 12 + ext + plen + 4;
 	uint8_t *ip = fr->b + 14, *udp = ip + 40, *bth = udp + 8;
 	unsigned int i;
 
@@ -120,7 +134,8 @@ static void make_req(struct frame *fr, const struct end *n, uint8_t opcode,
 	memcpy(fr->b, near_mac, 6);
 	memcpy(fr->b + 6, far_mac, 6);
 	put16(fr->b + 12, ETH_P_IPV6);
-	ip[0] = 0x60;
+	ip[0] = 0x60 | tclass >> 4;
+	ip[1] = tclass << 4;
 	put16(ip + 4, l4);
 	ip[6] = 17;
 	ip[7] = 64;
@@ -132,11 +147,22 @@ static void make_req(struct frame *fr, const struct end *n, uint8_t opcode,
 	bth[0] = opcode;
 	put16(bth + 2, 0xffff);
 	put32(bth + 4, dqpn);
-	put32(bth + 8, 0x80000000 | (psn & 0xffffff));
-	for (i = 0; i < PLEN; i++)
+	put32(bth + 8, psnw);
+	for (i = 0; i < plen; i++)
 		bth[12 + ext + i] = 0x5a ^ i;
 	fr->len = 14 + 40 + l4;
 	mt_icrc_seal(fr->b, fr->len, false);
+}
+
+/*
+ * A request of @opcode from the far QP to QP @dqpn of @n at PSN @psn,
+ * AckReq set, @ext bytes of extended headers then PLEN bytes of payload.
+ */
+static void make_req(struct frame *fr, const struct end *n, uint8_t opcode,
+		     uint32_t dqpn, uint32_t psn, size_t ext)
+{
+	make_pkt(fr, n, opcode, dqpn, 0x80000000 | (psn & 0xffffff), ext,
+		 PLEN, 0);
 }
 
 /* Nothing completes on @cq within 200 ms. */
@@ -168,15 +194,21 @@ static long long port_file(const char *dir, const char *name)
 	return strtoll(val, NULL, 0);
 }
 
-enum { ICRC, OOS, DUP, OOB, RCV_ERR, RCV_PKTS, NCNT };
+enum {
+	ICRC, OOS, DUP, OOB, NP_MARKED, NP_CNP, RP_IGNORED, RP_HANDLED,
+	RCV_ERR, RCV_PKTS, NCNT
+};
 
 static const char *const cnt_dir[NCNT] = {
+	"hw_counters", "hw_counters", "hw_counters", "hw_counters",
 	"hw_counters", "hw_counters", "hw_counters", "hw_counters",
 	"counters", "counters",
 };
 static const char *const cnt_name[NCNT] = {
 	"rx_icrc_encapsulated", "out_of_sequence", "duplicate_request",
-	"out_of_buffer", "port_rcv_errors", "port_rcv_packets",
+	"out_of_buffer", "np_ecn_marked_roce_packets", "np_cnp_sent",
+	"rp_cnp_ignored", "rp_cnp_handled", "port_rcv_errors",
+	"port_rcv_packets",
 };
 
 /* Every counter; one the port lacks is a failed check (and reads -1). */
@@ -385,6 +417,168 @@ MT_TEST_F(wc, short_reth)
 	return KSFT_PASS;
 }
 
+/* A CNP the near end sent, for the far end's QP: its 94 bytes checked. */
+static bool is_cnp(const uint8_t *f, size_t len, const struct end *n)
+{
+	const uint8_t *ip = f + 14, *bth = ip + 40 + 8;
+	unsigned int i;
+
+	if (!CHECK_EQ(len, 14 + 40 + 8 + 12 + CNP_BYTES + 4))
+		return false;
+	CHECK(!memcmp(f, far_mac, 6));
+	/* DSCP 48, no ECN of its own; back along the packet's GIDs */
+	CHECK_EQ((get32(ip) >> 20) & 0xff, 48 << 2);
+	CHECK(!memcmp(ip + 8, n->gid.gid.raw, 16));
+	CHECK(!memcmp(ip + 24, far_ll, 16));
+	CHECK_EQ(bth[1], 0);
+	CHECK_EQ(get32(bth) & 0xffff, 0xffff);
+	/* the BECN bit, the far QP, PSN 0 and no AckReq */
+	CHECK_EQ(get32(bth + 4), 0x40000000 | FAR_QPN);
+	CHECK_EQ(get32(bth + 8), 0);
+	for (i = 0; i < CNP_BYTES; i++)
+		CHECK_EQ(bth[12 + i], 0);
+	CHECK_EQ(mt_icrc(ip, len - 14 - 4, false),
+		 (uint32_t)f[len - 4] | f[len - 3] << 8 | f[len - 2] << 16 |
+		 (uint32_t)f[len - 1] << 24);
+	return true;
+}
+
+/*
+ * A SEND marked Congestion Experienced: counted as marked, answered by
+ * a CNP to the far QP (besides the ACK) and received as any other.
+ */
+MT_TEST_F(wc, ecn_marked)
+{
+	static const long long ce[NCNT] = { [NP_MARKED] = 1, [NP_CNP] = 1,
+					    [RCV_PKTS] = 1 };
+	struct end *n = &self->w.e[0];
+	unsigned int cnps = 0, acks = 0, i;
+	struct frame fr;
+	struct ibv_wc wc;
+	uint8_t f[512];
+	ssize_t len;
+	pid_t pid;
+	int fd;
+
+	if (!CHECK_ERR(post_recv(n, 12, 0, 4096), 0))
+		return KSFT_FAIL;
+	make_pkt(&fr, n, OP_SEND_ONLY, n->qp->qp_num, 0x80000000 | SQ_PSN, 0,
+		 PLEN, ECN_CE);
+	pid = mt_veth_far_listen(&veth, ETH_P_ALL, 5, 2, from_near, &fd);
+	if (!CHECK(pid > 0))
+		return KSFT_FAIL;
+	send_expect(&fr, ce);
+	for (i = 0; i < 2; i++) {
+		len = mt_veth_far_frame(fd, f, sizeof(f));
+		if (!CHECK(len > 14 + 40 + 8 + 12))
+			break;
+		if (f[14 + 40 + 8] == OP_CNP)
+			cnps += is_cnp(f, len, n);
+		else
+			acks += f[14 + 40 + 8] == OP_ACK;
+	}
+	close(fd);
+	CHECK_EQ(mt_reap(pid), 0);
+	CHECK_EQ(cnps, 1);
+	CHECK_EQ(acks, 1);
+	if (CHECK(mt_poll_one(n->cq, &wc, WAIT)) &&
+	    mt_wc_is(&wc, 12, IBV_WC_SUCCESS, IBV_WC_RECV))
+		CHECK_EQ(wc.byte_len, PLEN);
+	return KSFT_PASS;
+}
+
+/*
+ * The same for a datagram: the CNP goes to the DETH's source QP.  (The
+ * near end's RC QP is set aside for the case: received on the UD QP.)
+ */
+MT_TEST_F(wc, ecn_marked_ud)
+{
+	static const long long ce[NCNT] = { [NP_MARKED] = 1, [NP_CNP] = 1,
+					    [RCV_PKTS] = 1 };
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+				 .qkey = UD_QKEY };
+	struct end *n = &self->w.e[0];
+	struct ibv_qp *rc = n->qp;
+	struct frame fr;
+	struct ibv_wc wc;
+	uint8_t f[512];
+	ssize_t len;
+	pid_t pid;
+	int fd;
+
+	n->qp = make_qp(n, IBV_QPT_UD);
+	if (!n->qp ||
+	    !CHECK_ERR(ibv_modify_qp(n->qp, &a, IBV_QP_STATE |
+				     IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				     IBV_QP_QKEY), 0))
+		goto out;
+	a.qp_state = IBV_QPS_RTR;
+	if (!CHECK_ERR(ibv_modify_qp(n->qp, &a, IBV_QP_STATE), 0))
+		goto out;
+	a.qp_state = IBV_QPS_RTS;
+	if (!CHECK_ERR(ibv_modify_qp(n->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN),
+		       0) ||
+	    !CHECK_ERR(post_recv(n, 14, 0, 4096), 0))
+		goto out;
+	/* DETH: the Q_Key, then the source QP */
+	make_pkt(&fr, n, OP_UD_SEND, n->qp->qp_num, 0, 8, PLEN, ECN_CE);
+	put32(fr.b + 14 + 40 + 8 + 12, UD_QKEY);
+	put32(fr.b + 14 + 40 + 8 + 12 + 4, FAR_QPN);
+	mt_icrc_seal(fr.b, fr.len, false);
+	pid = mt_veth_far_listen(&veth, ETH_P_ALL, 5, 1, from_near, &fd);
+	if (!CHECK(pid > 0))
+		goto out;
+	send_expect(&fr, ce);
+	len = mt_veth_far_frame(fd, f, sizeof(f));
+	if (CHECK(len > 14 + 40 + 8 + 12))
+		CHECK(f[14 + 40 + 8] == OP_CNP && is_cnp(f, len, n));
+	close(fd);
+	CHECK_EQ(mt_reap(pid), 0);
+	/* a UD receive: the 40 bytes of a GRH, then the payload */
+	if (CHECK(mt_poll_one(n->cq, &wc, WAIT)) &&
+	    mt_wc_is(&wc, 14, IBV_WC_SUCCESS, IBV_WC_RECV)) {
+		CHECK_EQ(wc.byte_len, 40 + PLEN);
+		CHECK_EQ(wc.src_qp, FAR_QPN);
+	}
+out:
+	if (n->qp)
+		CHECK_ERR(ibv_destroy_qp(n->qp), 0);
+	n->qp = rc;
+	return KSFT_PASS;
+}
+
+/*
+ * CNPs from the far end: to the near QP, ignored (counted, nothing else
+ * moves, and the QP receives on); to no QP, dropped; cut short,
+ * malformed.
+ */
+MT_TEST_F(wc, cnp_received)
+{
+	static const long long ign[NCNT] = { [RP_IGNORED] = 1,
+					     [RCV_PKTS] = 1 };
+	static const long long rcv[NCNT] = { [RCV_PKTS] = 1 };
+	static const long long bad[NCNT] = { [RCV_ERR] = 1 };
+	struct end *n = &self->w.e[0];
+	struct frame fr;
+	struct ibv_wc wc;
+
+	if (!CHECK_ERR(post_recv(n, 13, 0, 4096), 0))
+		return KSFT_FAIL;
+	make_pkt(&fr, n, OP_CNP, 0x40000000 | n->qp->qp_num, 0, 0, CNP_BYTES,
+		 0);
+	send_expect(&fr, ign);
+	no_completion(n->cq);
+	make_pkt(&fr, n, OP_CNP, 0x40000000 | 0xfffff0, 0, 0, CNP_BYTES, 0);
+	send_expect(&fr, rcv);
+	make_pkt(&fr, n, OP_CNP, 0x40000000 | n->qp->qp_num, 0, 0, 8, 0);
+	send_expect(&fr, bad);
+	make_req(&fr, n, OP_SEND_ONLY, n->qp->qp_num, SQ_PSN, 0);
+	send_expect(&fr, rcv);
+	if (CHECK(mt_poll_one(n->cq, &wc, WAIT)))
+		CHECK(mt_wc_is(&wc, 13, IBV_WC_SUCCESS, IBV_WC_RECV));
+	return KSFT_PASS;
+}
+
 #define WC_CASE(nm)	MT_CASE_F(wc, nm, \
 				  .flags = MT_NEEDS_MODEL | MT_NEEDS_ROOT)
 
@@ -395,6 +589,9 @@ static const struct mt_case cases[] = {
 	WC_CASE(duplicate),
 	WC_CASE(no_such_qp),
 	WC_CASE(short_reth),
+	WC_CASE(ecn_marked),
+	WC_CASE(ecn_marked_ud),
+	WC_CASE(cnp_received),
 };
 
 int main(void)
