@@ -1,10 +1,18 @@
 #!/bin/bash
 # DKMS: add the sources as /usr/src/mlx5x-VERSION, then build and install
-# for every kernel whose headers are installed, check modinfo of each
-# installed module, and remove it all again.  Usage: dkms-test.sh
+# for the first kernel of KVERS (scripts/kernels.sh: Debian 12's own), or
+# with --all for every kernel whose headers are installed, check modinfo
+# of each installed module, and remove it all again.  The build stages
+# build the module for each kernel of KVERS already; what this adds is
+# DKMS's own path (dkms.conf, the source tree it copies, the install),
+# which one kernel shows.  Usage: dkms-test.sh [--all]
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kernels.sh
+. "$ROOT/scripts/kernels.sh"
+hdrs=("/usr/src/linux-headers-${KVERS%% *}")
+[[ ${1:-} == --all ]] && hdrs=(/usr/src/linux-headers-*-amd64)
 VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$ROOT/dkms.conf")
 SRC=/usr/src/mlx5x-$VER
 
@@ -19,7 +27,7 @@ mkdir -p "$SRC"
 cp -a "$ROOT/dkms.conf" "$ROOT/Kbuild" "$ROOT/drivers" "$ROOT/include" "$SRC/"
 dkms add "mlx5x/$VER"
 n=0
-for hdr in /usr/src/linux-headers-*-amd64; do
+for hdr in "${hdrs[@]}"; do
 	k=${hdr#/usr/src/linux-headers-}
 	[[ -e $hdr/Makefile ]] || continue
 	dkms build "mlx5x/$VER" -k "$k" >/dev/null 2>&1 ||
