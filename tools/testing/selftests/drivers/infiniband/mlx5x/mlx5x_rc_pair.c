@@ -72,7 +72,8 @@ int wire_open(struct wire *w, const struct rp_cfg *cfg, bool far_device)
 	int made;
 
 	w->cfg = cfg;
-	mt_sh("rdma link delete %s 2>/dev/null", cfg->far_dev);
+	if (mt_has_netns())
+		mt_sh("rdma link delete %s 2>/dev/null", cfg->far_dev);
 	made = mt_veth_make(veth);
 	w->made = true;
 	if (made != KSFT_PASS)

@@ -31,6 +31,8 @@ struct mt_veth {
 	bool no_dad;
 };
 
+/* Whether the kernel has network namespaces at all. */
+bool mt_has_netns(void);
 /* The pair, the far namespace and the device; KSFT_SKIP without netns or veth. */
 int mt_veth_make(const struct mt_veth *v);
 void mt_veth_unmake(const struct mt_veth *v);
