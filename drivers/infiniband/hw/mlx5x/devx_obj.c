@@ -333,14 +333,15 @@ static int mlx5x_devx_obj_cmd(struct uverbs_attr_bundle *attrs, u16 handle,
 	struct mlx5x_devx_obj *obj;
 	struct mlx5x_dev *dev;
 	int err, err2, uid;
+	u16 type;
 	void *out;
 
 	uctx = mlx5x_attrs_devx_uctx(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	if (uobj_get_object_id(uobj) == UVERBS_OBJECT_QP ||
-	    uobj_get_object_id(uobj) == UVERBS_OBJECT_CQ) {
-		uid = uobj_get_object_id(uobj) == UVERBS_OBJECT_QP ?
+	type = uobj_get_object_id(uobj);
+	if (type == UVERBS_OBJECT_QP || type == UVERBS_OBJECT_CQ) {
+		uid = type == UVERBS_OBJECT_QP ?
 		      mlx5x_devx_qp_check(uobj, in, inlen, modify) :
 		      mlx5x_devx_cq_check(uobj, in, inlen, modify);
 		if (uid < 0)
