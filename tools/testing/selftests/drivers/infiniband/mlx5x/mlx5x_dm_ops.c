@@ -23,7 +23,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,34 +230,6 @@ static void ld32(uint8_t *p)			/* 8b, 4 bytes */
 }
 #endif
 
-/* --- SIGBUS ----------------------------------------------------------- */
-
-static sigjmp_buf bus_jb;
-
-static void on_fault(int sig)
-{
-	siglongjmp(bus_jb, sig);
-}
-
-/*
- * Run @fn on @p; the signal it got (SIGBUS, SIGSEGV) or 0.  The handler
- * is this thread's only; the case runs alone.
- */
-static int faults(void (*fn)(uint8_t *), uint8_t *p)
-{
-	struct sigaction sa = { .sa_handler = on_fault }, obus, osegv;
-	int sig;
-
-	sigaction(SIGBUS, &sa, &obus);
-	sigaction(SIGSEGV, &sa, &osegv);
-	sig = sigsetjmp(bus_jb, 1);
-	if (!sig)
-		fn(p);
-	sigaction(SIGBUS, &obus, NULL);
-	sigaction(SIGSEGV, &osegv, NULL);
-	return sig;
-}
-
 #ifdef __x86_64__
 static void ld8_drop(uint8_t *p)
 {
@@ -405,17 +376,17 @@ MT_TEST_F(mt_ctx, dm_ops_refused)
 		goto out;
 	inc_end = w.inc + 100;
 	tas_end = w.tas + 100;
-	CHECK_EQ(faults(st8_one, inc_end), SIGBUS);
-	CHECK_EQ(faults(ld8_drop, tas_end), SIGBUS);
-	CHECK_EQ(faults(st8_one, w.inc + 1000), SIGBUS);
-	CHECK_EQ(faults(st16, w.inc), SIGBUS);
-	CHECK_EQ(faults(st_sse, w.inc), SIGBUS);
-	CHECK_EQ(faults(st_rep, w.inc), SIGBUS);
-	CHECK_EQ(faults(st_lock, w.inc), SIGBUS);
-	CHECK_EQ(faults(ld32, w.tas), SIGBUS);
+	CHECK_EQ(mt_signal_of(st8_one, inc_end), SIGBUS);
+	CHECK_EQ(mt_signal_of(ld8_drop, tas_end), SIGBUS);
+	CHECK_EQ(mt_signal_of(st8_one, w.inc + 1000), SIGBUS);
+	CHECK_EQ(mt_signal_of(st16, w.inc), SIGBUS);
+	CHECK_EQ(mt_signal_of(st_sse, w.inc), SIGBUS);
+	CHECK_EQ(mt_signal_of(st_rep, w.inc), SIGBUS);
+	CHECK_EQ(mt_signal_of(st_lock, w.inc), SIGBUS);
+	CHECK_EQ(mt_signal_of(ld32, w.tas), SIGBUS);
 	/* each window does its own operation only */
-	CHECK_EQ(faults(ld8_drop, w.inc), SIGBUS);
-	CHECK_EQ(faults(st8_one, w.tas), SIGBUS);
+	CHECK_EQ(mt_signal_of(ld8_drop, w.inc), SIGBUS);
+	CHECK_EQ(mt_signal_of(st8_one, w.tas), SIGBUS);
 	/* the kernel's access is no access of the device's */
 	if (CHECK_EQ(pipe(fds), 0)) {
 		errno = 0;
@@ -468,7 +439,7 @@ MT_TEST_F(mt_ctx, dm_ops_lifetime)
 	st8(w.inc + 2, 1);
 	CHECK_EQ(ld_movzbl(w.tas + 2), 6);
 	unmap_window(w.inc, w.len);
-	CHECK_EQ(faults(st8_one, w.inc), SIGSEGV);
+	CHECK_EQ(mt_signal_of(st8_one, w.inc), SIGSEGV);
 	w.inc = NULL;
 out:
 	dmw_close(&w);
@@ -539,8 +510,8 @@ static int nobody_child(void *arg)
 	if (dmw_open(ctx, 64, &w)) {
 		st8(w.inc + 63, 2);
 		CHECK_EQ(ld_movzbl(w.tas + 63), 2);
-		CHECK_EQ(faults(st8_one, w.inc + 64), SIGBUS);
-		CHECK_EQ(faults(st_sse, w.inc), SIGBUS);
+		CHECK_EQ(mt_signal_of(st8_one, w.inc + 64), SIGBUS);
+		CHECK_EQ(mt_signal_of(st_sse, w.inc), SIGBUS);
 	}
 	dmw_close(&w);
 	ibv_close_device(ctx);

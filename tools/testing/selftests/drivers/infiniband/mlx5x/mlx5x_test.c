@@ -356,6 +356,30 @@ bool mt_try_write64(void *addr, uint64_t val)
 }
 
 /**
+ * mt_signal_of() - run an access that may fault
+ * @fn: the access
+ * @p: the address it is given
+ *
+ * Return: the signal @fn got (SIGSEGV, SIGBUS), caught, or 0.
+ */
+int mt_signal_of(void (*fn)(uint8_t *p), uint8_t *p)
+{
+	struct sigaction sa = { .sa_handler = mt_fault };
+	struct sigaction old_segv, old_bus;
+	int sig;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sig = sigsetjmp(mt_fault_jmp, 1);
+	if (!sig)
+		fn(p);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return sig;
+}
+
+/**
  * mt_devx() - run a general command through DEVX
  * @ctx: context
  * @in: input mailbox

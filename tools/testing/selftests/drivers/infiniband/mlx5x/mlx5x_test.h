@@ -248,6 +248,7 @@ struct ibv_context *mt_open(enum mt_open_mode mode, int *uid);
 int mt_wait_event(struct ibv_context *ctx, enum ibv_event_type type,
 		  int timeout_ms, int *port);
 bool mt_try_write64(void *addr, uint64_t val);
+int mt_signal_of(void (*fn)(uint8_t *p), uint8_t *p);
 
 /* The firmware model: its object table, statistics and fault injection. */
 struct mt_obj {
