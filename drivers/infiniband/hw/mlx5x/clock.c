@@ -12,9 +12,19 @@
  * refreshed whenever a context opens, under the sign counter libmlx5
  * retries on, so a setting of the real-time clock is seen by the
  * contexts opened after it.
+ *
+ * The core clock page (MLX5_IB_MMAP_CORE_CLOCK): on a ConnectX, the page
+ * of the initialisation segment that holds the internal timer, the
+ * free-running clock itself as two big-endian words (internal_timer_h at
+ * the page's hca_core_clock_offset, internal_timer_l after it), which
+ * libmlx5 reads for ibv_query_rt_values_ex().  The model's clock is no
+ * memory a page could hold, so the mapping is a trap armed for good
+ * (uar_trap.c), as MEMIC's operation windows are: every load from it
+ * faults, reads the clock there and then, and gets its bytes.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/pgtable.h>
 #include <linux/timekeeping.h>
 #include <rdma/mlx5-abi.h>
 #include "compat.h"
@@ -137,4 +147,78 @@ int mlx5x_clock_mmap(struct mlx5x_dev *dev, struct vm_area_struct *vma)
 	mlx5x_vm_flags_clear(vma, VM_MAYWRITE);
 	return vm_insert_page(vma, vma->vm_start,
 			      virt_to_page(dev->clock_info));
+}
+
+/**
+ * mlx5x_core_clock_fault() - a load from a mapping of the core clock page
+ * @vmf: the fault
+ * @dev: the device
+ *
+ * The internal timer's eight bytes, big endian from the page's first
+ * byte: a plain load (MOV, MOVZX, MOVSX) of the process, naturally
+ * aligned, within them, gets what they hold at the load, as a ConnectX's
+ * register read does.  Anything else (a load of the page's other,
+ * reserved bytes, a misaligned or SSE load, the kernel's own access) is
+ * an access the model does not decode: SIGBUS (EFAULT for the kernel's).
+ * Stores never get here: the mapping is read-only.
+ *
+ * Return: VM_FAULT_NOPAGE when the load was served and stepped over,
+ * else VM_FAULT_SIGBUS.
+ */
+vm_fault_t mlx5x_core_clock_fault(struct vm_fault *vmf, struct mlx5x_dev *dev)
+{
+	unsigned long off = vmf->real_address - vmf->vma->vm_start;
+	struct mlx5x_emul_insn in;
+	__be64 timer;
+	__le64 val = 0;
+
+	if (!mlx5x_emul_decode(vmf, &in) || !in.load || !in.size ||
+	    off >= sizeof(timer) || in.size > sizeof(timer) - off ||
+	    !IS_ALIGNED(off, in.size))
+		return VM_FAULT_SIGBUS;
+	timer = cpu_to_be64(dev->backend->clock_ns(dev));
+	/* the register gets the bytes as a load from memory would */
+	memcpy(&val, (u8 *)&timer + off, in.size);
+	mlx5x_emul_finish(&in, le64_to_cpu(val));
+	return VM_FAULT_NOPAGE;
+}
+
+/**
+ * mlx5x_core_clock_mmap() - map the core clock page, read-only
+ * @uctx: the context
+ * @vma: one shared page at MLX5_IB_MMAP_CORE_CLOCK << 8
+ *
+ * The mapping is made over the zero page (nothing of the device's or
+ * the kernel's), whose entry the trap then takes away for good.
+ *
+ * Return: 0; -EOPNOTSUPP on a device without a clock; -EINVAL for
+ * another length or a private mapping; -EPERM for a writable one (as
+ * mlx5_ib); -ENOMEM.
+ */
+int mlx5x_core_clock_mmap(struct mlx5x_ucontext *uctx,
+			  struct vm_area_struct *vma)
+{
+	struct mlx5x_dev *dev = to_mdev(uctx->ib.device);
+	unsigned long pfn = page_to_pfn(ZERO_PAGE(0));
+	struct mlx5x_uar_trap *trap;
+	int err;
+
+	if (!dev->clock_info)
+		return -EOPNOTSUPP;
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	mlx5x_vm_flags_clear(vma, VM_MAYWRITE);
+	trap = mlx5x_trap_alloc();
+	if (!trap)
+		return -ENOMEM;
+	err = rdma_user_mmap_io(&uctx->ib, vma, pfn, PAGE_SIZE,
+				vma->vm_page_prot, NULL);
+	if (err) {
+		mlx5x_trap_free(trap);
+		return err;
+	}
+	mlx5x_trap_install(trap, uctx, vma, NULL, pfn, NULL, true);
+	return 0;
 }

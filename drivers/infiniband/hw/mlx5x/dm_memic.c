@@ -317,7 +317,7 @@ int mlx5x_dm_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma,
 		/* the trap holds a reference of its own to the entry */
 		kref_get(&mm->rdma.ref);
 		mlx5x_trap_install(trap, to_mucontext(uctx), vma, &mm->rdma,
-				   pfn, mop);
+				   pfn, mop, false);
 	}
 	return 0;
 }

@@ -259,13 +259,14 @@ enum mlx5x_mmap_type {
  * MLX5X_MMAP_DEVICE_MEM << 8 | (index & 0xff) (mlx5_ib's
  * MLX5_IB_MMAP_DEVICE_MEM command); the entries of such mappings sit at
  * page offsets MLX5X_MMAP_DEVICE_MEM << 16 | index, index < 1 << 16.  UAR
- * pages sit below the first offset that carries a command (the clock
- * info page's, MLX5X_MMAP_CLOCK_INFO).
+ * pages sit below the first offset that carries a command (the core
+ * clock page's, MLX5X_MMAP_CORE_CLOCK).
  */
 #define MLX5X_MMAP_CMD_SHIFT	8
 #define MLX5X_MMAP_DEVICE_MEM	8
-#define MLX5X_MMAP_CLOCK_INFO	7	/* clock.c: mlx5_ib's command */
-#define MLX5X_MMAP_UAR_PGOFF_END (MLX5X_MMAP_CLOCK_INFO << MLX5X_MMAP_CMD_SHIFT)
+#define MLX5X_MMAP_CLOCK_INFO	7	/* clock.c: mlx5_ib's commands */
+#define MLX5X_MMAP_CORE_CLOCK	5
+#define MLX5X_MMAP_UAR_PGOFF_END (MLX5X_MMAP_CORE_CLOCK << MLX5X_MMAP_CMD_SHIFT)
 
 struct mlx5x_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
@@ -377,7 +378,7 @@ void mlx5x_trap_install(struct mlx5x_uar_trap *trap,
 			struct mlx5x_ucontext *uctx,
 			struct vm_area_struct *vma,
 			struct rdma_user_mmap_entry *entry, unsigned long pfn,
-			struct mlx5x_memic_op *op);
+			struct mlx5x_memic_op *op, bool clock);
 /* dm_op_trap.c */
 vm_fault_t mlx5x_memic_op_fault(struct vm_fault *vmf,
 				struct mlx5x_memic_op *op);
@@ -501,6 +502,9 @@ int mlx5x_clock_init(struct mlx5x_dev *dev);
 void mlx5x_clock_cleanup(struct mlx5x_dev *dev);
 void mlx5x_clock_update(struct mlx5x_dev *dev);
 int mlx5x_clock_mmap(struct mlx5x_dev *dev, struct vm_area_struct *vma);
+int mlx5x_core_clock_mmap(struct mlx5x_ucontext *uctx,
+			  struct vm_area_struct *vma);
+vm_fault_t mlx5x_core_clock_fault(struct vm_fault *vmf, struct mlx5x_dev *dev);
 
 /*
  * dm_dev.c, dm.c, dm_memic.c, dm_mr.c, mr.c, dm_icm.c: device memory,

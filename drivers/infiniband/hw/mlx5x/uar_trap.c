@@ -27,7 +27,8 @@
  *
  * A mapping of a MEMIC operation window (dm_op_trap.c) is a trap too,
  * armed for good: its every access is the operation the window stands
- * for, never memory.
+ * for, never memory.  So is a mapping of the core clock page (clock.c):
+ * its every load reads the device's clock.
  */
 #include <linux/delay.h>
 #include <linux/mm.h>
@@ -51,7 +52,8 @@
  * @core_priv: and its private data
  * @pfn: the page
  * @len: bytes of the mapping
- * @op: a MEMIC operation window's, or NULL for a UAR page
+ * @op: a MEMIC operation window's, or NULL
+ * @clock: the core clock page's (no @entry: the page is no object)
  * @armed: no page table entry: the next access faults
  */
 struct mlx5x_uar_trap {
@@ -66,8 +68,15 @@ struct mlx5x_uar_trap {
 	unsigned long pfn;
 	unsigned long len;
 	struct mlx5x_memic_op *op;
+	bool clock;
 	bool armed;
 };
+
+/* A trap with no page ever mapped: each access is served by a fault. */
+static bool mlx5x_trap_for_good(const struct mlx5x_uar_trap *trap)
+{
+	return trap->op || trap->clock;
+}
 
 /*
  * Whether byte @off of a UAR page is in one of its doorbell registers:
@@ -169,6 +178,8 @@ static vm_fault_t mlx5x_uar_trap_fault(struct vm_fault *vmf)
 
 	if (trap->op)
 		return mlx5x_memic_op_fault(vmf, trap->op);
+	if (trap->clock)
+		return mlx5x_core_clock_fault(vmf, dev);
 	if (mlx5x_uar_doorbell(dev, off) &&
 	    mlx5x_uar_emulate_store(vmf, &st)) {
 		/* a context without DEVX has its queues made as the kernel's */
@@ -188,7 +199,8 @@ static vm_fault_t mlx5x_uar_trap_fault(struct vm_fault *vmf)
 
 static void mlx5x_uar_trap_free(struct mlx5x_uar_trap *trap)
 {
-	rdma_user_mmap_entry_put(trap->entry);
+	if (trap->entry)
+		rdma_user_mmap_entry_put(trap->entry);
 	mmdrop(trap->mm);
 	kfree(trap);
 }
@@ -211,14 +223,16 @@ static void mlx5x_uar_trap_close(struct vm_area_struct *vma)
 /*
  * Make @trap one for @vma, which the core's operations @core_ops and its
  * current private data track, over @pfn of @entry (whose reference the
- * caller gives it), for operation window @op or a UAR page (NULL).
+ * caller gives it, if any), for operation window @op, the core clock
+ * page (@clock) or a UAR page (neither).
  */
 static void mlx5x_uar_trap_init(struct mlx5x_uar_trap *trap,
 				struct mlx5x_ucontext *uctx,
 				struct vm_area_struct *vma,
 				struct rdma_user_mmap_entry *entry,
 				const struct vm_operations_struct *core_ops,
-				unsigned long pfn, struct mlx5x_memic_op *op)
+				unsigned long pfn, struct mlx5x_memic_op *op,
+				bool clock)
 {
 	trap->dev = to_mdev(uctx->ib.device);
 	trap->uctx = uctx;
@@ -231,6 +245,7 @@ static void mlx5x_uar_trap_init(struct mlx5x_uar_trap *trap,
 	trap->pfn = pfn;
 	trap->len = vma->vm_end - vma->vm_start;
 	trap->op = op;
+	trap->clock = clock;
 }
 
 /* @trap becomes its mapping's and the device's; @armed: no PTE now. */
@@ -267,10 +282,12 @@ static void mlx5x_uar_trap_open(struct vm_area_struct *vma)
 		return;
 	}
 	mlx5x_uar_trap_init(trap, parent->uctx, vma, parent->entry,
-			    parent->core_ops, parent->pfn, parent->op);
-	kref_get(&parent->entry->ref);
-	/* an operation window never has a page to copy */
-	mlx5x_uar_trap_add(trap, !!trap->op);
+			    parent->core_ops, parent->pfn, parent->op,
+			    parent->clock);
+	if (parent->entry)
+		kref_get(&parent->entry->ref);
+	/* an operation window or the clock never has a page to copy */
+	mlx5x_uar_trap_add(trap, mlx5x_trap_for_good(trap));
 }
 
 /* A mapping is neither moved nor split: a trap covers it whole. */
@@ -299,17 +316,20 @@ static const struct vm_operations_struct mlx5x_uar_trap_ops = {
  *	  so that nothing is left to fail once it is
  * @uctx: the context
  * @vma: the mapping, just made by rdma_user_mmap_io()
- * @entry: its entry, whose reference the trap takes over
+ * @entry: its entry, whose reference the trap takes over; NULL for the
+ *	   core clock page
  * @pfn: its first page
- * @op: the MEMIC operation window it maps, or NULL for a UAR page
+ * @op: the MEMIC operation window it maps, or NULL
+ * @clock: it maps the core clock page (clock.c); with neither, a UAR page
  */
 void mlx5x_trap_install(struct mlx5x_uar_trap *trap,
 			struct mlx5x_ucontext *uctx,
 			struct vm_area_struct *vma,
 			struct rdma_user_mmap_entry *entry, unsigned long pfn,
-			struct mlx5x_memic_op *op)
+			struct mlx5x_memic_op *op, bool clock)
 {
-	mlx5x_uar_trap_init(trap, uctx, vma, entry, vma->vm_ops, pfn, op);
+	mlx5x_uar_trap_init(trap, uctx, vma, entry, vma->vm_ops, pfn, op,
+			    clock);
 	/* mmap runs with the mmap lock written: no access races this */
 	zap_vma_ptes(vma, vma->vm_start, trap->len);
 	vma->vm_ops = &mlx5x_uar_trap_ops;
@@ -345,7 +365,7 @@ int mlx5x_uar_trap_mmap(struct mlx5x_ucontext *uctx,
 
 	if (!trap)
 		return -ENOMEM;
-	mlx5x_trap_install(trap, uctx, vma, entry, pfn, NULL);
+	mlx5x_trap_install(trap, uctx, vma, entry, pfn, NULL, false);
 	return 0;
 }
 

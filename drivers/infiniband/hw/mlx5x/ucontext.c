@@ -53,13 +53,15 @@ static void mlx5x_fill_ucontext_resp(struct mlx5x_ucontext *uctx,
 		resp->comp_mask |= MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_SQD2RTS;
 	/*
 	 * The clock info page, for mlx5dv_ts_to_ns() (clock.c), paired
-	 * anew with the real time.  No core clock offset: the device's
-	 * clock is no register a page could show (ibv_query_rt_values_ex
-	 * is not offered).
+	 * anew with the real time; and the core clock page, whose first
+	 * eight bytes are the device's clock (ibv_query_rt_values_ex()).
 	 */
 	if (dev->clock_info) {
 		mlx5x_clock_update(dev);
 		resp->clock_info_versions = BIT(MLX5_IB_CLOCK_INFO_V1);
+		resp->comp_mask |=
+			MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET;
+		resp->hca_core_clock_offset = 0;
 	}
 }
 
@@ -256,6 +258,9 @@ int mlx5x_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 	if (!(vma->vm_pgoff >> 16) &&
 	    (vma->vm_pgoff >> MLX5X_MMAP_CMD_SHIFT) == MLX5X_MMAP_CLOCK_INFO)
 		return mlx5x_clock_mmap(dev, vma);
+	if (!(vma->vm_pgoff >> 16) &&
+	    (vma->vm_pgoff >> MLX5X_MMAP_CMD_SHIFT) == MLX5X_MMAP_CORE_CLOCK)
+		return mlx5x_core_clock_mmap(to_mucontext(ibuctx), vma);
 	entry = mlx5x_mmap_entry_get(ibuctx, vma);
 	if (!entry)
 		return -EINVAL;
