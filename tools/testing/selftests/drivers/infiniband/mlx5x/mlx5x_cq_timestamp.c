@@ -8,9 +8,18 @@
  * IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN.  mlx5dv_get_clock_info(3) and
  * mlx5dv_ts_to_ns(3): the clock info page turns a completion's stamp
  * into CLOCK_REALTIME; the page maps read-only and shared only.
+ * ibv_query_rt_values_ex(3): the device's clock now, the same clock the
+ * completions carry, which libmlx5 reads from the core clock page
+ * (internal_timer_h and _l, big endian, at hca_core_clock_offset): the
+ * page maps read-only, and a load from it that a ConnectX's register
+ * would not answer (past the timer, misaligned, SSE, the kernel's own)
+ * is SIGBUS or EFAULT.
  */
 #define _GNU_SOURCE
+#include <endian.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <rdma/mlx5-abi.h>
 #include "mlx5x_rc.h"
@@ -245,12 +254,211 @@ MT_TEST_F(ts, clock_page_mmap)
 	return KSFT_PASS;
 }
 
+/* The device's clock by ibv_query_rt_values_ex(); 0 if it failed. */
+static uint64_t rt_clock(struct ibv_context *ctx)
+{
+	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	int err = ibv_query_rt_values_ex(ctx, &v);
+
+	if (!CHECK_ERR(err, 0) ||
+	    !CHECK_EQ(v.comp_mask, IBV_VALUES_MASK_RAW_CLOCK) ||
+	    !CHECK_EQ(v.raw_clock.tv_sec, 0))
+		return 0;
+	return v.raw_clock.tv_nsec;
+}
+
+/* Whether the device offers the core clock; on the model it must. */
+static int need_core_clock(struct ibv_context *ctx)
+{
+	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+
+	if (ibv_query_rt_values_ex(ctx, &v) == EOPNOTSUPP && !mt_sim())
+		return mt_skip("the backend offers no core clock page");
+	return KSFT_PASS;
+}
+
+/*
+ * The clock read now is the completions' clock: a SEND's two stamps lie
+ * between a read before the post and one after the poll.  It runs at
+ * hca_core_clock kHz: on the model, whose clock is the monotonic clock's
+ * nanoseconds, its distance over a sleep is within the distance that
+ * CLOCK_MONOTONIC saw outside the two reads and inside them.
+ */
+MT_TEST_F(ts, core_clock_rt_values)
+{
+	uint64_t c0, c1, s, r, a0, a1, b0, b1;
+	int rc = need_core_clock(self->p.c.ctx);
+
+	if (rc != KSFT_PASS)
+		return rc;
+	c0 = rt_clock(self->p.c.ctx);
+	if (!send_ts(self, 40, &s, &r))
+		return KSFT_FAIL;
+	c1 = rt_clock(self->p.c.ctx);
+	mt_diag("clock %llu, send stamp +%lld, receive +%lld, clock +%lld",
+		(unsigned long long)c0, (long long)(s - c0),
+		(long long)(r - c0), (long long)(c1 - c0));
+	CHECK(c0 && c0 <= s && s <= c1);
+	CHECK(c0 <= r && r <= c1);
+	a0 = now_ns();
+	c0 = rt_clock(self->p.c.ctx);
+	a1 = now_ns();
+	usleep(SLEEP_MS * 1000);
+	b0 = now_ns();
+	c1 = rt_clock(self->p.c.ctx);
+	b1 = now_ns();
+	CHECK(c1 > c0);
+	if (mt_sim()) {
+		CHECK(c1 - c0 >= b0 - a1);
+		CHECK(c1 - c0 <= b1 - a0);
+	}
+	return KSFT_PASS;
+}
+
+#ifdef __x86_64__
+static uint32_t ld32(const uint8_t *p)
+{
+	uint32_t r;
+
+	asm volatile("movl %1, %0" : "=r"(r) : "m"(*(const uint32_t *)p)
+		     : "memory");
+	return r;
+}
+
+static uint64_t ld64(const uint8_t *p)
+{
+	uint64_t r;
+
+	asm volatile("movq %1, %0" : "=r"(r) : "m"(*(const uint64_t *)p)
+		     : "memory");
+	return r;
+}
+
+static uint32_t ld8(const uint8_t *p)
+{
+	uint32_t r;
+
+	asm volatile("movzbl %1, %0" : "=r"(r) : "m"(*p) : "memory");
+	return r;
+}
+
+static void ld32_drop(uint8_t *p)
+{
+	(void)ld32(p);
+}
+
+static void ld_sse(uint8_t *p)
+{
+	asm volatile("movdqu %0, %%xmm0" : : "m"(*(char (*)[16])p)
+		     : "xmm0", "memory");
+}
+
+static void st8(uint8_t *p)
+{
+	asm volatile("movb $1, %0" : "=m"(*p) : : "memory");
+}
+
+/* The timer as libmlx5 reads it: high word, low word, high again. */
+static uint64_t timer_read(const uint8_t *p)
+{
+	uint32_t hi, lo;
+
+	do {
+		hi = be32toh(ld32(p));
+		lo = be32toh(ld32(p + 4));
+	} while (hi != be32toh(ld32(p)));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/*
+ * The core clock page itself: its two words are the clock, which every
+ * load reads anew (and a child after fork() too); eight bytes at once and
+ * a byte at a time read it as well.  What the register would not answer
+ * is refused, the page is no memory to register, and it maps only as
+ * mlx5_ib maps it.
+ */
+MT_TEST_F(ts, core_clock_page)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	off_t off = (off_t)(MLX5_IB_MMAP_CORE_CLOCK << 8) * pg;
+	struct ibv_context *ctx = self->p.c.ctx;
+	uint64_t c0, t0, t1, t64, c1, hi;
+	int fds[2], i, st = -1, rc = need_core_clock(ctx);
+	struct ibv_mr *mr;
+	uint8_t *p;
+	pid_t pid;
+	void *m;
+
+	if (rc != KSFT_PASS)
+		return rc;
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, ctx->cmd_fd, off);
+	if (!CHECK(p != MAP_FAILED))
+		return KSFT_FAIL;
+	c0 = rt_clock(ctx);
+	t0 = timer_read(p);
+	t64 = be64toh(ld64(p));
+	t1 = timer_read(p);
+	c1 = rt_clock(ctx);
+	CHECK(c0 < t0 && t0 < t64 && t64 < t1 && t1 < c1);
+	/* the high word a byte at a time, most significant first */
+	hi = 0;
+	for (i = 0; i < 4; i++)
+		hi = hi << 8 | ld8(p + i);
+	CHECK(hi >= t1 >> 32 && hi <= timer_read(p) >> 32);
+	pid = fork();
+	if (pid == 0)
+		_exit(timer_read(p) > t1 ? 0 : 1);
+	if (CHECK(pid > 0))
+		CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		      WEXITSTATUS(st) == 0);
+	/* not the register's: the reserved bytes, misaligned, SSE, a store */
+	CHECK_EQ(mt_signal_of(ld32_drop, p + 8), SIGBUS);
+	CHECK_EQ(mt_signal_of(ld32_drop, p + pg - 4), SIGBUS);
+	CHECK_EQ(mt_signal_of(ld32_drop, p + 2), SIGBUS);
+	CHECK_EQ(mt_signal_of(ld_sse, p), SIGBUS);
+	CHECK_EQ(mt_signal_of(st8, p), SIGSEGV);
+	if (CHECK_EQ(pipe(fds), 0)) {
+		errno = 0;
+		CHECK_EQ(write(fds[1], p, 8), -1);
+		CHECK_EQ(errno, EFAULT);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	errno = 0;
+	CHECK_EQ(mprotect(p, pg, PROT_READ | PROT_WRITE), -1);
+	CHECK_EQ(errno, EACCES);
+	CHECK(mremap(p, pg, 2 * pg, MREMAP_MAYMOVE) == MAP_FAILED);
+	/* no memory for the device to reach either */
+	mr = ibv_reg_mr(self->p.pd, p, pg, IBV_ACCESS_LOCAL_WRITE);
+	if (!CHECK(!mr))
+		ibv_dereg_mr(mr);
+	mr = ibv_reg_mr(self->p.pd, p, 8, 0);
+	if (!CHECK(!mr))
+		ibv_dereg_mr(mr);
+	/* and what is decoded still is */
+	CHECK(timer_read(p) > t1);
+	munmap(p, pg);
+	m = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->cmd_fd,
+		 off);
+	CHECK(m == MAP_FAILED && errno == EPERM);
+	m = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, ctx->cmd_fd, off);
+	CHECK(m == MAP_FAILED && errno == EINVAL);
+	m = mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, ctx->cmd_fd, off);
+	CHECK(m == MAP_FAILED && errno == EINVAL);
+	return KSFT_PASS;
+}
+#endif
+
 static const struct mt_case cases[] = {
 	MT_CASE_F(ts, ts_to_ns_real_time),
 	MT_CASE_F(ts, clock_page_mmap),
 	MT_CASE_F(ts, completion_ts_increases),
 	MT_CASE_F(ts, clock_caps),
 	MT_CASE_F(ts, ignore_overrun_refused),
+	MT_CASE_F(ts, core_clock_rt_values),
+#ifdef __x86_64__
+	MT_CASE_F(ts, core_clock_page),
+#endif
 };
 
 int main(void)
