@@ -215,7 +215,7 @@ echo "# rdma-core tests that must pass on the simulated device"
 	test_mr.MRTest.test_mr_rereg_access_bad_flow \
 	test_mr.MRTest.test_mr_rereg_pd \
 	test_mr.MRTest.test_mr_rereg_addr \
-	test_mlx5_timestamp.TimeStampTest \
+	test_mlx5_timestamp.TimeStampTest test_mlx5_timestamp.TimeAPITest \
 	test_mlx5_rdmacm.ReservedQPTest test_mlx5_udp_sport \
 	test_mlx5_cq \
 	>"$log" 2>&1
