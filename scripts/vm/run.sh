@@ -6,14 +6,15 @@
 # Logs: build/logs/NAME-kernel.log (ttyS0), build/logs/NAME-test.log (ttyS1,
 # also on stdout). Exit: the script's status; 124 on timeout, 125 if the guest
 # died without one; 126 if it hung in boot twice (a boot that does not
-# reach the script in VM_BOOT_TIMEOUT s, default 240, is tried once more);
+# reach the script in VM_BOOT_TIMEOUT s, default 240, is tried once more,
+# as is one whose kernel dies before the script starts);
 # nonzero if the kernel log shows an oops, WARN, BUG, ...
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 KVER=${KVER:-6.1.0-56-amd64}
 TIMEOUT=600 MEM=2048 KOS=()
-usage() { sed -n '3,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '3,11s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 while (($#)); do
 	case $1 in
 	--kver) KVER=$2; shift 2 ;;
@@ -117,13 +118,24 @@ for attempt in 1 2; do
 	set -e
 	kill "$watch" 2>/dev/null || true
 	wait "$watch" 2>/dev/null || true
-	if [[ ! -e $RUNDIR/boot-hang ]] || grep -qa 'MLX5X-VM-EXIT=' "$TLOG"; then
+	grep -qa 'MLX5X-VM-EXIT=' "$TLOG" && break
+	if [[ -e $RUNDIR/boot-hang ]]; then
+		echo "run.sh: BOOT HANG: the guest did not start the script in" \
+			"${BOOT_TIMEOUT}s (attempt $attempt); its kernel log's end:" >&2
+		tail -n 80 "$KLOG" | sed 's/^/run.sh:   /' >&2
+		cp "$KLOG" "${KLOG%.log}-hang$attempt.log"
+	elif ((qrc != 124 && qrc != 137)) &&
+	     ! grep -qa 'at uptime [0-9.]*s' "$KLOG"; then
+		# the stock kernel died in its own boot, before the script
+		# (and so before any module of ours) ran: under TCG, 6.12's
+		# boot has taken an int3 oops in code being patched
+		echo "run.sh: BOOT CRASH: the guest's kernel died before it" \
+			"started the script (attempt $attempt); its kernel log's end:" >&2
+		tail -n 80 "$KLOG" | sed 's/^/run.sh:   /' >&2
+		cp "$KLOG" "${KLOG%.log}-crash$attempt.log"
+	else
 		break
 	fi
-	echo "run.sh: BOOT HANG: the guest did not start the script in" \
-		"${BOOT_TIMEOUT}s (attempt $attempt); its kernel log's end:" >&2
-	tail -n 80 "$KLOG" | sed 's/^/run.sh:   /' >&2
-	cp "$KLOG" "${KLOG%.log}-hang$attempt.log"
 done
 wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 
