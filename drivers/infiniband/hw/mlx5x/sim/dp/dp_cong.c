@@ -42,11 +42,17 @@
 #define SIM_ECN_MASK		3
 #define SIM_ECN_CE		3
 
-/* Whether a CNP to @qp's sender is due now, and if so that it was sent. */
-static bool sim_cnp_due(struct sim_qp *qp)
+/**
+ * sim_cnp_due_at() - whether a CNP to @qp's sender is due, and if so that
+ *		      it was sent
+ * @qp: the QP that took a marked packet
+ * @now: local_clock() now
+ *
+ * Return: true unless the port sent one for @qp less than
+ * min_time_between_cnps (4 us) before @now.
+ */
+bool sim_cnp_due_at(struct sim_qp *qp, u64 now)
 {
-	u64 now = local_clock();
-
 	if (qp->dp.cnp_ns && now - qp->dp.cnp_ns < SIM_CNP_INTERVAL_NS)
 		return false;
 	qp->dp.cnp_ns = now ?: 1;
@@ -101,7 +107,7 @@ void sim_np_rx(struct sim_dp *dp, struct sim_qp *qp,
 	if (u->v1 || (u->tclass & SIM_ECN_MASK) != SIM_ECN_CE)
 		return;
 	dp->wire.np_ecn_marked++;
-	if (sim_cnp_due(qp))
+	if (sim_cnp_due_at(qp, local_clock()))
 		sim_cnp_send(dp, u, sender);
 }
 

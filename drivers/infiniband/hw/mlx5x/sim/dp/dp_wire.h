@@ -112,5 +112,6 @@ void sim_dp_wire_show(struct seq_file *m, struct sim_dp *dp);
 void sim_np_rx(struct sim_dp *dp, struct sim_qp *qp,
 	       const struct sim_roce_ud *u, u32 sender);
 void sim_rp_rx(struct sim_dp *dp, const struct sim_roce_ud *u);
+bool sim_cnp_due_at(struct sim_qp *qp, u64 now);
 
 #endif /* MLX5X_SIM_DP_WIRE_H */
