@@ -13,7 +13,8 @@
  * dp/dp_port_reg.c), which PCAM offers; the register is the kernel's to
  * read only.  A CNP (dp/dp_cong.c) to a QP of the port is counted as
  * ignored, to no QP dropped, cut short malformed; QUERY_CONG_STATISTICS
- * answers the counts, and only the kernel clears them.
+ * answers the counts, and only the kernel clears them.  The notification
+ * point sends at most one CNP per QP every 4 us (min_time_between_cnps).
  */
 #include <linux/etherdevice.h>
 #include "sim_kunit.h"
@@ -334,6 +335,31 @@ static u8 rw_cong(struct kunit *test, u16 uid, u16 op_mod, bool clear,
 	return st;
 }
 
+/*
+ * The spacing of CNPs, on given clock readings (two frames from the wire
+ * come further apart than 4 us under TCG, so traffic cannot show it):
+ * one per QP per 4 us, each QP on its own, a reading of 0 as good as any.
+ */
+static void rw_cnp_spacing(struct kunit *test)
+{
+	struct sim_qp *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct sim_qp *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	u64 t = 5 * NSEC_PER_SEC;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_TRUE(test, sim_cnp_due_at(a, t));
+	KUNIT_EXPECT_FALSE(test, sim_cnp_due_at(a, t + 1));
+	KUNIT_EXPECT_FALSE(test, sim_cnp_due_at(a, t + 3999));
+	KUNIT_EXPECT_TRUE(test, sim_cnp_due_at(b, t + 3999));
+	KUNIT_EXPECT_TRUE(test, sim_cnp_due_at(a, t + 4000));
+	KUNIT_EXPECT_FALSE(test, sim_cnp_due_at(a, t + 7999));
+	KUNIT_EXPECT_TRUE(test, sim_cnp_due_at(a, t + 8000));
+	memset(b, 0, sizeof(*b));
+	KUNIT_EXPECT_TRUE(test, sim_cnp_due_at(b, 0));
+	KUNIT_EXPECT_FALSE(test, sim_cnp_due_at(b, 100));
+}
+
 static void rw_cnp(struct kunit *test)
 {
 	struct sim_wire *w = &sk_sim(test)->dp->wire;
@@ -389,6 +415,7 @@ static struct kunit_case rw_cases[] = {
 	KUNIT_CASE(rw_vlan_version),
 	KUNIT_CASE(rw_icrc_register),
 	KUNIT_CASE(rw_cnp),
+	KUNIT_CASE(rw_cnp_spacing),
 	{}
 };
 
